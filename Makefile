@@ -1,0 +1,123 @@
+# kubectl-preempt - see README.md.
+#   make            build bin/kubectl-preempt
+#   make demo       build, then analyse examples/cluster.json
+#   make test       build, then run every test (unit, cases, bats), and
+#                   the whole suite again under ASan+UBSan
+#   make install    PREFIX=/usr/local: binary, man page, completions
+# Missing Debian packages are installed first (apt-get; needs root).
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+BUILD   ?= build
+CFLAGS  ?= -O2 -g
+WARN     = -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE
+LIBS     = -lcjson -lcurl -lyaml -lm -lpthread
+SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer \
+           -fno-sanitize-recover=undefined
+
+DEB_PKGS = libcjson-dev libcurl4-openssl-dev libyaml-dev bats bats-support \
+           bats-assert openssl python3 jq
+
+CORE_SRC = $(sort $(wildcard core/*.c core/plugins/*.c))
+CMD_SRC  = $(sort $(wildcard cmd/*.c))
+UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
+CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o)
+CMD_OBJ  = $(CMD_SRC:%.c=$(BUILD)/%.o)
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+BIN      = bin/kubectl-preempt
+
+.PHONY: all deps demo test test-one asan install uninstall clean dist \
+        check-style bench fuzz
+
+all: $(BIN)
+
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	    dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	    echo "installing:$$missing"; \
+	    if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	    $$SUDO apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
+	        $$missing >/dev/null || exit 1; \
+	fi
+
+$(BUILD)/%.o: %.c $(wildcard core/*.h core/plugins/*.h cmd/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/libkp.a: $(CORE_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/kubectl-preempt: $(CMD_OBJ) $(BUILD)/libkp.a
+	$(CC) $(CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libkp.a $(LIBS)
+
+$(BIN): deps $(BUILD)/kubectl-preempt
+	@mkdir -p bin
+	cp $(BUILD)/kubectl-preempt $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkp.a tests/unit/check.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -Icore -Itests/unit -o $@ $< \
+	    $(BUILD)/libkp.a $(LIBS)
+
+$(BUILD)/tests/run_cases: tests/run_cases.c $(BUILD)/cmd/options.o \
+                          $(BUILD)/libkp.a
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -Icore -o $@ $< $(BUILD)/cmd/options.o \
+	    $(BUILD)/libkp.a $(LIBS)
+
+demo: $(BIN)
+	./$(BIN) -f examples/cluster.json -o wide
+
+# One pass of the suite against $(BUILD) (used twice by `make test`).
+test-one: $(BUILD)/kubectl-preempt $(UNIT_BIN) $(BUILD)/tests/run_cases
+	@tests/run $(BUILD)
+
+test: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@$(MAKE) --no-print-directory test-one BUILD=build >build-test.log 2>&1; \
+	    s1=$$?; tail -n +1 build-test.log | grep -v '^make' ; \
+	$(MAKE) --no-print-directory test-one BUILD=build-asan \
+	    CFLAGS="-O1 -g $(SAN)" CC=clang >build-asan.log 2>&1; s2=$$?; \
+	    sed 's/^/[asan] /' build-asan.log | grep -v '^\[asan\] make'; \
+	tests/summarize build-test.log build-asan.log; \
+	[ $$s1 = 0 ] && [ $$s2 = 0 ]
+
+asan:
+	$(MAKE) test-one BUILD=build-asan CFLAGS="-O1 -g $(SAN)" CC=clang
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/kubectl-preempt
+	install -m 644 man/kubectl-preempt.1 \
+	    $(DESTDIR)$(PREFIX)/share/man/man1/kubectl-preempt.1
+	if [ -f completions/kubectl_complete-preempt ]; then \
+	    install -m 755 completions/kubectl_complete-preempt \
+	        $(DESTDIR)$(PREFIX)/bin/kubectl_complete-preempt; fi
+	if [ -f completions/kubectl-preempt.bash ]; then \
+	    install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	        $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	        $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d && \
+	    install -m 644 completions/kubectl-preempt.bash \
+	        $(DESTDIR)$(PREFIX)/share/bash-completion/completions/kubectl-preempt && \
+	    install -m 644 completions/_kubectl-preempt \
+	        $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_kubectl-preempt && \
+	    install -m 644 completions/kubectl-preempt.fish \
+	        $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/kubectl-preempt.fish; \
+	fi
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/kubectl-preempt \
+	    $(DESTDIR)$(PREFIX)/bin/kubectl_complete-preempt \
+	    $(DESTDIR)$(PREFIX)/share/man/man1/kubectl-preempt.1
+
+check-style:
+	@! grep -nE '\b(atoi|atol|sprintf|strcpy|strcat|strtok)\(' \
+	    $(CORE_SRC) $(CMD_SRC) || (echo "banned function" && false)
+	@! grep -n '//' $(CORE_SRC) $(CMD_SRC) | grep -v 'http' | \
+	    grep -v '"[^"]*//' || (echo "// comment" && false)
+
+clean:
+	rm -rf build build-asan bin build-test.log build-asan.log

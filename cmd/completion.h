@@ -1,0 +1,7 @@
+/* completion.h - "kubectl-preempt completion SHELL" (completion.c). */
+#ifndef KP_COMPLETION_H
+#define KP_COMPLETION_H
+
+int kp_completion_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * main.c - kubectl-preempt's entry point: parse flags, run, print the
+ * output or one error line, return the contract's exit status.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/kp.h"
+#include "completion.h"
+#include "options.h"
+
+static int
+print_error(const struct kp_error *err)
+{
+    fprintf(stderr, "error: %s\n", err->msg);
+    if (err->exit_code == KP_EXIT_USAGE)
+        fputs("Run 'kubectl-preempt --help' for usage.\n", stderr);
+    return err->exit_code ? err->exit_code : KP_EXIT_ERROR;
+}
+
+static int
+write_out(const struct kp_buf *b)
+{
+    if (b->len && fwrite(b->data, 1, b->len, stdout) != b->len)
+        return -1;
+    return fflush(stdout) == 0 ? 0 : -1;
+}
+
+int
+main(int argc, char **argv)
+{
+    struct kp_options o;
+    struct kp_run_result r;
+    struct kp_error err = {0, ""};
+    struct kp_buf help;
+    size_t i;
+    int rc;
+
+    if (argc >= 2 && strcmp(argv[1], "completion") == 0)
+        return kp_completion_main(argc - 1, argv + 1);
+    kp_options_init(&o);
+    kp_buf_init(&help);
+    rc = kp_options_parse(&o, argc, argv, &help, &err);
+    if (rc != 0) {
+        if (rc > 0)
+            write_out(&help);
+        kp_buf_release(&help);
+        kp_options_release(&o);
+        return rc > 0 ? KP_EXIT_OK : print_error(&err);
+    }
+    kp_buf_release(&help);
+    rc = kp_run(&o, &r, &err);
+    for (i = 0; i < r.nwarnings; i++)
+        fprintf(stderr, "warning: %s\n", r.warnings[i]);
+    if (rc < 0) {
+        kp_run_result_release(&r);
+        kp_options_release(&o);
+        return print_error(&err);
+    }
+    rc = r.exit_code;
+    if (write_out(&r.out) < 0) {
+        perror("error: writing output");
+        rc = KP_EXIT_ERROR;
+    }
+    kp_run_result_release(&r);
+    kp_options_release(&o);
+    return rc;
+}

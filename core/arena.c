@@ -1,0 +1,192 @@
+/* arena.c - see arena.h. */
+#include "arena.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK_SIZE (256 * 1024)
+
+struct kp_arena_chunk {
+    struct kp_arena_chunk *next;
+    size_t used, size;
+    _Alignas(16) unsigned char data[];
+};
+
+void *
+kp_xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+
+    if (!p) {
+        fputs("fatal: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+void *
+kp_xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+
+    if (!p) {
+        fputs("fatal: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+void *
+kp_xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+
+    if (!q) {
+        fputs("fatal: out of memory\n", stderr);
+        abort();
+    }
+    return q;
+}
+
+char *
+kp_xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+
+    return memcpy(kp_xmalloc(n), s, n);
+}
+
+void
+kp_arena_init(struct kp_arena *a)
+{
+    memset(a, 0, sizeof(*a));
+}
+
+void *
+kp_arena_alloc(struct kp_arena *a, size_t n)
+{
+    struct kp_arena_chunk *c = a->head;
+    void *p;
+
+    n = (n + 15) & ~(size_t)15;
+    if (!c || c->size - c->used < n) {
+        size_t size = n > CHUNK_SIZE / 4 ? n : CHUNK_SIZE;
+
+        c = kp_xmalloc(sizeof(*c) + size);
+        c->size = size;
+        c->used = 0;
+        if (size == n && a->head) {
+            /* big block: keep the current chunk in front */
+            c->next = a->head->next;
+            a->head->next = c;
+        } else {
+            c->next = a->head;
+            a->head = c;
+        }
+    }
+    p = c->data + c->used;
+    c->used += n;
+    a->total += n;
+    memset(p, 0, n);
+    return p;
+}
+
+char *
+kp_arena_strndup(struct kp_arena *a, const char *s, size_t n)
+{
+    char *p;
+
+    if (!s)
+        return NULL;
+    p = kp_arena_alloc(a, n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+char *
+kp_arena_strdup(struct kp_arena *a, const char *s)
+{
+    return s ? kp_arena_strndup(a, s, strlen(s)) : NULL;
+}
+
+void *
+kp_arena_memdup(struct kp_arena *a, const void *p, size_t n)
+{
+    void *q;
+
+    if (!n)
+        return NULL;
+    q = kp_arena_alloc(a, n);
+    memcpy(q, p, n);
+    return q;
+}
+
+static uint64_t
+hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL;
+
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+static void
+intern_grow(struct kp_arena *a)
+{
+    size_t cap = a->capstrs ? a->capstrs * 2 : 1024;
+    const char **t = kp_xcalloc(cap, sizeof(*t));
+    size_t i;
+
+    for (i = 0; i < a->capstrs; i++) {
+        size_t j;
+
+        if (!a->strs[i])
+            continue;
+        j = hash_str(a->strs[i]) & (cap - 1);
+        while (t[j])
+            j = (j + 1) & (cap - 1);
+        t[j] = a->strs[i];
+    }
+    free(a->strs);
+    a->strs = t;
+    a->capstrs = cap;
+}
+
+const char *
+kp_arena_intern(struct kp_arena *a, const char *s)
+{
+    size_t j;
+
+    if (!s)
+        return NULL;
+    if ((a->nstrs + 1) * 2 > a->capstrs)
+        intern_grow(a);
+    j = hash_str(s) & (a->capstrs - 1);
+    while (a->strs[j]) {
+        if (strcmp(a->strs[j], s) == 0)
+            return a->strs[j];
+        j = (j + 1) & (a->capstrs - 1);
+    }
+    a->strs[j] = kp_arena_strdup(a, s);
+    a->nstrs++;
+    return a->strs[j];
+}
+
+void
+kp_arena_release(struct kp_arena *a)
+{
+    struct kp_arena_chunk *c = a->head;
+
+    while (c) {
+        struct kp_arena_chunk *n = c->next;
+
+        free(c);
+        c = n;
+    }
+    free(a->strs);
+    memset(a, 0, sizeof(*a));
+}

@@ -1,0 +1,40 @@
+/*
+ * arena.h - bump allocator and string interning.
+ *
+ * Everything a snapshot holds lives in one arena and is released at once
+ * by kp_arena_release().  Allocation failure aborts through kp_xmalloc
+ * (as git's xmalloc): the analysis cannot go on without memory.
+ */
+#ifndef KP_ARENA_H
+#define KP_ARENA_H
+
+#include <stddef.h>
+
+struct kp_arena_chunk;
+
+struct kp_arena {
+    struct kp_arena_chunk *head;
+    size_t total;               /* bytes handed out, for the memory limit */
+    /* string interning table (open addressing) */
+    const char **strs;
+    size_t nstrs, capstrs;
+};
+
+void *kp_xmalloc(size_t n);
+void *kp_xcalloc(size_t n, size_t size);
+void *kp_xrealloc(void *p, size_t n);
+char *kp_xstrdup(const char *s);
+
+void kp_arena_init(struct kp_arena *a);
+/* Zeroed, 16-byte aligned memory owned by the arena. */
+void *kp_arena_alloc(struct kp_arena *a, size_t n);
+/* Copy of s (NULL stays NULL). */
+char *kp_arena_strdup(struct kp_arena *a, const char *s);
+char *kp_arena_strndup(struct kp_arena *a, const char *s, size_t n);
+/* One shared copy per distinct string; NULL stays NULL. */
+const char *kp_arena_intern(struct kp_arena *a, const char *s);
+/* Copy of an array of n elements of size sz. */
+void *kp_arena_memdup(struct kp_arena *a, const void *p, size_t n);
+void kp_arena_release(struct kp_arena *a);
+
+#endif

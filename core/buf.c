@@ -1,0 +1,97 @@
+/* buf.c - see buf.h. */
+#include "buf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+
+void
+kp_buf_init(struct kp_buf *b)
+{
+    memset(b, 0, sizeof(*b));
+}
+
+void
+kp_buf_release(struct kp_buf *b)
+{
+    free(b->data);
+    memset(b, 0, sizeof(*b));
+}
+
+static void
+reserve(struct kp_buf *b, size_t n)
+{
+    if (b->len + n + 1 <= b->cap)
+        return;
+    while (b->len + n + 1 > b->cap)
+        b->cap = b->cap ? b->cap * 2 : 4096;
+    b->data = kp_xrealloc(b->data, b->cap);
+}
+
+void
+kp_buf_add(struct kp_buf *b, const char *s, size_t n)
+{
+    reserve(b, n);
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+void
+kp_buf_puts(struct kp_buf *b, const char *s)
+{
+    kp_buf_add(b, s, strlen(s));
+}
+
+void
+kp_buf_printf(struct kp_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n <= 0)
+        return;
+    reserve(b, (size_t)n);
+    va_start(ap, fmt);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+void
+kp_buf_json_str(struct kp_buf *b, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+
+    kp_buf_add(b, "\"", 1);
+    for (; *p; p++) {
+        switch (*p) {
+        case '"':
+            kp_buf_add(b, "\\\"", 2);
+            break;
+        case '\\':
+            kp_buf_add(b, "\\\\", 2);
+            break;
+        case '\n':
+            kp_buf_add(b, "\\n", 2);
+            break;
+        case '\t':
+            kp_buf_add(b, "\\t", 2);
+            break;
+        case '\r':
+            kp_buf_add(b, "\\r", 2);
+            break;
+        default:
+            if (*p < 0x20)
+                kp_buf_printf(b, "\\u%04x", *p);
+            else
+                kp_buf_add(b, (const char *)p, 1);
+        }
+    }
+    kp_buf_add(b, "\"", 1);
+}

@@ -1,0 +1,173 @@
+/*
+ * decode_node.c - Node JSON into struct kp_node: labels, spec.unschedulable,
+ * spec.taints, status.allocatable, status.images (k8s.io/api core/v1).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_util.h"
+#include "quantity.h"
+#include "snapshot.h"
+
+static bool
+is_scalar_resource(const char *name)
+{
+    return strncmp(name, "hugepages-", 10) == 0 ||
+           strncmp(name, "attachable-volumes-", 19) == 0 ||
+           strchr(name, '/') != NULL;
+}
+
+static int
+cmp_entry(const void *a, const void *b)
+{
+    const struct kp_res_entry *x = a, *y = b;
+
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+int
+kp_decode_resources(struct kp_snapshot *s, const cJSON *obj,
+                    struct kp_resvec *out, struct kp_error *err)
+{
+    struct kp_res_entry tmp[64];
+    const cJSON *it;
+    size_t n = 0;
+
+    out->n = 0;
+    out->e = NULL;
+    if (!obj)
+        return 0;
+    if (!cJSON_IsObject(obj))
+        return kp_errorf(err, KP_EXIT_ERROR, "expected an object");
+    cJSON_ArrayForEach(it, obj) {
+        struct kp_quantity q;
+        int id;
+        int64_t v;
+
+        if (kp_quantity_from_json(it, &q, err) < 0)
+            return kp_error_prefix(err, "%s", it->string);
+        if (strcmp(it->string, "cpu") != 0 &&
+            strcmp(it->string, "memory") != 0 &&
+            strcmp(it->string, "ephemeral-storage") != 0 &&
+            strcmp(it->string, "pods") != 0 &&
+            !is_scalar_resource(it->string))
+            continue;       /* the scheduler ignores other names */
+        id = kp_snapshot_resource_id(s, it->string);
+        v = id == KP_RES_CPU ? kp_quantity_milli_value(&q)
+                             : kp_quantity_value(&q);
+        if (v < 0)
+            return kp_errorf(err, KP_EXIT_ERROR,
+                             "%s: must be greater than or equal to 0",
+                             it->string);
+        if (v == 0)
+            continue;
+        if (n == sizeof(tmp) / sizeof(tmp[0]))
+            return kp_errorf(err, KP_EXIT_ERROR, "too many resources");
+        tmp[n].id = id;
+        tmp[n].value = v;
+        n++;
+    }
+    qsort(tmp, n, sizeof(tmp[0]), cmp_entry);
+    out->n = n;
+    out->e = kp_arena_memdup(&s->arena, tmp, n * sizeof(tmp[0]));
+    return 0;
+}
+
+static int
+decode_taints(struct kp_snapshot *s, const cJSON *spec, struct kp_node *n,
+              struct kp_error *err)
+{
+    const cJSON *arr, *it;
+    size_t i = 0;
+
+    if (kp_json_arr(spec, "taints", &arr, err) < 0)
+        return -1;
+    if (!arr)
+        return 0;
+    n->taints = kp_arena_alloc(&s->arena, sizeof(*n->taints) *
+                                              (size_t)cJSON_GetArraySize(arr));
+    cJSON_ArrayForEach(it, arr) {
+        struct kp_taint *t = &n->taints[i];
+
+        if (!cJSON_IsObject(it))
+            return kp_errorf(err, KP_EXIT_ERROR,
+                             "taints[%zu]: expected an object", i);
+        if (kp_json_istr(&s->arena, it, "key", &t->key, err) < 0 ||
+            kp_json_istr(&s->arena, it, "value", &t->value, err) < 0 ||
+            kp_json_istr(&s->arena, it, "effect", &t->effect, err) < 0)
+            return kp_error_path(err, "taints[%zu]", i);
+        if (!t->key || !t->key[0])
+            return kp_errorf(err, KP_EXIT_ERROR,
+                             "taints[%zu].key: missing", i);
+        if (!t->value)
+            t->value = "";
+        if (!t->effect)
+            t->effect = "";
+        i++;
+    }
+    n->ntaints = i;
+    return 0;
+}
+
+static int
+decode_images(struct kp_snapshot *s, const cJSON *status, struct kp_node *n,
+              struct kp_error *err)
+{
+    const cJSON *arr, *it;
+    size_t cap = 0;
+
+    if (kp_json_arr(status, "images", &arr, err) < 0)
+        return -1;
+    if (!arr)
+        return 0;
+    cJSON_ArrayForEach(it, arr) {
+        const cJSON *names = kp_json_get(it, "names");
+
+        cap += names && cJSON_IsArray(names) ?
+               (size_t)cJSON_GetArraySize(names) : 0;
+    }
+    n->images = kp_arena_alloc(&s->arena, sizeof(*n->images) * cap);
+    cJSON_ArrayForEach(it, arr) {
+        const char **names;
+        size_t nn, j;
+        int64_t size;
+
+        if (kp_json_str_array(&s->arena, it, "names", &nn, &names, err) < 0 ||
+            kp_json_int(it, "sizeBytes", 0, INT64_MAX, &size, NULL, err) < 0)
+            return kp_error_path(err, "images");
+        for (j = 0; j < nn; j++) {
+            n->images[n->nimages].name = names[j];
+            n->images[n->nimages].size = size;
+            n->nimages++;
+        }
+    }
+    return 0;
+}
+
+int
+kp_decode_node(struct kp_snapshot *s, const cJSON *obj, struct kp_node *n,
+               struct kp_error *err)
+{
+    const cJSON *md, *spec, *status, *alloc;
+
+    if (kp_json_obj(obj, "metadata", &md, err) < 0 ||
+        kp_json_obj(obj, "spec", &spec, err) < 0 ||
+        kp_json_obj(obj, "status", &status, err) < 0)
+        return -1;
+    if (kp_json_istr(&s->arena, md, "name", &n->name, err) < 0)
+        return kp_error_path(err, "metadata");
+    if (!n->name || !n->name[0])
+        return kp_errorf(err, KP_EXIT_ERROR, "metadata.name: missing");
+    if (kp_labels_from_json(&s->arena, kp_json_get(md, "labels"),
+                            &n->labels, err) < 0)
+        return kp_error_path(err, "metadata.labels");
+    if (kp_json_bool(spec, "unschedulable", &n->unschedulable, err) < 0 ||
+        decode_taints(s, spec, n, err) < 0)
+        return kp_error_path(err, "spec");
+    if (kp_json_obj(status, "allocatable", &alloc, err) < 0 ||
+        decode_images(s, status, n, err) < 0)
+        return kp_error_path(err, "status");
+    if (kp_decode_resources(s, alloc, &n->allocatable, err) < 0)
+        return kp_error_path(err, "status.allocatable");
+    return 0;
+}

@@ -1,0 +1,693 @@
+/*
+ * decode_pod.c - Pod JSON into struct kp_pod.
+ *
+ * The effective request mirrors component-helpers/resource/helpers.go
+ * (PodRequests): containers summed, init containers with restartable
+ * sidecars, the max of both, pod-level requests, plus overhead.  Missing
+ * requests default to limits, as API defaulting does.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_util.h"
+#include "quantity.h"
+#include "snapshot.h"
+
+#define TMP_MAX 64
+
+struct tmpvec {
+    size_t n;
+    struct kp_res_entry e[TMP_MAX];
+};
+
+static int64_t *
+tmp_slot(struct tmpvec *v, int id)
+{
+    size_t i;
+
+    for (i = 0; i < v->n; i++)
+        if (v->e[i].id == id)
+            return &v->e[i].value;
+    if (v->n == TMP_MAX)
+        return NULL;
+    v->e[v->n].id = id;
+    v->e[v->n].value = 0;
+    return &v->e[v->n++].value;
+}
+
+static int64_t
+sat_add(int64_t a, int64_t b)
+{
+    return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
+static void
+tmp_add(struct tmpvec *acc, const struct kp_resvec *v)
+{
+    size_t i;
+
+    for (i = 0; i < v->n; i++) {
+        int64_t *s = tmp_slot(acc, v->e[i].id);
+
+        if (s)
+            *s = sat_add(*s, v->e[i].value);
+    }
+}
+
+static void
+tmp_add_tmp(struct tmpvec *acc, const struct tmpvec *v)
+{
+    struct kp_resvec rv = {v->n, (struct kp_res_entry *)v->e};
+
+    tmp_add(acc, &rv);
+}
+
+static void
+tmp_max(struct tmpvec *acc, const struct tmpvec *v)
+{
+    size_t i;
+
+    for (i = 0; i < v->n; i++) {
+        int64_t *s = tmp_slot(acc, v->e[i].id);
+
+        if (s && v->e[i].value > *s)
+            *s = v->e[i].value;
+    }
+}
+
+static int
+cmp_entry(const void *a, const void *b)
+{
+    const struct kp_res_entry *x = a, *y = b;
+
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+static void
+tmp_to_resvec(struct kp_arena *a, struct tmpvec *t, struct kp_resvec *out)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < t->n; i++)
+        if (t->e[i].value != 0 && t->e[i].id != KP_RES_PODS)
+            t->e[n++] = t->e[i];
+    qsort(t->e, n, sizeof(t->e[0]), cmp_entry);
+    out->n = n;
+    out->e = kp_arena_memdup(a, t->e, n * sizeof(t->e[0]));
+}
+
+/* requests, with limits standing in for missing requests */
+static int
+container_requests(struct kp_snapshot *s, const cJSON *c, struct tmpvec *out,
+                   struct kp_error *err)
+{
+    const cJSON *res, *req, *lim;
+    struct kp_resvec rv, lv;
+    size_t i;
+
+    out->n = 0;
+    if (kp_json_obj(c, "resources", &res, err) < 0)
+        return -1;
+    if (kp_json_obj(res, "requests", &req, err) < 0 ||
+        kp_json_obj(res, "limits", &lim, err) < 0)
+        return kp_error_path(err, "resources");
+    if (kp_decode_resources(s, req, &rv, err) < 0)
+        return kp_error_path(err, "resources.requests");
+    if (kp_decode_resources(s, lim, &lv, err) < 0)
+        return kp_error_path(err, "resources.limits");
+    tmp_add(out, &rv);
+    for (i = 0; i < lv.n; i++) {
+        const char *name = s->res_names[lv.e[i].id];
+
+        if (!kp_json_get(req, name)) {
+            int64_t *slot = tmp_slot(out, lv.e[i].id);
+
+            if (slot)
+                *slot = lv.e[i].value;
+        }
+    }
+    return 0;
+}
+
+static int
+decode_ports(struct kp_snapshot *s, const cJSON *c, struct kp_pod *p,
+             struct kp_host_port *buf, size_t cap, struct kp_error *err)
+{
+    const cJSON *ports, *it;
+    size_t i = 0;
+
+    if (kp_json_arr(c, "ports", &ports, err) < 0)
+        return -1;
+    cJSON_ArrayForEach(it, ports) {
+        struct kp_host_port hp;
+        int64_t v;
+
+        if (kp_json_int(it, "hostPort", 0, 65535, &v, NULL, err) < 0 ||
+            kp_json_istr(&s->arena, it, "hostIP", &hp.ip, err) < 0 ||
+            kp_json_istr(&s->arena, it, "protocol", &hp.protocol, err) < 0)
+            return kp_error_path(err, "ports[%zu]", i);
+        i++;
+        if (v <= 0)
+            continue;
+        hp.port = (int32_t)v;
+        if (!hp.ip || !hp.ip[0])
+            hp.ip = "0.0.0.0";
+        if (!hp.protocol || !hp.protocol[0])
+            hp.protocol = "TCP";
+        if (p->nhost_ports < cap)
+            buf[p->nhost_ports++] = hp;
+    }
+    return 0;
+}
+
+struct containers_ctx {
+    struct tmpvec sum, init_max, side;
+    struct kp_host_port ports[256];
+    const char *images[256];
+};
+
+static int
+decode_one_container(struct kp_snapshot *s, const cJSON *c, bool init,
+                     struct kp_pod *p, struct containers_ctx *x,
+                     struct kp_error *err)
+{
+    struct tmpvec r;
+    const char *policy, *image;
+    bool sidecar;
+
+    if (!cJSON_IsObject(c))
+        return kp_errorf(err, KP_EXIT_ERROR, "expected an object");
+    if (container_requests(s, c, &r, err) < 0 ||
+        kp_json_istr(&s->arena, c, "restartPolicy", &policy, err) < 0 ||
+        kp_json_istr(&s->arena, c, "image", &image, err) < 0)
+        return -1;
+    sidecar = init && policy && strcmp(policy, "Always") == 0;
+    if (!init || sidecar) {
+        if (decode_ports(s, c, p, x->ports, 256, err) < 0)
+            return -1;
+        if (image && p->nimages < 256)
+            x->images[p->nimages++] = image;
+    }
+    if (!init) {
+        tmp_add_tmp(&x->sum, &r);
+    } else if (sidecar) {
+        tmp_add_tmp(&x->sum, &r);
+        tmp_add_tmp(&x->side, &r);
+        tmp_max(&x->init_max, &x->side);
+    } else {
+        tmp_add_tmp(&r, &x->side);
+        tmp_max(&x->init_max, &r);
+    }
+    return 0;
+}
+
+static int
+decode_containers(struct kp_snapshot *s, const cJSON *spec, struct kp_pod *p,
+                  struct kp_error *err)
+{
+    static const char *const keys[] = {"initContainers", "containers"};
+    struct containers_ctx *x = kp_xcalloc(1, sizeof(*x));
+    const cJSON *pod_res, *pod_req, *overhead;
+    struct kp_resvec rv;
+    size_t k, i;
+    int rc = -1;
+
+    /* sidecars start before app containers: walk init containers first */
+    for (k = 0; k < 2; k++) {
+        const cJSON *arr, *c;
+
+        if (kp_json_arr(spec, keys[k], &arr, err) < 0)
+            goto out;
+        i = 0;
+        cJSON_ArrayForEach(c, arr) {
+            if (decode_one_container(s, c, k == 0, p, x, err) < 0) {
+                kp_error_path(err, "%s[%zu]", keys[k], i);
+                goto out;
+            }
+            i++;
+        }
+    }
+    tmp_max(&x->sum, &x->init_max);
+    if (kp_json_obj(spec, "resources", &pod_res, err) < 0 ||
+        kp_json_obj(pod_res, "requests", &pod_req, err) < 0 ||
+        kp_decode_resources(s, pod_req, &rv, err) < 0) {
+        kp_error_path(err, "resources.requests");
+        goto out;
+    }
+    for (i = 0; i < rv.n; i++) {
+        const char *name = s->res_names[rv.e[i].id];
+
+        if (rv.e[i].id == KP_RES_CPU || rv.e[i].id == KP_RES_MEMORY ||
+            strncmp(name, "hugepages-", 10) == 0) {
+            int64_t *slot = tmp_slot(&x->sum, rv.e[i].id);
+
+            if (slot)
+                *slot = rv.e[i].value;
+        }
+    }
+    if (kp_json_obj(spec, "overhead", &overhead, err) < 0 ||
+        kp_decode_resources(s, overhead, &rv, err) < 0) {
+        kp_error_path(err, "overhead");
+        goto out;
+    }
+    tmp_add(&x->sum, &rv);
+    tmp_to_resvec(&s->arena, &x->sum, &p->req);
+    p->host_ports = kp_arena_memdup(&s->arena, x->ports,
+                                    p->nhost_ports * sizeof(x->ports[0]));
+    p->images = kp_arena_memdup(&s->arena, x->images,
+                                p->nimages * sizeof(char *));
+    rc = 0;
+out:
+    free(x);
+    return rc;
+}
+
+static int
+decode_tolerations(struct kp_snapshot *s, const cJSON *spec,
+                   struct kp_pod *p, struct kp_error *err)
+{
+    const cJSON *arr, *it;
+    size_t i = 0;
+
+    if (kp_json_arr(spec, "tolerations", &arr, err) < 0)
+        return -1;
+    if (!arr)
+        return 0;
+    p->tolerations = kp_arena_alloc(&s->arena, sizeof(*p->tolerations) *
+                                    (size_t)cJSON_GetArraySize(arr));
+    cJSON_ArrayForEach(it, arr) {
+        struct kp_toleration *t = &p->tolerations[i];
+        const char *op;
+
+        if (kp_json_istr(&s->arena, it, "key", &t->key, err) < 0 ||
+            kp_json_istr(&s->arena, it, "operator", &op, err) < 0 ||
+            kp_json_istr(&s->arena, it, "value", &t->value, err) < 0 ||
+            kp_json_istr(&s->arena, it, "effect", &t->effect, err) < 0)
+            return kp_error_path(err, "tolerations[%zu]", i);
+        if (!op || !op[0] || strcmp(op, "Equal") == 0)
+            t->op = KP_TOL_EQUAL;
+        else if (strcmp(op, "Exists") == 0)
+            t->op = KP_TOL_EXISTS;
+        else if (strcmp(op, "Lt") == 0 || strcmp(op, "Gt") == 0)
+            t->op = KP_TOL_OTHER;
+        else
+            return kp_errorf(err, KP_EXIT_ERROR, "tolerations[%zu].operator:"
+                             " unsupported value '%s'", i, op);
+        if (!t->key)
+            t->key = "";
+        if (!t->value)
+            t->value = "";
+        if (!t->effect)
+            t->effect = "";
+        i++;
+    }
+    p->ntolerations = i;
+    return 0;
+}
+
+static int
+decode_preferred_node_affinity(struct kp_snapshot *s, const cJSON *na,
+                               struct kp_pod *p, struct kp_error *err)
+{
+    const cJSON *arr, *it;
+    size_t i = 0, n;
+
+    if (kp_json_arr(na, "preferredDuringSchedulingIgnoredDuringExecution",
+                    &arr, err) < 0)
+        return -1;
+    if (!arr)
+        return 0;
+    n = (size_t)cJSON_GetArraySize(arr);
+    p->preferred_node_affinity = kp_arena_alloc(&s->arena,
+        n * sizeof(*p->preferred_node_affinity));
+    p->preferred_node_affinity_weight = kp_arena_alloc(&s->arena,
+        n * sizeof(int32_t));
+    cJSON_ArrayForEach(it, arr) {
+        cJSON *wrap = cJSON_CreateObject();
+        cJSON *terms = cJSON_AddArrayToObject(wrap, "nodeSelectorTerms");
+        const cJSON *pref;
+        struct kp_node_selector ns;
+        int64_t w;
+        int rc;
+
+        if (kp_json_int(it, "weight", 0, 100, &w, NULL, err) < 0 ||
+            kp_json_obj(it, "preference", &pref, err) < 0) {
+            cJSON_Delete(wrap);
+            return kp_error_path(err, "preferredDuringSchedulingIgnored"
+                                 "DuringExecution[%zu]", i);
+        }
+        cJSON_AddItemReferenceToArray(terms, (cJSON *)(pref ? pref :
+                                              cJSON_GetArrayItem(terms, 0)));
+        rc = pref ? kp_node_selector_from_json(&s->arena, wrap, &ns, err) : 0;
+        cJSON_Delete(wrap);
+        if (rc < 0)
+            return kp_error_path(err, "preferredDuringSchedulingIgnored"
+                                 "DuringExecution[%zu].preference", i);
+        if (!pref || ns.nterms != 1)
+            continue;
+        p->preferred_node_affinity[p->npreferred_node_affinity] =
+            ns.terms[0];
+        p->preferred_node_affinity_weight[p->npreferred_node_affinity++] =
+            (int32_t)w;
+        i++;
+    }
+    return 0;
+}
+
+static int
+decode_affinity_terms(struct kp_snapshot *s, const cJSON *obj,
+                      const char *key, bool weighted, size_t *n,
+                      struct kp_affinity_term **out, struct kp_error *err)
+{
+    const cJSON *arr, *it;
+    size_t i = 0;
+
+    *n = 0;
+    if (kp_json_arr(obj, key, &arr, err) < 0)
+        return -1;
+    if (!arr)
+        return 0;
+    *out = kp_arena_alloc(&s->arena, sizeof(**out) *
+                          (size_t)cJSON_GetArraySize(arr));
+    cJSON_ArrayForEach(it, arr) {
+        struct kp_affinity_term *t = &(*out)[i];
+        const cJSON *term = it, *nss;
+        int64_t w = 0;
+
+        if (weighted && (kp_json_int(it, "weight", 1, 100, &w, NULL,
+                                     err) < 0 ||
+                         kp_json_obj(it, "podAffinityTerm", &term, err) < 0))
+            return kp_error_path(err, "%s[%zu]", key, i);
+        t->weight = (int32_t)w;
+        if (kp_selector_from_json(&s->arena,
+                                  kp_json_get(term, "labelSelector"),
+                                  &t->selector, err) < 0) {
+            kp_error_path(err, "labelSelector");
+            return kp_error_path(err, "%s[%zu]", key, i);
+        }
+        nss = kp_json_get(term, "namespaceSelector");
+        t->has_ns_selector = nss != NULL;
+        if ((nss && kp_selector_from_json(&s->arena, nss, &t->ns_selector,
+                                          err) < 0) ||
+            kp_json_str_array(&s->arena, term, "namespaces", &t->nnamespaces,
+                              &t->namespaces, err) < 0 ||
+            kp_json_istr(&s->arena, term, "topologyKey", &t->topology_key,
+                         err) < 0)
+            return kp_error_path(err, "%s[%zu]", key, i);
+        if (!t->topology_key)
+            t->topology_key = "";
+        i++;
+    }
+    *n = i;
+    return 0;
+}
+
+static int
+decode_pod_affinity(struct kp_snapshot *s, const cJSON *aff,
+                    struct kp_pod *p, struct kp_error *err)
+{
+    const cJSON *pa, *paa;
+    static const char req[] = "requiredDuringSchedulingIgnoredDuringExecution";
+    static const char pref[] =
+        "preferredDuringSchedulingIgnoredDuringExecution";
+
+    if (kp_json_obj(aff, "podAffinity", &pa, err) < 0 ||
+        kp_json_obj(aff, "podAntiAffinity", &paa, err) < 0)
+        return -1;
+    if (decode_affinity_terms(s, pa, req, false, &p->naffinity,
+                              &p->affinity, err) < 0 ||
+        decode_affinity_terms(s, pa, pref, true, &p->npref_affinity,
+                              &p->pref_affinity, err) < 0)
+        return kp_error_path(err, "podAffinity");
+    if (decode_affinity_terms(s, paa, req, false, &p->nanti_affinity,
+                              &p->anti_affinity, err) < 0 ||
+        decode_affinity_terms(s, paa, pref, true, &p->npref_anti_affinity,
+                              &p->pref_anti_affinity, err) < 0)
+        return kp_error_path(err, "podAntiAffinity");
+    return 0;
+}
+
+static int
+decode_affinity(struct kp_snapshot *s, const cJSON *spec, struct kp_pod *p,
+                struct kp_error *err)
+{
+    const cJSON *aff, *na;
+
+    p->required_node_affinity.is_null = true;
+    if (kp_json_obj(spec, "affinity", &aff, err) < 0)
+        return -1;
+    if (!aff)
+        return 0;
+    if (kp_json_obj(aff, "nodeAffinity", &na, err) < 0)
+        return kp_error_path(err, "affinity");
+    if (na) {
+        const cJSON *req = kp_json_get(na, "requiredDuringScheduling"
+                                       "IgnoredDuringExecution");
+
+        if (req && kp_node_selector_from_json(&s->arena, req,
+                                              &p->required_node_affinity,
+                                              err) < 0)
+            return kp_error_path(err, "affinity.nodeAffinity."
+                                 "requiredDuringSchedulingIgnoredDuring"
+                                 "Execution");
+        if (!req)
+            p->required_node_affinity.is_null = true;
+        if (decode_preferred_node_affinity(s, na, p, err) < 0)
+            return kp_error_path(err, "affinity.nodeAffinity");
+    }
+    if (decode_pod_affinity(s, aff, p, err) < 0)
+        return kp_error_path(err, "affinity");
+    return 0;
+}
+
+static int
+decode_one_spread(struct kp_snapshot *s, const cJSON *it,
+                  struct kp_spread_constraint *c, struct kp_error *err)
+{
+    const char *when, *nap, *ntp;
+    int64_t v;
+    bool set;
+
+    if (kp_json_int(it, "maxSkew", 1, INT32_MAX, &v, &set, err) < 0)
+        return -1;
+    if (!set)
+        return kp_errorf(err, KP_EXIT_ERROR, "maxSkew: missing");
+    c->max_skew = (int32_t)v;
+    if (kp_json_int(it, "minDomains", 1, INT32_MAX, &v, NULL, err) < 0)
+        return -1;
+    c->min_domains = (int32_t)v;
+    if (kp_json_istr(&s->arena, it, "topologyKey", &c->topology_key,
+                     err) < 0 ||
+        kp_json_istr(&s->arena, it, "whenUnsatisfiable", &when, err) < 0 ||
+        kp_json_istr(&s->arena, it, "nodeAffinityPolicy", &nap, err) < 0 ||
+        kp_json_istr(&s->arena, it, "nodeTaintsPolicy", &ntp, err) < 0 ||
+        kp_json_str_array(&s->arena, it, "matchLabelKeys",
+                          &c->nmatch_label_keys, &c->match_label_keys,
+                          err) < 0)
+        return -1;
+    if (!c->topology_key || !c->topology_key[0])
+        return kp_errorf(err, KP_EXIT_ERROR, "topologyKey: missing");
+    if (!when || (strcmp(when, "DoNotSchedule") != 0 &&
+                  strcmp(when, "ScheduleAnyway") != 0))
+        return kp_errorf(err, KP_EXIT_ERROR, "whenUnsatisfiable: "
+                         "unsupported value '%s'", when ? when : "");
+    c->do_not_schedule = strcmp(when, "DoNotSchedule") == 0;
+    c->affinity_policy_ignore = nap && strcmp(nap, "Ignore") == 0;
+    c->taints_policy_honor = ntp && strcmp(ntp, "Honor") == 0;
+    if (kp_selector_from_json(&s->arena, kp_json_get(it, "labelSelector"),
+                              &c->selector, err) < 0)
+        return kp_error_path(err, "labelSelector");
+    return 0;
+}
+
+static int
+decode_spread(struct kp_snapshot *s, const cJSON *spec, struct kp_pod *p,
+              struct kp_error *err)
+{
+    const cJSON *arr, *it;
+    size_t i = 0;
+
+    if (kp_json_arr(spec, "topologySpreadConstraints", &arr, err) < 0)
+        return -1;
+    if (!arr)
+        return 0;
+    p->spread = kp_arena_alloc(&s->arena, sizeof(*p->spread) *
+                               (size_t)cJSON_GetArraySize(arr));
+    cJSON_ArrayForEach(it, arr) {
+        if (decode_one_spread(s, it, &p->spread[i], err) < 0)
+            return kp_error_path(err, "topologySpreadConstraints[%zu]", i);
+        i++;
+    }
+    p->nspread = i;
+    return 0;
+}
+
+static int
+decode_volumes(const cJSON *spec, struct kp_pod *p, struct kp_error *err)
+{
+    const cJSON *arr, *it;
+
+    if (kp_json_arr(spec, "volumes", &arr, err) < 0)
+        return -1;
+    cJSON_ArrayForEach(it, arr)
+        if (kp_json_get(it, "persistentVolumeClaim") ||
+            kp_json_get(it, "ephemeral"))
+            p->uses_volumes = true;
+    return 0;
+}
+
+static int
+decode_spec_scalars(struct kp_snapshot *s, const cJSON *spec,
+                    struct kp_pod *p, struct kp_error *err)
+{
+    const char *policy;
+    const cJSON *gates;
+    int64_t v;
+
+    if (kp_json_istr(&s->arena, spec, "nodeName", &p->node_name, err) < 0 ||
+        kp_json_istr(&s->arena, spec, "schedulerName", &p->scheduler_name,
+                     err) < 0 ||
+        kp_json_istr(&s->arena, spec, "priorityClassName",
+                     &p->priority_class, err) < 0 ||
+        kp_json_istr(&s->arena, spec, "preemptionPolicy", &policy,
+                     err) < 0 ||
+        kp_json_int(spec, "priority", INT32_MIN, INT32_MAX, &v,
+                    &p->has_spec_priority, err) < 0 ||
+        kp_json_arr(spec, "schedulingGates", &gates, err) < 0)
+        return -1;
+    p->priority = (int32_t)v;
+    if (p->node_name && !p->node_name[0])
+        p->node_name = NULL;
+    if (!p->scheduler_name || !p->scheduler_name[0])
+        p->scheduler_name = "default-scheduler";
+    if (policy && strcmp(policy, "Never") != 0 &&
+        strcmp(policy, "PreemptLowerPriority") != 0)
+        return kp_errorf(err, KP_EXIT_ERROR,
+                         "preemptionPolicy: unsupported value '%s'", policy);
+    p->has_spec_preemption_policy = policy != NULL;
+    p->preempt_never = policy && strcmp(policy, "Never") == 0;
+    p->nscheduling_gates = gates ? (size_t)cJSON_GetArraySize(gates) : 0;
+    return 0;
+}
+
+static int
+decode_spec(struct kp_snapshot *s, const cJSON *spec, struct kp_pod *p,
+            struct kp_error *err)
+{
+    const cJSON *nsel;
+
+    if (decode_spec_scalars(s, spec, p, err) < 0 ||
+        decode_containers(s, spec, p, err) < 0 ||
+        decode_tolerations(s, spec, p, err) < 0 ||
+        decode_affinity(s, spec, p, err) < 0 ||
+        decode_spread(s, spec, p, err) < 0 ||
+        decode_volumes(spec, p, err) < 0 ||
+        kp_json_obj(spec, "nodeSelector", &nsel, err) < 0)
+        return -1;
+    if (kp_labels_from_json(&s->arena, nsel, &p->node_selector, err) < 0)
+        return kp_error_path(err, "nodeSelector");
+    return 0;
+}
+
+static int
+decode_conditions(const cJSON *status, struct kp_pod *p,
+                  struct kp_error *err)
+{
+    const cJSON *arr, *it;
+
+    if (kp_json_arr(status, "conditions", &arr, err) < 0)
+        return -1;
+    cJSON_ArrayForEach(it, arr) {
+        const cJSON *type = kp_json_get(it, "type");
+        const cJSON *st = kp_json_get(it, "status");
+        const cJSON *reason = kp_json_get(it, "reason");
+
+        if (!cJSON_IsString(type) ||
+            strcmp(type->valuestring, "DisruptionTarget") != 0)
+            continue;
+        /* the first condition of that type decides */
+        p->preemption_target =
+            cJSON_IsString(st) && strcmp(st->valuestring, "True") == 0 &&
+            cJSON_IsString(reason) &&
+            (strcmp(reason->valuestring, "PreemptionByScheduler") == 0 ||
+             strcmp(reason->valuestring, "PreemptionByKubeScheduler") == 0);
+        break;
+    }
+    return 0;
+}
+
+static int
+decode_status(struct kp_snapshot *s, const cJSON *status, struct kp_pod *p,
+              struct kp_error *err)
+{
+    static const char *const phases[] = {"Pending", "Running", "Succeeded",
+                                         "Failed", "Unknown"};
+    const char *phase;
+    size_t i;
+
+    if (kp_json_istr(&s->arena, status, "phase", &phase, err) < 0 ||
+        kp_json_istr(&s->arena, status, "nominatedNodeName",
+                     &p->nominated_node, err) < 0 ||
+        kp_json_time(status, "startTime", &p->start_time,
+                     &p->has_start_time, err) < 0 ||
+        decode_conditions(status, p, err) < 0)
+        return -1;
+    if (p->nominated_node && !p->nominated_node[0])
+        p->nominated_node = NULL;
+    p->phase = KP_PHASE_PENDING;
+    if (!phase)
+        return 0;
+    for (i = 0; i < sizeof(phases) / sizeof(phases[0]); i++) {
+        if (strcmp(phase, phases[i]) == 0) {
+            p->phase = (enum kp_phase)i;
+            return 0;
+        }
+    }
+    return kp_errorf(err, KP_EXIT_ERROR, "phase: unsupported value '%s'",
+                     phase);
+}
+
+static int
+decode_metadata(struct kp_snapshot *s, const cJSON *md, struct kp_pod *p,
+                struct kp_error *err)
+{
+    int64_t t;
+    bool set;
+
+    if (kp_json_istr(&s->arena, md, "name", &p->name, err) < 0 ||
+        kp_json_istr(&s->arena, md, "namespace", &p->ns, err) < 0 ||
+        kp_json_istr(&s->arena, md, "uid", &p->uid, err) < 0 ||
+        kp_json_time(md, "creationTimestamp", &p->creation_time, &set,
+                     err) < 0 ||
+        kp_json_time(md, "deletionTimestamp", &t, &p->deleting, err) < 0)
+        return -1;
+    if (!p->name || !p->name[0])
+        return kp_errorf(err, KP_EXIT_ERROR, "name: missing");
+    if (!p->ns || !p->ns[0])
+        p->ns = "default";
+    if (!p->uid)
+        p->uid = "";
+    if (kp_labels_from_json(&s->arena, kp_json_get(md, "labels"),
+                            &p->labels, err) < 0)
+        return kp_error_path(err, "labels");
+    return 0;
+}
+
+int
+kp_decode_pod(struct kp_snapshot *s, const cJSON *obj, struct kp_pod *p,
+              struct kp_error *err)
+{
+    const cJSON *md, *spec, *status;
+
+    if (kp_json_obj(obj, "metadata", &md, err) < 0 ||
+        kp_json_obj(obj, "spec", &spec, err) < 0 ||
+        kp_json_obj(obj, "status", &status, err) < 0)
+        return -1;
+    if (decode_metadata(s, md, p, err) < 0)
+        return kp_error_path(err, "metadata");
+    if (decode_spec(s, spec, p, err) < 0)
+        return kp_error_path(err, "spec");
+    if (decode_status(s, status, p, err) < 0)
+        return kp_error_path(err, "status");
+    return 0;
+}

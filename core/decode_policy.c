@@ -1,0 +1,87 @@
+/*
+ * decode_policy.c - PodDisruptionBudget (policy/v1) and PriorityClass
+ * (scheduling.k8s.io/v1) JSON into the model.
+ */
+#include <string.h>
+
+#include "json_util.h"
+#include "snapshot.h"
+
+static int
+decode_disrupted(struct kp_snapshot *s, const cJSON *status,
+                 struct kp_pdb *p, struct kp_error *err)
+{
+    const cJSON *dp, *it;
+    size_t i = 0;
+
+    if (kp_json_obj(status, "disruptedPods", &dp, err) < 0)
+        return -1;
+    if (!dp)
+        return 0;
+    p->disrupted = kp_arena_alloc(&s->arena, sizeof(char *) *
+                                  (size_t)cJSON_GetArraySize(dp));
+    cJSON_ArrayForEach(it, dp)
+        p->disrupted[i++] = kp_arena_intern(&s->arena, it->string);
+    p->ndisrupted = i;
+    return 0;
+}
+
+int
+kp_decode_pdb(struct kp_snapshot *s, const cJSON *obj, struct kp_pdb *p,
+              struct kp_error *err)
+{
+    const cJSON *md, *spec, *status;
+    int64_t v;
+
+    if (kp_json_obj(obj, "metadata", &md, err) < 0 ||
+        kp_json_obj(obj, "spec", &spec, err) < 0 ||
+        kp_json_obj(obj, "status", &status, err) < 0)
+        return -1;
+    if (kp_json_istr(&s->arena, md, "name", &p->name, err) < 0 ||
+        kp_json_istr(&s->arena, md, "namespace", &p->ns, err) < 0)
+        return kp_error_path(err, "metadata");
+    if (!p->name || !p->name[0])
+        return kp_errorf(err, KP_EXIT_ERROR, "metadata.name: missing");
+    if (!p->ns || !p->ns[0])
+        p->ns = "default";
+    if (kp_selector_from_json(&s->arena, kp_json_get(spec, "selector"),
+                              &p->selector, err) < 0)
+        return kp_error_path(err, "spec.selector");
+    if (kp_json_int(status, "disruptionsAllowed", INT32_MIN, INT32_MAX, &v,
+                    NULL, err) < 0 ||
+        decode_disrupted(s, status, p, err) < 0)
+        return kp_error_path(err, "status");
+    p->disruptions_allowed = (int32_t)v;
+    return 0;
+}
+
+int
+kp_decode_priority_class(struct kp_snapshot *s, const cJSON *obj,
+                         struct kp_priority_class *pc, struct kp_error *err)
+{
+    const cJSON *md;
+    const char *policy;
+    bool set;
+    int64_t v;
+
+    if (kp_json_obj(obj, "metadata", &md, err) < 0)
+        return -1;
+    if (kp_json_istr(&s->arena, md, "name", &pc->name, err) < 0)
+        return kp_error_path(err, "metadata");
+    if (!pc->name || !pc->name[0])
+        return kp_errorf(err, KP_EXIT_ERROR, "metadata.name: missing");
+    if (kp_json_int(obj, "value", INT32_MIN, INT32_MAX, &v, &set, err) < 0)
+        return -1;
+    if (!set)
+        return kp_errorf(err, KP_EXIT_ERROR, "value: missing");
+    pc->value = (int32_t)v;
+    if (kp_json_bool(obj, "globalDefault", &pc->global_default, err) < 0 ||
+        kp_json_istr(&s->arena, obj, "preemptionPolicy", &policy, err) < 0)
+        return -1;
+    if (policy && strcmp(policy, "Never") != 0 &&
+        strcmp(policy, "PreemptLowerPriority") != 0)
+        return kp_errorf(err, KP_EXIT_ERROR,
+                         "preemptionPolicy: unsupported value '%s'", policy);
+    pc->preempt_never = policy && strcmp(policy, "Never") == 0;
+    return 0;
+}

@@ -1,0 +1,395 @@
+/*
+ * framework.c - see framework.h.  Mirrors
+ * pkg/scheduler/framework/runtime/framework.go (RunFilterPlugins,
+ * RunFilterPluginsWithNominatedPods, addGENominatedPods) and the NodeInfo
+ * AddPod/RemovePod bookkeeping of pkg/scheduler/framework/types.go.
+ */
+#include "framework.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct kp_status
+kp_status_ok(void)
+{
+    struct kp_status st;
+
+    memset(&st, 0, sizeof(st));
+    return st;
+}
+
+struct kp_status
+kp_status_new(enum kp_code code, const char *reason)
+{
+    struct kp_status st = kp_status_ok();
+
+    st.code = code;
+    if (reason)
+        kp_status_add_reason(&st, reason);
+    return st;
+}
+
+void
+kp_status_add_reason(struct kp_status *st, const char *reason)
+{
+    if (st->nreasons < KP_MAX_REASONS)
+        st->reasons[st->nreasons++] = reason;
+}
+
+/* ---- NodeInfo ---- */
+
+void
+kp_node_info_add(struct kp_node_info *ni, const struct kp_pod *p)
+{
+    size_t i;
+
+    if (ni->npods == ni->cap) {
+        ni->cap = ni->cap ? ni->cap * 2 : 8;
+        ni->pods = kp_xrealloc(ni->pods, ni->cap * sizeof(*ni->pods));
+    }
+    ni->pods[ni->npods++] = p;
+    for (i = 0; i < p->req.n; i++)
+        ni->used[p->req.e[i].id] += p->req.e[i].value;
+}
+
+void
+kp_node_info_remove(struct kp_node_info *ni, const struct kp_pod *p)
+{
+    size_t i;
+
+    for (i = 0; i < ni->npods; i++) {
+        if (ni->pods[i] == p) {
+            memmove(&ni->pods[i], &ni->pods[i + 1],
+                    (ni->npods - i - 1) * sizeof(*ni->pods));
+            ni->npods--;
+            break;
+        }
+    }
+    for (i = 0; i < p->req.n; i++)
+        ni->used[p->req.e[i].id] -= p->req.e[i].value;
+}
+
+/*
+ * Clones live in an arena: their pods array must not be realloc'ed, so
+ * the clone gets room for `extra` more pods up front.
+ */
+struct kp_node_info *
+kp_node_info_clone(struct kp_arena *a, const struct kp_node_info *ni,
+                   size_t nres, size_t extra)
+{
+    struct kp_node_info *c = kp_arena_alloc(a, sizeof(*c));
+
+    c->node = ni->node;
+    c->used = kp_arena_memdup(a, ni->used, nres * sizeof(int64_t));
+    c->cap = ni->npods + extra;
+    c->npods = ni->npods;
+    c->pods = kp_arena_alloc(a, (c->cap ? c->cap : 1) * sizeof(*c->pods));
+    memcpy(c->pods, ni->pods, ni->npods * sizeof(*c->pods));
+    /* mark as arena-owned: cap grows are impossible, see add below */
+    return c;
+}
+
+static void
+clone_add(struct kp_node_info *ni, const struct kp_pod *p)
+{
+    size_t i;
+
+    /* capacity was reserved by kp_node_info_clone */
+    ni->pods[ni->npods++] = p;
+    for (i = 0; i < p->req.n; i++)
+        ni->used[p->req.e[i].id] += p->req.e[i].value;
+}
+
+/* ---- cluster ---- */
+
+void
+kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
+                const char *scheduler_name)
+{
+    size_t i, j, n = snap->nnodes;
+
+    memset(cl, 0, sizeof(*cl));
+    cl->snap = snap;
+    cl->nres = snap->nres;
+    cl->scheduler_name = scheduler_name;
+    cl->nodes = kp_xcalloc(n ? n : 1, sizeof(*cl->nodes));
+    cl->nominated = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated));
+    cl->nnominated = kp_xcalloc(n ? n : 1, sizeof(size_t));
+    cl->capnominated = kp_xcalloc(n ? n : 1, sizeof(size_t));
+    cl->nominated_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
+    cl->placed_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
+    cl->removed = kp_xcalloc(snap->npods + 1, sizeof(bool));
+    for (i = 0; i < snap->npods; i++) {
+        cl->nominated_node_of[i] = -1;
+        cl->placed_node_of[i] = -1;
+    }
+    for (i = 0; i < n; i++) {
+        struct kp_node_info *ni = &cl->nodes[i];
+
+        ni->node = snap->nodes[i];
+        ni->used = kp_xcalloc(cl->nres ? cl->nres : 1, sizeof(int64_t));
+        for (j = 0; j < snap->node_npods[i]; j++)
+            kp_node_info_add(ni, snap->node_pods[i][j]);
+    }
+    /* nominated pods: pending in this scheduler's queue, node exists */
+    for (i = 0; i < snap->npods; i++) {
+        const struct kp_pod *p = snap->pods[i];
+        const struct kp_node *node;
+
+        if (!p->nominated_node || p->node_name || kp_pod_is_terminal(p) ||
+            strcmp(p->scheduler_name, scheduler_name) != 0)
+            continue;
+        node = kp_snapshot_node(snap, p->nominated_node);
+        if (node)
+            kp_cluster_nominate(cl, p, node->index);
+    }
+}
+
+void
+kp_cluster_release(struct kp_cluster *cl)
+{
+    size_t i;
+
+    for (i = 0; cl->snap && i < cl->snap->nnodes; i++) {
+        free(cl->nodes[i].used);
+        free(cl->nodes[i].pods);
+        free(cl->nominated[i]);
+    }
+    free(cl->nodes);
+    free(cl->nominated);
+    free(cl->nnominated);
+    free(cl->capnominated);
+    free(cl->nominated_node_of);
+    free(cl->placed_node_of);
+    free(cl->removed);
+    memset(cl, 0, sizeof(*cl));
+}
+
+void
+kp_cluster_clear_nomination(struct kp_cluster *cl, const struct kp_pod *p)
+{
+    int node = cl->nominated_node_of[p->index];
+    size_t i;
+
+    if (node < 0)
+        return;
+    for (i = 0; i < cl->nnominated[node]; i++) {
+        if (cl->nominated[node][i] == p) {
+            memmove(&cl->nominated[node][i], &cl->nominated[node][i + 1],
+                    (cl->nnominated[node] - i - 1) * sizeof(void *));
+            cl->nnominated[node]--;
+            break;
+        }
+    }
+    cl->nominated_node_of[p->index] = -1;
+}
+
+void
+kp_cluster_nominate(struct kp_cluster *cl, const struct kp_pod *p, int node)
+{
+    kp_cluster_clear_nomination(cl, p);
+    if (cl->nnominated[node] == cl->capnominated[node]) {
+        cl->capnominated[node] = cl->capnominated[node] ?
+                                 cl->capnominated[node] * 2 : 4;
+        cl->nominated[node] = kp_xrealloc(cl->nominated[node],
+            cl->capnominated[node] * sizeof(void *));
+    }
+    cl->nominated[node][cl->nnominated[node]++] = p;
+    cl->nominated_node_of[p->index] = node;
+}
+
+void
+kp_cluster_place(struct kp_cluster *cl, const struct kp_pod *p, int node)
+{
+    kp_cluster_clear_nomination(cl, p);
+    kp_node_info_add(&cl->nodes[node], p);
+    cl->placed_node_of[p->index] = node;
+}
+
+void
+kp_cluster_remove(struct kp_cluster *cl, const struct kp_pod *p)
+{
+    const struct kp_node *n;
+    int node = cl->placed_node_of[p->index];
+
+    if (node < 0 && p->node_name) {
+        n = kp_snapshot_node(cl->snap, p->node_name);
+        node = n ? n->index : -1;
+    }
+    if (node >= 0)
+        kp_node_info_remove(&cl->nodes[node], p);
+    cl->removed[p->index] = true;
+}
+
+/* ---- cycle ---- */
+
+struct kp_status
+kp_cycle_pre_filter(struct kp_cycle *c)
+{
+    size_t i;
+
+    for (i = 0; i < kp_nfilter_plugins; i++) {
+        const struct kp_plugin *pl = kp_filter_plugins[i];
+        struct kp_status st;
+
+        c->state[i] = NULL;
+        c->skip[i] = false;
+        if (!pl->pre_filter)
+            continue;
+        st = pl->pre_filter(c, (int)i);
+        if (st.code == KP_SKIP) {
+            c->skip[i] = true;
+        } else if (st.code != KP_SUCCESS) {
+            st.plugin = pl->name;
+            return st;
+        }
+    }
+    return kp_status_ok();
+}
+
+void
+kp_cycle_clone(struct kp_cycle *dst, const struct kp_cycle *src)
+{
+    size_t i;
+
+    *dst = *src;
+    for (i = 0; i < kp_nfilter_plugins; i++)
+        if (src->state[i] && kp_filter_plugins[i]->clone_state)
+            dst->state[i] = kp_filter_plugins[i]->clone_state(src->scratch,
+                                                              src->state[i]);
+}
+
+void
+kp_cycle_remove_pod(struct kp_cycle *c, struct kp_node_info *ni,
+                    const struct kp_pod *p)
+{
+    size_t i;
+
+    kp_node_info_remove(ni, p);
+    for (i = 0; i < kp_nfilter_plugins; i++)
+        if (!c->skip[i] && kp_filter_plugins[i]->remove_pod)
+            kp_filter_plugins[i]->remove_pod(c, (int)i, p, ni);
+}
+
+void
+kp_cycle_add_pod(struct kp_cycle *c, struct kp_node_info *ni,
+                 const struct kp_pod *p)
+{
+    size_t i;
+
+    clone_add(ni, p);
+    for (i = 0; i < kp_nfilter_plugins; i++)
+        if (!c->skip[i] && kp_filter_plugins[i]->add_pod)
+            kp_filter_plugins[i]->add_pod(c, (int)i, p, ni);
+}
+
+struct kp_status
+kp_run_filters(const struct kp_cycle *c, const struct kp_node_info *ni)
+{
+    size_t i;
+
+    for (i = 0; i < kp_nfilter_plugins; i++) {
+        struct kp_status st;
+
+        if (c->skip[i])
+            continue;
+        st = kp_filter_plugins[i]->filter(c, (int)i, ni);
+        if (st.code != KP_SUCCESS) {
+            st.plugin = kp_filter_plugins[i]->name;
+            return st;
+        }
+    }
+    return kp_status_ok();
+}
+
+struct kp_status
+kp_run_filters_with_nominated(const struct kp_cycle *c,
+                              const struct kp_node_info *ni)
+{
+    const struct kp_cluster *cl = c->cl;
+    int node = ni->node->index;
+    const struct kp_pod **g = cl->nominated[node];
+    size_t n = cl->nnominated[node], i, ng = 0;
+    struct kp_cycle tmp;
+    struct kp_node_info *copy;
+    struct kp_status st;
+
+    for (i = 0; i < n; i++)
+        if (g[i] != c->pod && g[i]->priority >= c->pod->priority)
+            ng++;
+    if (ng == 0)
+        return kp_run_filters(c, ni);
+    kp_cycle_clone(&tmp, c);
+    copy = kp_node_info_clone(c->scratch, ni, cl->nres, ng);
+    for (i = 0; i < n; i++)
+        if (g[i] != c->pod && g[i]->priority >= c->pod->priority)
+            kp_cycle_add_pod(&tmp, copy, g[i]);
+    st = kp_run_filters(&tmp, copy);
+    if (st.code != KP_SUCCESS)
+        return st;
+    return kp_run_filters(c, ni);
+}
+
+/* ---- helpers shared by plugins ---- */
+
+bool
+kp_tolerates(const struct kp_toleration *t, const struct kp_taint *taint)
+{
+    if (t->effect[0] && strcmp(t->effect, taint->effect) != 0)
+        return false;
+    if (t->key[0] && strcmp(t->key, taint->key) != 0)
+        return false;
+    switch (t->op) {
+    case KP_TOL_EXISTS:
+        return true;
+    case KP_TOL_EQUAL:
+        return strcmp(t->value, taint->value) == 0;
+    default:
+        return false;
+    }
+}
+
+bool
+kp_tolerates_any(const struct kp_pod *p, const struct kp_taint *taint)
+{
+    size_t i;
+
+    for (i = 0; i < p->ntolerations; i++)
+        if (kp_tolerates(&p->tolerations[i], taint))
+            return true;
+    return false;
+}
+
+bool
+kp_pod_matches_node_affinity(const struct kp_pod *p, const struct kp_node *n)
+{
+    size_t i;
+
+    for (i = 0; i < p->node_selector.n; i++) {
+        const char *v = kp_labels_get(&n->labels,
+                                      p->node_selector.items[i].key);
+
+        if (!v || strcmp(v, p->node_selector.items[i].value) != 0)
+            return false;
+    }
+    if (p->required_node_affinity.is_null)
+        return true;
+    return kp_node_selector_matches(&p->required_node_affinity, &n->labels,
+                                    n->name);
+}
+
+/* ---- the default profile's Filter plugins, in upstream order ---- */
+
+#include "plugins/plugins.h"
+
+const struct kp_plugin *const kp_filter_plugins[] = {
+    &kp_plugin_node_unschedulable,
+    &kp_plugin_node_name,
+    &kp_plugin_taint_toleration,
+    &kp_plugin_node_affinity,
+    &kp_plugin_node_ports,
+    &kp_plugin_node_resources_fit,
+};
+
+const size_t kp_nfilter_plugins =
+    sizeof(kp_filter_plugins) / sizeof(kp_filter_plugins[0]);

@@ -1,0 +1,133 @@
+/*
+ * framework.h - the scheduling framework as far as preemption needs it:
+ * status codes, NodeInfo, the cycle state, the Filter plugin table and
+ * RunFilterPluginsWithNominatedPods.
+ *
+ * Mirrors pkg/scheduler/framework/interface.go (codes),
+ * pkg/scheduler/framework/types.go (NodeInfo) and
+ * pkg/scheduler/framework/runtime/framework.go (RunFilterPlugins,
+ * RunFilterPluginsWithNominatedPods, addGENominatedPods).
+ */
+#ifndef KP_FRAMEWORK_H
+#define KP_FRAMEWORK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "model.h"
+#include "snapshot.h"
+
+enum kp_code {
+    KP_SUCCESS = 0,
+    KP_UNSCHEDULABLE,
+    KP_UNRESOLVABLE,        /* UnschedulableAndUnresolvable */
+    KP_ERROR,
+    KP_SKIP
+};
+
+#define KP_MAX_REASONS 12
+
+struct kp_status {
+    enum kp_code code;
+    int nreasons;
+    const char *reasons[KP_MAX_REASONS];    /* static or arena strings */
+    const char *plugin;
+};
+
+struct kp_status kp_status_ok(void);
+struct kp_status kp_status_new(enum kp_code code, const char *reason);
+void kp_status_add_reason(struct kp_status *st, const char *reason);
+
+/* NodeInfo: the pods on a node and what they request. */
+struct kp_node_info {
+    const struct kp_node *node;
+    int64_t *used;              /* dense by resource id, snap->nres long */
+    size_t npods, cap;
+    const struct kp_pod **pods;
+};
+
+/* The simulated cluster: node infos plus nominations. */
+struct kp_cluster {
+    const struct kp_snapshot *snap;
+    size_t nres;
+    struct kp_node_info *nodes;             /* by node index */
+    /* nominated pods per node (pointers into snap->pods) */
+    const struct kp_pod ***nominated;
+    size_t *nnominated, *capnominated;
+    int *nominated_node_of;                 /* by pod index; -1 none */
+    int *placed_node_of;                    /* by pod index; -1 none */
+    bool *removed;                          /* by pod index */
+    const char *scheduler_name;
+};
+
+#define KP_MAX_PLUGINS 16
+
+struct kp_cycle {
+    const struct kp_cluster *cl;
+    const struct kp_pod *pod;
+    struct kp_arena *scratch;
+    void *state[KP_MAX_PLUGINS];
+    bool skip[KP_MAX_PLUGINS];
+};
+
+/* A Filter plugin; hooks other than filter are optional (NULL). */
+struct kp_plugin {
+    const char *name;
+    /* PreFilter: may fill c->state[idx]; KP_SKIP skips Filter. */
+    struct kp_status (*pre_filter)(struct kp_cycle *c, int idx);
+    struct kp_status (*filter)(const struct kp_cycle *c, int idx,
+                               const struct kp_node_info *ni);
+    /* PreFilterExtensions AddPod/RemovePod on c->state[idx]. */
+    void (*add_pod)(struct kp_cycle *c, int idx, const struct kp_pod *pod,
+                    const struct kp_node_info *ni);
+    void (*remove_pod)(struct kp_cycle *c, int idx, const struct kp_pod *pod,
+                       const struct kp_node_info *ni);
+    void *(*clone_state)(struct kp_arena *a, const void *state);
+};
+
+extern const struct kp_plugin *const kp_filter_plugins[];
+extern const size_t kp_nfilter_plugins;
+
+/* cluster lifecycle */
+void kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
+                     const char *scheduler_name);
+void kp_cluster_release(struct kp_cluster *cl);
+void kp_cluster_nominate(struct kp_cluster *cl, const struct kp_pod *p,
+                         int node);
+void kp_cluster_clear_nomination(struct kp_cluster *cl,
+                                 const struct kp_pod *p);
+void kp_cluster_place(struct kp_cluster *cl, const struct kp_pod *p,
+                      int node);
+void kp_cluster_remove(struct kp_cluster *cl, const struct kp_pod *p);
+
+/* NodeInfo operations */
+void kp_node_info_add(struct kp_node_info *ni, const struct kp_pod *p);
+void kp_node_info_remove(struct kp_node_info *ni, const struct kp_pod *p);
+/* Copy into the scratch arena (preemption's private NodeInfo). */
+struct kp_node_info *kp_node_info_clone(struct kp_arena *a,
+                                        const struct kp_node_info *ni,
+                                        size_t nres, size_t extra);
+
+/* Cycle state */
+struct kp_status kp_cycle_pre_filter(struct kp_cycle *c);
+void kp_cycle_clone(struct kp_cycle *dst, const struct kp_cycle *src);
+/* Remove/add a pod on a (cloned) node info and in the cycle state. */
+void kp_cycle_remove_pod(struct kp_cycle *c, struct kp_node_info *ni,
+                         const struct kp_pod *p);
+void kp_cycle_add_pod(struct kp_cycle *c, struct kp_node_info *ni,
+                      const struct kp_pod *p);
+
+struct kp_status kp_run_filters(const struct kp_cycle *c,
+                                const struct kp_node_info *ni);
+struct kp_status kp_run_filters_with_nominated(const struct kp_cycle *c,
+                                               const struct kp_node_info *ni);
+
+/* helpers shared by plugins */
+bool kp_tolerates(const struct kp_toleration *t, const struct kp_taint *taint);
+bool kp_tolerates_any(const struct kp_pod *p, const struct kp_taint *taint);
+bool kp_pod_matches_node_affinity(const struct kp_pod *p,
+                                  const struct kp_node *n);
+
+#endif

@@ -1,0 +1,413 @@
+/* json_util.c - see json_util.h. */
+#include "json_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int
+kp_error_path(struct kp_error *err, const char *fmt, ...)
+{
+    char seg[256];
+    char old[sizeof(err->msg)];
+    va_list ap;
+
+    if (!err)
+        return -1;
+    va_start(ap, fmt);
+    vsnprintf(seg, sizeof(seg), fmt, ap);
+    va_end(ap);
+    memcpy(old, err->msg, sizeof(old));
+    kp_error_join(err, seg, old[0] == '[' ? "" : ".", old);
+    return -1;
+}
+
+const cJSON *
+kp_json_get(const cJSON *obj, const char *key)
+{
+    const cJSON *v;
+
+    if (!obj || !cJSON_IsObject(obj))
+        return NULL;
+    v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!v || cJSON_IsNull(v))
+        return NULL;
+    return v;
+}
+
+static int
+type_error(struct kp_error *err, const char *key, const char *type)
+{
+    return kp_errorf(err, KP_EXIT_ERROR, "%s: expected %s", key, type);
+}
+
+int
+kp_json_str(struct kp_arena *a, const cJSON *obj, const char *key,
+            const char **out, struct kp_error *err)
+{
+    const cJSON *v = kp_json_get(obj, key);
+
+    *out = NULL;
+    if (!v)
+        return 0;
+    if (!cJSON_IsString(v))
+        return type_error(err, key, "a string");
+    *out = kp_arena_strdup(a, v->valuestring);
+    return 0;
+}
+
+int
+kp_json_istr(struct kp_arena *a, const cJSON *obj, const char *key,
+             const char **out, struct kp_error *err)
+{
+    const cJSON *v = kp_json_get(obj, key);
+
+    *out = NULL;
+    if (!v)
+        return 0;
+    if (!cJSON_IsString(v))
+        return type_error(err, key, "a string");
+    *out = kp_arena_intern(a, v->valuestring);
+    return 0;
+}
+
+int
+kp_json_obj(const cJSON *obj, const char *key, const cJSON **out,
+            struct kp_error *err)
+{
+    const cJSON *v = kp_json_get(obj, key);
+
+    *out = NULL;
+    if (!v)
+        return 0;
+    if (!cJSON_IsObject(v))
+        return type_error(err, key, "an object");
+    *out = v;
+    return 0;
+}
+
+int
+kp_json_arr(const cJSON *obj, const char *key, const cJSON **out,
+            struct kp_error *err)
+{
+    const cJSON *v = kp_json_get(obj, key);
+
+    *out = NULL;
+    if (!v)
+        return 0;
+    if (!cJSON_IsArray(v))
+        return type_error(err, key, "an array");
+    *out = v;
+    return 0;
+}
+
+int
+kp_json_bool(const cJSON *obj, const char *key, bool *out,
+             struct kp_error *err)
+{
+    const cJSON *v = kp_json_get(obj, key);
+
+    *out = false;
+    if (!v)
+        return 0;
+    if (!cJSON_IsBool(v))
+        return type_error(err, key, "a boolean");
+    *out = cJSON_IsTrue(v);
+    return 0;
+}
+
+int
+kp_json_int(const cJSON *obj, const char *key, int64_t min, int64_t max,
+            int64_t *out, bool *set, struct kp_error *err)
+{
+    const cJSON *v = kp_json_get(obj, key);
+    double d;
+
+    *out = 0;
+    if (set)
+        *set = false;
+    if (!v)
+        return 0;
+    if (!cJSON_IsNumber(v))
+        return type_error(err, key, "an integer");
+    d = v->valuedouble;
+    if (!isfinite(d) || d != floor(d))
+        return kp_errorf(err, KP_EXIT_ERROR, "%s: expected an integer", key);
+    if (d < (double)min || d > (double)max)
+        return kp_errorf(err, KP_EXIT_ERROR,
+                         "%s: %.0f is out of range [%lld, %lld]", key, d,
+                         (long long)min, (long long)max);
+    *out = (int64_t)d;
+    if (set)
+        *set = true;
+    return 0;
+}
+
+static int
+digits(const char **p, int n, int *out)
+{
+    int v = 0, i;
+
+    for (i = 0; i < n; i++) {
+        if ((*p)[i] < '0' || (*p)[i] > '9')
+            return -1;
+        v = v * 10 + ((*p)[i] - '0');
+    }
+    *p += n;
+    *out = v;
+    return 0;
+}
+
+static int64_t
+days_from_civil(int64_t y, int m, int d)
+{
+    int64_t era, yoe, doy, doe;
+
+    y -= m <= 2;
+    era = (y >= 0 ? y : y - 399) / 400;
+    yoe = y - era * 400;
+    doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+static int
+parse_fraction(const char **p, int64_t *nanos)
+{
+    int64_t f = 0, scale = 100000000;
+
+    if (**p != '.')
+        return 0;
+    (*p)++;
+    if (**p < '0' || **p > '9')
+        return -1;
+    while (**p >= '0' && **p <= '9') {
+        f += (**p - '0') * scale;
+        scale /= 10;
+        (*p)++;
+    }
+    *nanos = f;
+    return 0;
+}
+
+int
+kp_parse_rfc3339(const char *s, int64_t *ns)
+{
+    int y, mo, d, h, mi, se, oh = 0, om = 0;
+    int64_t nanos = 0, secs, off = 0;
+    const char *p = s;
+
+    if (digits(&p, 4, &y) || *p++ != '-' || digits(&p, 2, &mo) ||
+        *p++ != '-' || digits(&p, 2, &d) || (*p != 'T' && *p != 't'))
+        return -1;
+    p++;
+    if (digits(&p, 2, &h) || *p++ != ':' || digits(&p, 2, &mi) ||
+        *p++ != ':' || digits(&p, 2, &se) || parse_fraction(&p, &nanos))
+        return -1;
+    if (*p == 'Z' || *p == 'z') {
+        p++;
+    } else if (*p == '+' || *p == '-') {
+        int sign = *p++ == '-' ? -1 : 1;
+
+        if (digits(&p, 2, &oh) || *p++ != ':' || digits(&p, 2, &om))
+            return -1;
+        off = sign * (oh * 3600 + om * 60);
+    } else {
+        return -1;
+    }
+    if (*p || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
+        se > 60 || oh > 23 || om > 59)
+        return -1;
+    secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - off;
+    *ns = secs * 1000000000LL + nanos;
+    return 0;
+}
+
+int
+kp_json_time(const cJSON *obj, const char *key, int64_t *out, bool *set,
+             struct kp_error *err)
+{
+    const cJSON *v = kp_json_get(obj, key);
+
+    *out = 0;
+    *set = false;
+    if (!v)
+        return 0;
+    if (!cJSON_IsString(v))
+        return type_error(err, key, "an RFC 3339 time string");
+    if (kp_parse_rfc3339(v->valuestring, out) < 0)
+        return kp_errorf(err, KP_EXIT_ERROR, "%s: invalid RFC 3339 time '%s'",
+                         key, v->valuestring);
+    *set = true;
+    return 0;
+}
+
+int
+kp_json_str_array(struct kp_arena *a, const cJSON *obj, const char *key,
+                  size_t *n, const char ***out, struct kp_error *err)
+{
+    const cJSON *arr, *it;
+    size_t i = 0;
+
+    *n = 0;
+    *out = NULL;
+    if (kp_json_arr(obj, key, &arr, err) < 0)
+        return -1;
+    if (!arr)
+        return 0;
+    *out = kp_arena_alloc(a, sizeof(char *) *
+                                 (size_t)cJSON_GetArraySize(arr));
+    cJSON_ArrayForEach(it, arr) {
+        if (!cJSON_IsString(it))
+            return kp_errorf(err, KP_EXIT_ERROR, "%s[%zu]: expected a string",
+                             key, i);
+        (*out)[i++] = kp_arena_intern(a, it->valuestring);
+    }
+    *n = i;
+    return 0;
+}
+
+/* ---- validation ---- */
+
+static bool
+utf8_valid(const unsigned char *s)
+{
+    while (*s) {
+        unsigned c = *s, n, cp, i;
+
+        if (c < 0x80) {
+            s++;
+            continue;
+        }
+        if (c >= 0xC2 && c <= 0xDF) {
+            n = 1;
+            cp = c & 0x1F;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            n = 2;
+            cp = c & 0x0F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            n = 3;
+            cp = c & 0x07;
+        } else {
+            return false;
+        }
+        for (i = 1; i <= n; i++) {
+            if ((s[i] & 0xC0) != 0x80)
+                return false;
+            cp = (cp << 6) | (s[i] & 0x3F);
+        }
+        if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
+            cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return false;
+        s += n + 1;
+    }
+    return true;
+}
+
+static int
+cmp_keys(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int
+check_dup_keys(const cJSON *obj, const char **dup)
+{
+    const char *stack[32];
+    const char **keys = stack;
+    const cJSON *c;
+    size_t n = 0, i;
+    int rc = 0;
+
+    for (c = obj->child; c; c = c->next)
+        n++;
+    if (n < 2)
+        return 0;
+    if (n > 32)
+        keys = kp_xmalloc(n * sizeof(*keys));
+    n = 0;
+    for (c = obj->child; c; c = c->next)
+        keys[n++] = c->string ? c->string : "";
+    qsort(keys, n, sizeof(*keys), cmp_keys);
+    for (i = 1; i < n; i++) {
+        if (strcmp(keys[i - 1], keys[i]) == 0) {
+            *dup = keys[i];
+            rc = -1;
+            break;
+        }
+    }
+    if (keys != stack)
+        free(keys);
+    return rc;
+}
+
+struct vpath {
+    char buf[512];
+    size_t len;
+};
+
+static void
+vpath_push(struct vpath *p, const cJSON *parent, const cJSON *c, size_t i)
+{
+    int n;
+    size_t room = sizeof(p->buf) - p->len;
+
+    if (cJSON_IsObject(parent))
+        n = snprintf(p->buf + p->len, room, "%s%s", p->len ? "." : "",
+                     c->string ? c->string : "");
+    else
+        n = snprintf(p->buf + p->len, room, "[%zu]", i);
+    if (n > 0)
+        p->len = (size_t)n < room ? p->len + (size_t)n : sizeof(p->buf) - 1;
+}
+
+static int
+verr(struct kp_error *err, const struct vpath *p, const char *msg)
+{
+    if (p->len)
+        return kp_errorf(err, KP_EXIT_ERROR, "%s: %s", p->buf, msg);
+    return kp_errorf(err, KP_EXIT_ERROR, "%s", msg);
+}
+
+static int
+validate(const cJSON *v, int depth, int max_depth, struct vpath *p,
+         struct kp_error *err)
+{
+    const cJSON *c;
+    const char *dup;
+    size_t i = 0, saved = p->len;
+
+    if (depth > max_depth)
+        return verr(err, p, "nesting too deep");
+    if (cJSON_IsString(v) &&
+        !utf8_valid((const unsigned char *)v->valuestring))
+        return verr(err, p, "invalid UTF-8 in a string");
+    if (cJSON_IsNumber(v) && !isfinite(v->valuedouble))
+        return verr(err, p, "number out of range");
+    if (cJSON_IsObject(v) && check_dup_keys(v, &dup) < 0) {
+        vpath_push(p, v, &(cJSON){.string = (char *)dup}, 0);
+        return verr(err, p, "duplicate key");
+    }
+    for (c = v->child; c; c = c->next, i++) {
+        vpath_push(p, v, c, i);
+        if (cJSON_IsObject(v) && c->string &&
+            !utf8_valid((const unsigned char *)c->string))
+            return verr(err, p, "invalid UTF-8 in a key");
+        if (validate(c, depth + 1, max_depth, p, err) < 0)
+            return -1;
+        p->len = saved;
+        p->buf[saved] = '\0';
+    }
+    return 0;
+}
+
+int
+kp_json_validate(const cJSON *root, int max_depth, struct kp_error *err)
+{
+    struct vpath p;
+
+    p.len = 0;
+    p.buf[0] = '\0';
+    return validate(root, 0, max_depth, &p, err);
+}

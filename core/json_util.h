@@ -1,0 +1,56 @@
+/*
+ * json_util.h - strict, typed access to cJSON objects for the decoders.
+ *
+ * Absent keys and JSON null read as "not set".  A value of the wrong type
+ * is an error "<key>: expected <type>".  kp_error_path() prepends a field
+ * path segment so that errors read "spec.containers[0].image: ...".
+ */
+#ifndef KP_JSON_UTIL_H
+#define KP_JSON_UTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "arena.h"
+#include "error.h"
+
+/* Prepend "<segment>." to err's message (a field path); returns -1. */
+int kp_error_path(struct kp_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The member, or NULL when absent or JSON null. */
+const cJSON *kp_json_get(const cJSON *obj, const char *key);
+
+int kp_json_str(struct kp_arena *a, const cJSON *obj, const char *key,
+                const char **out, struct kp_error *err);
+/* Like kp_json_str, but the string is interned. */
+int kp_json_istr(struct kp_arena *a, const cJSON *obj, const char *key,
+                 const char **out, struct kp_error *err);
+int kp_json_obj(const cJSON *obj, const char *key, const cJSON **out,
+                struct kp_error *err);
+int kp_json_arr(const cJSON *obj, const char *key, const cJSON **out,
+                struct kp_error *err);
+int kp_json_bool(const cJSON *obj, const char *key, bool *out,
+                 struct kp_error *err);
+/* An integer in [min, max]; *set tells whether it was present. */
+int kp_json_int(const cJSON *obj, const char *key, int64_t min, int64_t max,
+                int64_t *out, bool *set, struct kp_error *err);
+/* An RFC 3339 time string as ns since the epoch; *set as above. */
+int kp_json_time(const cJSON *obj, const char *key, int64_t *out,
+                 bool *set, struct kp_error *err);
+/* Parse RFC 3339 ("2024-05-01T10:00:00Z", fractions, offsets). */
+int kp_parse_rfc3339(const char *s, int64_t *ns);
+/* An array of strings (interned). */
+int kp_json_str_array(struct kp_arena *a, const cJSON *obj, const char *key,
+                      size_t *n, const char ***out, struct kp_error *err);
+
+/*
+ * Validate a parsed document: duplicate keys in any object, invalid UTF-8
+ * in any string or key, nesting deeper than max_depth.  The error names
+ * the path to the offending value.
+ */
+int kp_json_validate(const cJSON *root, int max_depth, struct kp_error *err);
+
+#endif

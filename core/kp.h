@@ -1,0 +1,74 @@
+/*
+ * kp.h - the library interface cmd/ uses: options, load, analyze, render.
+ *
+ * kp_run() does the whole job into an output buffer; nothing is printed
+ * by core/.  Warnings are returned for the caller to print on stderr.
+ */
+#ifndef KP_KP_H
+#define KP_KP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "buf.h"
+#include "error.h"
+
+#define KP_VERSION "0.1.0"
+
+enum kp_mode {
+    KP_MODE_QUEUE,
+    KP_MODE_INDEPENDENT
+};
+
+enum kp_output {
+    KP_OUTPUT_TABLE,
+    KP_OUTPUT_WIDE,
+    KP_OUTPUT_JSON
+};
+
+enum kp_fail_on {
+    KP_FAIL_PREEMPTION = 1 << 0,
+    KP_FAIL_PDB_VIOLATION = 1 << 1,
+    KP_FAIL_UNSCHEDULABLE = 1 << 2
+};
+
+struct kp_options {
+    enum kp_mode mode;
+    enum kp_output output;
+    bool no_headers;
+    int verbose;
+    unsigned fail_on;
+    int min_candidate_nodes_percentage;
+    int min_candidate_nodes_absolute;
+    long offset;
+    const char *scheduler_name;
+    const char *namespace;          /* -n; NULL: all namespaces */
+    bool all_namespaces;
+    const char *selector;           /* -l */
+    size_t nfiles;
+    const char **files;             /* -f */
+    size_t npods;
+    const char **pods;              /* POD... */
+    /* live cluster */
+    const char *kubeconfig, *context, *cluster, *user;
+    const char *server, *token, *certificate_authority;
+    int insecure_skip_tls_verify;   /* -1 unset */
+    long request_timeout_ms;
+    const char *snapshot_out;
+};
+
+void kp_options_init(struct kp_options *o);
+
+struct kp_run_result {
+    struct kp_buf out;              /* what goes to stdout */
+    size_t nwarnings;
+    char **warnings;                /* for stderr */
+    int exit_code;                  /* 0 or KP_EXIT_FAIL_ON */
+};
+
+/* Load, analyse and render.  On failure nothing is in r->out. */
+int kp_run(const struct kp_options *o, struct kp_run_result *r,
+           struct kp_error *err);
+void kp_run_result_release(struct kp_run_result *r);
+
+#endif

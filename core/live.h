@@ -1,0 +1,15 @@
+/*
+ * live.h - loading the snapshot from a live API server (api_client.c)
+ * into the same loader as files, with --snapshot-out.
+ */
+#ifndef KP_LIVE_H
+#define KP_LIVE_H
+
+#include "kp.h"
+#include "snapshot.h"
+
+/* Fetch the lists and load them; default_ns receives the context's. */
+int kp_load_live(struct kp_snapshot *s, const struct kp_options *o,
+                 char *default_ns, size_t ns_len, struct kp_error *err);
+
+#endif

@@ -1,0 +1,170 @@
+/*
+ * model.h - what kubectl-preempt keeps of Nodes, Pods,
+ * PodDisruptionBudgets and PriorityClasses: only what the scheduler
+ * semantics read.  Everything is owned by the snapshot's arena.
+ */
+#ifndef KP_MODEL_H
+#define KP_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "labels.h"
+
+/* Fixed resource ids; scalar resources get ids from KP_RES_FIRST_SCALAR. */
+enum kp_res_id {
+    KP_RES_CPU = 0,             /* milli-cores */
+    KP_RES_MEMORY = 1,          /* bytes */
+    KP_RES_EPHEMERAL = 2,       /* bytes */
+    KP_RES_PODS = 3,            /* count (node allocatable only) */
+    KP_RES_FIRST_SCALAR = 4
+};
+
+struct kp_res_entry {
+    int id;
+    int64_t value;
+};
+
+/* Sparse resource list, sorted by id, no zero entries. */
+struct kp_resvec {
+    size_t n;
+    struct kp_res_entry *e;
+};
+
+struct kp_taint {
+    const char *key;
+    const char *value;
+    const char *effect;
+};
+
+enum kp_toleration_op {
+    KP_TOL_EQUAL,
+    KP_TOL_EXISTS,
+    KP_TOL_OTHER        /* Lt/Gt (alpha, off by default): tolerates nothing */
+};
+
+struct kp_toleration {
+    const char *key;    /* "" when empty */
+    enum kp_toleration_op op;
+    const char *value;  /* "" when empty */
+    const char *effect; /* "" when empty: all effects */
+};
+
+struct kp_host_port {
+    const char *ip;     /* "0.0.0.0" when empty */
+    const char *protocol; /* "TCP" when empty */
+    int32_t port;
+};
+
+enum kp_phase {
+    KP_PHASE_PENDING,
+    KP_PHASE_RUNNING,
+    KP_PHASE_SUCCEEDED,
+    KP_PHASE_FAILED,
+    KP_PHASE_UNKNOWN
+};
+
+/* A pod affinity term (issue 3: InterPodAffinity). */
+struct kp_affinity_term {
+    struct kp_selector selector;
+    size_t nnamespaces;
+    const char **namespaces;
+    bool has_ns_selector;
+    struct kp_selector ns_selector;
+    const char *topology_key;
+    int32_t weight;             /* preferred terms only */
+};
+
+struct kp_spread_constraint {
+    int32_t max_skew;
+    const char *topology_key;
+    bool do_not_schedule;       /* whenUnsatisfiable */
+    struct kp_selector selector;
+    int32_t min_domains;        /* 0 when unset */
+    bool affinity_policy_ignore;/* nodeAffinityPolicy: Ignore */
+    bool taints_policy_honor;   /* nodeTaintsPolicy: Honor */
+    size_t nmatch_label_keys;
+    const char **match_label_keys;
+};
+
+struct kp_pod {
+    const char *ns;
+    const char *name;
+    const char *uid;
+    const char *source;         /* file it came from */
+    struct kp_labels labels;
+    const char *node_name;      /* NULL when unbound */
+    const char *nominated_node; /* NULL when none */
+    const char *scheduler_name;
+    const char *priority_class;
+    int32_t priority;           /* resolved */
+    bool has_spec_priority;
+    bool preempt_never;         /* resolved preemptionPolicy == Never */
+    bool has_spec_preemption_policy;
+    enum kp_phase phase;
+    bool deleting;              /* metadata.deletionTimestamp set */
+    bool preemption_target;     /* DisruptionTarget True by scheduler */
+    bool has_start_time;
+    int64_t start_time;         /* ns since epoch */
+    int64_t creation_time;      /* ns since epoch */
+    size_t nscheduling_gates;
+    struct kp_resvec req;       /* effective request (fit.go) */
+    /* for scoring (non-zero defaults) */
+    int64_t nonzero_cpu, nonzero_mem;
+    size_t ntolerations;
+    struct kp_toleration *tolerations;
+    struct kp_labels node_selector;
+    struct kp_node_selector required_node_affinity; /* is_null if none */
+    size_t npreferred_node_affinity;
+    struct kp_node_selector_term *preferred_node_affinity;
+    int32_t *preferred_node_affinity_weight;
+    size_t nhost_ports;
+    struct kp_host_port *host_ports;
+    size_t naffinity, nanti_affinity, npref_affinity, npref_anti_affinity;
+    struct kp_affinity_term *affinity, *anti_affinity;
+    struct kp_affinity_term *pref_affinity, *pref_anti_affinity;
+    size_t nspread;
+    struct kp_spread_constraint *spread;
+    size_t nimages;             /* container images, for ImageLocality */
+    const char **images;
+    bool uses_volumes;          /* PVC/ephemeral volumes: not evaluated */
+    bool from_add;              /* came from --add (issue 5) */
+    int index;                  /* position in the snapshot */
+};
+
+struct kp_image {
+    const char *name;
+    int64_t size;
+};
+
+struct kp_node {
+    const char *name;
+    const char *source;
+    struct kp_labels labels;
+    bool unschedulable;
+    size_t ntaints;
+    struct kp_taint *taints;
+    struct kp_resvec allocatable;
+    size_t nimages;
+    struct kp_image *images;
+    int index;
+};
+
+struct kp_pdb {
+    const char *ns;
+    const char *name;
+    struct kp_selector selector;
+    int32_t disruptions_allowed;
+    size_t ndisrupted;
+    const char **disrupted;     /* pod names in status.disruptedPods */
+};
+
+struct kp_priority_class {
+    const char *name;
+    int32_t value;
+    bool global_default;
+    bool preempt_never;
+};
+
+#endif

@@ -1,0 +1,47 @@
+/*
+ * node_resources_fit.c - mirrors pkg/scheduler/framework/plugins/
+ * noderesources/fit.go (Filter, fitsRequest): the pod count, then cpu,
+ * memory, ephemeral-storage and every scalar resource requested; the
+ * node is Unresolvable when a request exceeds its total allocatable.
+ */
+#include "plugins.h"
+
+static struct kp_status
+filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
+{
+    const struct kp_snapshot *snap = c->cl->snap;
+    const struct kp_resvec *req = &c->pod->req;
+    const struct kp_resvec *alloc = &ni->node->allocatable;
+    struct kp_status st = kp_status_ok();
+    bool unresolvable = false;
+    size_t i;
+
+    (void)idx;
+    if ((int64_t)ni->npods + 1 > kp_resvec_get(alloc, KP_RES_PODS)) {
+        st.code = KP_UNSCHEDULABLE;
+        kp_status_add_reason(&st, KP_REASON_TOO_MANY_PODS);
+    }
+    /* req is sorted by id: cpu, memory, ephemeral-storage, then scalars */
+    for (i = 0; i < req->n; i++) {
+        int id = req->e[i].id;
+        int64_t want = req->e[i].value;
+        int64_t total = kp_resvec_get(alloc, id);
+
+        if (id == KP_RES_PODS || want <= 0)
+            continue;
+        if (want > total - ni->used[id]) {
+            st.code = KP_UNSCHEDULABLE;
+            kp_status_add_reason(&st, snap->res_reasons[id]);
+            if (want > total)
+                unresolvable = true;
+        }
+    }
+    if (unresolvable)
+        st.code = KP_UNRESOLVABLE;
+    return st;
+}
+
+const struct kp_plugin kp_plugin_node_resources_fit = {
+    .name = "NodeResourcesFit",
+    .filter = filter,
+};

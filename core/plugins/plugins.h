@@ -1,0 +1,29 @@
+/*
+ * plugins.h - the default profile's Filter plugins, one file each, in
+ * pkg/scheduler/framework/plugins/<plugin>/.
+ */
+#ifndef KP_PLUGINS_H
+#define KP_PLUGINS_H
+
+#include "../framework.h"
+
+extern const struct kp_plugin kp_plugin_node_unschedulable;
+extern const struct kp_plugin kp_plugin_node_name;
+extern const struct kp_plugin kp_plugin_taint_toleration;
+extern const struct kp_plugin kp_plugin_node_affinity;
+extern const struct kp_plugin kp_plugin_node_ports;
+extern const struct kp_plugin kp_plugin_node_resources_fit;
+
+#define KP_REASON_NODE_UNSCHEDULABLE "node(s) were unschedulable"
+#define KP_REASON_NODE_NAME "node(s) didn't match the requested node name"
+#define KP_REASON_TAINT "node(s) had untolerated taint(s)"
+#define KP_REASON_NODE_AFFINITY \
+    "node(s) didn't match Pod's node affinity/selector"
+#define KP_REASON_NODE_AFFINITY_PREFILTER \
+    "node(s) didn't satisfy plugin(s) [NodeAffinity]"
+#define KP_REASON_AFFINITY_CONFLICT "pod affinity terms conflict"
+#define KP_REASON_NODE_PORTS \
+    "node(s) didn't have free ports for the requested pod ports"
+#define KP_REASON_TOO_MANY_PODS "Too many pods"
+
+#endif

@@ -1,0 +1,474 @@
+/*
+ * preemption.c - see preemption.h.  Each step keeps upstream's name in
+ * snake case; where kube-scheduler is random the rule of the semantics
+ * document applies (input order, --offset, first candidate on a tie).
+ */
+#include "preemption.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REASON_NO_VICTIMS "No preemption victims found for incoming pod"
+#define REASON_NOT_HELPFUL "Preemption is not helpful for scheduling"
+
+/* ---- MoreImportantPod ---- */
+
+static int64_t
+start_time(const struct kp_pod *p)
+{
+    /* a missing start time reads as "now": later than any real one */
+    return p->has_start_time ? p->start_time : INT64_MAX;
+}
+
+static int
+cmp_importance(const struct kp_pod *a, const struct kp_pod *b)
+{
+    int c;
+
+    if (a->priority != b->priority)
+        return a->priority > b->priority ? -1 : 1;
+    if (start_time(a) != start_time(b))
+        return start_time(a) < start_time(b) ? -1 : 1;
+    c = strcmp(a->ns, b->ns);
+    return c ? c : strcmp(a->name, b->name);
+}
+
+bool
+kp_more_important_pod(const struct kp_pod *a, const struct kp_pod *b)
+{
+    return cmp_importance(a, b) < 0;
+}
+
+static int
+qsort_importance(const void *x, const void *y)
+{
+    return cmp_importance(*(const struct kp_pod *const *)x,
+                          *(const struct kp_pod *const *)y);
+}
+
+/* ---- PodEligibleToPreemptOthers ---- */
+
+static const char *
+pod_eligible_to_preempt_others(const struct kp_cycle *c,
+                               const struct kp_status *statuses)
+{
+    const struct kp_pod *p = c->pod;
+    const struct kp_cluster *cl = c->cl;
+    const struct kp_node *n;
+    const struct kp_node_info *ni;
+    size_t i;
+
+    if (p->preempt_never)
+        return "not eligible due to preemptionPolicy=Never.";
+    if (!p->nominated_node || cl->nominated_node_of[p->index] < 0)
+        return NULL;
+    n = kp_snapshot_node(cl->snap, p->nominated_node);
+    if (!n || statuses[n->index].code == KP_UNRESOLVABLE)
+        return NULL;
+    ni = &cl->nodes[n->index];
+    for (i = 0; i < ni->npods; i++) {
+        const struct kp_pod *v = ni->pods[i];
+
+        if (v->priority < p->priority && v->deleting && v->preemption_target)
+            return "not eligible due to a terminating pod on the nominated "
+                   "node.";
+    }
+    return NULL;
+}
+
+/* ---- PDBs ---- */
+
+bool
+kp_pdb_matches(const struct kp_pdb *pdb, const struct kp_pod *pod)
+{
+    if (pod->labels.n == 0 || strcmp(pdb->ns, pod->ns) != 0)
+        return false;
+    if (pdb->selector.is_null || pdb->selector.nreq == 0)
+        return false;
+    return kp_selector_matches(&pdb->selector, &pod->labels);
+}
+
+static bool
+in_disrupted(const struct kp_pdb *pdb, const struct kp_pod *pod)
+{
+    size_t i;
+
+    for (i = 0; i < pdb->ndisrupted; i++)
+        if (strcmp(pdb->disrupted[i], pod->name) == 0)
+            return true;
+    return false;
+}
+
+/* filterPodsWithPDBViolation: split sorted pods into violating / ok. */
+static void
+filter_pods_with_pdb_violation(struct kp_arena *a,
+                               const struct kp_snapshot *snap,
+                               const struct kp_pod **pods, size_t n,
+                               bool *violating)
+{
+    int32_t *allowed = kp_arena_alloc(a, (snap->npdbs + 1) *
+                                      sizeof(int32_t));
+    size_t i, j;
+
+    for (j = 0; j < snap->npdbs; j++)
+        allowed[j] = snap->pdbs[j]->disruptions_allowed;
+    for (i = 0; i < n; i++) {
+        violating[i] = false;
+        for (j = 0; j < snap->npdbs; j++) {
+            const struct kp_pdb *pdb = snap->pdbs[j];
+
+            if (!kp_pdb_matches(pdb, pods[i]) || in_disrupted(pdb, pods[i]))
+                continue;
+            allowed[j]--;
+            if (allowed[j] < 0)
+                violating[i] = true;
+        }
+    }
+}
+
+/* ---- SelectVictimsOnNode ---- */
+
+static bool
+reprieve(struct kp_cycle *c, struct kp_node_info *ni, const struct kp_pod *v)
+{
+    struct kp_status st;
+
+    kp_cycle_add_pod(c, ni, v);
+    st = kp_run_filters_with_nominated(c, ni);
+    if (st.code == KP_SUCCESS)
+        return true;
+    kp_cycle_remove_pod(c, ni, v);
+    return false;
+}
+
+/* Re-sort victims (with their PDB flags) most important first. */
+static void
+sort_victims(struct kp_candidate *cand)
+{
+    size_t i, j;
+
+    for (i = 1; i < cand->nvictims; i++) {
+        const struct kp_pod *v = cand->victims[i];
+        bool f = cand->violating[i];
+
+        for (j = i; j > 0 && cmp_importance(v, cand->victims[j - 1]) < 0;
+             j--) {
+            cand->victims[j] = cand->victims[j - 1];
+            cand->violating[j] = cand->violating[j - 1];
+        }
+        cand->victims[j] = v;
+        cand->violating[j] = f;
+    }
+}
+
+static struct kp_status
+select_victims_on_node(const struct kp_cycle *base,
+                       const struct kp_node_info *orig,
+                       struct kp_candidate *out)
+{
+    struct kp_arena *a = base->scratch;
+    const struct kp_pod *p = base->pod;
+    const struct kp_pod **potential;
+    struct kp_node_info *ni;
+    struct kp_cycle c;
+    struct kp_status st;
+    bool *violating;
+    size_t i, n = 0, nv = 0, nok = 0;
+    int pass;
+
+    potential = kp_arena_alloc(a, (orig->npods + 1) * sizeof(*potential));
+    for (i = 0; i < orig->npods; i++)
+        if (orig->pods[i]->priority < p->priority)
+            potential[n++] = orig->pods[i];
+    if (n == 0)
+        return kp_status_new(KP_UNRESOLVABLE, REASON_NO_VICTIMS);
+    kp_cycle_clone(&c, base);
+    ni = kp_node_info_clone(a, orig, base->cl->nres, 0);
+    for (i = 0; i < n; i++)
+        kp_cycle_remove_pod(&c, ni, potential[i]);
+    st = kp_run_filters_with_nominated(&c, ni);
+    if (st.code != KP_SUCCESS)
+        return st;
+    qsort(potential, n, sizeof(*potential), qsort_importance);
+    violating = kp_arena_alloc(a, n * sizeof(bool));
+    filter_pods_with_pdb_violation(a, base->cl->snap, potential, n,
+                                   violating);
+    out->node = orig->node->index;
+    out->victims = kp_arena_alloc(a, n * sizeof(*out->victims));
+    out->violating = kp_arena_alloc(a, n * sizeof(bool));
+    /* reprieve PDB-violating pods first, then the others */
+    for (pass = 0; pass < 2; pass++) {
+        for (i = 0; i < n; i++) {
+            if (violating[i] != (pass == 0))
+                continue;
+            if (pass == 0)
+                nv++;
+            else
+                nok++;
+            if (reprieve(&c, ni, potential[i]))
+                continue;
+            out->victims[out->nvictims] = potential[i];
+            out->violating[out->nvictims++] = pass == 0;
+            if (pass == 0)
+                out->num_pdb_violations++;
+        }
+    }
+    if (nv && nok)
+        sort_victims(out);
+    return kp_status_ok();
+}
+
+/* ---- GetOffsetAndNumCandidates ---- */
+
+static size_t
+calculate_num_candidates(const struct kp_preempt_args *args, size_t n)
+{
+    size_t k = n * (size_t)args->min_candidate_nodes_percentage / 100;
+
+    if (k < (size_t)args->min_candidate_nodes_absolute)
+        k = (size_t)args->min_candidate_nodes_absolute;
+    if (k > n)
+        k = n;
+    return k;
+}
+
+/* ---- DryRunPreemption ---- */
+
+static void
+dry_run_preemption(struct kp_cycle *c, const int *potential, size_t n,
+                   size_t offset, size_t k, struct kp_status *dry,
+                   struct kp_preempt_result *out)
+{
+    struct kp_arena *a = c->scratch;
+    struct kp_candidate *nonv = kp_arena_alloc(a, k * sizeof(*nonv));
+    struct kp_candidate *viol = kp_arena_alloc(a, k * sizeof(*viol));
+    size_t nn = 0, nvl = 0, i;
+
+    for (i = 0; i < n; i++) {
+        int node = potential[(offset + i) % n];
+        struct kp_candidate cand;
+        struct kp_status st;
+
+        memset(&cand, 0, sizeof(cand));
+        st = select_victims_on_node(c, &c->cl->nodes[node], &cand);
+        out->nexamined++;
+        if (st.code == KP_SUCCESS && cand.nvictims > 0) {
+            if (cand.num_pdb_violations == 0 && nn < k)
+                nonv[nn++] = cand;
+            else if (cand.num_pdb_violations > 0 && nvl < k)
+                viol[nvl++] = cand;
+            if (nn > 0 && nn + nvl >= k)
+                break;
+            continue;
+        }
+        if (st.code == KP_SUCCESS) {
+            char *msg = kp_arena_alloc(a, 256);
+
+            snprintf(msg, 256, "expected at least one victim pod on node %s",
+                     c->cl->nodes[node].node->name);
+            st = kp_status_new(KP_ERROR, msg);
+        }
+        dry[node] = st;
+    }
+    out->ncandidates = nn + nvl;
+    out->candidates = kp_arena_alloc(a, (nn + nvl + 1) *
+                                     sizeof(*out->candidates));
+    memcpy(out->candidates, nonv, nn * sizeof(*nonv));
+    memcpy(out->candidates + nn, viol, nvl * sizeof(*viol));
+}
+
+/* ---- SelectCandidate / pickOneNodeForPreemption ---- */
+
+static int64_t
+earliest_start_of_highest(const struct kp_candidate *cand)
+{
+    int32_t top = cand->victims[0]->priority;
+    int64_t best = INT64_MAX;
+    size_t i;
+
+    for (i = 0; i < cand->nvictims; i++)
+        if (cand->victims[i]->priority == top &&
+            start_time(cand->victims[i]) < best)
+            best = start_time(cand->victims[i]);
+    return best;
+}
+
+static int64_t
+score(const struct kp_candidate *cand, int step)
+{
+    int64_t sum = 0;
+    size_t i;
+
+    switch (step) {
+    case 0:
+        return -(int64_t)cand->num_pdb_violations;
+    case 1:
+        return -(int64_t)cand->victims[0]->priority;
+    case 2:
+        for (i = 0; i < cand->nvictims; i++)
+            sum += (int64_t)cand->victims[i]->priority + 2147483648LL;
+        return -sum;
+    case 3:
+        return -(int64_t)cand->nvictims;
+    default:
+        return earliest_start_of_highest(cand);
+    }
+}
+
+static const char *const decided_by_names[] = {
+    "pdbViolations", "highestVictimPriority", "sumOfVictimPriorities",
+    "victimCount", "latestStartTime"};
+
+static int
+select_candidate(struct kp_arena *a, const struct kp_candidate *cands,
+                 size_t n, const char **decided_by)
+{
+    int *alive = kp_arena_alloc(a, n * sizeof(int));
+    size_t nalive = n, i, step;
+
+    if (n == 1) {
+        *decided_by = "onlyCandidate";
+        return 0;
+    }
+    for (i = 0; i < n; i++)
+        alive[i] = (int)i;
+    for (step = 0; step < 5; step++) {
+        int64_t best = INT64_MIN;
+        size_t keep = 0;
+
+        for (i = 0; i < nalive; i++) {
+            int64_t s = score(&cands[alive[i]], (int)step);
+
+            if (s > best)
+                best = s;
+        }
+        for (i = 0; i < nalive; i++)
+            if (score(&cands[alive[i]], (int)step) == best)
+                alive[keep++] = alive[i];
+        nalive = keep;
+        if (nalive == 1) {
+            *decided_by = decided_by_names[step];
+            return alive[0];
+        }
+    }
+    *decided_by = "firstCandidate";
+    return alive[0];
+}
+
+/* ---- FitError histogram ---- */
+
+static int
+cmp_str(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+char *
+kp_reason_histogram(struct kp_arena *a, const struct kp_status *st,
+                    size_t n, const char *absent_reason)
+{
+    const char **reasons = kp_arena_alloc(a, (n * KP_MAX_REASONS + 1) *
+                                          sizeof(char *));
+    size_t *counts = kp_arena_alloc(a, (n * KP_MAX_REASONS + 1) *
+                                    sizeof(size_t));
+    char **items;
+    size_t nr = 0, i, j, len = 1;
+    int r;
+    char *out;
+
+    for (i = 0; i < n; i++) {
+        const struct kp_status *s = &st[i];
+        int nreasons = s->nreasons;
+
+        for (r = 0; r < (nreasons ? nreasons : 1); r++) {
+            const char *reason = nreasons ? s->reasons[r] : absent_reason;
+
+            if (!reason)
+                continue;
+            for (j = 0; j < nr; j++)
+                if (strcmp(reasons[j], reason) == 0)
+                    break;
+            if (j == nr)
+                reasons[nr++] = reason;
+            counts[j]++;
+        }
+    }
+    items = kp_arena_alloc(a, (nr + 1) * sizeof(char *));
+    for (j = 0; j < nr; j++) {
+        size_t sz = strlen(reasons[j]) + 24;
+
+        items[j] = kp_arena_alloc(a, sz);
+        snprintf(items[j], sz, "%zu %s", counts[j], reasons[j]);
+        len += strlen(items[j]) + 2;
+    }
+    qsort(items, nr, sizeof(char *), cmp_str);
+    out = kp_arena_alloc(a, len);
+    for (j = 0, len = 0; j < nr; j++) {
+        size_t l = strlen(items[j]);
+
+        if (j) {
+            memcpy(out + len, ", ", 2);
+            len += 2;
+        }
+        memcpy(out + len, items[j], l);
+        len += l;
+    }
+    out[len] = '\0';
+    return out;
+}
+
+/* ---- Preempt ---- */
+
+static const char *
+no_candidates_message(struct kp_cycle *c, struct kp_status *dry)
+{
+    size_t n = c->cl->snap->nnodes, sz;
+    char *hist = kp_reason_histogram(c->scratch, dry, n, REASON_NOT_HELPFUL);
+    char *msg;
+
+    sz = strlen(hist) + 64;
+    msg = kp_arena_alloc(c->scratch, sz);
+    snprintf(msg, sz, "0/%zu nodes are available: %s.", n, hist);
+    return msg;
+}
+
+void
+kp_preempt(struct kp_cycle *c, const struct kp_status *statuses,
+           const struct kp_preempt_args *args, struct kp_preempt_result *out)
+{
+    size_t n = c->cl->snap->nnodes, i, np = 0;
+    int *potential = kp_arena_alloc(c->scratch, (n + 1) * sizeof(int));
+    struct kp_status *dry = kp_arena_alloc(c->scratch,
+                                           (n + 1) * sizeof(*dry));
+    const char *msg;
+
+    memset(out, 0, sizeof(*out));
+    out->chosen = -1;
+    msg = pod_eligible_to_preempt_others(c, statuses);
+    if (msg) {
+        out->outcome = KP_PREEMPT_NOT_ELIGIBLE;
+        out->message = msg;
+        return;
+    }
+    /* nodesWherePreemptionMightHelp: exactly Unschedulable, input order */
+    for (i = 0; i < n; i++)
+        if (statuses[i].code == KP_UNSCHEDULABLE)
+            potential[np++] = (int)i;
+    out->npotential = np;
+    if (np > 0) {
+        size_t k = calculate_num_candidates(args, np);
+        size_t offset = (size_t)(args->offset % (long)np);
+
+        out->num_candidates = k;
+        dry_run_preemption(c, potential, np, offset, k, dry, out);
+    }
+    if (out->ncandidates == 0) {
+        out->outcome = KP_PREEMPT_NO_CANDIDATES;
+        out->message = no_candidates_message(c, dry);
+        return;
+    }
+    out->outcome = KP_PREEMPT_CHOSEN;
+    out->chosen = select_candidate(c->scratch, out->candidates,
+                                   out->ncandidates, &out->decided_by);
+}

@@ -1,0 +1,63 @@
+/*
+ * preemption.h - DefaultPreemption's PostFilter for one pod.
+ *
+ * Mirrors pkg/scheduler/framework/preemption/preemption.go (Preempt,
+ * findCandidates, DryRunPreemption, SelectCandidate,
+ * pickOneNodeForPreemption) and pkg/scheduler/framework/plugins/
+ * defaultpreemption/default_preemption.go (PodEligibleToPreemptOthers,
+ * SelectVictimsOnNode, filterPodsWithPDBViolation, calculateNumCandidates).
+ */
+#ifndef KP_PREEMPTION_H
+#define KP_PREEMPTION_H
+
+#include "framework.h"
+
+struct kp_preempt_args {
+    int min_candidate_nodes_percentage;     /* 10 */
+    int min_candidate_nodes_absolute;       /* 100 */
+    long offset;                            /* 0 */
+};
+
+struct kp_candidate {
+    int node;
+    size_t nvictims;
+    const struct kp_pod **victims;          /* most important first */
+    bool *violating;                        /* per victim: PDB violated */
+    int num_pdb_violations;
+};
+
+enum kp_preempt_outcome {
+    KP_PREEMPT_NOT_ELIGIBLE,
+    KP_PREEMPT_NO_CANDIDATES,
+    KP_PREEMPT_CHOSEN
+};
+
+struct kp_preempt_result {
+    enum kp_preempt_outcome outcome;
+    const char *message;        /* PostFilter text without "preemption: " */
+    size_t ncandidates;
+    struct kp_candidate *candidates;        /* DryRunPreemption order */
+    int chosen;                             /* index into candidates */
+    const char *decided_by;
+    size_t npotential;                      /* nodes where it might help */
+    size_t num_candidates;                  /* k of GetOffsetAndNumCandidates */
+    size_t nexamined;                       /* nodes dry-run */
+};
+
+/*
+ * Run preemption for c->pod given each node's status from the filter
+ * pass.  All memory comes from c->scratch.
+ */
+void kp_preempt(struct kp_cycle *c, const struct kp_status *statuses,
+                const struct kp_preempt_args *args,
+                struct kp_preempt_result *out);
+
+/* MoreImportantPod: higher priority, then earlier start time. */
+bool kp_more_important_pod(const struct kp_pod *a, const struct kp_pod *b);
+/* The histogram form of FitError: "<n> <reason>, ..." sorted as strings. */
+char *kp_reason_histogram(struct kp_arena *a, const struct kp_status *st,
+                          size_t n, const char *absent_reason);
+/* Whether pdb protects pod (the scheduler's rule, 11.1). */
+bool kp_pdb_matches(const struct kp_pdb *pdb, const struct kp_pod *pod);
+
+#endif

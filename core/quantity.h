@@ -1,0 +1,55 @@
+/*
+ * quantity.h - resource.Quantity as apimachinery parses it.
+ *
+ * Mirrors staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go:
+ * the grammar (sign, digits with one optional point, decimal SI, binary SI
+ * or exponent suffix), rounding up to nano units on parse, and the
+ * conversions the scheduler uses: MilliValue (cpu) and Value (the rest),
+ * both rounding up (away from zero), saturating at int64 bounds.
+ */
+#ifndef KP_QUANTITY_H
+#define KP_QUANTITY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "error.h"
+
+/*
+ * Upstream holds either an int64 mantissa with a base-10 scale or an
+ * inf.Dec; after parsing, both are the exact value rounded up (away from
+ * zero) to a multiple of 10^-9.  That is all this keeps: the magnitude in
+ * nano units, exact below 10^28 units, saturated at that point (far above
+ * where every int64 conversion saturates).  negative is false for zero.
+ */
+struct kp_quantity {
+    bool negative;
+    unsigned __int128 nano;
+};
+
+/* Parse s; on failure: "invalid quantity '<s>'" (exit 1). */
+int kp_quantity_parse(const char *s, struct kp_quantity *q,
+                      struct kp_error *err);
+/*
+ * A JSON string, trimmed of spaces as UnmarshalJSON does, or a bare JSON
+ * number (read as its shortest round-trip decimal).  NULL and JSON null
+ * give zero, as UnmarshalJSON("null") does.  Other types, non-finite
+ * numbers and bad strings fail with "invalid quantity '<s>'" (exit 1).
+ */
+int kp_quantity_from_json(const cJSON *j, struct kp_quantity *q,
+                          struct kp_error *err);
+/* ceil(q * 1000), saturated to the int64 range. */
+int64_t kp_quantity_milli_value(const struct kp_quantity *q);
+/* ceil(q), saturated to the int64 range. */
+int64_t kp_quantity_value(const struct kp_quantity *q);
+
+/*
+ * strconv.ParseInt(s[0:n], 10, 64): optional sign, decimal digits only,
+ * within the int64 range.  Returns 0 and sets *out, or -1.
+ */
+int kp_parse_int64(const char *s, size_t n, int64_t *out);
+
+#endif

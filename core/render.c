@@ -1,0 +1,289 @@
+/*
+ * render.c - kubectl-style table (-o table, -o wide) and the
+ * PreemptionReport JSON of the output contract (-o json).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+static const char *const result_names[] = {"Fits", "Preempts",
+                                           "Unschedulable", "NotEligible"};
+
+/* ---- table ---- */
+
+struct table {
+    size_t ncols, nrows, caprows;
+    const char *const *headers;
+    char **cells;                   /* nrows * ncols, malloc'ed */
+};
+
+static void
+table_row(struct table *t, char **cells)
+{
+    if (t->nrows == t->caprows) {
+        t->caprows = t->caprows ? t->caprows * 2 : 16;
+        t->cells = kp_xrealloc(t->cells, t->caprows * t->ncols *
+                               sizeof(char *));
+    }
+    memcpy(&t->cells[t->nrows * t->ncols], cells, t->ncols * sizeof(char *));
+    t->nrows++;
+}
+
+static void
+table_print(struct table *t, bool no_headers, struct kp_buf *out)
+{
+    size_t *w = kp_xcalloc(t->ncols, sizeof(size_t));
+    size_t r, c;
+
+    for (c = 0; c < t->ncols; c++) {
+        w[c] = no_headers ? 0 : strlen(t->headers[c]);
+        for (r = 0; r < t->nrows; r++)
+            if (strlen(t->cells[r * t->ncols + c]) > w[c])
+                w[c] = strlen(t->cells[r * t->ncols + c]);
+    }
+    for (r = no_headers ? 1 : 0; r <= t->nrows; r++) {
+        for (c = 0; c < t->ncols; c++) {
+            const char *s = r == 0 ? t->headers[c]
+                                   : t->cells[(r - 1) * t->ncols + c];
+
+            if (c + 1 == t->ncols)
+                kp_buf_printf(out, "%s\n", s);
+            else
+                kp_buf_printf(out, "%-*s   ", (int)w[c], s);
+        }
+    }
+    for (r = 0; r < t->nrows * t->ncols; r++)
+        free(t->cells[r]);
+    free(t->cells);
+    free(w);
+}
+
+static char *
+fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+
+static char *
+fmt(const char *f, ...)
+{
+    struct kp_buf b;
+    va_list ap;
+    int n;
+
+    kp_buf_init(&b);
+    va_start(ap, f);
+    n = vsnprintf(NULL, 0, f, ap);
+    va_end(ap);
+    b.data = kp_xmalloc((size_t)n + 1);
+    va_start(ap, f);
+    vsnprintf(b.data, (size_t)n + 1, f, ap);
+    va_end(ap);
+    return b.data;
+}
+
+static char *
+victim_list(const struct kp_pod_report *pr)
+{
+    struct kp_buf b;
+    size_t i;
+
+    if (pr->nvictims == 0)
+        return kp_xstrdup("<none>");
+    kp_buf_init(&b);
+    for (i = 0; i < pr->nvictims; i++)
+        kp_buf_printf(&b, "%s%s/%s%s", i ? "," : "", pr->victims[i].pod->ns,
+                      pr->victims[i].pod->name,
+                      pr->victims[i].violates_pdb ? "(pdb)" : "");
+    return b.data;
+}
+
+static char *
+wide_note(const struct kp_pod_report *pr)
+{
+    if (pr->num_candidates && pr->num_candidates < pr->npotential)
+        return fmt("%s [sampled: up to %zu candidates from %zu potential "
+                   "nodes]", pr->message, pr->num_candidates,
+                   pr->npotential);
+    return kp_xstrdup(pr->message ? pr->message : "");
+}
+
+void
+kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
+                bool wide, bool no_headers, struct kp_buf *out)
+{
+    static const char *const h[] = {"NAMESPACE", "NAME", "PRIORITY",
+                                    "RESULT", "NOMINATED-NODE", "VICTIMS",
+                                    "PDB-VIOLATIONS", "NODE", "CANDIDATES",
+                                    "DECIDED-BY", "VICTIM-PODS", "MESSAGE"};
+    struct table t = {wide ? 12 : 7, 0, 0, h, NULL};
+    size_t i;
+
+    for (i = 0; i < rep->npods; i++) {
+        const struct kp_pod_report *pr = &rep->pods[i];
+        char *cells[12];
+
+        if (!pr->reported)
+            continue;
+        cells[0] = kp_xstrdup(pr->pod->ns);
+        cells[1] = kp_xstrdup(pr->pod->name);
+        cells[2] = fmt("%d", pr->pod->priority);
+        cells[3] = kp_xstrdup(result_names[pr->result]);
+        cells[4] = kp_xstrdup(pr->nominated_node >= 0 ?
+                              snap->nodes[pr->nominated_node]->name :
+                              "<none>");
+        cells[5] = fmt("%zu", pr->nvictims);
+        cells[6] = fmt("%d", pr->pdb_violations);
+        if (wide) {
+            cells[7] = kp_xstrdup(pr->node >= 0 ?
+                                  snap->nodes[pr->node]->name : "<none>");
+            cells[8] = fmt("%zu", pr->ncandidates);
+            cells[9] = kp_xstrdup(pr->decided_by ? pr->decided_by
+                                                 : "<none>");
+            cells[10] = victim_list(pr);
+            cells[11] = wide_note(pr);
+        }
+        table_row(&t, cells);
+    }
+    if (t.nrows == 0) {
+        free(t.cells);
+        return;
+    }
+    table_print(&t, no_headers, out);
+}
+
+/* ---- JSON ---- */
+
+static void
+json_victim(struct kp_buf *b, const struct kp_snapshot *snap,
+            const struct kp_victim_report *v, const char *ind)
+{
+    size_t j;
+
+    kp_buf_printf(b, "%s{\"namespace\": ", ind);
+    kp_buf_json_str(b, v->pod->ns);
+    kp_buf_puts(b, ", \"name\": ");
+    kp_buf_json_str(b, v->pod->name);
+    kp_buf_puts(b, ", \"node\": ");
+    kp_buf_json_str(b, snap->nodes[v->node]->name);
+    kp_buf_printf(b, ", \"priority\": %d, \"violatesPDB\": %s, "
+                  "\"podDisruptionBudgets\": [", v->pod->priority,
+                  v->violates_pdb ? "true" : "false");
+    for (j = 0; j < v->npdbs; j++) {
+        char name[1024];
+
+        snprintf(name, sizeof(name), "%s/%s", v->pdbs[j]->ns,
+                 v->pdbs[j]->name);
+        if (j)
+            kp_buf_puts(b, ", ");
+        kp_buf_json_str(b, name);
+    }
+    kp_buf_puts(b, "]}");
+}
+
+static void
+json_candidates(struct kp_buf *b, const struct kp_snapshot *snap,
+                const struct kp_pod_report *pr)
+{
+    size_t i, j;
+
+    if (pr->ncandidates == 0) {
+        kp_buf_puts(b, "[]");
+        return;
+    }
+    kp_buf_puts(b, "[\n");
+    for (i = 0; i < pr->ncandidates; i++) {
+        const struct kp_candidate *c = &pr->candidates[i];
+
+        kp_buf_puts(b, "        {\"node\": ");
+        kp_buf_json_str(b, snap->nodes[c->node]->name);
+        kp_buf_puts(b, ", \"victims\": [");
+        for (j = 0; j < c->nvictims; j++) {
+            kp_buf_puts(b, j ? ", {\"namespace\": " : "{\"namespace\": ");
+            kp_buf_json_str(b, c->victims[j]->ns);
+            kp_buf_puts(b, ", \"name\": ");
+            kp_buf_json_str(b, c->victims[j]->name);
+            kp_buf_puts(b, "}");
+        }
+        kp_buf_printf(b, "], \"pdbViolations\": %d}%s\n",
+                      c->num_pdb_violations,
+                      i + 1 < pr->ncandidates ? "," : "");
+    }
+    kp_buf_puts(b, "      ]");
+}
+
+static void
+json_str_or_null(struct kp_buf *b, const char *s)
+{
+    if (s)
+        kp_buf_json_str(b, s);
+    else
+        kp_buf_puts(b, "null");
+}
+
+static void
+json_pod(struct kp_buf *b, const struct kp_snapshot *snap,
+         const struct kp_pod_report *pr)
+{
+    const struct kp_pod *p = pr->pod;
+    size_t i;
+
+    kp_buf_printf(b, "    {\n      \"queuePosition\": %d,\n"
+                  "      \"namespace\": ", pr->queue_position);
+    kp_buf_json_str(b, p->ns);
+    kp_buf_puts(b, ",\n      \"name\": ");
+    kp_buf_json_str(b, p->name);
+    kp_buf_printf(b, ",\n      \"priority\": %d,\n"
+                  "      \"preemptionPolicy\": \"%s\",\n"
+                  "      \"result\": \"%s\",\n", p->priority,
+                  p->preempt_never ? "Never" : "PreemptLowerPriority",
+                  result_names[pr->result]);
+    if (pr->result == KP_RESULT_FITS) {
+        kp_buf_puts(b, "      \"node\": ");
+        kp_buf_json_str(b, snap->nodes[pr->node]->name);
+        kp_buf_puts(b, ",\n");
+    }
+    kp_buf_puts(b, "      \"nominatedNode\": ");
+    json_str_or_null(b, pr->nominated_node >= 0 ?
+                     snap->nodes[pr->nominated_node]->name : NULL);
+    kp_buf_puts(b, ",\n      \"victims\": [");
+    for (i = 0; i < pr->nvictims; i++) {
+        kp_buf_puts(b, i ? ",\n" : "\n");
+        json_victim(b, snap, &pr->victims[i], "        ");
+    }
+    kp_buf_puts(b, pr->nvictims ? "\n      ],\n" : "],\n");
+    kp_buf_printf(b, "      \"pdbViolations\": %d,\n      \"decidedBy\": ",
+                  pr->pdb_violations);
+    json_str_or_null(b, pr->decided_by);
+    kp_buf_puts(b, ",\n      \"candidates\": ");
+    json_candidates(b, snap, pr);
+    kp_buf_puts(b, ",\n      \"message\": ");
+    json_str_or_null(b, pr->message);
+    kp_buf_puts(b, "\n    }");
+}
+
+void
+kp_render_json(const struct kp_snapshot *snap, const struct kp_report *rep,
+               struct kp_buf *out)
+{
+    size_t i, npending = 0, first = 1;
+
+    for (i = 0; i < rep->npods; i++)
+        npending++;
+    kp_buf_printf(out, "{\n  \"apiVersion\": \"kubectl-preempt/v1\",\n"
+                  "  \"kind\": \"PreemptionReport\",\n"
+                  "  \"mode\": \"%s\",\n"
+                  "  \"snapshot\": {\"nodes\": %zu, \"pods\": %zu, "
+                  "\"pendingPods\": %zu, \"podDisruptionBudgets\": %zu, "
+                  "\"priorityClasses\": %zu},\n  \"pods\": [",
+                  rep->mode == KP_MODE_QUEUE ? "queue" : "independent",
+                  snap->nnodes, snap->npods, npending, snap->npdbs,
+                  snap->npcs);
+    for (i = 0; i < rep->npods; i++) {
+        if (!rep->pods[i].reported)
+            continue;
+        kp_buf_puts(out, first ? "\n" : ",\n");
+        first = 0;
+        json_pod(out, snap, &rep->pods[i]);
+    }
+    kp_buf_puts(out, first ? "]\n}\n" : "\n  ]\n}\n");
+}

@@ -1,0 +1,196 @@
+/*
+ * run.c - kp_run(): load the snapshot (files or live cluster), analyse,
+ * select the reported pods, render, and decide the exit status.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kp.h"
+#include "live.h"
+#include "report.h"
+#include "selector_parse.h"
+
+void
+kp_options_init(struct kp_options *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->mode = KP_MODE_INDEPENDENT;
+    o->output = KP_OUTPUT_TABLE;
+    o->min_candidate_nodes_percentage = 10;
+    o->min_candidate_nodes_absolute = 100;
+    o->scheduler_name = "default-scheduler";
+    o->insecure_skip_tls_verify = -1;
+}
+
+static int
+load(struct kp_snapshot *s, const struct kp_options *o, char *default_ns,
+     size_t ns_len, struct kp_error *err)
+{
+    size_t i;
+
+    if (o->nfiles == 0)
+        return kp_load_live(s, o, default_ns, ns_len, err);
+    for (i = 0; i < o->nfiles; i++)
+        if (kp_snapshot_load_file(s, o->files[i], err) < 0)
+            return -1;
+    return 0;
+}
+
+static bool
+selected(const struct kp_pod *p, const struct kp_options *o,
+         const struct kp_selector *sel)
+{
+    if (o->namespace && !o->all_namespaces &&
+        strcmp(p->ns, o->namespace) != 0)
+        return false;
+    if (sel && !kp_selector_matches(sel, &p->labels))
+        return false;
+    return true;
+}
+
+static void
+split_pod_arg(const char *arg, const char *default_ns, char *ns, size_t nsz,
+              const char **name)
+{
+    const char *slash = strchr(arg, '/');
+
+    if (slash) {
+        size_t n = (size_t)(slash - arg);
+
+        if (n >= nsz)
+            n = nsz - 1;
+        memcpy(ns, arg, n);
+        ns[n] = '\0';
+        *name = slash + 1;
+    } else {
+        snprintf(ns, nsz, "%s", default_ns);
+        *name = arg;
+    }
+}
+
+static int
+mark_reported(const struct kp_snapshot *snap, const struct kp_options *o,
+              const char *default_ns, struct kp_report *rep,
+              struct kp_error *err)
+{
+    struct kp_selector sel;
+    size_t i, j;
+
+    if (o->selector && kp_selector_parse(&rep->arena, o->selector, &sel,
+                                         err) < 0)
+        return -1;
+    for (i = 0; i < rep->npods; i++)
+        rep->pods[i].reported = o->npods == 0 &&
+            selected(rep->pods[i].pod, o, o->selector ? &sel : NULL);
+    for (j = 0; j < o->npods; j++) {
+        char ns[512];
+        const char *name;
+        const struct kp_pod *p;
+
+        split_pod_arg(o->pods[j], o->namespace ? o->namespace : default_ns,
+                      ns, sizeof(ns), &name);
+        p = kp_snapshot_pod(snap, ns, name);
+        for (i = 0; p && i < rep->npods; i++)
+            if (rep->pods[i].pod == p)
+                break;
+        if (!p)
+            return kp_errorf(err, KP_EXIT_ERROR, "pod '%s/%s' not found",
+                             ns, name);
+        if (i == rep->npods)
+            return kp_errorf(err, KP_EXIT_ERROR, "pod '%s/%s' is not "
+                             "pending for scheduler '%s'%s%s", ns, name,
+                             o->scheduler_name,
+                             p->node_name ? ": it is bound to node " : "",
+                             p->node_name ? p->node_name : "");
+        rep->pods[i].reported = true;
+    }
+    return 0;
+}
+
+static int
+exit_status(const struct kp_report *rep, unsigned fail_on)
+{
+    size_t i;
+
+    for (i = 0; i < rep->npods; i++) {
+        const struct kp_pod_report *pr = &rep->pods[i];
+
+        if (!pr->reported)
+            continue;
+        if ((fail_on & KP_FAIL_PREEMPTION) &&
+            pr->result == KP_RESULT_PREEMPTS)
+            return KP_EXIT_FAIL_ON;
+        if ((fail_on & KP_FAIL_PDB_VIOLATION) && pr->pdb_violations > 0)
+            return KP_EXIT_FAIL_ON;
+        if ((fail_on & KP_FAIL_UNSCHEDULABLE) &&
+            pr->result == KP_RESULT_UNSCHEDULABLE)
+            return KP_EXIT_FAIL_ON;
+    }
+    return KP_EXIT_OK;
+}
+
+static void
+take_warnings(struct kp_snapshot *s, const struct kp_options *o,
+              struct kp_run_result *r)
+{
+    r->warnings = s->warnings;
+    r->nwarnings = s->nwarnings;
+    s->warnings = NULL;
+    s->nwarnings = s->capwarnings = 0;
+    if (o->verbose && s->nunknown_kinds) {
+        char buf[128];
+
+        snprintf(buf, sizeof(buf), "ignored %zu object(s) of other kinds",
+                 s->nunknown_kinds);
+        r->warnings = kp_xrealloc(r->warnings, (r->nwarnings + 1) *
+                                  sizeof(char *));
+        r->warnings[r->nwarnings++] = kp_xstrdup(buf);
+    }
+}
+
+int
+kp_run(const struct kp_options *o, struct kp_run_result *r,
+       struct kp_error *err)
+{
+    struct kp_snapshot snap;
+    struct kp_report rep;
+    char default_ns[256] = "default";
+    int rc = -1;
+
+    memset(r, 0, sizeof(*r));
+    kp_buf_init(&r->out);
+    kp_snapshot_init(&snap);
+    memset(&rep, 0, sizeof(rep));
+    if (load(&snap, o, default_ns, sizeof(default_ns), err) < 0 ||
+        kp_snapshot_finish(&snap, o->scheduler_name, err) < 0 ||
+        kp_analyze(&snap, o, &rep, err) < 0 ||
+        mark_reported(&snap, o, default_ns, &rep, err) < 0)
+        goto out;
+    if (o->output == KP_OUTPUT_JSON)
+        kp_render_json(&snap, &rep, &r->out);
+    else
+        kp_render_table(&snap, &rep, o->output == KP_OUTPUT_WIDE,
+                        o->no_headers, &r->out);
+    r->exit_code = exit_status(&rep, o->fail_on);
+    rc = 0;
+out:
+    take_warnings(&snap, o, r);
+    if (rc < 0)
+        kp_buf_release(&r->out);
+    kp_report_release(&rep);
+    kp_snapshot_release(&snap);
+    return rc;
+}
+
+void
+kp_run_result_release(struct kp_run_result *r)
+{
+    size_t i;
+
+    for (i = 0; i < r->nwarnings; i++)
+        free(r->warnings[i]);
+    free(r->warnings);
+    kp_buf_release(&r->out);
+    memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,314 @@
+/*
+ * simulate.c - one scheduling attempt per pending pod, in queue order,
+ * and (queue mode) the effect of each decision on the pods after it.
+ *
+ * Mirrors pkg/scheduler/schedule_one.go (schedulePod, findNodesThatFitPod,
+ * evaluateNominatedNode, FitError), pkg/scheduler/framework/plugins/
+ * queuesort/priority_sort.go and prepareCandidate of
+ * pkg/scheduler/framework/preemption/preemption.go.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+#define MAX_MESSAGE 1024
+
+int
+kp_queue_cmp(const struct kp_pod *a, const struct kp_pod *b)
+{
+    int c;
+
+    if (a->priority != b->priority)
+        return a->priority > b->priority ? -1 : 1;
+    if (a->creation_time != b->creation_time)
+        return a->creation_time < b->creation_time ? -1 : 1;
+    c = strcmp(a->ns, b->ns);
+    return c ? c : strcmp(a->name, b->name);
+}
+
+static int
+qsort_queue(const void *x, const void *y)
+{
+    return kp_queue_cmp(*(const struct kp_pod *const *)x,
+                        *(const struct kp_pod *const *)y);
+}
+
+static const char *
+fit_error(struct kp_arena *a, size_t nnodes, const char *prefilter_msg,
+          const char *hist, const char *postfilter_msg)
+{
+    size_t sz = strlen(hist) + (prefilter_msg ? strlen(prefilter_msg) : 0) +
+                (postfilter_msg ? strlen(postfilter_msg) : 0) + 64;
+    char *m = kp_arena_alloc(a, sz);
+    size_t len;
+
+    len = (size_t)snprintf(m, sz, "0/%zu nodes are available:", nnodes);
+    if (prefilter_msg)
+        len += (size_t)snprintf(m + len, sz - len, " %s.", prefilter_msg);
+    else if (hist[0])
+        len += (size_t)snprintf(m + len, sz - len, " %s.", hist);
+    if (postfilter_msg) {
+        size_t pl = strlen(postfilter_msg);
+        bool dot = pl && postfilter_msg[pl - 1] == '.';
+
+        len += (size_t)snprintf(m + len, sz - len, " %s%s", postfilter_msg,
+                                dot ? "" : ".");
+    }
+    if (len > MAX_MESSAGE)
+        memcpy(m + MAX_MESSAGE - 4, " ...", 5);
+    return m;
+}
+
+static const char *
+join3(struct kp_arena *a, const char *x, const char *y, const char *z)
+{
+    size_t sz = strlen(x) + strlen(y) + strlen(z) + 1;
+    char *m = kp_arena_alloc(a, sz);
+
+    snprintf(m, sz, "%s%s%s", x, y, z);
+    return m;
+}
+
+static void
+fill_victims(struct kp_report *rep, const struct kp_snapshot *snap,
+             struct kp_pod_report *pr, const struct kp_candidate *cand)
+{
+    size_t i, j;
+
+    pr->nvictims = cand->nvictims;
+    pr->victims = kp_arena_alloc(&rep->arena, (cand->nvictims + 1) *
+                                 sizeof(*pr->victims));
+    pr->pdb_violations = cand->num_pdb_violations;
+    for (i = 0; i < cand->nvictims; i++) {
+        struct kp_victim_report *v = &pr->victims[i];
+
+        v->pod = cand->victims[i];
+        v->node = cand->node;
+        v->violates_pdb = cand->violating[i];
+        v->pdbs = kp_arena_alloc(&rep->arena, (snap->npdbs + 1) *
+                                 sizeof(*v->pdbs));
+        for (j = 0; j < snap->npdbs; j++)
+            if (kp_pdb_matches(snap->pdbs[j], v->pod))
+                v->pdbs[v->npdbs++] = snap->pdbs[j];
+    }
+}
+
+/* Copy candidates out of the scratch arena into the report's arena. */
+static void
+keep_candidates(struct kp_report *rep, struct kp_pod_report *pr,
+                const struct kp_preempt_result *res)
+{
+    size_t i;
+
+    pr->ncandidates = res->ncandidates;
+    pr->candidates = kp_arena_alloc(&rep->arena, (res->ncandidates + 1) *
+                                    sizeof(*pr->candidates));
+    for (i = 0; i < res->ncandidates; i++) {
+        const struct kp_candidate *c = &res->candidates[i];
+        struct kp_candidate *d = &pr->candidates[i];
+
+        *d = *c;
+        d->victims = kp_arena_memdup(&rep->arena, c->victims,
+                                     c->nvictims * sizeof(*c->victims));
+        d->violating = kp_arena_memdup(&rep->arena, c->violating,
+                                       c->nvictims * sizeof(bool));
+    }
+}
+
+struct attempt {
+    struct kp_status *statuses;
+    const char *prefilter_msg;
+    int fit_node;
+};
+
+/* findNodesThatFitPod, with the nominated node tried first. */
+static void
+find_nodes_that_fit(struct kp_cycle *c, struct attempt *at)
+{
+    const struct kp_cluster *cl = c->cl;
+    size_t n = cl->snap->nnodes, i, nf = 0;
+    int nominated = cl->nominated_node_of[c->pod->index];
+    int *feasible = kp_arena_alloc(c->scratch, (n + 1) * sizeof(int));
+    struct kp_status st = kp_cycle_pre_filter(c);
+
+    at->fit_node = -1;
+    if (st.code != KP_SUCCESS) {
+        for (i = 0; i < n; i++)
+            at->statuses[i] = st;
+        at->prefilter_msg = st.nreasons ? st.reasons[0] : "";
+        return;
+    }
+    if (nominated >= 0 &&
+        kp_run_filters_with_nominated(c, &cl->nodes[nominated]).code ==
+            KP_SUCCESS) {
+        at->fit_node = nominated;
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        at->statuses[i] = kp_run_filters_with_nominated(c, &cl->nodes[i]);
+        if (at->statuses[i].code == KP_SUCCESS)
+            feasible[nf++] = (int)i;
+    }
+    if (nf)
+        at->fit_node = kp_select_host(c, feasible, nf);
+}
+
+static void
+attempt_pod(struct kp_cycle *c, const struct kp_options *o,
+            struct kp_report *rep, struct kp_pod_report *pr)
+{
+    const struct kp_snapshot *snap = c->cl->snap;
+    size_t n = snap->nnodes;
+    struct attempt at = {0};
+    struct kp_preempt_args args = {o->min_candidate_nodes_percentage,
+                                   o->min_candidate_nodes_absolute,
+                                   o->offset};
+    struct kp_preempt_result res;
+    const char *hist, *post;
+
+    pr->node = pr->nominated_node = -1;
+    if (n == 0) {
+        pr->result = KP_RESULT_UNSCHEDULABLE;
+        pr->message = "no nodes available to schedule pods";
+        return;
+    }
+    at.statuses = kp_arena_alloc(c->scratch, n * sizeof(*at.statuses));
+    find_nodes_that_fit(c, &at);
+    if (at.fit_node >= 0) {
+        pr->result = KP_RESULT_FITS;
+        pr->node = at.fit_node;
+        pr->message = join3(&rep->arena, "fits on node ",
+                            snap->nodes[at.fit_node]->name,
+                            " without preemption");
+        return;
+    }
+    hist = kp_reason_histogram(c->scratch, at.statuses, n, NULL);
+    kp_preempt(c, at.statuses, &args, &res);
+    pr->npotential = res.npotential;
+    pr->num_candidates = res.num_candidates;
+    pr->nexamined = res.nexamined;
+    keep_candidates(rep, pr, &res);
+    if (res.outcome == KP_PREEMPT_CHOSEN) {
+        const struct kp_candidate *best = &pr->candidates[res.chosen];
+        char tail[512];
+
+        pr->result = KP_RESULT_PREEMPTS;
+        pr->nominated_node = best->node;
+        pr->decided_by = res.decided_by;
+        fill_victims(rep, snap, pr, best);
+        snprintf(tail, sizeof(tail), "preemption: found a potential "
+                 "placement for pod on node %s, preempting %zu victims",
+                 snap->nodes[best->node]->name, best->nvictims);
+        post = kp_arena_strdup(c->scratch, tail);
+    } else {
+        pr->result = res.outcome == KP_PREEMPT_NOT_ELIGIBLE ?
+                     KP_RESULT_NOT_ELIGIBLE : KP_RESULT_UNSCHEDULABLE;
+        post = join3(c->scratch, "no new claims to deallocate, preemption: ",
+                     res.message, "");
+    }
+    pr->message = kp_arena_strdup(&rep->arena,
+                                  fit_error(c->scratch, n, at.prefilter_msg,
+                                            hist, post));
+}
+
+/* Queue mode: what kube-scheduler's decision changes for later pods. */
+static void
+apply_decision(struct kp_cluster *cl, const struct kp_pod_report *pr)
+{
+    const struct kp_pod *p = pr->pod;
+    size_t i;
+
+    switch (pr->result) {
+    case KP_RESULT_FITS:
+        kp_cluster_place(cl, p, pr->node);
+        break;
+    case KP_RESULT_PREEMPTS: {
+        int node = pr->nominated_node;
+
+        for (i = 0; i < pr->nvictims; i++)
+            kp_cluster_remove(cl, pr->victims[i].pod);
+        /* clear lower-priority nominations on the node */
+        for (i = 0; i < cl->nnominated[node];) {
+            const struct kp_pod *q = cl->nominated[node][i];
+
+            if (q->priority < p->priority && q != p)
+                kp_cluster_clear_nomination(cl, q);
+            else
+                i++;
+        }
+        kp_cluster_nominate(cl, p, node);
+        break;
+    }
+    case KP_RESULT_UNSCHEDULABLE:
+        kp_cluster_clear_nomination(cl, p);
+        break;
+    case KP_RESULT_NOT_ELIGIBLE:
+        break;
+    }
+}
+
+static size_t
+collect_pending(const struct kp_snapshot *snap, const struct kp_options *o,
+                const struct kp_pod ***out)
+{
+    const struct kp_pod **q = kp_xmalloc((snap->npods + 1) * sizeof(*q));
+    size_t i, n = 0;
+
+    for (i = 0; i < snap->npods; i++) {
+        const struct kp_pod *p = snap->pods[i];
+
+        if (kp_pod_is_pending(p, o->scheduler_name) &&
+            p->nscheduling_gates == 0)
+            q[n++] = p;
+    }
+    qsort(q, n, sizeof(*q), qsort_queue);
+    *out = q;
+    return n;
+}
+
+int
+kp_analyze(const struct kp_snapshot *snap, const struct kp_options *o,
+           struct kp_report *rep, struct kp_error *err)
+{
+    struct kp_cluster cl;
+    struct kp_arena scratch;
+    const struct kp_pod **queue;
+    size_t i;
+
+    (void)err;
+    memset(rep, 0, sizeof(*rep));
+    kp_arena_init(&rep->arena);
+    rep->mode = o->mode;
+    rep->npods = collect_pending(snap, o, &queue);
+    rep->pods = kp_arena_alloc(&rep->arena, (rep->npods + 1) *
+                               sizeof(*rep->pods));
+    kp_cluster_init(&cl, snap, o->scheduler_name);
+    for (i = 0; i < rep->npods; i++) {
+        struct kp_pod_report *pr = &rep->pods[i];
+        struct kp_cycle c;
+
+        memset(&c, 0, sizeof(c));
+        kp_arena_init(&scratch);
+        c.cl = &cl;
+        c.pod = queue[i];
+        c.scratch = &scratch;
+        pr->pod = queue[i];
+        pr->queue_position = (int)i + 1;
+        attempt_pod(&c, o, rep, pr);
+        if (o->mode == KP_MODE_QUEUE)
+            apply_decision(&cl, pr);
+        kp_arena_release(&scratch);
+    }
+    kp_cluster_release(&cl);
+    free(queue);
+    return 0;
+}
+
+void
+kp_report_release(struct kp_report *rep)
+{
+    kp_arena_release(&rep->arena);
+    memset(rep, 0, sizeof(*rep));
+}

@@ -1,0 +1,113 @@
+/*
+ * snapshot.h - the cluster state one analysis reads: nodes, pods, PDBs and
+ * PriorityClasses, loaded from kubectl JSON, with name indexes, the
+ * resource-name registry and priority resolution.
+ *
+ * Mirrors plugin/pkg/admission/priority/admission.go for priorities and
+ * pkg/scheduler/scheduler.go / eventhandlers.go for which pods count.
+ * kp_snapshot_release() frees everything (one arena).
+ */
+#ifndef KP_SNAPSHOT_H
+#define KP_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "arena.h"
+#include "error.h"
+#include "model.h"
+#include "strmap.h"
+
+#define KP_MAX_JSON_DEPTH 64
+
+struct kp_snapshot {
+    struct kp_arena arena;
+    struct kp_node **nodes;
+    size_t nnodes, capnodes;
+    struct kp_pod **pods;
+    size_t npods, cappods;
+    struct kp_pdb **pdbs;
+    size_t npdbs, cappdbs;
+    struct kp_priority_class **pcs;
+    size_t npcs, cappcs;
+    /* resource registry: id -> name, id -> "Insufficient <name>" */
+    const char **res_names;
+    const char **res_reasons;
+    size_t nres, capres;
+    struct kp_strmap res_ids;       /* name -> id + 1 */
+    struct kp_strmap node_index;    /* name -> node */
+    struct kp_strmap pod_index;     /* "ns/name" -> pod */
+    struct kp_strmap pdb_index;
+    struct kp_strmap pc_index;      /* name -> class */
+    size_t nunknown_kinds;
+    size_t ndocuments;
+    /* warnings for stderr; the caller prints them */
+    char **warnings;
+    size_t nwarnings, capwarnings;
+    /* after kp_snapshot_finish(): pods bound to each node, by node index */
+    const struct kp_pod ***node_pods;
+    size_t *node_npods;
+    bool finished;
+};
+
+void kp_snapshot_init(struct kp_snapshot *s);
+void kp_snapshot_release(struct kp_snapshot *s);
+
+/*
+ * Load every JSON document of buf (a List, an XxxList, a single object or
+ * several concatenated documents).  source names the file in errors.
+ */
+int kp_snapshot_load_buffer(struct kp_snapshot *s, const char *buf,
+                            size_t len, const char *source,
+                            struct kp_error *err);
+/* Read path ("-" for standard input) and load it. */
+int kp_snapshot_load_file(struct kp_snapshot *s, const char *path,
+                          struct kp_error *err);
+/*
+ * Decode one object of the given kind (items of XxxList lack "kind").
+ * Unknown kinds are counted and skipped.
+ */
+int kp_snapshot_add_object(struct kp_snapshot *s, const cJSON *obj,
+                           const char *kind, const char *source,
+                           struct kp_error *err);
+
+/*
+ * After loading: resolve priorities (admission rules), index pods by node,
+ * warn about pods bound to missing nodes.  scheduler_name selects which
+ * pending pods must resolve their priority class.
+ */
+int kp_snapshot_finish(struct kp_snapshot *s, const char *scheduler_name,
+                       struct kp_error *err);
+
+/* Register (or look up) a resource name; returns its id. */
+int kp_snapshot_resource_id(struct kp_snapshot *s, const char *name);
+struct kp_node *kp_snapshot_node(const struct kp_snapshot *s,
+                                 const char *name);
+struct kp_pod *kp_snapshot_pod(const struct kp_snapshot *s, const char *ns,
+                               const char *name);
+void kp_snapshot_warn(struct kp_snapshot *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Pod predicates of section 2 of the semantics. */
+bool kp_pod_is_terminal(const struct kp_pod *p);
+/* Pending for scheduler_name: unbound, not terminal, not deleting. */
+bool kp_pod_is_pending(const struct kp_pod *p, const char *scheduler_name);
+
+/* Decoders (decode_*.c); obj is the object, errors are field paths. */
+int kp_decode_node(struct kp_snapshot *s, const cJSON *obj,
+                   struct kp_node *n, struct kp_error *err);
+int kp_decode_pod(struct kp_snapshot *s, const cJSON *obj,
+                  struct kp_pod *p, struct kp_error *err);
+int kp_decode_pdb(struct kp_snapshot *s, const cJSON *obj,
+                  struct kp_pdb *p, struct kp_error *err);
+int kp_decode_priority_class(struct kp_snapshot *s, const cJSON *obj,
+                             struct kp_priority_class *pc,
+                             struct kp_error *err);
+/* A ResourceList object {name: quantity} into a sparse vector. */
+int kp_decode_resources(struct kp_snapshot *s, const cJSON *obj,
+                        struct kp_resvec *out, struct kp_error *err);
+
+/* Sparse vector helpers. */
+int64_t kp_resvec_get(const struct kp_resvec *v, int id);
+
+#endif
