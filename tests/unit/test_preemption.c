@@ -1,0 +1,212 @@
+/*
+ * test_preemption.c - SelectVictimsOnNode, the PDB split, SelectCandidate
+ * and queue-mode effects, each on a small snapshot built from JSON.
+ * Cites default_preemption.go / preemption.go behaviour per test.
+ */
+#include "check.h"
+#include "helpers.h"
+
+/* The reprieve loop keeps the more important pod when one victim is enough */
+static void
+test_preemption__reprieve_keeps_more_important_pod(void)
+{
+    struct kp_snapshot s;
+    struct kp_report rep;
+    const struct kp_pod_report *pr;
+
+    CHECK(load_snapshot(&s, LIST(
+        NODE("n1", "2", "10") ","
+        POD("d", "low", "1", "1", "n1", "") ","
+        POD("d", "mid", "5", "1", "n1", "") ","
+        POD("d", "p", "10", "1", "", ""))) == 0);
+    CHECK(analyze(&s, &rep, KP_MODE_INDEPENDENT) == 0);
+    pr = report_for(&rep, "p");
+    CHECK(pr && pr->result == KP_RESULT_PREEMPTS);
+    CHECK_EQ_INT(pr->nvictims, 1);
+    CHECK_EQ_STR(pr->victims[0].pod->name, "low");
+    CHECK_EQ_STR(pr->decided_by, "onlyCandidate");
+    kp_report_release(&rep);
+    kp_snapshot_release(&s);
+}
+
+/* filterPodsWithPDBViolation: budget consumed in importance order */
+static void
+test_preemption__pdb_budget_consumed_in_importance_order(void)
+{
+    struct kp_snapshot s;
+    struct kp_report rep;
+    const struct kp_pod_report *pr;
+
+    CHECK(load_snapshot(&s, LIST(
+        NODE("n1", "2", "10") ","
+        POD("d", "a", "1", "1", "n1", ",\"labels\":{\"app\":\"x\"}") ","
+        POD("d", "b", "0", "1", "n1", ",\"labels\":{\"app\":\"x\"}") ","
+        "{\"kind\":\"PodDisruptionBudget\",\"metadata\":{\"namespace\":\"d\","
+        "\"name\":\"pdb\"},\"spec\":{\"selector\":{\"matchLabels\":"
+        "{\"app\":\"x\"}}},\"status\":{\"disruptionsAllowed\":1}},"
+        POD("d", "p", "10", "2", "", ""))) == 0);
+    CHECK(analyze(&s, &rep, KP_MODE_INDEPENDENT) == 0);
+    pr = report_for(&rep, "p");
+    CHECK(pr && pr->result == KP_RESULT_PREEMPTS);
+    CHECK_EQ_INT(pr->nvictims, 2);
+    CHECK_EQ_STR(pr->victims[0].pod->name, "a");
+    CHECK(!pr->victims[0].violates_pdb);
+    CHECK(pr->victims[1].violates_pdb);
+    CHECK_EQ_INT(pr->pdb_violations, 1);
+    kp_report_release(&rep);
+    kp_snapshot_release(&s);
+}
+
+/* pickOneNodeForPreemption: fewer PDB violations beats fewer victims */
+static void
+test_preemption__fewest_pdb_violations_wins(void)
+{
+    struct kp_snapshot s;
+    struct kp_report rep;
+    const struct kp_pod_report *pr;
+
+    CHECK(load_snapshot(&s, LIST(
+        NODE("n1", "1", "10") "," NODE("n2", "2", "10") ","
+        POD("d", "guarded", "0", "1", "n1", ",\"labels\":{\"app\":\"x\"}") ","
+        POD("d", "v1", "0", "1", "n2", "") ","
+        POD("d", "v2", "0", "1", "n2", "") ","
+        "{\"kind\":\"PodDisruptionBudget\",\"metadata\":{\"namespace\":\"d\","
+        "\"name\":\"pdb\"},\"spec\":{\"selector\":{\"matchLabels\":"
+        "{\"app\":\"x\"}}},\"status\":{\"disruptionsAllowed\":0}},"
+        POD("d", "p", "10", "1", "", ""))) == 0);
+    CHECK(analyze(&s, &rep, KP_MODE_INDEPENDENT) == 0);
+    pr = report_for(&rep, "p");
+    CHECK(pr && pr->result == KP_RESULT_PREEMPTS);
+    CHECK_EQ_STR(s.nodes[pr->nominated_node]->name, "n2");
+    CHECK_EQ_STR(pr->decided_by, "pdbViolations");
+    CHECK_EQ_INT(pr->ncandidates, 2);
+    /* non-violating candidates come first in DryRunPreemption order */
+    CHECK_EQ_STR(s.nodes[pr->candidates[0].node]->name, "n2");
+    kp_report_release(&rep);
+    kp_snapshot_release(&s);
+}
+
+/* a full tie on every criterion: the first candidate, said so */
+static void
+test_preemption__full_tie_picks_first_candidate(void)
+{
+    struct kp_snapshot s;
+    struct kp_report rep;
+    const struct kp_pod_report *pr;
+
+    CHECK(load_snapshot(&s, LIST(
+        NODE("n1", "1", "10") "," NODE("n2", "1", "10") ","
+        POD("d", "v1", "0", "1", "n1", "") ","
+        POD("d", "v2", "0", "1", "n2", "") ","
+        POD("d", "p", "10", "1", "", ""))) == 0);
+    CHECK(analyze(&s, &rep, KP_MODE_INDEPENDENT) == 0);
+    pr = report_for(&rep, "p");
+    CHECK(pr && pr->result == KP_RESULT_PREEMPTS);
+    CHECK_EQ_STR(s.nodes[pr->nominated_node]->name, "n1");
+    CHECK_EQ_STR(pr->decided_by, "firstCandidate");
+    kp_report_release(&rep);
+    kp_snapshot_release(&s);
+}
+
+/* PodEligibleToPreemptOthers: preemptionPolicy Never */
+static void
+test_preemption__never_policy_is_not_eligible(void)
+{
+    struct kp_snapshot s;
+    struct kp_report rep;
+    const struct kp_pod_report *pr;
+
+    CHECK(load_snapshot(&s, LIST(
+        NODE("n1", "1", "10") ","
+        POD("d", "v1", "0", "1", "n1", "") ","
+        "{\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"d\",\"name\":\"p\"},"
+        "\"spec\":{\"priority\":10,\"preemptionPolicy\":\"Never\","
+        "\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":"
+        "{\"cpu\":\"1\"}}}]}}")) == 0);
+    CHECK(analyze(&s, &rep, KP_MODE_INDEPENDENT) == 0);
+    pr = report_for(&rep, "p");
+    CHECK(pr && pr->result == KP_RESULT_NOT_ELIGIBLE);
+    CHECK(pr && strstr(pr->message,
+                       "preemption: not eligible due to "
+                       "preemptionPolicy=Never.") != NULL);
+    kp_report_release(&rep);
+    kp_snapshot_release(&s);
+}
+
+/* queue mode: the first preemptor's nomination blocks an equal pod */
+static void
+test_preemption__queue_nomination_reserves_room(void)
+{
+    struct kp_snapshot s;
+    struct kp_report rep;
+    const struct kp_pod_report *a, *b;
+
+    CHECK(load_snapshot(&s, LIST(
+        NODE("n1", "1", "10") ","
+        POD("d", "v1", "0", "1", "n1", "") ","
+        POD("d", "p1", "10", "1", "", "") ","
+        POD("d", "p2", "5", "1", "", ""))) == 0);
+    CHECK(analyze(&s, &rep, KP_MODE_QUEUE) == 0);
+    a = report_for(&rep, "p1");
+    b = report_for(&rep, "p2");
+    CHECK(a && a->result == KP_RESULT_PREEMPTS);
+    /* v1 is gone, but p1's nomination holds n1 against p2 */
+    CHECK(b && b->result == KP_RESULT_UNSCHEDULABLE);
+    kp_report_release(&rep);
+    CHECK(analyze(&s, &rep, KP_MODE_INDEPENDENT) == 0);
+    b = report_for(&rep, "p2");
+    CHECK(b && b->result == KP_RESULT_PREEMPTS);
+    kp_report_release(&rep);
+    kp_snapshot_release(&s);
+}
+
+/* queue mode: a pod that fits fills the node for the next one */
+static void
+test_preemption__queue_placement_fills_node(void)
+{
+    struct kp_snapshot s;
+    struct kp_report rep;
+    const struct kp_pod_report *b;
+
+    CHECK(load_snapshot(&s, LIST(
+        NODE("n1", "1", "10") ","
+        POD("d", "p1", "10", "1", "", "") ","
+        POD("d", "p2", "10", "1", "", ""))) == 0);
+    CHECK(analyze(&s, &rep, KP_MODE_QUEUE) == 0);
+    CHECK(rep.pods[0].result == KP_RESULT_FITS);
+    b = report_for(&rep, "p2");
+    CHECK(b && b->result == KP_RESULT_UNSCHEDULABLE);
+    CHECK(b && strstr(b->message, "1 No preemption victims found for "
+                      "incoming pod") != NULL);
+    kp_report_release(&rep);
+    kp_snapshot_release(&s);
+}
+
+/* zero nodes: kube-scheduler's ErrNoNodesAvailable */
+static void
+test_preemption__no_nodes_is_unschedulable(void)
+{
+    struct kp_snapshot s;
+    struct kp_report rep;
+
+    CHECK(load_snapshot(&s, LIST(POD("d", "p", "10", "1", "", ""))) == 0);
+    CHECK(analyze(&s, &rep, KP_MODE_INDEPENDENT) == 0);
+    CHECK(rep.npods == 1 && rep.pods[0].result == KP_RESULT_UNSCHEDULABLE);
+    CHECK_EQ_STR(rep.pods[0].message, "no nodes available to schedule pods");
+    kp_report_release(&rep);
+    kp_snapshot_release(&s);
+}
+
+int
+main(void)
+{
+    RUN(test_preemption__reprieve_keeps_more_important_pod);
+    RUN(test_preemption__pdb_budget_consumed_in_importance_order);
+    RUN(test_preemption__fewest_pdb_violations_wins);
+    RUN(test_preemption__full_tie_picks_first_candidate);
+    RUN(test_preemption__never_policy_is_not_eligible);
+    RUN(test_preemption__queue_nomination_reserves_room);
+    RUN(test_preemption__queue_placement_fills_node);
+    RUN(test_preemption__no_nodes_is_unschedulable);
+    return check_done();
+}
