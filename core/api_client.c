@@ -1,0 +1,1097 @@
+/*
+ * api_client.c - cluster-wide lists from a live API server.
+ *
+ * Mirrors what kubectl does through k8s.io/client-go/rest (request.go:
+ * per-request Timeout, retries of 429 and 5xx after Retry-After,
+ * transport.go: TLS from the kubeconfig, bearer/basic/client-certificate
+ * auth, impersonation headers, gzip) and kubectl's chunked lists
+ * (--chunk-size 500: limit and continue), with the list restart of
+ * k8s.io/client-go/tools/pager on an expired continue token.  The
+ * lists are read in parallel on one curl multi handle.
+ */
+#include "api_client.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+#include <curl/curl.h>
+
+#include "arena.h"
+
+#if LIBCURL_VERSION_NUM < 0x074d00
+#error "libcurl 7.77 or later is needed (CURLOPT_*_BLOB)"
+#endif
+
+#ifndef KP_VERSION
+#define KP_VERSION "0.1.0"
+#endif
+
+#define DEFAULT_LIMIT 500
+#define DEFAULT_RETRIES 5
+#define DEFAULT_RETRY_WAIT_MS 10000
+#define FIRST_BACKOFF_MS 200
+#define CONNECT_TIMEOUT_MS 30000
+#define MAX_BODY ((size_t)1 << 30)
+#define MAX_STATUS_MSG 300
+#define SETTLE_MS 2000
+
+struct resource_def {
+    const char *name;
+    const char *group;          /* "" for the core group */
+    const char *path;
+    const char *kind;
+    const char *api_version;
+};
+
+static const struct resource_def resource_defs[] = {
+    {"nodes", "", "/api/v1/nodes", "Node", "v1"},
+    {"pods", "", "/api/v1/pods", "Pod", "v1"},
+    {"poddisruptionbudgets", "policy",
+     "/apis/policy/v1/poddisruptionbudgets", "PodDisruptionBudget",
+     "policy/v1"},
+    {"priorityclasses", "scheduling.k8s.io",
+     "/apis/scheduling.k8s.io/v1/priorityclasses", "PriorityClass",
+     "scheduling.k8s.io/v1"},
+    {"persistentvolumeclaims", "", "/api/v1/persistentvolumeclaims",
+     "PersistentVolumeClaim", "v1"},
+    {"persistentvolumes", "", "/api/v1/persistentvolumes",
+     "PersistentVolume", "v1"},
+    {"storageclasses", "storage.k8s.io",
+     "/apis/storage.k8s.io/v1/storageclasses", "StorageClass",
+     "storage.k8s.io/v1"},
+    {"csinodes", "storage.k8s.io", "/apis/storage.k8s.io/v1/csinodes",
+     "CSINode", "storage.k8s.io/v1"},
+    {"events", "", "/api/v1/events", "Event", "v1"},
+};
+
+struct buf {
+    char *data;
+    size_t len, cap;
+    int too_large;
+};
+
+struct page {
+    struct page *next;
+    char *body;
+    size_t len;
+};
+
+/* One resource's list: its pages so far and its current request. */
+struct list_job {
+    const struct resource_def *def;
+    char what[96];              /* "pods", "poddisruptionbudgets.policy" */
+    CURL *easy;
+    struct buf body;
+    long retry_after_s;         /* -1: no Retry-After header */
+    char *cont;                 /* continue token of the next page */
+    struct page *first, *last;
+    int restarted, retries, active, done, failed;
+    long long wake_ms;          /* a retry waits until then; 0: none */
+    char errbuf[CURL_ERROR_SIZE];
+    struct kp_error err;        /* why the list failed */
+};
+
+/* Where to send requests, derived once from the server URL. */
+struct endpoint {
+    char *base;                 /* URL requests are built on */
+    char *display;              /* server URL for messages (no userinfo) */
+    char *host;
+    int loopback;
+    struct curl_slist *connect_to;  /* tls-server-name: dial the server */
+    char *host_header;
+};
+
+struct fetch {
+    const struct kp_live_opts *o;
+    struct kp_rest_config rc;
+    struct endpoint ep;
+    CURLM *multi;
+    struct curl_slist *headers;
+    char *proxy;
+    struct list_job *jobs;
+    size_t njobs, next_deliver;
+    long limit, max_wait_ms;
+    int max_retries;
+    long long fail_deadline;    /* a list failed: stop waiting then */
+};
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static long long
+now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static const struct resource_def *
+find_resource(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(resource_defs) / sizeof(resource_defs[0]); i++)
+        if (!strcmp(resource_defs[i].name, name))
+            return &resource_defs[i];
+    return NULL;
+}
+
+int
+kp_live_resource_kind(const char *resource, const char **kind,
+                      const char **api_version)
+{
+    const struct resource_def *d = find_resource(resource);
+
+    if (!d)
+        return -1;
+    *kind = d->kind;
+    *api_version = d->api_version;
+    return 0;
+}
+
+static const char *
+reason_phrase(long code)
+{
+    static const struct {
+        long code;
+        const char *text;
+    } tab[] = {
+        {400, "Bad Request"}, {401, "Unauthorized"}, {403, "Forbidden"},
+        {404, "Not Found"}, {405, "Method Not Allowed"},
+        {406, "Not Acceptable"}, {409, "Conflict"}, {410, "Gone"},
+        {413, "Request Entity Too Large"}, {415, "Unsupported Media Type"},
+        {422, "Unprocessable Entity"}, {429, "Too Many Requests"},
+        {500, "Internal Server Error"}, {501, "Not Implemented"},
+        {502, "Bad Gateway"}, {503, "Service Unavailable"},
+        {504, "Gateway Timeout"},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+        if (tab[i].code == code)
+            return tab[i].text;
+    return "";
+}
+
+static char *
+xstrfmt(const char *a, const char *b, const char *c)
+{
+    size_t n = strlen(a) + strlen(b) + strlen(c) + 1;
+    char *s = kp_xmalloc(n);
+
+    snprintf(s, n, "%s%s%s", a, b, c);
+    return s;
+}
+
+/* Wipe the secrets a header list holds, then free it. */
+static void
+slist_free_wiped(struct curl_slist *l)
+{
+    struct curl_slist *p;
+
+    for (p = l; p; p = p->next) {
+        volatile char *v = p->data;
+
+        while (*v)
+            *v++ = 0;
+    }
+    curl_slist_free_all(l);
+}
+
+/* ---- JSON scanning (the continue token without parsing the items) ----- */
+
+static const char *
+skip_ws(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+        p++;
+    return p;
+}
+
+/* p at '"'; returns just past the closing quote, or NULL. */
+static const char *
+skip_string(const char *p, const char *end)
+{
+    for (p++; p < end; p++) {
+        if (*p == '\\')
+            p++;
+        else if (*p == '"')
+            return p + 1;
+    }
+    return NULL;
+}
+
+static const char *
+skip_value(const char *p, const char *end)
+{
+    int depth = 0;
+
+    if (p < end && *p == '"')
+        return skip_string(p, end);
+    if (p < end && *p != '{' && *p != '[') {
+        while (p < end && !strchr(",}] \t\r\n", *p))
+            p++;
+        return p;
+    }
+    for (; p < end; p++) {
+        if (*p == '"') {
+            p = skip_string(p, end);
+            if (!p)
+                return NULL;
+            p--;
+        } else if (*p == '{' || *p == '[') {
+            depth++;
+        } else if ((*p == '}' || *p == ']') && --depth == 0) {
+            return p + 1;
+        }
+    }
+    return NULL;
+}
+
+static char *
+continue_of(const char *v, size_t n)
+{
+    cJSON *md = cJSON_ParseWithLength(v, n);
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(md, "continue");
+    char *out = NULL;
+
+    if (cJSON_IsString(c) && c->valuestring[0])
+        out = kp_xstrdup(c->valuestring);
+    cJSON_Delete(md);
+    return out;
+}
+
+/*
+ * Walk the top-level object of a List page: check that it is complete
+ * and take metadata.continue (NULL when it is the last page).
+ */
+static int
+scan_list(const char *body, size_t len, char **cont)
+{
+    const char *p = skip_ws(body, body + len), *end = body + len;
+
+    *cont = NULL;
+    if (p >= end || *p++ != '{')
+        return -1;
+    for (p = skip_ws(p, end); p < end && *p != '}';) {
+        const char *k = p, *ke = *p == '"' ? skip_string(p, end) : NULL;
+        const char *v, *ve;
+
+        if (!ke || (p = skip_ws(ke, end)) >= end || *p != ':')
+            return -1;
+        v = skip_ws(p + 1, end);
+        ve = skip_value(v, end);
+        if (!ve || ve == v)
+            return -1;
+        if (ke - k == 10 && !memcmp(k, "\"metadata\"", 10) && !*cont)
+            *cont = continue_of(v, (size_t)(ve - v));
+        p = skip_ws(ve, end);
+        if (p < end && *p == ',')
+            p = skip_ws(p + 1, end);
+        else if (p >= end || *p != '}')
+            return -1;
+    }
+    if (p >= end || skip_ws(p + 1, end) != end)
+        return -1;
+    return 0;
+}
+
+/* ---- errors ----------------------------------------------------------- */
+
+/* The message of a Status body, else the start of the body, sanitised. */
+static void
+status_message(const struct buf *b, char *out, size_t n)
+{
+    cJSON *st = b->len ? cJSON_ParseWithLength(b->data, b->len) : NULL;
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(st, "message");
+    const char *src = cJSON_IsString(m) ? m->valuestring : NULL;
+    size_t i = 0, max = n - 1 < MAX_STATUS_MSG ? n - 1 : MAX_STATUS_MSG;
+
+    if (!src && !st && b->len)
+        src = b->data;
+    for (; src && *src && *src != '\n' && i < max; src++)
+        out[i++] = (unsigned char)*src < 0x20 ? ' ' : *src;
+    while (i > 0 && out[i - 1] == ' ')
+        i--;
+    out[i] = '\0';
+    cJSON_Delete(st);
+}
+
+static int
+http_error(struct list_job *j, long code, const char *extra,
+           struct kp_error *err)
+{
+    char msg[MAX_STATUS_MSG + 1];
+    const char *scope = code == 401 || code == 403 ? " at the cluster scope"
+                                                   : "";
+
+    status_message(&j->body, msg, sizeof(msg));
+    return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s%s: %ld%s%s%s%s%s",
+                     j->what, scope, code, *reason_phrase(code) ? " " : "",
+                     reason_phrase(code), *msg ? ": " : "", msg, extra);
+}
+
+static int
+is_connect_error(CURLcode res)
+{
+    switch (res) {
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_ENGINE_NOTFOUND:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_INVALIDCERTSTATUS:
+    case CURLE_UNSUPPORTED_PROTOCOL:
+    case CURLE_URL_MALFORMAT:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int
+transport_error(const struct fetch *f, struct list_job *j, CURLcode res,
+                struct kp_error *err)
+{
+    const char *detail = j->errbuf[0] ? j->errbuf : curl_easy_strerror(res);
+    long timeout = f->o->request_timeout_ms;
+
+    if (res == CURLE_PEER_FAILED_VERIFICATION)
+        return kp_errorf(err, KP_EXIT_ERROR, "unable to connect to the "
+                         "server %s: TLS certificate verification failed: "
+                         "%s", f->ep.display, detail);
+    if (is_connect_error(res))
+        return kp_errorf(err, KP_EXIT_ERROR, "unable to connect to the "
+                         "server %s: %s", f->ep.display, detail);
+    if (res == CURLE_OPERATION_TIMEDOUT && timeout > 0)
+        return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s from the "
+                         "server %s: request timed out after %ld%s "
+                         "(--request-timeout)", j->what, f->ep.display,
+                         timeout % 1000 ? timeout : timeout / 1000,
+                         timeout % 1000 ? "ms" : "s");
+    if (res == CURLE_OPERATION_TIMEDOUT)
+        return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s from the "
+                         "server %s: request timed out: %s", j->what,
+                         f->ep.display, detail);
+    if (res == CURLE_WRITE_ERROR && j->body.too_large)
+        return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s from the "
+                         "server %s: response larger than %zu bytes",
+                         j->what, f->ep.display, MAX_BODY);
+    if (res == CURLE_PARTIAL_FILE)
+        return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s from the "
+                         "server %s: the response was cut short: %s",
+                         j->what, f->ep.display, detail);
+    return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s from the server "
+                     "%s: %s", j->what, f->ep.display, detail);
+}
+
+/* ---- curl callbacks --------------------------------------------------- */
+
+static size_t
+on_body(char *data, size_t size, size_t nmemb, void *userp)
+{
+    struct buf *b = userp;
+    size_t n = size * nmemb;
+
+    if (b->len + n + 1 > MAX_BODY) {
+        b->too_large = 1;
+        return 0;
+    }
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 64 * 1024;
+
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        b->data = kp_xrealloc(b->data, cap);
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, data, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+    return n;
+}
+
+static size_t
+on_header(char *data, size_t size, size_t nmemb, void *userp)
+{
+    struct list_job *j = userp;
+    size_t n = size * nmemb;
+    char line[128];
+
+    if (n >= 5 && !strncmp(data, "HTTP/", 5))
+        j->retry_after_s = -1;
+    if (n > 12 && n < sizeof(line) && !strncasecmp(data, "Retry-After:", 12)) {
+        char *end;
+        long v;
+
+        memcpy(line, data + 12, n - 12);
+        line[n - 12] = '\0';
+        v = strtol(line, &end, 10);
+        if (end != line && v >= 0 && strspn(end, " \t\r\n") == strlen(end))
+            j->retry_after_s = v;
+    }
+    return n;
+}
+
+/* ---- endpoint and shared settings ------------------------------------- */
+
+static char *
+url_part(CURLU *u, CURLUPart what, unsigned flags)
+{
+    char *s = NULL, *out;
+
+    if (curl_url_get(u, what, &s, flags) != CURLUE_OK || !s)
+        return NULL;
+    out = kp_xstrdup(s);
+    curl_free(s);
+    return out;
+}
+
+static char *
+strip_slash(char *s)
+{
+    size_t n = strlen(s);
+
+    while (n > 0 && s[n - 1] == '/')
+        s[--n] = '\0';
+    return s;
+}
+
+static int
+is_loopback(const char *h)
+{
+    return !strcmp(h, "localhost") || !strncmp(h, "127.", 4) ||
+           !strcmp(h, "[::1]") || !strcmp(h, "::1");
+}
+
+/* tls-server-name: ask for that name, dial the real host. */
+static void
+endpoint_sni(struct endpoint *ep, CURLU *u, const char *name)
+{
+    char *port = url_part(u, CURLUPART_PORT, CURLU_DEFAULT_PORT);
+    char *given = url_part(u, CURLUPART_PORT, 0);
+    char *to, *hp;
+
+    to = xstrfmt(name, ":", port);
+    hp = xstrfmt(to, ":", ep->host);
+    free(to);
+    to = xstrfmt(hp, ":", port);
+    ep->connect_to = curl_slist_append(NULL, to);
+    free(hp);
+    free(to);
+    hp = xstrfmt("Host: ", ep->host, given ? ":" : "");
+    ep->host_header = xstrfmt(hp, given ? given : "", "");
+    free(hp);
+    curl_url_set(u, CURLUPART_HOST, name, 0);
+    free(ep->base);
+    ep->base = strip_slash(url_part(u, CURLUPART_URL, 0));
+    free(port);
+    free(given);
+}
+
+static int
+endpoint_init(struct endpoint *ep, const struct kp_rest_config *rc,
+              struct kp_error *err)
+{
+    CURLU *u = curl_url();
+
+    memset(ep, 0, sizeof(*ep));
+    if (!u || curl_url_set(u, CURLUPART_URL, rc->server, 0) != CURLUE_OK) {
+        curl_url_cleanup(u);
+        return kp_errorf(err, KP_EXIT_ERROR, "invalid server URL in the "
+                         "configuration of cluster \"%s\"",
+                         rc->cluster_name ? rc->cluster_name : "");
+    }
+    curl_url_set(u, CURLUPART_USER, NULL, 0);
+    curl_url_set(u, CURLUPART_PASSWORD, NULL, 0);
+    curl_url_set(u, CURLUPART_QUERY, NULL, 0);
+    curl_url_set(u, CURLUPART_FRAGMENT, NULL, 0);
+    ep->base = strip_slash(url_part(u, CURLUPART_URL, 0));
+    ep->display = kp_xstrdup(ep->base);
+    ep->host = url_part(u, CURLUPART_HOST, 0);
+    ep->loopback = ep->host && is_loopback(ep->host);
+    if (rc->tls_server_name && ep->host)
+        endpoint_sni(ep, u, rc->tls_server_name);
+    curl_url_cleanup(u);
+    return 0;
+}
+
+static void
+endpoint_release(struct endpoint *ep)
+{
+    free(ep->base);
+    free(ep->display);
+    free(ep->host);
+    free(ep->host_header);
+    curl_slist_free_all(ep->connect_to);
+}
+
+static int
+add_header(struct fetch *f, const char *name, const char *value,
+           struct kp_error *err)
+{
+    char *h;
+    size_t i;
+
+    for (i = 0; value[i]; i++)
+        if ((unsigned char)value[i] < 0x20 || value[i] == 0x7f)
+            return kp_errorf(err, KP_EXIT_ERROR, "the %s header would hold "
+                             "characters not allowed in HTTP", name);
+    h = xstrfmt(name, ": ", value);
+    f->headers = curl_slist_append(f->headers, h);
+    memset(h, 0, strlen(h));
+    free(h);
+    return 0;
+}
+
+/* Accept, auth and impersonation headers shared by every request. */
+static int
+build_headers(struct fetch *f, struct kp_error *err)
+{
+    const struct kp_rest_config *rc = &f->rc;
+    int tls = !strncmp(rc->server, "https://", 8);
+    size_t i;
+
+    f->headers = curl_slist_append(NULL, "Accept: application/json");
+    if (f->ep.host_header)
+        f->headers = curl_slist_append(f->headers, f->ep.host_header);
+    if (tls && rc->token && rc->token[0]) {
+        char *v = xstrfmt("Bearer ", rc->token, "");
+        int r = add_header(f, "Authorization", v, err);
+
+        memset(v, 0, strlen(v));
+        free(v);
+        if (r < 0)
+            return -1;
+    }
+    if (rc->impersonate_user &&
+        add_header(f, "Impersonate-User", rc->impersonate_user, err) < 0)
+        return -1;
+    if (rc->impersonate_uid &&
+        add_header(f, "Impersonate-Uid", rc->impersonate_uid, err) < 0)
+        return -1;
+    for (i = 0; i < rc->nimpersonate_groups; i++)
+        if (add_header(f, "Impersonate-Group", rc->impersonate_groups[i],
+                       err) < 0)
+            return -1;
+    return 0;
+}
+
+/* proxy-url, with Go's rules: socks5 resolves names at the proxy. */
+static int
+build_proxy(struct fetch *f, struct kp_error *err)
+{
+    const char *p = f->rc.proxy_url;
+
+    if (!p) {
+        f->proxy = f->ep.loopback ? kp_xstrdup("") : NULL;
+        return 0;
+    }
+    if (!strncmp(p, "socks5://", 9)) {
+        f->proxy = xstrfmt("socks5h://", p + 9, "");
+        return 0;
+    }
+    if (!strncmp(p, "http://", 7) || !strncmp(p, "https://", 8)) {
+        f->proxy = kp_xstrdup(p);
+        return 0;
+    }
+    return kp_errorf(err, KP_EXIT_ERROR, "invalid 'proxy-url' for cluster "
+                     "\"%s\": unsupported scheme, must be http, https, or "
+                     "socks5", f->rc.cluster_name ? f->rc.cluster_name : "");
+}
+
+/* ---- per-request setup ------------------------------------------------ */
+
+static void
+setup_tls(CURL *c, const struct kp_rest_config *rc)
+{
+    struct curl_blob b;
+
+    curl_easy_setopt(c, CURLOPT_SSLVERSION, (long)CURL_SSLVERSION_TLSv1_2);
+    if (rc->insecure) {
+        curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 0L);
+        curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 0L);
+    } else if (rc->ca_data.len) {
+        b.data = rc->ca_data.data;
+        b.len = rc->ca_data.len;
+        b.flags = CURL_BLOB_COPY;
+        curl_easy_setopt(c, CURLOPT_CAPATH, NULL);
+        curl_easy_setopt(c, CURLOPT_CAINFO_BLOB, &b);
+    } else if (rc->ca_file) {
+        curl_easy_setopt(c, CURLOPT_CAPATH, NULL);
+        curl_easy_setopt(c, CURLOPT_CAINFO, rc->ca_file);
+    }
+    curl_easy_setopt(c, CURLOPT_SSLCERTTYPE, "PEM");
+    curl_easy_setopt(c, CURLOPT_SSLKEYTYPE, "PEM");
+    if (rc->cert_file)
+        curl_easy_setopt(c, CURLOPT_SSLCERT, rc->cert_file);
+    if (rc->key_file)
+        curl_easy_setopt(c, CURLOPT_SSLKEY, rc->key_file);
+    if (rc->cert_data.len) {
+        b.data = rc->cert_data.data;
+        b.len = rc->cert_data.len;
+        b.flags = CURL_BLOB_COPY;
+        curl_easy_setopt(c, CURLOPT_SSLCERT_BLOB, &b);
+    }
+    if (rc->key_data.len) {
+        b.data = rc->key_data.data;
+        b.len = rc->key_data.len;
+        b.flags = CURL_BLOB_COPY;
+        curl_easy_setopt(c, CURLOPT_SSLKEY_BLOB, &b);
+    }
+}
+
+static void
+setup_easy(struct fetch *f, struct list_job *j)
+{
+    CURL *c = j->easy;
+    const struct kp_rest_config *rc = &f->rc;
+    long timeout = f->o->request_timeout_ms;
+
+    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, f->headers);
+    curl_easy_setopt(c, CURLOPT_USERAGENT, f->o->user_agent
+                     ? f->o->user_agent : "kubectl-preempt/" KP_VERSION);
+    if (!rc->disable_compression)
+        curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &j->body);
+    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(c, CURLOPT_HEADERDATA, j);
+    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, j->errbuf);
+    curl_easy_setopt(c, CURLOPT_PIPEWAIT, 1L);
+    if (timeout > 0)
+        curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout);
+    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
+                     timeout > 0 && timeout < CONNECT_TIMEOUT_MS
+                     ? timeout : (long)CONNECT_TIMEOUT_MS);
+    if (f->proxy)
+        curl_easy_setopt(c, CURLOPT_PROXY, f->proxy);
+    if (f->ep.connect_to)
+        curl_easy_setopt(c, CURLOPT_CONNECT_TO, f->ep.connect_to);
+    if (!strncmp(rc->server, "https://", 8) && (rc->username ||
+                                                  rc->password)) {
+        curl_easy_setopt(c, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+        curl_easy_setopt(c, CURLOPT_USERNAME, rc->username ? rc->username
+                                                            : "");
+        curl_easy_setopt(c, CURLOPT_PASSWORD, rc->password ? rc->password
+                                                            : "");
+    }
+    setup_tls(c, rc);
+}
+
+/* Start (or restart) the request for the job's next page. */
+static int
+start_request(struct fetch *f, struct list_job *j, struct kp_error *err)
+{
+    char limit[32], *url, *tmp;
+
+    if (f->fail_deadline)
+        return 0;       /* a list failed: start nothing more */
+    snprintf(limit, sizeof(limit), "?limit=%ld", f->limit);
+    url = xstrfmt(f->ep.base, j->def->path, limit);
+    if (j->cont) {
+        char *esc = curl_easy_escape(j->easy, j->cont, 0);
+
+        tmp = xstrfmt(url, "&continue=", esc ? esc : "");
+        curl_free(esc);
+        free(url);
+        url = tmp;
+    }
+    j->body.len = 0;
+    j->body.too_large = 0;
+    j->errbuf[0] = '\0';
+    j->retry_after_s = -1;
+    j->wake_ms = 0;
+    curl_easy_setopt(j->easy, CURLOPT_URL, url);
+    free(url);
+    if (curl_multi_add_handle(f->multi, j->easy) != CURLM_OK)
+        return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s: internal "
+                         "error starting the request", j->what);
+    j->active = 1;
+    return 0;
+}
+
+/* ---- responses -------------------------------------------------------- */
+
+static void
+drop_pages(struct list_job *j)
+{
+    while (j->first) {
+        struct page *p = j->first;
+
+        j->first = p->next;
+        free(p->body);
+        free(p);
+    }
+    j->last = NULL;
+}
+
+static int
+page_ok(struct fetch *f, struct list_job *j, struct kp_error *err)
+{
+    struct page *p;
+    char *cont;
+
+    if (!j->body.data || scan_list(j->body.data, j->body.len, &cont) < 0)
+        return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s from the "
+                         "server %s: the response is not a complete JSON "
+                         "object", j->what, f->ep.display);
+    p = kp_xcalloc(1, sizeof(*p));
+    p->body = j->body.data;
+    p->len = j->body.len;
+    memset(&j->body, 0, sizeof(j->body));
+    if (j->last)
+        j->last->next = p;
+    else
+        j->first = p;
+    j->last = p;
+    free(j->cont);
+    j->cont = cont;
+    j->retries = 0;
+    if (!cont) {
+        j->done = 1;
+        return 0;
+    }
+    return start_request(f, j, err);
+}
+
+/* 410 Gone on a continue token: start the list again, once. */
+static int
+expired(struct fetch *f, struct list_job *j, struct kp_error *err)
+{
+    if (j->restarted)
+        return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s: 410 Gone: "
+                         "the continue token expired again after the list "
+                         "was restarted (the list changes faster than it "
+                         "can be read page by page); try again", j->what);
+    j->restarted = 1;
+    drop_pages(j);
+    free(j->cont);
+    j->cont = NULL;
+    return start_request(f, j, err);
+}
+
+static void
+schedule_retry(struct fetch *f, struct list_job *j)
+{
+    long wait = FIRST_BACKOFF_MS;
+    int i;
+
+    if (j->retry_after_s >= 0)
+        wait = j->retry_after_s > f->max_wait_ms / 1000
+               ? f->max_wait_ms : j->retry_after_s * 1000;
+    else
+        for (i = 0; i < j->retries && wait < f->max_wait_ms; i++)
+            wait *= 2;
+    if (wait > f->max_wait_ms)
+        wait = f->max_wait_ms;
+    j->retries++;
+    j->wake_ms = now_ms() + wait;
+}
+
+static int
+handle_done(struct fetch *f, struct list_job *j, CURLcode res,
+            struct kp_error *err)
+{
+    long code = 0;
+    char extra[64];
+
+    curl_multi_remove_handle(f->multi, j->easy);
+    j->active = 0;
+    if (res != CURLE_OK)
+        return transport_error(f, j, res, err);
+    curl_easy_getinfo(j->easy, CURLINFO_RESPONSE_CODE, &code);
+    if (code == 200)
+        return page_ok(f, j, err);
+    if (code == 410 && j->cont)
+        return expired(f, j, err);
+    if ((code == 429 || code >= 500) && j->retries < f->max_retries) {
+        schedule_retry(f, j);
+        return 0;
+    }
+    extra[0] = '\0';
+    if (code == 429 || code >= 500)
+        snprintf(extra, sizeof(extra), " (gave up after %d retries)",
+                 j->retries);
+    return http_error(j, code, extra, err);
+}
+
+static struct list_job *
+job_of(struct fetch *f, CURL *easy)
+{
+    size_t i;
+
+    for (i = 0; i < f->njobs; i++)
+        if (f->jobs[i].easy == easy)
+            return &f->jobs[i];
+    return NULL;
+}
+
+static void
+drain_messages(struct fetch *f)
+{
+    CURLMsg *m;
+    int left;
+
+    while ((m = curl_multi_info_read(f->multi, &left)) != NULL) {
+        struct list_job *j;
+
+        if (m->msg != CURLMSG_DONE)
+            continue;
+        j = job_of(f, m->easy_handle);
+        if (j && handle_done(f, j, m->data.result, &j->err) < 0) {
+            j->failed = 1;
+            if (!f->fail_deadline)
+                f->fail_deadline = now_ms() + SETTLE_MS;
+        }
+    }
+}
+
+/*
+ * Once a list has failed, report the failure of the first failed list in
+ * the caller's order, after waiting (briefly) for the requests of the
+ * lists before it: the same fault then gives the same message every run.
+ */
+static int
+settled(const struct fetch *f, struct kp_error *err)
+{
+    size_t i, first = f->njobs;
+
+    for (i = 0; i < f->njobs && first == f->njobs; i++)
+        if (f->jobs[i].failed)
+            first = i;
+    for (i = 0; i < first; i++)
+        if (f->jobs[i].active && now_ms() < f->fail_deadline)
+            return 0;
+    *err = f->jobs[first].err;
+    return 1;
+}
+
+/* Hand over, in order, the pages of every list that is complete. */
+static int
+deliver(struct fetch *f, kp_page_fn fn, void *ctx, struct kp_error *err)
+{
+    while (f->next_deliver < f->njobs && f->jobs[f->next_deliver].done) {
+        struct list_job *j = &f->jobs[f->next_deliver];
+
+        while (j->first) {
+            struct page *p = j->first;
+            int r;
+
+            err->msg[0] = '\0';
+            r = fn(ctx, j->def->name, p->body, p->len, err);
+            j->first = p->next;
+            free(p->body);
+            free(p);
+            if (r < 0) {
+                if (!err->msg[0])
+                    kp_errorf(err, KP_EXIT_ERROR, "cannot load %s",
+                              j->what);
+                return -1;
+            }
+        }
+        j->last = NULL;
+        f->next_deliver++;
+    }
+    return 0;
+}
+
+/* Start the retries that are due; returns ms until the next one. */
+static long
+wake_jobs(struct fetch *f, struct kp_error *err)
+{
+    long long now = now_ms(), next = -1;
+    size_t i;
+
+    for (i = 0; i < f->njobs; i++) {
+        struct list_job *j = &f->jobs[i];
+
+        if (!j->wake_ms || f->fail_deadline)
+            continue;
+        if (j->wake_ms <= now) {
+            if (start_request(f, j, err) < 0)
+                return -2;
+        } else if (next < 0 || j->wake_ms - now < next) {
+            next = j->wake_ms - now;
+        }
+    }
+    return next < 0 || next > 1000 ? 1000 : (long)next;
+}
+
+static int
+run(struct fetch *f, kp_page_fn fn, void *ctx, struct kp_error *err)
+{
+    size_t i;
+
+    for (i = 0; i < f->njobs; i++)
+        if (start_request(f, &f->jobs[i], err) < 0)
+            return -1;
+    while (f->next_deliver < f->njobs) {
+        int running;
+        long wait;
+
+        if (curl_multi_perform(f->multi, &running) != CURLM_OK)
+            return kp_errorf(err, KP_EXIT_ERROR, "internal error in the "
+                             "HTTP client");
+        drain_messages(f);
+        if (f->fail_deadline && settled(f, err))
+            return -1;
+        if (!f->fail_deadline && deliver(f, fn, ctx, err) < 0)
+            return -1;
+        if (f->next_deliver == f->njobs)
+            break;
+        wait = wake_jobs(f, err);
+        if (wait < -1)
+            return -1;
+        curl_multi_poll(f->multi, NULL, 0, (int)wait, NULL);
+    }
+    return 0;
+}
+
+/* ---- setup and teardown ----------------------------------------------- */
+
+static void
+to_overrides(const struct kp_live_opts *o, struct kp_kubeconfig_overrides *k)
+{
+    memset(k, 0, sizeof(*k));
+    k->kubeconfig = o->kubeconfig;
+    k->context = o->context;
+    k->cluster = o->cluster;
+    k->user = o->user;
+    k->server = o->server;
+    k->token = o->token;
+    k->certificate_authority = o->certificate_authority;
+    k->insecure_skip_tls_verify = o->insecure_skip_tls_verify;
+    k->warn = o->warn;
+    k->warn_ctx = o->warn_ctx;
+}
+
+static int
+make_jobs(struct fetch *f, const char *const *resources,
+          struct kp_error *err)
+{
+    size_t n = 0, i;
+
+    while (resources[n])
+        n++;
+    f->jobs = kp_xcalloc(n ? n : 1, sizeof(*f->jobs));
+    for (i = 0; i < n; i++) {
+        struct list_job *j = &f->jobs[i];
+
+        j->def = find_resource(resources[i]);
+        if (!j->def)
+            return kp_errorf(err, KP_EXIT_ERROR, "unknown resource '%s'",
+                             resources[i]);
+        snprintf(j->what, sizeof(j->what), "%s%s%s", j->def->name,
+                 j->def->group[0] ? "." : "", j->def->group);
+        j->easy = curl_easy_init();
+        if (!j->easy)
+            return kp_errorf(err, KP_EXIT_ERROR, "cannot start the HTTP "
+                             "client");
+        f->njobs++;
+        setup_easy(f, j);
+    }
+    return 0;
+}
+
+static int
+fetch_init(struct fetch *f, const struct kp_live_opts *o,
+           const char *const *resources, struct kp_error *err)
+{
+    struct kp_kubeconfig_overrides k;
+
+    to_overrides(o, &k);
+    f->o = o;
+    f->limit = o->page_limit > 0 ? o->page_limit : DEFAULT_LIMIT;
+    f->max_retries = o->max_retries < 0 ? 0 : o->max_retries > 0
+                     ? o->max_retries : DEFAULT_RETRIES;
+    f->max_wait_ms = o->max_retry_wait_ms > 0 ? o->max_retry_wait_ms
+                                              : DEFAULT_RETRY_WAIT_MS;
+    if (kp_kubeconfig_load(&f->rc, &k, err) < 0)
+        return -1;
+    f->multi = curl_multi_init();
+    if (!f->multi)
+        return kp_errorf(err, KP_EXIT_ERROR, "cannot start the HTTP client");
+    if (kp_rest_config_credentials(&f->rc, err) < 0 ||
+        endpoint_init(&f->ep, &f->rc, err) < 0 ||
+        build_headers(f, err) < 0 || build_proxy(f, err) < 0)
+        return -1;
+    return make_jobs(f, resources, err);
+}
+
+static void
+fetch_release(struct fetch *f)
+{
+    size_t i;
+
+    for (i = 0; i < f->njobs; i++) {
+        struct list_job *j = &f->jobs[i];
+
+        if (j->active)
+            curl_multi_remove_handle(f->multi, j->easy);
+        curl_easy_cleanup(j->easy);
+        drop_pages(j);
+        free(j->body.data);
+        free(j->cont);
+    }
+    free(f->jobs);
+    if (f->multi)
+        curl_multi_cleanup(f->multi);
+    slist_free_wiped(f->headers);
+    free(f->proxy);
+    endpoint_release(&f->ep);
+    kp_rest_config_release(&f->rc);
+}
+
+int
+kp_live_fetch(const struct kp_live_opts *o, const char *const *resources,
+              kp_page_fn fn, void *ctx, struct kp_error *err)
+{
+    struct fetch f;
+    struct kp_error local;
+    int r;
+
+    if (!err)
+        err = &local;
+    memset(&f, 0, sizeof(f));
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+        return kp_errorf(err, KP_EXIT_ERROR, "cannot start the HTTP client");
+    r = fetch_init(&f, o, resources, err);
+    if (r == 0)
+        r = run(&f, fn, ctx, err);
+    fetch_release(&f);
+    curl_global_cleanup();
+    return r;
+}
+
+int
+kp_live_default_namespace(const struct kp_live_opts *o, char *buf, size_t n,
+                          struct kp_error *err)
+{
+    struct kp_kubeconfig_overrides k;
+    struct kp_rest_config rc;
+    size_t len;
+
+    to_overrides(o, &k);
+    if (kp_kubeconfig_load(&rc, &k, err) < 0)
+        return -1;
+    len = strlen(rc.namespace);
+    if (len >= n) {
+        kp_rest_config_release(&rc);
+        return kp_errorf(err, KP_EXIT_ERROR, "namespace name too long");
+    }
+    memcpy(buf, rc.namespace, len + 1);
+    kp_rest_config_release(&rc);
+    return 0;
+}

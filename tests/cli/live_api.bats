@@ -1,0 +1,440 @@
+#!/usr/bin/env bats
+# live_api.bats - kubectl-preempt reading a live cluster: the real binary
+# against tests/helpers/fake_apiserver.py on 127.0.0.1, configured by
+# kubeconfig files (or flags, or a service account) written per test.
+#
+# KP_BIN overrides the binary under test (default bin/kubectl-preempt).
+
+bats_require_minimum_version 1.5.0
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+
+ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
+KP="${KP_BIN:-$ROOT/bin/kubectl-preempt}"
+FIXTURES="$ROOT/tests/fixtures/live"
+TOKEN=s3cr3t-token
+
+setup_file() {
+    export PKI="$BATS_FILE_TMPDIR/pki"
+    sh "$ROOT/tests/helpers/make_certs.sh" "$PKI"
+}
+
+setup() {
+    # no cluster anywhere but the ones a test sets up
+    unset KUBECONFIG KUBERNETES_SERVICE_HOST KUBERNETES_SERVICE_PORT \
+        POD_NAMESPACE https_proxy HTTPS_PROXY http_proxy HTTP_PROXY \
+        all_proxy ALL_PROXY no_proxy NO_PROXY
+    export HOME="$BATS_TEST_TMPDIR/home"
+    mkdir -p "$HOME"
+    export KP_SERVICEACCOUNT_DIR="$BATS_TEST_TMPDIR/no-serviceaccount"
+    SERVER_PID=
+}
+
+teardown() {
+    if [ -n "$SERVER_PID" ]; then
+        kill "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+    fi
+}
+
+# start_server [fake_apiserver.py flags...]: sets PORT, SERVER, SERVER_LOG.
+start_server() {
+    local portfile="$BATS_TEST_TMPDIR/port"
+    SERVER_LOG="$BATS_TEST_TMPDIR/requests.log"
+    python3 "$ROOT/tests/helpers/fake_apiserver.py" --certs "$PKI" \
+        --fixtures "$FIXTURES" --port-file "$portfile" --log "$SERVER_LOG" \
+        --token "$TOKEN" --lifetime 60 "$@" >/dev/null 2>&1 3>&- &
+    SERVER_PID=$!
+    for _ in $(seq 200); do
+        [ -s "$portfile" ] && break
+        sleep 0.05
+    done
+    PORT=$(cat "$portfile")
+    SERVER="https://127.0.0.1:$PORT"
+}
+
+# write_kubeconfig FILE USER-YAML: context "test" (current) -> cluster
+# "fake" (the server, its CA) and user "tester" with the given body.
+write_kubeconfig() {
+    cat > "$1" <<EOF
+apiVersion: v1
+kind: Config
+current-context: test
+clusters:
+- name: fake
+  cluster:
+    server: $SERVER
+    certificate-authority: $PKI/ca.crt
+contexts:
+- name: test
+  context:
+    cluster: fake
+    user: tester
+    namespace: prod
+users:
+- name: tester
+  user:
+$2
+EOF
+    chmod 600 "$1"
+}
+
+# kubeconfig with the bearer token, at $KC
+token_kubeconfig() {
+    KC="$BATS_TEST_TMPDIR/kubeconfig"
+    write_kubeconfig "$KC" "    token: $TOKEN"
+}
+
+# write_plugin FILE API-VERSION: an exec credential plugin printing TOKEN
+write_plugin() {
+    cat > "$1" <<EOF
+#!/bin/sh
+printf '{"apiVersion":"%s","kind":"ExecCredential","status":{"token":"%s"}}\n' \
+    "$2" "$TOKEN"
+EOF
+    chmod 700 "$1"
+}
+
+# the live run succeeded and reported on the pending pod prod/api-0
+assert_reported() {
+    assert_success
+    assert_output --partial "api-0"
+}
+
+# expect_error MESSAGE: exit 1, nothing on stdout, one line on stderr
+expect_error() {
+    assert_equal "$status" 1
+    assert_equal "$output" ""
+    assert_equal "${#stderr_lines[@]}" 1
+    assert_equal "$stderr" "error: $1"
+}
+
+# expect_error_prefix PREFIX: as expect_error, the line starting so
+expect_error_prefix() {
+    assert_equal "$status" 1
+    assert_equal "$output" ""
+    assert_equal "${#stderr_lines[@]}" 1
+    case "$stderr" in
+    "error: $1"*) ;;
+    *) fail "stderr '$stderr' does not start with 'error: $1'" ;;
+    esac
+}
+
+# --- authentication -------------------------------------------------------
+
+@test "lists the cluster with the bearer token of the kubeconfig" {
+    start_server
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A
+    assert_reported
+    run grep -c '"auth": "token"' "$SERVER_LOG"
+    assert_output 4
+}
+
+@test "asks for pages of 500, gzip, JSON, as kubectl-preempt" {
+    start_server
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A
+    assert_success
+    run grep -c '"query": "limit=500"' "$SERVER_LOG"
+    assert_output 4
+    run grep -c '"accept": "application/json".*"accept_encoding": "[^"]*gzip' \
+        "$SERVER_LOG"
+    assert_output 4
+    run grep -c '"ua": "kubectl-preempt/' "$SERVER_LOG"
+    assert_output 4
+}
+
+@test "follows continue tokens when the server returns short pages" {
+    start_server --max-page 2
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A
+    assert_reported
+    run grep -c 'continue=' "$SERVER_LOG"
+    assert_output 7
+}
+
+@test "reads the token from tokenFile, relative to the kubeconfig" {
+    start_server
+    KC="$BATS_TEST_TMPDIR/kubeconfig"
+    printf '%s\n' "$TOKEN" > "$BATS_TEST_TMPDIR/sa.token"
+    write_kubeconfig "$KC" "    tokenFile: sa.token"
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A
+    assert_reported
+}
+
+@test "authenticates with client certificate and key files" {
+    start_server --require-cert
+    KC="$BATS_TEST_TMPDIR/kubeconfig"
+    write_kubeconfig "$KC" "    client-certificate: $PKI/client.crt
+    client-key: $PKI/client.key"
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A
+    assert_reported
+    run grep -c '"auth": "cert"' "$SERVER_LOG"
+    assert_output 4
+}
+
+@test "authenticates with client certificate data in the kubeconfig" {
+    start_server --require-cert
+    KC="$BATS_TEST_TMPDIR/kubeconfig"
+    write_kubeconfig "$KC" "    client-certificate-data: $(base64 -w0 "$PKI/client.crt")
+    client-key-data: $(base64 -w0 "$PKI/client.key")"
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A
+    assert_reported
+    run grep -c '"user": "kp-tester"' "$SERVER_LOG"
+    assert_output 4
+}
+
+@test "runs a client.authentication.k8s.io/v1 exec plugin" {
+    start_server
+    KC="$BATS_TEST_TMPDIR/kubeconfig"
+    write_plugin "$BATS_TEST_TMPDIR/plugin" client.authentication.k8s.io/v1
+    write_kubeconfig "$KC" "    exec:
+      apiVersion: client.authentication.k8s.io/v1
+      command: ./plugin
+      interactiveMode: Never"
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A
+    assert_reported
+}
+
+@test "runs a client.authentication.k8s.io/v1beta1 exec plugin from PATH" {
+    start_server
+    KC="$BATS_TEST_TMPDIR/kubeconfig"
+    mkdir -p "$BATS_TEST_TMPDIR/bin"
+    write_plugin "$BATS_TEST_TMPDIR/bin/kp-test-auth" \
+        client.authentication.k8s.io/v1beta1
+    write_kubeconfig "$KC" "    exec:
+      apiVersion: client.authentication.k8s.io/v1beta1
+      command: kp-test-auth"
+    PATH="$BATS_TEST_TMPDIR/bin:$PATH" run --separate-stderr "$KP" \
+        --kubeconfig "$KC" -A
+    assert_reported
+}
+
+@test "a failing exec plugin is reported with its exit code" {
+    start_server
+    KC="$BATS_TEST_TMPDIR/kubeconfig"
+    printf '#!/bin/sh\nexit 4\n' > "$BATS_TEST_TMPDIR/plugin"
+    chmod 700 "$BATS_TEST_TMPDIR/plugin"
+    write_kubeconfig "$KC" "    exec:
+      apiVersion: client.authentication.k8s.io/v1
+      command: ./plugin
+      interactiveMode: Never"
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A
+    expect_error "getting credentials: exec: executable $BATS_TEST_TMPDIR/plugin failed with exit code 4"
+}
+
+@test "uses the in-cluster service account when there is no kubeconfig" {
+    start_server
+    export KP_SERVICEACCOUNT_DIR="$BATS_TEST_TMPDIR/serviceaccount"
+    mkdir -p "$KP_SERVICEACCOUNT_DIR"
+    printf '%s' "$TOKEN" > "$KP_SERVICEACCOUNT_DIR/token"
+    cp "$PKI/ca.crt" "$KP_SERVICEACCOUNT_DIR/ca.crt"
+    printf 'prod' > "$KP_SERVICEACCOUNT_DIR/namespace"
+    KUBERNETES_SERVICE_HOST=127.0.0.1 KUBERNETES_SERVICE_PORT=$PORT \
+        run --separate-stderr "$KP" -A
+    assert_reported
+}
+
+@test "--server and --token override the kubeconfig" {
+    start_server
+    KC="$BATS_TEST_TMPDIR/kubeconfig"
+    SERVER=https://127.0.0.1:1 write_kubeconfig "$KC" "    token: wrong"
+    run --separate-stderr "$KP" --kubeconfig "$KC" --server "$SERVER" \
+        --token "$TOKEN" -A
+    assert_reported
+}
+
+@test "--server, --token and --certificate-authority need no kubeconfig" {
+    start_server
+    run --separate-stderr "$KP" --server "$SERVER" --token "$TOKEN" \
+        --certificate-authority "$PKI/ca.crt" -A
+    assert_reported
+}
+
+@test "--context selects a context other than the current one" {
+    start_server
+    KC="$BATS_TEST_TMPDIR/kubeconfig"
+    cat > "$KC" <<EOF
+current-context: broken
+clusters:
+- name: good
+  cluster: {server: "$SERVER", certificate-authority: "$PKI/ca.crt"}
+- name: dead
+  cluster: {server: "https://127.0.0.1:1", certificate-authority: "$PKI/ca.crt"}
+contexts:
+- {name: broken, context: {cluster: dead, user: u}}
+- {name: working, context: {cluster: good, user: u}}
+users:
+- {name: u, user: {token: "$TOKEN"}}
+EOF
+    run --separate-stderr "$KP" --kubeconfig "$KC" --context working -A
+    assert_reported
+    run --separate-stderr "$KP" --kubeconfig "$KC" --context missing -A
+    expect_error 'context "missing" does not exist'
+}
+
+@test "KUBECONFIG merges its files, the first to set a value winning" {
+    start_server
+    cat > "$BATS_TEST_TMPDIR/first" <<EOF
+clusters:
+- name: fake
+  cluster: {server: "$SERVER", certificate-authority: "$PKI/ca.crt"}
+users:
+- {name: u, user: {token: "$TOKEN"}}
+EOF
+    cat > "$BATS_TEST_TMPDIR/second" <<EOF
+current-context: merged
+clusters:
+- name: fake
+  cluster: {server: "https://127.0.0.1:1"}
+contexts:
+- {name: merged, context: {cluster: fake, user: u}}
+users:
+- {name: u, user: {token: wrong}}
+EOF
+    KUBECONFIG="$BATS_TEST_TMPDIR/first:$BATS_TEST_TMPDIR/nowhere:$BATS_TEST_TMPDIR/second" \
+        run --separate-stderr "$KP" -A
+    assert_reported
+}
+
+@test "the live report equals the offline report of its own --snapshot-out" {
+    start_server --max-page 5
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A -o json \
+        --snapshot-out "$BATS_TEST_TMPDIR/snapshot.json"
+    assert_success
+    live="$output"
+    run stat -c %a "$BATS_TEST_TMPDIR/snapshot.json"
+    assert_output 600
+    [ ! -e "$BATS_TEST_TMPDIR/snapshot.json.tmp" ]
+    run --separate-stderr "$KP" -f "$BATS_TEST_TMPDIR/snapshot.json" -A \
+        -o json
+    assert_success
+    assert_equal "$output" "$live"
+}
+
+@test "a failed live run leaves no --snapshot-out file" {
+    start_server --fault forbidden:priorityclasses
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A \
+        --snapshot-out "$BATS_TEST_TMPDIR/snapshot.json"
+    assert_equal "$status" 1
+    [ ! -e "$BATS_TEST_TMPDIR/snapshot.json" ]
+    [ ! -e "$BATS_TEST_TMPDIR/snapshot.json.tmp" ]
+}
+
+# --- faults ---------------------------------------------------------------
+
+@test "401 Unauthorized names the list that was refused" {
+    start_server --fault unauthorized
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A
+    expect_error "cannot list nodes at the cluster scope: 401 Unauthorized: Unauthorized"
+}
+
+@test "a wrong token is refused without being shown" {
+    start_server
+    KC="$BATS_TEST_TMPDIR/kubeconfig"
+    write_kubeconfig "$KC" "    token: not-the-right-token"
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A
+    expect_error "cannot list nodes at the cluster scope: 401 Unauthorized: Unauthorized"
+}
+
+@test "403 Forbidden carries the RBAC message of the server" {
+    start_server --fault forbidden:pods
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A
+    expect_error 'cannot list pods at the cluster scope: 403 Forbidden: pods is forbidden: User "system:serviceaccount:kp:preempt" cannot list resource "pods" in API group "" at the cluster scope'
+}
+
+@test "403 on a grouped resource names resource.group" {
+    start_server --fault forbidden:poddisruptionbudgets
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A
+    expect_error_prefix "cannot list poddisruptionbudgets.policy at the cluster scope: 403 Forbidden: "
+}
+
+@test "an expired continue token restarts the list once" {
+    start_server --max-page 2 --fault expired-continue-once
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A
+    assert_reported
+}
+
+@test "a continue token expiring again fails clearly" {
+    start_server --max-page 2 --fault expired-continue
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A
+    expect_error "cannot list nodes: 410 Gone: the continue token expired again after the list was restarted (the list changes faster than it can be read page by page); try again"
+}
+
+@test "429 Too Many Requests is retried after Retry-After" {
+    start_server --fault too-many-requests --retry-after 1
+    token_kubeconfig
+    SECONDS=0
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A
+    assert_reported
+    [ "$SECONDS" -ge 1 ]
+}
+
+@test "429 Too Many Requests every time gives up after 5 retries" {
+    start_server --fault too-many-requests-always --retry-after 0
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A
+    expect_error "cannot list nodes: 429 Too Many Requests: Too many requests, please try again later. (gave up after 5 retries)"
+}
+
+@test "500 once is retried" {
+    start_server --fault server-error-once
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A
+    assert_reported
+}
+
+@test "a server slower than --request-timeout fails naming the server" {
+    start_server --fault slow --slow-seconds 5
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A --request-timeout 1s
+    expect_error "cannot list nodes from the server $SERVER: request timed out after 1s (--request-timeout)"
+}
+
+@test "a truncated response is an error" {
+    start_server --fault truncated
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A
+    expect_error_prefix "cannot list nodes from the server $SERVER: the response was cut short: "
+}
+
+@test "a response that is not JSON is an error" {
+    start_server --fault not-json
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A
+    expect_error "cannot list nodes from the server $SERVER: the response is not a complete JSON object"
+}
+
+@test "a server certificate from another CA is refused" {
+    start_server --fault wrong-ca
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A
+    expect_error_prefix "unable to connect to the server $SERVER: TLS certificate verification failed: "
+}
+
+@test "--insecure-skip-tls-verify accepts a certificate from another CA" {
+    start_server --fault wrong-ca
+    run --separate-stderr "$KP" --server "$SERVER" --token "$TOKEN" \
+        --insecure-skip-tls-verify -A
+    assert_reported
+}
+
+@test "a server that is not listening is named" {
+    SERVER=https://127.0.0.1:1
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A
+    expect_error_prefix "unable to connect to the server https://127.0.0.1:1: "
+}
+
+@test "no kubeconfig and no service account is explained" {
+    run --separate-stderr "$KP" -A
+    expect_error_prefix "no configuration has been provided"
+}

@@ -1,0 +1,354 @@
+#!/usr/bin/env python3
+"""fake_apiserver.py - a loopback Kubernetes API server for tests.
+
+Serves cluster-wide lists (GET /api/v1/pods, /apis/policy/v1/...) from
+FIXTURES/<resource>.json (a full List), paginated like the real server:
+limit, continue (opaque tokens), metadata.remainingItemCount, gzip when
+asked.  HTTPS only, on 127.0.0.1 and an ephemeral port, with the test PKI
+of make_certs.sh.  Authenticates a bearer token (--token) or a client
+certificate signed by the CA; --require-cert makes the certificate
+mandatory at the TLS level.
+
+Faults (--fault NAME[:RESOURCE], repeatable; or one per line in the
+--control file, re-read at every request and replacing the flags while
+it exists).  With :RESOURCE a fault applies to that list only; "once"
+means once per list.
+
+  unauthorized           401 with a Status body
+  forbidden              403 with an RBAC Status body
+  expired-continue       410 Gone for every request carrying a continue
+  expired-continue-once  410 Gone for the first such request only
+  too-many-requests      429 with Retry-After: --retry-after, once
+  too-many-requests-always  429 every time
+  server-error-once      500 once, then OK
+  server-error-always    500 every time
+  slow                   sleep --slow-seconds before answering
+  truncated              Content-Length promises more than is sent
+  not-json               200 with a body that is not JSON
+  wrong-ca               serve a certificate from the wrong CA
+
+The port is printed on stdout and written to --port-file.  Every request
+is appended to --log as one JSON line.  The server exits by itself after
+--lifetime seconds.  Python 3 standard library only.
+"""
+
+import argparse
+import base64
+import gzip
+import json
+import os
+import ssl
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+RESOURCES = {
+    "/api/v1/nodes": ("nodes", "NodeList", "v1", ""),
+    "/api/v1/pods": ("pods", "PodList", "v1", ""),
+    "/apis/policy/v1/poddisruptionbudgets":
+        ("poddisruptionbudgets", "PodDisruptionBudgetList", "policy/v1",
+         "policy"),
+    "/apis/scheduling.k8s.io/v1/priorityclasses":
+        ("priorityclasses", "PriorityClassList", "scheduling.k8s.io/v1",
+         "scheduling.k8s.io"),
+    "/api/v1/persistentvolumeclaims":
+        ("persistentvolumeclaims", "PersistentVolumeClaimList", "v1", ""),
+    "/api/v1/persistentvolumes":
+        ("persistentvolumes", "PersistentVolumeList", "v1", ""),
+    "/apis/storage.k8s.io/v1/storageclasses":
+        ("storageclasses", "StorageClassList", "storage.k8s.io/v1",
+         "storage.k8s.io"),
+    "/apis/storage.k8s.io/v1/csinodes":
+        ("csinodes", "CSINodeList", "storage.k8s.io/v1", "storage.k8s.io"),
+    "/api/v1/events": ("events", "EventList", "v1", ""),
+}
+
+RESOURCE_VERSION = "4242"
+EXPIRED_MESSAGE = (
+    "The provided continue parameter is too old to display a consistent "
+    "list result. You can start a new list without the continue parameter,"
+    " or use the continue token in this response to retrieve the remainder"
+    " of the results. Continuing with the provided token results in an "
+    "inconsistent list - objects that were created, modified, or deleted "
+    "between the time the first chunk was returned and now may show up in "
+    "the list.")
+
+
+def status(code, reason, message):
+    return {"kind": "Status", "apiVersion": "v1", "metadata": {},
+            "status": "Failure", "message": message, "reason": reason,
+            "code": code}
+
+
+class State:
+    """What the handlers share: options, fixtures, fault counters."""
+
+    def __init__(self, args):
+        self.args = args
+        self.lock = threading.Lock()
+        self.fired = set()          # (fault, resource) of "once" faults
+        self.items = {}
+        for path, (name, _, _, _) in RESOURCES.items():
+            self.items[name] = self.load(name)
+
+    def load(self, name):
+        path = os.path.join(self.args.fixtures, name + ".json")
+        if not os.path.exists(path):
+            return []
+        with open(path) as f:
+            items = json.load(f).get("items") or []
+        for it in items:            # list items carry no kind
+            it.pop("kind", None)
+            it.pop("apiVersion", None)
+        return items
+
+    def faults(self):
+        ctl = self.args.control
+        if ctl and os.path.exists(ctl):
+            with open(ctl) as f:
+                return [ln.strip() for ln in f
+                        if ln.strip() and not ln.startswith("#")]
+        return self.args.fault
+
+    def active(self, name, resource):
+        """Is fault name on for this resource (and not yet fired if once)?"""
+        for f in self.faults():
+            fname, _, fres = f.partition(":")
+            if fname == name and fres in ("", resource):
+                return True
+        return False
+
+    def fire_once(self, name, resource):
+        with self.lock:
+            if (name, resource) in self.fired:
+                return False
+            self.fired.add((name, resource))
+            return True
+
+    def log(self, entry):
+        if not self.args.log:
+            return
+        with self.lock, open(self.args.log, "a") as f:
+            f.write(json.dumps(entry, sort_keys=True) + "\n")
+
+
+def make_token(start):
+    raw = json.dumps({"rv": RESOURCE_VERSION, "start": start,
+                      "salt": os.urandom(6).hex()})
+    return base64.urlsafe_b64encode(raw.encode()).decode()
+
+
+def read_token(tok):
+    try:
+        return int(json.loads(base64.urlsafe_b64decode(tok))["start"])
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "fake-apiserver"
+
+    def log_message(self, fmt, *args):  # quiet
+        pass
+
+    # ---- responses ----------------------------------------------------
+
+    def send_json(self, code, obj, headers=None, raw=None):
+        body = raw if raw is not None else json.dumps(obj).encode()
+        gz = "gzip" in self.headers.get("Accept-Encoding", "")
+        if gz and raw is None:
+            body = gzip.compress(body)
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        if gz and raw is None:
+            self.send_header("Content-Encoding", "gzip")
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def send_truncated(self, obj):
+        body = json.dumps(obj).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body[: len(body) // 2])
+        self.wfile.flush()
+        self.close_connection = True
+
+    # ---- request handling ---------------------------------------------
+
+    def who(self):
+        auth = self.headers.get("Authorization", "")
+        if auth.startswith("Bearer "):
+            tok = auth[len("Bearer "):]
+            return ("token", tok) if tok in self.server.state.args.token \
+                else ("bad-token", "")
+        cert = self.connection.getpeercert()
+        if cert:
+            cn = [v for rdn in cert.get("subject", ()) for k, v in rdn
+                  if k == "commonName"]
+            return ("cert", cn[0] if cn else "")
+        return ("none", "")
+
+    def do_GET(self):
+        st = self.server.state
+        url = urlsplit(self.path)
+        q = parse_qs(url.query)
+        kind, ident = self.who()
+        st.log({"path": url.path, "query": url.query, "auth": kind,
+                "user": ident if kind == "cert" else "",
+                "ua": self.headers.get("User-Agent", ""),
+                "accept": self.headers.get("Accept", ""),
+                "accept_encoding": self.headers.get("Accept-Encoding", ""),
+                "host": self.headers.get("Host", "")})
+        res = RESOURCES.get(url.path)
+        if res is None:
+            self.send_json(404, status(404, "NotFound",
+                                       "the server could not find the "
+                                       "requested resource"))
+            return
+        if kind not in ("token", "cert"):
+            self.send_json(401, status(401, "Unauthorized", "Unauthorized"))
+            return
+        self.serve_list(res, q)
+
+    def fault_response(self, name, group, q):
+        """Send the response of an active fault; True if one was sent."""
+        st = self.server.state
+        cont = q.get("continue", [""])[0]
+        if st.active("slow", name):
+            time.sleep(st.args.slow_seconds)
+        if st.active("unauthorized", name):
+            self.send_json(401, status(401, "Unauthorized", "Unauthorized"))
+            return True
+        if st.active("forbidden", name):
+            self.send_json(403, status(
+                403, "Forbidden",
+                '%s is forbidden: User "system:serviceaccount:kp:preempt" '
+                'cannot list resource "%s" in API group "%s" at the '
+                'cluster scope' % (name, name, group)))
+            return True
+        if cont and (st.active("expired-continue", name) or
+                     (st.active("expired-continue-once", name) and
+                      st.fire_once("expired-continue-once", name))):
+            self.send_json(410, status(410, "Expired", EXPIRED_MESSAGE))
+            return True
+        if st.active("too-many-requests-always", name) or (
+                st.active("too-many-requests", name) and
+                st.fire_once("too-many-requests", name)):
+            self.send_json(429, status(429, "TooManyRequests",
+                                       "Too many requests, please try "
+                                       "again later."),
+                           {"Retry-After": str(st.args.retry_after)})
+            return True
+        if st.active("server-error-always", name) or (
+                st.active("server-error-once", name) and
+                st.fire_once("server-error-once", name)):
+            self.send_json(500, status(500, "InternalError",
+                                       "Internal error occurred: etcdserver:"
+                                       " leader changed"))
+            return True
+        if st.active("not-json", name):
+            self.send_json(200, None, raw=b"<html>proxy error</html>")
+            return True
+        return False
+
+    def serve_list(self, res, q):
+        name, list_kind, api_version, group = res
+        st = self.server.state
+        if self.fault_response(name, group, q):
+            return
+        items = st.items[name]
+        start = 0
+        cont = q.get("continue", [""])[0]
+        if cont:
+            start = read_token(cont)
+            if start is None:
+                self.send_json(400, status(400, "BadRequest",
+                                           "continue key is not valid"))
+                return
+        limit = int(q.get("limit", ["0"])[0] or 0)
+        if st.args.max_page and (limit <= 0 or limit > st.args.max_page):
+            limit = st.args.max_page
+        end = len(items) if limit <= 0 else min(len(items), start + limit)
+        meta = {"resourceVersion": RESOURCE_VERSION}
+        if end < len(items):
+            meta["continue"] = make_token(end)
+            meta["remainingItemCount"] = len(items) - end
+        body = {"kind": list_kind, "apiVersion": api_version,
+                "metadata": meta, "items": items[start:end]}
+        if st.active("truncated", name):
+            self.send_truncated(body)
+            return
+        self.send_json(200, body)
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        pass    # TLS failures and clients hanging up are expected
+
+
+def tls_context(args):
+    certs = args.certs
+    prefix = "wrong-server" if "wrong-ca" in args.fault else "server"
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.minimum_version = ssl.TLSVersion.TLSv1_2
+    ctx.load_cert_chain(os.path.join(certs, prefix + ".crt"),
+                        os.path.join(certs, prefix + ".key"))
+    ctx.load_verify_locations(os.path.join(certs, "ca.crt"))
+    ctx.verify_mode = (ssl.CERT_REQUIRED if args.require_cert
+                       else ssl.CERT_OPTIONAL)
+    return ctx
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--certs", required=True)
+    p.add_argument("--fixtures", required=True)
+    p.add_argument("--port-file")
+    p.add_argument("--log")
+    p.add_argument("--token", action="append", default=[])
+    p.add_argument("--require-cert", action="store_true")
+    p.add_argument("--fault", action="append", default=[])
+    p.add_argument("--control")
+    p.add_argument("--max-page", type=int, default=0,
+                   help="serve at most this many items per page")
+    p.add_argument("--retry-after", type=int, default=1)
+    p.add_argument("--slow-seconds", type=float, default=3.0)
+    p.add_argument("--lifetime", type=float, default=120.0)
+    return p.parse_args(argv)
+
+
+def main(argv):
+    args = parse_args(argv)
+    srv = Server(("127.0.0.1", 0), Handler)
+    srv.state = State(args)
+    srv.socket = tls_context(args).wrap_socket(
+        srv.socket, server_side=True, do_handshake_on_connect=False)
+    port = srv.server_address[1]
+    if args.port_file:
+        tmp = args.port_file + ".tmp"
+        with open(tmp, "w") as f:
+            f.write("%d\n" % port)
+        os.replace(tmp, args.port_file)
+    print(port, flush=True)
+    timer = threading.Timer(args.lifetime, lambda: os._exit(0))
+    timer.daemon = True
+    timer.start()
+    try:
+        srv.serve_forever(poll_interval=0.1)
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
