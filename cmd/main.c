@@ -13,8 +13,6 @@ static int
 print_error(const struct kp_error *err)
 {
     fprintf(stderr, "error: %s\n", err->msg);
-    if (err->exit_code == KP_EXIT_USAGE)
-        fputs("Run 'kubectl-preempt --help' for usage.\n", stderr);
     return err->exit_code ? err->exit_code : KP_EXIT_ERROR;
 }
 
@@ -34,10 +32,17 @@ main(int argc, char **argv)
     struct kp_error err = {0, ""};
     struct kp_buf help;
     size_t i;
+    bool explain;
     int rc;
 
     if (argc >= 2 && strcmp(argv[1], "completion") == 0)
         return kp_completion_main(argc - 1, argv + 1);
+    /* "explain [flags] [POD...]": the same flags, another command */
+    explain = argc >= 2 && strcmp(argv[1], "explain") == 0;
+    if (explain) {
+        argc--;
+        argv++;
+    }
     kp_options_init(&o);
     kp_buf_init(&help);
     rc = kp_options_parse(&o, argc, argv, &help, &err);
@@ -49,7 +54,7 @@ main(int argc, char **argv)
         return rc > 0 ? KP_EXIT_OK : print_error(&err);
     }
     kp_buf_release(&help);
-    rc = kp_run(&o, &r, &err);
+    rc = explain ? kp_explain(&o, &r, &err) : kp_run(&o, &r, &err);
     for (i = 0; i < r.nwarnings; i++)
         fprintf(stderr, "warning: %s\n", r.warnings[i]);
     if (rc < 0) {

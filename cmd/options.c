@@ -64,9 +64,30 @@ h_output(struct kp_options *o, const char *a, struct kp_error *e)
         o->output = KP_OUTPUT_WIDE;
     else if (strcmp(a, "json") == 0)
         o->output = KP_OUTPUT_JSON;
+    else if (strcmp(a, "summary") == 0)
+        o->output = KP_OUTPUT_SUMMARY;
     else
         return kp_errorf(e, KP_EXIT_USAGE, "invalid output format '%s': "
-                         "expected table, wide or json", a);
+                         "expected table, wide, json or summary", a);
+    return 0;
+}
+
+/* --add, --only-added (issue 5) */
+static int
+h_add(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    if (!a[0])
+        return kp_errorf(e, KP_EXIT_USAGE, "--add needs a file name");
+    push(&o->adds, &o->nadds, a);
+    return 0;
+}
+
+static int
+h_only_added(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    (void)a;
+    (void)e;
+    o->only_added = true;
     return 0;
 }
 
@@ -256,8 +277,14 @@ const struct kp_flag kp_flags[] = {
     {"filename", 'f', KP_ARG_REQUIRED, "FILE", NULL,
      "snapshot file (kubectl get ... -o json); repeatable; - is stdin",
      h_filename},
-    {"output", 'o', KP_ARG_REQUIRED, "FORMAT", "table wide json",
-     "output format: table, wide or json", h_output},
+    {"output", 'o', KP_ARG_REQUIRED, "FORMAT", "table wide json summary",
+     "output format: table, wide, json or summary", h_output},
+    {"add", 0, KP_ARG_REQUIRED, "FILE", NULL,
+     "also schedule the pods of these manifests (YAML or JSON: Pod, "
+     "Deployment, ReplicaSet, StatefulSet, Job, DaemonSet); repeatable; "
+     "- is stdin", h_add},
+    {"only-added", 0, KP_ARG_NONE, NULL, NULL,
+     "report only the pods that --add brought in", h_only_added},
     {"no-headers", 0, KP_ARG_NONE, NULL, NULL,
      "do not print the table header", h_no_headers},
     {"namespace", 'n', KP_ARG_REQUIRED, "NAMESPACE", NULL,
@@ -321,12 +348,15 @@ kp_usage(struct kp_buf *out)
 
     kp_buf_puts(out,
         "Usage: kubectl-preempt [flags] [POD...]\n"
+        "       kubectl-preempt explain [flags] [POD...]\n"
         "       kubectl-preempt completion bash|zsh|fish\n"
         "\n"
         "Replays kube-scheduler's preemption for pending pods and reports,\n"
         "for each, whether it fits, whom it would preempt, on which node,\n"
         "and which PodDisruptionBudgets that violates.  POD is NAME or\n"
         "NAMESPACE/NAME.  Without -f the live cluster is read.\n"
+        "'explain' lists past preemptions (Preempted events, DisruptionTarget\n"
+        "conditions, nominated pods) found in the -f files.\n"
         "\nFlags:\n");
     for (i = 0; i < kp_nflags; i++) {
         const struct kp_flag *f = &kp_flags[i];
@@ -344,12 +374,24 @@ kp_usage(struct kp_buf *out)
         "2 usage error, 3 a --fail-on condition matched.\n");
 }
 
+static bool
+reads_stdin_twice(const struct kp_options *o)
+{
+    size_t i, n = 0, nadd = 0;
+
+    for (i = 0; i < o->nfiles; i++)
+        n += strcmp(o->files[i], "-") == 0;
+    for (i = 0; i < o->nadds; i++)
+        nadd += strcmp(o->adds[i], "-") == 0;
+    return nadd > 0 && n + nadd > 1;
+}
+
 int
 kp_options_parse(struct kp_options *o, int argc, char **argv,
                  struct kp_buf *out, struct kp_error *err)
 {
     struct option *lo = xrealloc(NULL, (kp_nflags + 1) * sizeof(*lo));
-    char shorts[128];
+    char shorts[130];
     size_t i, ns = 0;
     int c, rc = 0;
 
@@ -366,6 +408,8 @@ kp_options_parse(struct kp_options *o, int argc, char **argv,
         }
     }
     shorts[ns] = '\0';
+    memmove(shorts + 1, shorts, ns + 1);
+    shorts[0] = ':';    /* a missing argument returns ':' */
     optind = 1;
     opterr = 0;
     while (rc == 0 && (c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
@@ -378,12 +422,14 @@ kp_options_parse(struct kp_options *o, int argc, char **argv,
                 if (kp_flags[i].short_name == c)
                     f = &kp_flags[i];
         }
+        if (c == ':') {
+            rc = kp_errorf(err, KP_EXIT_USAGE, "flag needs an argument: "
+                           "'%s'", argv[optind - 1]);
+            break;
+        }
         if (!f) {
-            const char *bad = argv[optind - 1];
-
-            rc = kp_errorf(err, KP_EXIT_USAGE, optopt && c == '?' ?
-                           "unknown or incomplete flag '%s'" :
-                           "unknown flag '%s'", bad);
+            rc = kp_errorf(err, KP_EXIT_USAGE, "unknown flag '%s'",
+                           argv[optind - 1]);
             break;
         }
         rc = f->handle(o, optarg ? optarg : "", err);
@@ -402,6 +448,11 @@ kp_options_parse(struct kp_options *o, int argc, char **argv,
         return kp_errorf(err, KP_EXIT_USAGE, "--min-candidate-nodes-"
                          "percentage and --min-candidate-nodes-absolute "
                          "cannot both be 0");
+    if (o->only_added && o->nadds == 0)
+        return kp_errorf(err, KP_EXIT_USAGE, "--only-added needs --add");
+    if (reads_stdin_twice(o))
+        return kp_errorf(err, KP_EXIT_USAGE, "standard input (-) can be "
+                         "read only once among -f and --add");
     if (o->all_namespaces && o->namespace)
         return kp_errorf(err, KP_EXIT_USAGE,
                          "--namespace and --all-namespaces conflict");
@@ -417,5 +468,6 @@ kp_options_release(struct kp_options *o)
 {
     free((void *)o->files);
     free((void *)o->pods);
-    o->files = o->pods = NULL;
+    free((void *)o->adds);
+    o->files = o->pods = o->adds = NULL;
 }
