@@ -55,7 +55,8 @@ main(int argc, char **argv)
     }
     kp_buf_release(&help);
     rc = explain ? kp_explain(&o, &r, &err) : kp_run(&o, &r, &err);
-    for (i = 0; i < r.nwarnings; i++)
+    /* on failure the one error line is all that stderr gets */
+    for (i = 0; rc == 0 && i < r.nwarnings; i++)
         fprintf(stderr, "warning: %s\n", r.warnings[i]);
     if (rc < 0) {
         kp_run_result_release(&r);

@@ -114,7 +114,7 @@ decode_images(struct kp_snapshot *s, const cJSON *status, struct kp_node *n,
               struct kp_error *err)
 {
     const cJSON *arr, *it;
-    size_t cap = 0;
+    size_t cap = 0, i = 0;
 
     if (kp_json_arr(status, "images", &arr, err) < 0)
         return -1;
@@ -123,10 +123,15 @@ decode_images(struct kp_snapshot *s, const cJSON *status, struct kp_node *n,
     cJSON_ArrayForEach(it, arr) {
         const cJSON *names = kp_json_get(it, "names");
 
+        if (!cJSON_IsObject(it))
+            return kp_errorf(err, KP_EXIT_ERROR,
+                             "images[%zu]: expected an object", i);
         cap += names && cJSON_IsArray(names) ?
                (size_t)cJSON_GetArraySize(names) : 0;
+        i++;
     }
     n->images = kp_arena_alloc(&s->arena, sizeof(*n->images) * cap);
+    i = 0;
     cJSON_ArrayForEach(it, arr) {
         const char **names;
         size_t nn, j;
@@ -134,12 +139,13 @@ decode_images(struct kp_snapshot *s, const cJSON *status, struct kp_node *n,
 
         if (kp_json_str_array(&s->arena, it, "names", &nn, &names, err) < 0 ||
             kp_json_int(it, "sizeBytes", 0, INT64_MAX, &size, NULL, err) < 0)
-            return kp_error_path(err, "images");
+            return kp_error_path(err, "images[%zu]", i);
         for (j = 0; j < nn; j++) {
             n->images[n->nimages].name = names[j];
             n->images[n->nimages].size = size;
             n->nimages++;
         }
+        i++;
     }
     return 0;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode_score.h"
 #include "json_util.h"
 #include "quantity.h"
 #include "snapshot.h"
@@ -33,6 +34,17 @@ tmp_slot(struct tmpvec *v, int id)
     v->e[v->n].id = id;
     v->e[v->n].value = 0;
     return &v->e[v->n++].value;
+}
+
+static int64_t
+tmp_get(const struct tmpvec *v, int id)
+{
+    size_t i;
+
+    for (i = 0; i < v->n; i++)
+        if (v->e[i].id == id)
+            return v->e[i].value;
+    return 0;
 }
 
 static int64_t
@@ -142,6 +154,9 @@ decode_ports(struct kp_snapshot *s, const cJSON *c, struct kp_pod *p,
         struct kp_host_port hp;
         int64_t v;
 
+        if (!cJSON_IsObject(it))
+            return kp_errorf(err, KP_EXIT_ERROR,
+                             "ports[%zu]: expected an object", i);
         if (kp_json_int(it, "hostPort", 0, 65535, &v, NULL, err) < 0 ||
             kp_json_istr(&s->arena, it, "hostIP", &hp.ip, err) < 0 ||
             kp_json_istr(&s->arena, it, "protocol", &hp.protocol, err) < 0)
@@ -162,6 +177,7 @@ decode_ports(struct kp_snapshot *s, const cJSON *c, struct kp_pod *p,
 
 struct containers_ctx {
     struct tmpvec sum, init_max, side;
+    struct kp_nonzero nz;       /* scoring: decode_score.c */
     struct kp_host_port ports[256];
     const char *images[256];
 };
@@ -182,12 +198,14 @@ decode_one_container(struct kp_snapshot *s, const cJSON *c, bool init,
         kp_json_istr(&s->arena, c, "image", &image, err) < 0)
         return -1;
     sidecar = init && policy && strcmp(policy, "Always") == 0;
-    if (!init || sidecar) {
-        if (decode_ports(s, c, p, x->ports, 256, err) < 0)
-            return -1;
-        if (image && p->nimages < 256)
-            x->images[p->nimages++] = image;
-    }
+    if ((!init || sidecar) && decode_ports(s, c, p, x->ports, 256, err) < 0)
+        return -1;
+    /* scoring: ImageLocality reads every container, init ones included */
+    if (image && p->nimages < 256)
+        x->images[p->nimages++] = image;
+    p->ncontainers++;
+    kp_nonzero_container(&x->nz, c, init, sidecar, tmp_get(&r, KP_RES_CPU),
+                         tmp_get(&r, KP_RES_MEMORY));
     if (!init) {
         tmp_add_tmp(&x->sum, &r);
     } else if (sidecar) {
@@ -208,7 +226,7 @@ decode_containers(struct kp_snapshot *s, const cJSON *spec, struct kp_pod *p,
     static const char *const keys[] = {"initContainers", "containers"};
     struct containers_ctx *x = kp_xcalloc(1, sizeof(*x));
     const cJSON *pod_res, *pod_req, *overhead;
-    struct kp_resvec rv;
+    struct kp_resvec rv, pod_rv;
     size_t k, i;
     int rc = -1;
 
@@ -234,6 +252,7 @@ decode_containers(struct kp_snapshot *s, const cJSON *spec, struct kp_pod *p,
         kp_error_path(err, "resources.requests");
         goto out;
     }
+    pod_rv = rv;
     for (i = 0; i < rv.n; i++) {
         const char *name = s->res_names[rv.e[i].id];
 
@@ -252,6 +271,7 @@ decode_containers(struct kp_snapshot *s, const cJSON *spec, struct kp_pod *p,
     }
     tmp_add(&x->sum, &rv);
     tmp_to_resvec(&s->arena, &x->sum, &p->req);
+    kp_nonzero_finish(p, &x->nz, pod_req, &pod_rv, &rv);
     p->host_ports = kp_arena_memdup(&s->arena, x->ports,
                                     p->nhost_ports * sizeof(x->ports[0]));
     p->images = kp_arena_memdup(&s->arena, x->images,
@@ -279,6 +299,9 @@ decode_tolerations(struct kp_snapshot *s, const cJSON *spec,
         struct kp_toleration *t = &p->tolerations[i];
         const char *op;
 
+        if (!cJSON_IsObject(it))
+            return kp_errorf(err, KP_EXIT_ERROR,
+                             "tolerations[%zu]: expected an object", i);
         if (kp_json_istr(&s->arena, it, "key", &t->key, err) < 0 ||
             kp_json_istr(&s->arena, it, "operator", &op, err) < 0 ||
             kp_json_istr(&s->arena, it, "value", &t->value, err) < 0 ||
@@ -305,6 +328,61 @@ decode_tolerations(struct kp_snapshot *s, const cJSON *spec,
     return 0;
 }
 
+/*
+ * The API server refuses a NodeSelectorRequirement whose operator is not
+ * one of these; kube-scheduler would only fail to match its term.  An
+ * invalid key or value stays a term that matches nothing (labels.c).
+ */
+static int
+check_reqs_ops(const cJSON *term, const char *key, struct kp_error *err)
+{
+    static const char *const ops[] = {"In", "NotIn", "Exists",
+                                      "DoesNotExist", "Gt", "Lt"};
+    const cJSON *arr = kp_json_get(term, key), *it;
+    size_t i = 0, k;
+
+    if (!cJSON_IsArray(arr))
+        return 0;               /* a wrong type is labels.c's to report */
+    for (it = arr->child; it; it = it->next, i++) {
+        const cJSON *op = kp_json_get(it, "operator");
+
+        if (!cJSON_IsObject(it) || (op && !cJSON_IsString(op)))
+            continue;
+        for (k = 0; op && k < sizeof(ops) / sizeof(ops[0]); k++)
+            if (strcmp(op->valuestring, ops[k]) == 0)
+                break;
+        if (!op || k == sizeof(ops) / sizeof(ops[0]))
+            return kp_errorf(err, KP_EXIT_ERROR,
+                             "%s[%zu].operator: unknown operator '%s'", key,
+                             i, op ? op->valuestring : "");
+    }
+    return 0;
+}
+
+static int
+check_term_ops(const cJSON *term, struct kp_error *err)
+{
+    if (check_reqs_ops(term, "matchExpressions", err) < 0 ||
+        check_reqs_ops(term, "matchFields", err) < 0)
+        return -1;
+    return 0;
+}
+
+/* Every term of a NodeSelector. */
+static int
+check_selector_ops(const cJSON *sel, struct kp_error *err)
+{
+    const cJSON *terms = kp_json_get(sel, "nodeSelectorTerms"), *it;
+    size_t i = 0;
+
+    if (!cJSON_IsArray(terms))
+        return 0;
+    for (it = terms->child; it; it = it->next, i++)
+        if (check_term_ops(it, err) < 0)
+            return kp_error_path(err, "nodeSelectorTerms[%zu]", i);
+    return 0;
+}
+
 static int
 decode_preferred_node_affinity(struct kp_snapshot *s, const cJSON *na,
                                struct kp_pod *p, struct kp_error *err)
@@ -322,34 +400,47 @@ decode_preferred_node_affinity(struct kp_snapshot *s, const cJSON *na,
         n * sizeof(*p->preferred_node_affinity));
     p->preferred_node_affinity_weight = kp_arena_alloc(&s->arena,
         n * sizeof(int32_t));
-    cJSON_ArrayForEach(it, arr) {
-        cJSON *wrap = cJSON_CreateObject();
-        cJSON *terms = cJSON_AddArrayToObject(wrap, "nodeSelectorTerms");
+    for (it = arr->child; it; it = it->next, i++) {
+        cJSON *wrap;
+        cJSON *terms;
         const cJSON *pref;
         struct kp_node_selector ns;
         int64_t w;
         int rc;
 
+        pref = NULL;
+        if (!cJSON_IsObject(it))
+            return kp_errorf(err, KP_EXIT_ERROR, "preferredDuringScheduling"
+                             "IgnoredDuringExecution[%zu]: expected an "
+                             "object", i);
         if (kp_json_int(it, "weight", 0, 100, &w, NULL, err) < 0 ||
-            kp_json_obj(it, "preference", &pref, err) < 0) {
-            cJSON_Delete(wrap);
+            kp_json_obj(it, "preference", &pref, err) < 0 ||
+            (pref && check_term_ops(pref, err) < 0))
             return kp_error_path(err, "preferredDuringSchedulingIgnored"
-                                 "DuringExecution[%zu]", i);
-        }
+                                 "DuringExecution[%zu]%s", i,
+                                 pref ? ".preference" : "");
+        wrap = cJSON_CreateObject();
+        terms = cJSON_AddArrayToObject(wrap, "nodeSelectorTerms");
         cJSON_AddItemReferenceToArray(terms, (cJSON *)(pref ? pref :
                                               cJSON_GetArrayItem(terms, 0)));
         rc = pref ? kp_node_selector_from_json(&s->arena, wrap, &ns, err) : 0;
         cJSON_Delete(wrap);
-        if (rc < 0)
+        if (rc < 0) {
+            /* the path is the wrapper's: drop "nodeSelectorTerms[0]" */
+            static const char wrapped[] = "nodeSelectorTerms[0].";
+            size_t wl = sizeof(wrapped) - 1;
+
+            if (strncmp(err->msg, wrapped, wl) == 0)
+                memmove(err->msg, err->msg + wl, strlen(err->msg) - wl + 1);
             return kp_error_path(err, "preferredDuringSchedulingIgnored"
                                  "DuringExecution[%zu].preference", i);
+        }
         if (!pref || ns.nterms != 1)
             continue;
         p->preferred_node_affinity[p->npreferred_node_affinity] =
             ns.terms[0];
         p->preferred_node_affinity_weight[p->npreferred_node_affinity++] =
             (int32_t)w;
-        i++;
     }
     return 0;
 }
@@ -374,6 +465,9 @@ decode_affinity_terms(struct kp_snapshot *s, const cJSON *obj,
         const cJSON *term = it, *nss;
         int64_t w = 0;
 
+        if (!cJSON_IsObject(it))
+            return kp_errorf(err, KP_EXIT_ERROR,
+                             "%s[%zu]: expected an object", key, i);
         if (weighted && (kp_json_int(it, "weight", 1, 100, &w, NULL,
                                      err) < 0 ||
                          kp_json_obj(it, "podAffinityTerm", &term, err) < 0))
@@ -444,9 +538,10 @@ decode_affinity(struct kp_snapshot *s, const cJSON *spec, struct kp_pod *p,
         const cJSON *req = kp_json_get(na, "requiredDuringScheduling"
                                        "IgnoredDuringExecution");
 
-        if (req && kp_node_selector_from_json(&s->arena, req,
-                                              &p->required_node_affinity,
-                                              err) < 0)
+        if (req && (check_selector_ops(req, err) < 0 ||
+                    kp_node_selector_from_json(&s->arena, req,
+                                               &p->required_node_affinity,
+                                               err) < 0))
             return kp_error_path(err, "affinity.nodeAffinity."
                                  "requiredDuringSchedulingIgnoredDuring"
                                  "Execution");
@@ -468,6 +563,8 @@ decode_one_spread(struct kp_snapshot *s, const cJSON *it,
     int64_t v;
     bool set;
 
+    if (!cJSON_IsObject(it))
+        return kp_errorf(err, KP_EXIT_ERROR, "expected an object");
     if (kp_json_int(it, "maxSkew", 1, INT32_MAX, &v, &set, err) < 0)
         return -1;
     if (!set)
@@ -526,13 +623,19 @@ static int
 decode_volumes(const cJSON *spec, struct kp_pod *p, struct kp_error *err)
 {
     const cJSON *arr, *it;
+    size_t i = 0;
 
     if (kp_json_arr(spec, "volumes", &arr, err) < 0)
         return -1;
-    cJSON_ArrayForEach(it, arr)
+    cJSON_ArrayForEach(it, arr) {
+        if (!cJSON_IsObject(it))
+            return kp_errorf(err, KP_EXIT_ERROR,
+                             "volumes[%zu]: expected an object", i);
         if (kp_json_get(it, "persistentVolumeClaim") ||
             kp_json_get(it, "ephemeral"))
             p->uses_volumes = true;
+        i++;
+    }
     return 0;
 }
 
@@ -594,6 +697,7 @@ decode_conditions(const cJSON *status, struct kp_pod *p,
                   struct kp_error *err)
 {
     const cJSON *arr, *it;
+    size_t i = 0;
 
     if (kp_json_arr(status, "conditions", &arr, err) < 0)
         return -1;
@@ -602,6 +706,10 @@ decode_conditions(const cJSON *status, struct kp_pod *p,
         const cJSON *st = kp_json_get(it, "status");
         const cJSON *reason = kp_json_get(it, "reason");
 
+        if (!cJSON_IsObject(it))
+            return kp_errorf(err, KP_EXIT_ERROR,
+                             "conditions[%zu]: expected an object", i);
+        i++;
         if (!cJSON_IsString(type) ||
             strcmp(type->valuestring, "DisruptionTarget") != 0)
             continue;
@@ -670,7 +778,7 @@ decode_metadata(struct kp_snapshot *s, const cJSON *md, struct kp_pod *p,
     if (kp_labels_from_json(&s->arena, kp_json_get(md, "labels"),
                             &p->labels, err) < 0)
         return kp_error_path(err, "labels");
-    return 0;
+    return kp_decode_controller_kind(&s->arena, md, p, err);
 }
 
 int

@@ -84,7 +84,8 @@ kp_node_info_clone(struct kp_arena *a, const struct kp_node_info *ni,
     c->cap = ni->npods + extra;
     c->npods = ni->npods;
     c->pods = kp_arena_alloc(a, (c->cap ? c->cap : 1) * sizeof(*c->pods));
-    memcpy(c->pods, ni->pods, ni->npods * sizeof(*c->pods));
+    if (ni->npods)
+        memcpy(c->pods, ni->pods, ni->npods * sizeof(*c->pods));
     /* mark as arena-owned: cap grows are impossible, see add below */
     return c;
 }
@@ -389,6 +390,8 @@ const struct kp_plugin *const kp_filter_plugins[] = {
     &kp_plugin_node_affinity,
     &kp_plugin_node_ports,
     &kp_plugin_node_resources_fit,
+    &kp_plugin_pod_topology_spread,
+    &kp_plugin_inter_pod_affinity,
 };
 
 const size_t kp_nfilter_plugins =

@@ -6,6 +6,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * Whether msg starts with a field path ("spec.priority: ...",
+ * "[0].key: ..."): a run without spaces or quotes up to the first ": ".
+ * Otherwise it is a bare complaint ("expected an object").
+ */
+static bool
+starts_with_path(const char *msg)
+{
+    const char *colon = strstr(msg, ": ");
+    const char *p;
+
+    if (!colon || colon == msg)
+        return false;
+    for (p = msg; p < colon; p++)
+        if (*p == ' ' || *p == '\'' || *p == '"')
+            return false;
+    return true;
+}
+
 int
 kp_error_path(struct kp_error *err, const char *fmt, ...)
 {
@@ -19,7 +38,10 @@ kp_error_path(struct kp_error *err, const char *fmt, ...)
     vsnprintf(seg, sizeof(seg), fmt, ap);
     va_end(ap);
     memcpy(old, err->msg, sizeof(old));
-    kp_error_join(err, seg, old[0] == '[' ? "" : ".", old);
+    if (!starts_with_path(old))
+        kp_error_join(err, seg, ": ", old);
+    else
+        kp_error_join(err, seg, old[0] == '[' ? "" : ".", old);
     return -1;
 }
 
@@ -117,6 +139,14 @@ kp_json_bool(const cJSON *obj, const char *key, bool *out,
     return 0;
 }
 
+static int
+range_error(struct kp_error *err, const char *key, double d, int64_t min,
+            int64_t max)
+{
+    return kp_errorf(err, KP_EXIT_ERROR, "%s: %.0f is out of range "
+                     "[%lld, %lld]", key, d, (long long)min, (long long)max);
+}
+
 int
 kp_json_int(const cJSON *obj, const char *key, int64_t min, int64_t max,
             int64_t *out, bool *set, struct kp_error *err)
@@ -134,11 +164,20 @@ kp_json_int(const cJSON *obj, const char *key, int64_t min, int64_t max,
     d = v->valuedouble;
     if (!isfinite(d) || d != floor(d))
         return kp_errorf(err, KP_EXIT_ERROR, "%s: expected an integer", key);
-    if (d < (double)min || d > (double)max)
-        return kp_errorf(err, KP_EXIT_ERROR,
-                         "%s: %.0f is out of range [%lld, %lld]", key, d,
-                         (long long)min, (long long)max);
-    *out = (int64_t)d;
+    /*
+     * (double)INT64_MAX rounds up to 2^63, which int64_t cannot hold: a
+     * JSON integer that reads as exactly 2^63 is INT64_MAX where that is
+     * allowed (its digits may have said so); the cast would overflow.
+     */
+    if (d >= 9223372036854775808.0) {
+        if (max != INT64_MAX || d > 9223372036854775808.0)
+            return range_error(err, key, d, min, max);
+        *out = INT64_MAX;
+    } else if (d < (double)min || d > (double)max) {
+        return range_error(err, key, d, min, max);
+    } else {
+        *out = (int64_t)d;
+    }
     if (set)
         *set = true;
     return 0;
@@ -170,6 +209,16 @@ days_from_civil(int64_t y, int m, int d)
     doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
     doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     return era * 146097 + doe - 719468;
+}
+
+static int
+days_in_month(int y, int m)
+{
+    static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30,
+                               31};
+    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+
+    return m == 2 && leap ? 29 : days[m - 1];
 }
 
 static int
@@ -216,11 +265,18 @@ kp_parse_rfc3339(const char *s, int64_t *ns)
     } else {
         return -1;
     }
-    if (*p || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
-        se > 60 || oh > 23 || om > 59)
+    /* time.Parse's ranges: no February 30, no leap second */
+    if (*p || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) ||
+        h > 23 || mi > 59 || se > 59 || oh > 23 || om > 59)
         return -1;
     secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - off;
-    *ns = secs * 1000000000LL + nanos;
+    /* int64 nanoseconds cover 1678-2262; later or earlier saturates */
+    if (secs > INT64_MAX / 1000000000LL - 1)
+        *ns = INT64_MAX;
+    else if (secs < INT64_MIN / 1000000000LL + 1)
+        *ns = INT64_MIN;
+    else
+        *ns = secs * 1000000000LL + nanos;
     return 0;
 }
 
@@ -371,8 +427,8 @@ verr(struct kp_error *err, const struct vpath *p, const char *msg)
 }
 
 static int
-validate(const cJSON *v, int depth, int max_depth, struct vpath *p,
-         struct kp_error *err)
+validate(const cJSON *v, int depth, int max_depth, const char *skip,
+         struct vpath *p, struct kp_error *err)
 {
     const cJSON *c;
     const char *dup;
@@ -394,7 +450,9 @@ validate(const cJSON *v, int depth, int max_depth, struct vpath *p,
         if (cJSON_IsObject(v) && c->string &&
             !utf8_valid((const unsigned char *)c->string))
             return verr(err, p, "invalid UTF-8 in a key");
-        if (validate(c, depth + 1, max_depth, p, err) < 0)
+        if (!(skip && cJSON_IsObject(v) && c->string &&
+              strcmp(c->string, skip) == 0) &&
+            validate(c, depth + 1, max_depth, NULL, p, err) < 0)
             return -1;
         p->len = saved;
         p->buf[saved] = '\0';
@@ -405,9 +463,118 @@ validate(const cJSON *v, int depth, int max_depth, struct vpath *p,
 int
 kp_json_validate(const cJSON *root, int max_depth, struct kp_error *err)
 {
+    return kp_json_validate_at(root, 0, max_depth, NULL, err);
+}
+
+int
+kp_json_validate_at(const cJSON *v, int depth, int max_depth,
+                    const char *skip, struct kp_error *err)
+{
     struct vpath p;
 
     p.len = 0;
     p.buf[0] = '\0';
-    return validate(root, 0, max_depth, &p, err);
+    return validate(v, depth, max_depth, skip, &p, err);
+}
+
+/* ---- the raw text ---- */
+
+static bool
+is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static bool
+number_char(char c)
+{
+    return is_digit(c) || c == '-' || c == '+' || c == '.' || c == 'e' ||
+           c == 'E';
+}
+
+static size_t
+skip_digits(const char *s, size_t i, size_t n)
+{
+    while (i < n && is_digit(s[i]))
+        i++;
+    return i;
+}
+
+/* RFC 8259: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
+static bool
+number_ok(const char *s, size_t n)
+{
+    size_t i = 0;
+
+    if (i < n && s[i] == '-')
+        i++;
+    if (i == n || !is_digit(s[i]))
+        return false;
+    i = s[i] == '0' ? i + 1 : skip_digits(s, i, n);
+    if (i < n && s[i] == '.') {
+        if (++i == n || !is_digit(s[i]))
+            return false;
+        i = skip_digits(s, i, n);
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        if (++i < n && (s[i] == '+' || s[i] == '-'))
+            i++;
+        if (i == n || !is_digit(s[i]))
+            return false;
+        i = skip_digits(s, i, n);
+    }
+    return i == n;
+}
+
+static int
+scan_fail(size_t *at, const char **what, size_t where, const char *msg)
+{
+    *at = where;
+    *what = msg;
+    return -1;
+}
+
+int
+kp_json_scan(const char *buf, size_t len, int max_depth, size_t *at,
+             const char **what)
+{
+    size_t i = 0;
+    int depth = 0;
+
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+        i = 3;          /* cJSON skips a byte order mark */
+    if (i == len || (buf[i] != '{' && buf[i] != '['))
+        return 0;
+    while (i < len) {
+        char c = buf[i];
+
+        if (c == '"') {
+            for (i++; i < len && buf[i] != '"'; i++) {
+                if ((unsigned char)buf[i] < 0x20)
+                    return scan_fail(at, what, i,
+                                     "control character in a string");
+                if (buf[i] == '\\')
+                    i++;
+            }
+            if (i >= len)
+                break;
+            i++;
+        } else if (c == '-' || is_digit(c)) {
+            size_t start = i;
+
+            while (i < len && number_char(buf[i]))
+                i++;
+            if (i == len)
+                break;
+            if (!number_ok(buf + start, i - start))
+                return scan_fail(at, what, start, "invalid number");
+        } else {
+            if ((c == '{' || c == '[') && ++depth > max_depth)
+                return scan_fail(at, what, i, "nesting too deep");
+            if ((c == '}' || c == ']') && --depth == 0)
+                return 0;
+            i++;
+        }
+    }
+    return scan_fail(at, what, len, "truncated input");
 }

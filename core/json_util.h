@@ -52,5 +52,25 @@ int kp_json_str_array(struct kp_arena *a, const cJSON *obj, const char *key,
  * the path to the offending value.
  */
 int kp_json_validate(const cJSON *root, int max_depth, struct kp_error *err);
+/*
+ * The same for a value found at nesting level depth of its document (the
+ * path in errors starts at v).  The members of v named skip (if not NULL)
+ * are not descended into: a List's items are validated one by one.
+ */
+int kp_json_validate_at(const cJSON *v, int depth, int max_depth,
+                        const char *skip, struct kp_error *err);
+
+/*
+ * Check the JSON text of one document (buf starts at its first byte) for
+ * what cJSON accepts but RFC 8259 does not, and for what would make it
+ * fail without saying why: raw control characters in strings, numbers
+ * with leading zeros or a bare point, nesting deeper than max_depth, an
+ * end of input inside the document.  Returns 0, or -1 with *at the
+ * offset of the problem and *what a description ("truncated input" for
+ * the last one).  A document that does not start with '{' or '[' is left
+ * to cJSON.
+ */
+int kp_json_scan(const char *buf, size_t len, int max_depth, size_t *at,
+                 const char **what);
 
 #endif

@@ -23,7 +23,8 @@ enum kp_mode {
 enum kp_output {
     KP_OUTPUT_TABLE,
     KP_OUTPUT_WIDE,
-    KP_OUTPUT_JSON
+    KP_OUTPUT_JSON,
+    KP_OUTPUT_SUMMARY               /* per PriorityClass and namespace */
 };
 
 enum kp_fail_on {
@@ -55,6 +56,10 @@ struct kp_options {
     int insecure_skip_tls_verify;   /* -1 unset */
     long request_timeout_ms;
     const char *snapshot_out;
+    /* manifests not yet applied (--add), and --only-added */
+    size_t nadds;
+    const char **adds;
+    bool only_added;
 };
 
 void kp_options_init(struct kp_options *o);
@@ -70,5 +75,12 @@ struct kp_run_result {
 int kp_run(const struct kp_options *o, struct kp_run_result *r,
            struct kp_error *err);
 void kp_run_result_release(struct kp_run_result *r);
+
+/*
+ * "kubectl-preempt explain": past preemptions from the -f files' Events
+ * and DisruptionTarget conditions (explain.c), rendered into r->out.
+ */
+int kp_explain(const struct kp_options *o, struct kp_run_result *r,
+               struct kp_error *err);
 
 #endif

@@ -110,7 +110,7 @@ struct kp_pod {
     int64_t creation_time;      /* ns since epoch */
     size_t nscheduling_gates;
     struct kp_resvec req;       /* effective request (fit.go) */
-    /* for scoring (non-zero defaults) */
+    /* for scoring: requests with 100m / 200Mi for a container without */
     int64_t nonzero_cpu, nonzero_mem;
     size_t ntolerations;
     struct kp_toleration *tolerations;
@@ -128,6 +128,9 @@ struct kp_pod {
     struct kp_spread_constraint *spread;
     size_t nimages;             /* container images, for ImageLocality */
     const char **images;
+    /* ---- read only by scoring (decode_score.c) ---- */
+    size_t ncontainers;         /* init + app containers (ImageLocality) */
+    const char *controller_kind;/* ownerReferences[controller].kind */
     bool uses_volumes;          /* PVC/ephemeral volumes: not evaluated */
     bool from_add;              /* came from --add (issue 5) */
     int index;                  /* position in the snapshot */

@@ -107,6 +107,18 @@ wide_note(const struct kp_pod_report *pr)
     return kp_xstrdup(pr->message ? pr->message : "");
 }
 
+/* Whether --add put pods into the snapshot. */
+static bool
+any_added(const struct kp_snapshot *snap)
+{
+    size_t i;
+
+    for (i = 0; i < snap->npods; i++)
+        if (snap->pods[i]->from_add)
+            return true;
+    return false;
+}
+
 void
 kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
                 bool wide, bool no_headers, struct kp_buf *out)
@@ -115,12 +127,19 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
                                     "RESULT", "NOMINATED-NODE", "VICTIMS",
                                     "PDB-VIOLATIONS", "NODE", "CANDIDATES",
                                     "DECIDED-BY", "VICTIM-PODS", "MESSAGE"};
-    struct table t = {wide ? 12 : 7, 0, 0, h, NULL};
+    /* with --add, -o wide marks the added pods before the message */
+    static const char *const ha[] = {"NAMESPACE", "NAME", "PRIORITY",
+                                     "RESULT", "NOMINATED-NODE", "VICTIMS",
+                                     "PDB-VIOLATIONS", "NODE", "CANDIDATES",
+                                     "DECIDED-BY", "VICTIM-PODS", "ADDED",
+                                     "MESSAGE"};
+    bool added = wide && any_added(snap);
+    struct table t = {wide ? 12 + added : 7, 0, 0, added ? ha : h, NULL};
     size_t i;
 
     for (i = 0; i < rep->npods; i++) {
         const struct kp_pod_report *pr = &rep->pods[i];
-        char *cells[12];
+        char *cells[13];
 
         if (!pr->reported)
             continue;
@@ -140,7 +159,9 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
             cells[9] = kp_xstrdup(pr->decided_by ? pr->decided_by
                                                  : "<none>");
             cells[10] = victim_list(pr);
-            cells[11] = wide_note(pr);
+            if (added)
+                cells[11] = kp_xstrdup(pr->pod->from_add ? "yes" : "no");
+            cells[11 + added] = wide_note(pr);
         }
         table_row(&t, cells);
     }
@@ -232,6 +253,9 @@ json_pod(struct kp_buf *b, const struct kp_snapshot *snap,
     kp_buf_json_str(b, p->ns);
     kp_buf_puts(b, ",\n      \"name\": ");
     kp_buf_json_str(b, p->name);
+    /* only pods from --add carry the field */
+    if (p->from_add)
+        kp_buf_puts(b, ",\n      \"added\": true");
     kp_buf_printf(b, ",\n      \"priority\": %d,\n"
                   "      \"preemptionPolicy\": \"%s\",\n"
                   "      \"result\": \"%s\",\n", p->priority,
@@ -286,4 +310,114 @@ kp_render_json(const struct kp_snapshot *snap, const struct kp_report *rep,
         json_pod(out, snap, &rep->pods[i]);
     }
     kp_buf_puts(out, first ? "]\n}\n" : "\n  ]\n}\n");
+}
+
+/* ---- summary (-o summary) ---- */
+
+struct summary_row {
+    const char *pc;                 /* PriorityClass, "<none>" */
+    int32_t priority;
+    const char *ns;
+    size_t pending, by_result[4], victims;
+    long pdb_violations;
+};
+
+/* The class admission gave the pod: its own, else the global default. */
+static const char *
+class_of(const struct kp_snapshot *snap, const struct kp_pod *p)
+{
+    const struct kp_priority_class *def = NULL;
+    size_t i;
+
+    if (p->priority_class && p->priority_class[0])
+        return p->priority_class;
+    if (p->has_spec_priority)
+        return "<none>";
+    for (i = 0; i < snap->npcs; i++)
+        if (snap->pcs[i]->global_default &&
+            (!def || snap->pcs[i]->value < def->value))
+            def = snap->pcs[i];
+    return def ? def->name : "<none>";
+}
+
+static int
+summary_cmp(const void *x, const void *y)
+{
+    const struct summary_row *a = x, *b = y;
+    int c;
+
+    if (a->priority != b->priority)
+        return a->priority > b->priority ? -1 : 1;
+    c = strcmp(a->pc, b->pc);
+    return c ? c : strcmp(a->ns, b->ns);
+}
+
+static size_t
+summary_rows(const struct kp_snapshot *snap, const struct kp_report *rep,
+             struct summary_row *rows)
+{
+    size_t i, j, n = 0;
+
+    for (i = 0; i < rep->npods; i++) {
+        const struct kp_pod_report *pr = &rep->pods[i];
+        const char *pc;
+
+        if (!pr->reported)
+            continue;
+        pc = class_of(snap, pr->pod);
+        for (j = 0; j < n; j++)
+            if (rows[j].priority == pr->pod->priority &&
+                strcmp(rows[j].pc, pc) == 0 &&
+                strcmp(rows[j].ns, pr->pod->ns) == 0)
+                break;
+        if (j == n) {
+            memset(&rows[n], 0, sizeof(rows[n]));
+            rows[n].pc = pc;
+            rows[n].priority = pr->pod->priority;
+            rows[n++].ns = pr->pod->ns;
+        }
+        rows[j].pending++;
+        rows[j].by_result[pr->result]++;
+        rows[j].victims += pr->nvictims;
+        rows[j].pdb_violations += pr->pdb_violations;
+    }
+    qsort(rows, n, sizeof(*rows), summary_cmp);
+    return n;
+}
+
+void
+kp_render_summary(const struct kp_snapshot *snap, const struct kp_report *rep,
+                  bool no_headers, struct kp_buf *out)
+{
+    static const char *const h[] = {"PRIORITYCLASS", "PRIORITY",
+                                    "NAMESPACE", "PENDING", "FITS",
+                                    "PREEMPTS", "UNSCHEDULABLE",
+                                    "NOT-ELIGIBLE", "VICTIMS",
+                                    "PDB-VIOLATIONS"};
+    struct summary_row *rows = kp_xcalloc(rep->npods + 1, sizeof(*rows));
+    struct table t = {10, 0, 0, h, NULL};
+    size_t i, n = summary_rows(snap, rep, rows);
+
+    for (i = 0; i < n; i++) {
+        const struct summary_row *r = &rows[i];
+        char *cells[10];
+
+        cells[0] = kp_xstrdup(r->pc);
+        cells[1] = fmt("%d", r->priority);
+        cells[2] = kp_xstrdup(r->ns);
+        cells[3] = fmt("%zu", r->pending);
+        cells[4] = fmt("%zu", r->by_result[KP_RESULT_FITS]);
+        cells[5] = fmt("%zu", r->by_result[KP_RESULT_PREEMPTS]);
+        cells[6] = fmt("%zu", r->by_result[KP_RESULT_UNSCHEDULABLE]);
+        cells[7] = fmt("%zu", r->by_result[KP_RESULT_NOT_ELIGIBLE]);
+        cells[8] = fmt("%zu", r->victims);
+        cells[9] = fmt("%ld", r->pdb_violations);
+        table_row(&t, cells);
+    }
+    free(rows);
+    if (t.nrows == 0) {
+        free(t.cells);
+        return;
+    }
+    table_print(&t, no_headers, out);
 }

@@ -61,6 +61,10 @@ void kp_render_table(const struct kp_snapshot *snap,
                      struct kp_buf *out);
 void kp_render_json(const struct kp_snapshot *snap,
                     const struct kp_report *rep, struct kp_buf *out);
+/* -o summary: reported pods counted per PriorityClass and namespace. */
+void kp_render_summary(const struct kp_snapshot *snap,
+                       const struct kp_report *rep, bool no_headers,
+                       struct kp_buf *out);
 
 /* Node chosen among feasible ones (score.c). */
 int kp_select_host(struct kp_cycle *c, const int *feasible, size_t n);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kp.h"
+#include "add.h"
 #include "live.h"
 #include "report.h"
 #include "selector_parse.h"
@@ -15,7 +16,7 @@ void
 kp_options_init(struct kp_options *o)
 {
     memset(o, 0, sizeof(*o));
-    o->mode = KP_MODE_INDEPENDENT;
+    o->mode = KP_MODE_QUEUE;
     o->output = KP_OUTPUT_TABLE;
     o->min_candidate_nodes_percentage = 10;
     o->min_candidate_nodes_absolute = 100;
@@ -29,10 +30,17 @@ load(struct kp_snapshot *s, const struct kp_options *o, char *default_ns,
 {
     size_t i;
 
-    if (o->nfiles == 0)
-        return kp_load_live(s, o, default_ns, ns_len, err);
+    if (o->nfiles == 0) {
+        if (kp_load_live(s, o, default_ns, ns_len, err) < 0)
+            return -1;
+    }
     for (i = 0; i < o->nfiles; i++)
         if (kp_snapshot_load_file(s, o->files[i], err) < 0)
+            return -1;
+    /* --add: pods of manifests not yet applied, created after all others */
+    for (i = 0; i < o->nadds; i++)
+        if (kp_snapshot_add_manifests(s, o->adds[i], o->namespace ?
+                                      o->namespace : default_ns, err) < 0)
             return -1;
     return 0;
 }
@@ -82,7 +90,8 @@ mark_reported(const struct kp_snapshot *snap, const struct kp_options *o,
         return -1;
     for (i = 0; i < rep->npods; i++)
         rep->pods[i].reported = o->npods == 0 &&
-            selected(rep->pods[i].pod, o, o->selector ? &sel : NULL);
+            selected(rep->pods[i].pod, o, o->selector ? &sel : NULL) &&
+            (!o->only_added || rep->pods[i].pod->from_add);
     for (j = 0; j < o->npods; j++) {
         char ns[512];
         const char *name;
@@ -103,7 +112,7 @@ mark_reported(const struct kp_snapshot *snap, const struct kp_options *o,
                              o->scheduler_name,
                              p->node_name ? ": it is bound to node " : "",
                              p->node_name ? p->node_name : "");
-        rep->pods[i].reported = true;
+        rep->pods[i].reported = !o->only_added || p->from_add;
     }
     return 0;
 }
@@ -169,6 +178,8 @@ kp_run(const struct kp_options *o, struct kp_run_result *r,
         goto out;
     if (o->output == KP_OUTPUT_JSON)
         kp_render_json(&snap, &rep, &r->out);
+    else if (o->output == KP_OUTPUT_SUMMARY)
+        kp_render_summary(&snap, &rep, o->no_headers, &r->out);
     else
         kp_render_table(&snap, &rep, o->output == KP_OUTPUT_WIDE,
                         o->no_headers, &r->out);

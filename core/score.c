@@ -1,50 +1,126 @@
 /*
- * score.c - which feasible node a pod that fits is placed on.
+ * score.c - which feasible node a pod that fits is placed on.  Mirrors
+ * pkg/scheduler/schedule_one.go (numFeasibleNodesToFind, prioritizeNodes,
+ * selectHost), pkg/scheduler/framework/runtime/framework.go
+ * (RunScorePlugins: score, normalize, weight) and
+ * pkg/scheduler/framework/plugins/helper/normalize_score.go.
  *
- * Approximation of section 16 of the semantics: the highest
- * NodeResourcesFit LeastAllocated score (mean over cpu and memory,
- * counting 100m cpu / 200Mi memory for a pod without requests), ties to
- * the first feasible node in input order.
+ * Two fixed rules replace kube-scheduler's randomness (semantics N7):
+ * - upstream starts the filter pass at a round-robin index kept across
+ *   cycles and stops after numFeasibleNodesToFind feasible nodes (in
+ *   parallel); here the feasible nodes are the first
+ *   numFeasibleNodesToFind in input order, starting at index 0 every
+ *   cycle;
+ * - upstream picks at random among the nodes with the highest total
+ *   score; here the first of them in input order.
  */
+#include "score.h"
+
+#include <string.h>
+
 #include "report.h"
 
-#define DEFAULT_CPU 100
-#define DEFAULT_MEM (200LL * 1024 * 1024)
+#define MIN_FEASIBLE_NODES_TO_FIND 100
+#define MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND 5
 
-static int64_t
-least_allocated(int64_t alloc, int64_t used)
+const struct kp_score_plugin *const kp_score_plugins[] = {
+    &kp_score_taint_toleration,
+    &kp_score_node_affinity,
+    &kp_score_node_resources_fit,
+    &kp_score_pod_topology_spread,
+    &kp_score_inter_pod_affinity,
+    &kp_score_balanced_allocation,
+    &kp_score_image_locality,
+};
+
+const size_t kp_nscore_plugins =
+    sizeof(kp_score_plugins) / sizeof(kp_score_plugins[0]);
+
+void
+kp_default_normalize_score(int64_t max_priority, bool reverse,
+                           int64_t *scores, size_t n)
 {
-    if (alloc <= 0 || used > alloc)
-        return 0;
-    return (alloc - used) * 100 / alloc;
+    int64_t max_count = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (scores[i] > max_count)
+            max_count = scores[i];
+    if (max_count == 0) {
+        for (i = 0; reverse && i < n; i++)
+            scores[i] = max_priority;
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        int64_t s = max_priority * scores[i] / max_count;
+
+        scores[i] = reverse ? max_priority - s : s;
+    }
 }
 
+void
+kp_score_plugin_run(const struct kp_score_plugin *pl,
+                    const struct kp_score_nodes *f, int64_t *scores)
+{
+    void *state = NULL;
+    size_t i;
+
+    memset(scores, 0, f->n * sizeof(*scores));
+    if (pl->pre_score && !pl->pre_score(f, &state))
+        return;
+    for (i = 0; i < f->n; i++)
+        scores[i] = pl->score(f, state, i);
+    if (pl->normalize)
+        pl->normalize(f, state, scores);
+}
+
+size_t
+kp_num_feasible_nodes_to_find(size_t nall)
+{
+    int64_t n = (int64_t)nall, percentage, k;
+
+    if (n < MIN_FEASIBLE_NODES_TO_FIND)
+        return nall;
+    percentage = 50 - n / 125;
+    if (percentage < MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND)
+        percentage = MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND;
+    k = n * percentage / 100;
+    if (k < MIN_FEASIBLE_NODES_TO_FIND)
+        return MIN_FEASIBLE_NODES_TO_FIND;
+    return (size_t)k;
+}
+
+void
+kp_prioritize_nodes(const struct kp_score_nodes *f, int64_t *totals)
+{
+    int64_t *scores = kp_arena_alloc(f->c->scratch,
+                                     (f->n + 1) * sizeof(*scores));
+    size_t p, i;
+
+    memset(totals, 0, f->n * sizeof(*totals));
+    for (p = 0; p < kp_nscore_plugins; p++) {
+        kp_score_plugin_run(kp_score_plugins[p], f, scores);
+        for (i = 0; i < f->n; i++)
+            totals[i] += scores[i] * kp_score_plugins[p]->weight;
+    }
+}
+
+/* selectHost, first highest in input order instead of a random tie. */
 int
 kp_select_host(struct kp_cycle *c, const int *feasible, size_t n)
 {
-    const struct kp_pod *p = c->pod;
-    int64_t cpu = kp_resvec_get(&p->req, KP_RES_CPU);
-    int64_t mem = kp_resvec_get(&p->req, KP_RES_MEMORY);
-    int64_t best = -1;
-    int best_node = feasible[0];
-    size_t i;
+    struct kp_score_nodes f = {c, feasible, n};
+    size_t k = kp_num_feasible_nodes_to_find(c->cl->snap->nnodes), i, best;
+    int64_t *totals;
 
-    if (cpu == 0)
-        cpu = DEFAULT_CPU;
-    if (mem == 0)
-        mem = DEFAULT_MEM;
-    for (i = 0; i < n; i++) {
-        const struct kp_node_info *ni = &c->cl->nodes[feasible[i]];
-        const struct kp_resvec *al = &ni->node->allocatable;
-        int64_t s = (least_allocated(kp_resvec_get(al, KP_RES_CPU),
-                                     ni->used[KP_RES_CPU] + cpu) +
-                     least_allocated(kp_resvec_get(al, KP_RES_MEMORY),
-                                     ni->used[KP_RES_MEMORY] + mem)) / 2;
-
-        if (s > best) {
-            best = s;
-            best_node = feasible[i];
-        }
-    }
-    return best_node;
+    if (f.n > k)
+        f.n = k;
+    if (f.n <= 1)
+        return feasible[0];
+    totals = kp_arena_alloc(c->scratch, f.n * sizeof(*totals));
+    kp_prioritize_nodes(&f, totals);
+    for (i = 1, best = 0; i < f.n; i++)
+        if (totals[i] > totals[best])
+            best = i;
+    return feasible[best];
 }

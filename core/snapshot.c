@@ -15,6 +15,8 @@
 #include "json_util.h"
 
 #define KP_MAX_INPUT_BYTES ((size_t)8 << 30)
+/* Deeper than this, the raw text is refused before cJSON (limit 1000). */
+#define KP_MAX_JSON_NESTING 512
 
 void
 kp_snapshot_init(struct kp_snapshot *s)
@@ -50,6 +52,7 @@ kp_snapshot_release(struct kp_snapshot *s)
     free(s->res_reasons);
     free(s->node_pods);
     free(s->node_npods);
+    free(s->events);
     kp_strmap_release(&s->res_ids);
     kp_strmap_release(&s->node_index);
     kp_strmap_release(&s->pod_index);
@@ -59,15 +62,98 @@ kp_snapshot_release(struct kp_snapshot *s)
     memset(s, 0, sizeof(*s));
 }
 
+/* Length of the valid UTF-8 sequence at s, or 0. */
+static size_t
+utf8_len(const unsigned char *s)
+{
+    size_t n, i;
+    unsigned cp;
+
+    if (s[0] < 0x80)
+        return 1;
+    if (s[0] >= 0xC2 && s[0] <= 0xDF) {
+        n = 2;
+        cp = s[0] & 0x1Fu;
+    } else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
+        n = 3;
+        cp = s[0] & 0x0Fu;
+    } else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
+        n = 4;
+        cp = s[0] & 0x07u;
+    } else {
+        return 0;
+    }
+    for (i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3Fu);
+    }
+    if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+        cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return n;
+}
+
+/*
+ * Copy src to dst (size n) so that it prints as one line of valid UTF-8:
+ * control characters and bytes of invalid UTF-8 become \n, \t, \xNN.
+ * Messages quote input (names, keys, values), which can hold anything.
+ */
+static void
+sanitize(char *dst, size_t n, const char *src)
+{
+    const unsigned char *p = (const unsigned char *)src;
+    size_t o = 0;
+
+    while (*p) {
+        char esc[8];
+        size_t k = utf8_len(p);
+        const char *piece = (const char *)p;
+
+        if (k == 1 && *p == '\n') {
+            piece = "\\n";
+        } else if (k == 1 && *p == '\t') {
+            piece = "\\t";
+        } else if (k == 0 || *p < 0x20 || *p == 0x7F) {
+            snprintf(esc, sizeof(esc), "\\x%02X", *p);
+            piece = esc;
+            k = 1;
+        } else {
+            memcpy(esc, p, k);
+            esc[k] = '\0';
+            piece = esc;
+        }
+        if (o + strlen(piece) >= n)
+            break;
+        memcpy(dst + o, piece, strlen(piece));
+        o += strlen(piece);
+        p += k;
+    }
+    dst[o] = '\0';
+}
+
+static int
+sanitize_error(struct kp_error *err)
+{
+    char old[sizeof(err->msg)];
+
+    if (!err)
+        return -1;
+    memcpy(old, err->msg, sizeof(old));
+    sanitize(err->msg, sizeof(err->msg), old);
+    return -1;
+}
+
 void
 kp_snapshot_warn(struct kp_snapshot *s, const char *fmt, ...)
 {
-    char buf[1024];
+    char raw[1024], buf[1024];
     va_list ap;
 
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof(buf), fmt, ap);
+    vsnprintf(raw, sizeof(raw), fmt, ap);
     va_end(ap);
+    sanitize(buf, sizeof(buf), raw);
     if (s->nwarnings == s->capwarnings) {
         s->capwarnings = s->capwarnings ? s->capwarnings * 2 : 16;
         s->warnings = kp_xrealloc(s->warnings,
@@ -149,37 +235,90 @@ kp_pod_is_pending(const struct kp_pod *p, const char *scheduler_name)
         (arr)[(n)++] = (item);                                           \
     } while (0)
 
-/* "kind 'ns/name'" or "kind 'name'" for error messages. */
+/* "PodList" -> "podlist", as kubectl names kinds in messages. */
 static void
-describe(const cJSON *obj, const char *kind, char *buf, size_t n)
+lower_kind(const char *kind, char *buf, size_t n)
+{
+    size_t i;
+
+    for (i = 0; kind[i] && i + 1 < n; i++)
+        buf[i] = (char)(kind[i] >= 'A' && kind[i] <= 'Z' ? kind[i] + 32
+                                                         : kind[i]);
+    buf[i] = '\0';
+}
+
+static bool
+namespaced(const char *kind)
+{
+    return strcmp(kind, "Node") != 0 && strcmp(kind, "PriorityClass") != 0;
+}
+
+/*
+ * The object in error messages: "pod 'ns/name'", "node 'name'" (pods and
+ * PDBs without a namespace are in "default"), or "pod with no name" and,
+ * for the items of a List (index >= 0), where it is.
+ */
+static void
+describe(const cJSON *obj, const char *kind, long index, char *buf,
+         size_t n)
 {
     const cJSON *md = kp_json_get(obj, "metadata");
     const cJSON *name = kp_json_get(md, "name");
     const cJSON *ns = kp_json_get(md, "namespace");
     const char *lk = strcmp(kind, "PodDisruptionBudget") == 0 ?
                      "poddisruptionbudget" : kind;
+    const char *nsname = "";
     char lower[64];
-    size_t i;
 
-    for (i = 0; lk[i] && i + 1 < sizeof(lower); i++)
-        lower[i] = (char)(lk[i] >= 'A' && lk[i] <= 'Z' ? lk[i] + 32 : lk[i]);
-    lower[i] = '\0';
-    if (!cJSON_IsString(name))
-        snprintf(buf, n, "%s with no name", lower);
-    else if (cJSON_IsString(ns) && strcmp(kind, "Node") != 0 &&
-             strcmp(kind, "PriorityClass") != 0)
-        snprintf(buf, n, "%s '%s/%s'", lower, ns->valuestring,
-                 name->valuestring);
-    else
+    lower_kind(lk, lower, sizeof(lower));
+    if (cJSON_IsString(ns) && ns->valuestring[0])
+        nsname = ns->valuestring;
+    else if (strcmp(kind, "Pod") == 0 ||
+             strcmp(kind, "PodDisruptionBudget") == 0)
+        nsname = "default";
+    if (!cJSON_IsString(name) || !name->valuestring[0]) {
+        if (index >= 0)
+            snprintf(buf, n, "%s with no name (items[%ld])", lower, index);
+        else
+            snprintf(buf, n, "%s with no name", lower);
+    } else if (nsname[0] && namespaced(kind)) {
+        snprintf(buf, n, "%s '%s/%s'", lower, nsname, name->valuestring);
+    } else {
         snprintf(buf, n, "%s '%s'", lower, name->valuestring);
+    }
 }
 
 static int
 index_unique(struct kp_strmap *m, const char *key, void *obj,
              struct kp_error *err)
 {
-    if (kp_strmap_put(m, key, obj))
-        return kp_errorf(err, KP_EXIT_ERROR, "duplicate object");
+    if (kp_strmap_get(m, key))
+        return kp_errorf(err, KP_EXIT_ERROR,
+                         "metadata.name: duplicate object");
+    kp_strmap_put(m, key, obj);
+    return 0;
+}
+
+/*
+ * Names are DNS subdomains (at most 253 characters, no '/', no spaces or
+ * control characters): "ns/name" keys stay unambiguous and every report
+ * line stays one line.
+ */
+static int
+check_name(const char *field, const char *name, struct kp_error *err)
+{
+    const unsigned char *p;
+
+    if (!name)
+        return 0;
+    if (strlen(name) > 253)
+        return kp_errorf(err, KP_EXIT_ERROR, "%s: longer than 253 "
+                         "characters", field);
+    for (p = (const unsigned char *)name; *p; p++)
+        if (*p <= ' ' || *p == '/' || *p == 0x7F)
+            return kp_errorf(err, KP_EXIT_ERROR, "%s: invalid name '%s': "
+                             "no '/', spaces or control characters allowed",
+                             field, name);
     return 0;
 }
 
@@ -202,16 +341,22 @@ add_known(struct kp_snapshot *s, const cJSON *obj, const char *kind,
         p->source = source;
         p->index = (int)s->npods;
         if (kp_decode_pod(s, obj, p, err) < 0 ||
+            check_name("metadata.name", p->name, err) < 0 ||
+            check_name("metadata.namespace", p->ns, err) < 0 ||
             index_unique(&s->pod_index, ns_key(s, p->ns, p->name), p,
                          err) < 0)
             return -1;
         PUSH(s->pods, s->npods, s->cappods, p);
+        kp_snapshot_note_disruption(s, obj, p);
+    } else if (strcmp(kind, "Event") == 0) {
+        return kp_snapshot_add_event(s, obj, source, err);
     } else if (strcmp(kind, "Node") == 0) {
         struct kp_node *n = kp_arena_alloc(&s->arena, sizeof(*n));
 
         n->source = source;
         n->index = (int)s->nnodes;
         if (kp_decode_node(s, obj, n, err) < 0 ||
+            check_name("metadata.name", n->name, err) < 0 ||
             index_unique(&s->node_index, n->name, n, err) < 0)
             return -1;
         PUSH(s->nodes, s->nnodes, s->capnodes, n);
@@ -219,6 +364,8 @@ add_known(struct kp_snapshot *s, const cJSON *obj, const char *kind,
         struct kp_pdb *p = kp_arena_alloc(&s->arena, sizeof(*p));
 
         if (kp_decode_pdb(s, obj, p, err) < 0 ||
+            check_name("metadata.name", p->name, err) < 0 ||
+            check_name("metadata.namespace", p->ns, err) < 0 ||
             index_unique(&s->pdb_index, ns_key(s, p->ns, p->name), p,
                          err) < 0)
             return -1;
@@ -228,10 +375,47 @@ add_known(struct kp_snapshot *s, const cJSON *obj, const char *kind,
                                                       sizeof(*pc));
 
         if (kp_decode_priority_class(s, obj, pc, err) < 0 ||
+            check_name("metadata.name", pc->name, err) < 0 ||
             index_unique(&s->pc_index, pc->name, pc, err) < 0)
             return -1;
         PUSH(s->pcs, s->npcs, s->cappcs, pc);
     }
+    return 0;
+}
+
+static bool
+known_kind(const char *kind)
+{
+    return strcmp(kind, "Pod") == 0 || strcmp(kind, "Node") == 0 ||
+           strcmp(kind, "PodDisruptionBudget") == 0 ||
+           strcmp(kind, "PriorityClass") == 0 ||
+           strcmp(kind, "Event") == 0;
+}
+
+/*
+ * Validate (duplicate keys, UTF-8, depth) and add one object found at
+ * nesting level depth; index is its place in a List's items or -1.
+ * Errors read "<object>: <field path>: <what>".
+ */
+static int
+add_object(struct kp_snapshot *s, const cJSON *obj, const char *kind,
+           int depth, long index, const char *source, struct kp_error *err)
+{
+    char what[600];
+
+    if (!cJSON_IsObject(obj)) {
+        if (index >= 0)
+            return kp_errorf(err, KP_EXIT_ERROR,
+                             "items[%ld]: expected an object", index);
+        return kp_errorf(err, KP_EXIT_ERROR, "expected an object");
+    }
+    if (kp_json_validate_at(obj, depth, KP_MAX_JSON_DEPTH, NULL, err) < 0 ||
+        (known_kind(kind) && add_known(s, obj, kind, source, err) < 0)) {
+        describe(obj, kind, index, what, sizeof(what));
+        return kp_error_prefix(err, "%s", what);
+    }
+    if (!known_kind(kind))
+        s->nunknown_kinds++;
     return 0;
 }
 
@@ -240,21 +424,7 @@ kp_snapshot_add_object(struct kp_snapshot *s, const cJSON *obj,
                        const char *kind, const char *source,
                        struct kp_error *err)
 {
-    char what[600];
-
-    if (!cJSON_IsObject(obj))
-        return kp_errorf(err, KP_EXIT_ERROR, "expected an object");
-    if (strcmp(kind, "Pod") != 0 && strcmp(kind, "Node") != 0 &&
-        strcmp(kind, "PodDisruptionBudget") != 0 &&
-        strcmp(kind, "PriorityClass") != 0) {
-        s->nunknown_kinds++;
-        return 0;
-    }
-    if (add_known(s, obj, kind, source, err) < 0) {
-        describe(obj, kind, what, sizeof(what));
-        return kp_error_prefix(err, "%s", what);
-    }
-    return 0;
+    return add_object(s, obj, kind, 0, -1, source, err);
 }
 
 static int
@@ -263,10 +433,12 @@ load_list(struct kp_snapshot *s, const cJSON *doc, const char *kind,
 {
     const cJSON *items, *it;
     char item_kind[128] = "";
-    size_t i = 0;
+    long i = 0;
 
-    if (kp_json_arr(doc, "items", &items, err) < 0)
-        return -1;
+    if (kp_json_arr(doc, "items", &items, err) < 0) {
+        lower_kind(kind, item_kind, sizeof(item_kind));
+        return kp_error_prefix(err, "%s", item_kind);
+    }
     if (strcmp(kind, "List") != 0) {
         size_t n = strlen(kind) - 4;
 
@@ -281,13 +453,13 @@ load_list(struct kp_snapshot *s, const cJSON *doc, const char *kind,
 
         if (k && !cJSON_IsString(k))
             return kp_errorf(err, KP_EXIT_ERROR,
-                             "items[%zu].kind: expected a string", i);
+                             "items[%ld]: kind: expected a string", i);
         if (k)
             ik = k->valuestring;
-        if (!ik[0])
+        if (cJSON_IsObject(it) && !ik[0])
             return kp_errorf(err, KP_EXIT_ERROR,
-                             "items[%zu]: missing kind", i);
-        if (kp_snapshot_add_object(s, it, ik, source, err) < 0)
+                             "items[%ld]: kind: missing", i);
+        if (add_object(s, it, ik, 2, i, source, err) < 0)
             return -1;
         i++;
     }
@@ -298,26 +470,40 @@ static int
 load_document(struct kp_snapshot *s, const cJSON *doc, const char *source,
               struct kp_error *err)
 {
-    const cJSON *kind;
+    const cJSON *kind, *items;
     size_t klen;
 
     if (!cJSON_IsObject(doc))
         return kp_errorf(err, KP_EXIT_ERROR,
                          "expected a Kubernetes object or List");
-    if (kp_json_validate(doc, KP_MAX_JSON_DEPTH, err) < 0)
-        return -1;
     kind = kp_json_get(doc, "kind");
+    items = kp_json_get(doc, "items");
     if (kind && !cJSON_IsString(kind))
         return kp_errorf(err, KP_EXIT_ERROR, "kind: expected a string");
-    if (!kind) {
-        if (kp_json_get(doc, "items"))
-            return load_list(s, doc, "List", source, err);
-        return kp_errorf(err, KP_EXIT_ERROR, "kind: missing");
+    klen = kind ? strlen(kind->valuestring) : 0;
+    if ((!kind && items) ||
+        (klen >= 4 && strcmp(kind->valuestring + klen - 4, "List") == 0)) {
+        /* the List itself, then each item on its own */
+        if (kp_json_validate_at(doc, 0, KP_MAX_JSON_DEPTH, "items",
+                                err) < 0) {
+            char what[128];
+
+            lower_kind(kind ? kind->valuestring : "List", what,
+                       sizeof(what));
+            return kp_error_prefix(err, "%s", what);
+        }
+        return load_list(s, doc, kind ? kind->valuestring : "List", source,
+                         err);
     }
-    klen = strlen(kind->valuestring);
-    if (klen >= 4 && strcmp(kind->valuestring + klen - 4, "List") == 0)
-        return load_list(s, doc, kind->valuestring, source, err);
-    return kp_snapshot_add_object(s, doc, kind->valuestring, source, err);
+    if (!kind) {
+        char what[600];
+
+        describe(doc, "object", -1, what, sizeof(what));
+        if (kp_json_validate(doc, KP_MAX_JSON_DEPTH, err) < 0)
+            return kp_error_prefix(err, "%s", what);
+        return kp_errorf(err, KP_EXIT_ERROR, "%s: kind: missing", what);
+    }
+    return add_object(s, doc, kind->valuestring, 0, -1, source, err);
 }
 
 static void
@@ -356,18 +542,27 @@ kp_snapshot_load_buffer(struct kp_snapshot *s, const char *buf, size_t len,
     if (off == len)
         return kp_errorf(err, KP_EXIT_ERROR, "%s: empty input", source);
     while (off < len) {
-        const char *end = NULL;
-        cJSON *doc = cJSON_ParseWithLengthOpts(buf + off, len - off, &end, 0);
+        const char *end = NULL, *what = NULL;
+        size_t at = 0;
+        cJSON *doc = NULL;
         int rc;
 
+        if (kp_json_scan(buf + off, len - off, KP_MAX_JSON_NESTING, &at,
+                         &what) == 0)
+            doc = cJSON_ParseWithLengthOpts(buf + off, len - off, &end, 0);
+        else
+            at += off;
         if (!doc) {
-            size_t line, col, at = end ? (size_t)(end - buf) : off;
+            size_t line, col;
 
+            if (!what)
+                at = end ? (size_t)(end - buf) : off;
             line_col(buf, at, &line, &col);
-            return kp_errorf(err, KP_EXIT_ERROR,
-                             "%s: invalid JSON at line %zu, column %zu%s",
-                             source, line, col,
-                             at >= len ? " (truncated input)" : "");
+            kp_errorf(err, KP_EXIT_ERROR,
+                      "%s: invalid JSON at line %zu, column %zu%s%s%s",
+                      source, line, col, what ? " (" : "",
+                      what ? what : "", what ? ")" : "");
+            return sanitize_error(err);
         }
         ndocs++;
         rc = load_document(s, doc, source, err);
@@ -375,7 +570,8 @@ kp_snapshot_load_buffer(struct kp_snapshot *s, const char *buf, size_t len,
         if (rc < 0) {
             if (ndocs > 1)
                 kp_error_prefix(err, "document %zu", ndocs);
-            return kp_error_prefix(err, "%s", source);
+            kp_error_prefix(err, "%s", source);
+            return sanitize_error(err);
         }
         off = skip_ws(buf, len, (size_t)(end - buf));
     }
@@ -474,31 +670,31 @@ global_default(const struct kp_snapshot *s)
  * Admission rules: spec.priority wins; else the named class; else the
  * globalDefault class with the lowest value; else 0.
  */
-static int
+/* The pod names a class that does not exist and has no spec.priority. */
+static bool
+class_missing(const struct kp_snapshot *s, const struct kp_pod *p)
+{
+    return p->priority_class && p->priority_class[0] &&
+           !p->has_spec_priority &&
+           !kp_strmap_get(&s->pc_index, p->priority_class);
+}
+
+static void
 resolve_priority(struct kp_snapshot *s, struct kp_pod *p,
-                 const struct kp_priority_class *def, bool pending,
-                 struct kp_error *err)
+                 const struct kp_priority_class *def)
 {
     const struct kp_priority_class *pc = def;
 
     if (p->priority_class && p->priority_class[0]) {
         pc = kp_strmap_get(&s->pc_index, p->priority_class);
-        if (!pc && !p->has_spec_priority) {
-            if (pending)
-                return kp_errorf(err, KP_EXIT_ERROR,
-                                 "%s: pod '%s/%s': spec.priorityClassName: "
-                                 "no PriorityClass with name '%s' was found",
-                                 p->source, p->ns, p->name,
-                                 p->priority_class);
+        if (class_missing(s, p))
             kp_snapshot_warn(s, "pod '%s/%s': no PriorityClass with name "
                              "'%s' was found; priority 0 assumed",
                              p->ns, p->name, p->priority_class);
-        }
     }
     if (p->has_spec_priority)
-        return 0;
+        return;
     p->priority = pc ? pc->value : 0;
-    return 0;
 }
 
 static int
@@ -550,14 +746,31 @@ kp_snapshot_finish(struct kp_snapshot *s, const char *scheduler_name,
 
     add_system_class(s, "system-cluster-critical", 2000000000);
     add_system_class(s, "system-node-critical", 2000001000);
+    /*
+     * Admission would have refused a pending pod naming no class; one that
+     * is already bound only gets a warning.  Errors first: an error is the
+     * only line on stderr.
+     */
+    for (i = 0; i < s->npods; i++) {
+        const struct kp_pod *p = s->pods[i];
+
+        if (class_missing(s, p) && kp_pod_is_pending(p, scheduler_name)) {
+            kp_errorf(err, KP_EXIT_ERROR, "%s: pod '%s/%s': "
+                      "spec.priorityClassName: no PriorityClass with name "
+                      "'%s' was found", p->source, p->ns, p->name,
+                      p->priority_class);
+            return sanitize_error(err);
+        }
+    }
+    if (s->nnodes == 0)
+        kp_snapshot_warn(s, "the snapshot has no nodes: every pending pod "
+                         "is unschedulable");
     def = global_default(s);
     for (i = 0; i < s->npods; i++) {
         struct kp_pod *p = s->pods[i];
         const struct kp_priority_class *pc = NULL;
 
-        if (resolve_priority(s, p, def, kp_pod_is_pending(p, scheduler_name),
-                             err) < 0)
-            return -1;
+        resolve_priority(s, p, def);
         if (p->priority_class && p->priority_class[0])
             pc = kp_strmap_get(&s->pc_index, p->priority_class);
         else if (!p->has_spec_priority)

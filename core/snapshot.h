@@ -20,6 +20,8 @@
 
 #define KP_MAX_JSON_DEPTH 64
 
+struct kp_event;                    /* explain.h */
+
 struct kp_snapshot {
     struct kp_arena arena;
     struct kp_node **nodes;
@@ -48,6 +50,9 @@ struct kp_snapshot {
     const struct kp_pod ***node_pods;
     size_t *node_npods;
     bool finished;
+    /* Preempted Events and DisruptionTarget conditions (explain.h) */
+    struct kp_event **events;
+    size_t nevents, capevents;
 };
 
 void kp_snapshot_init(struct kp_snapshot *s);
@@ -103,6 +108,14 @@ int kp_decode_pdb(struct kp_snapshot *s, const cJSON *obj,
 int kp_decode_priority_class(struct kp_snapshot *s, const cJSON *obj,
                              struct kp_priority_class *pc,
                              struct kp_error *err);
+/*
+ * decode_event.c: keep an Event of reason Preempted (others are skipped),
+ * and a pod's DisruptionTarget condition set by preemption.
+ */
+int kp_snapshot_add_event(struct kp_snapshot *s, const cJSON *obj,
+                          const char *source, struct kp_error *err);
+void kp_snapshot_note_disruption(struct kp_snapshot *s, const cJSON *obj,
+                                 const struct kp_pod *p);
 /* A ResourceList object {name: quantity} into a sparse vector. */
 int kp_decode_resources(struct kp_snapshot *s, const cJSON *obj,
                         struct kp_resvec *out, struct kp_error *err);

@@ -13,6 +13,8 @@ extern const struct kp_plugin kp_plugin_taint_toleration;
 extern const struct kp_plugin kp_plugin_node_affinity;
 extern const struct kp_plugin kp_plugin_node_ports;
 extern const struct kp_plugin kp_plugin_node_resources_fit;
+extern const struct kp_plugin kp_plugin_pod_topology_spread;
+extern const struct kp_plugin kp_plugin_inter_pod_affinity;
 
 #define KP_REASON_NODE_UNSCHEDULABLE "node(s) were unschedulable"
 #define KP_REASON_NODE_NAME "node(s) didn't match the requested node name"
@@ -25,5 +27,14 @@ extern const struct kp_plugin kp_plugin_node_resources_fit;
 #define KP_REASON_NODE_PORTS \
     "node(s) didn't have free ports for the requested pod ports"
 #define KP_REASON_TOO_MANY_PODS "Too many pods"
+#define KP_REASON_SPREAD "node(s) didn't match pod topology spread constraints"
+#define KP_REASON_SPREAD_MISSING_LABEL \
+    "node(s) didn't match pod topology spread constraints " \
+    "(missing required label)"
+#define KP_REASON_POD_AFFINITY "node(s) didn't match pod affinity rules"
+#define KP_REASON_POD_ANTI_AFFINITY \
+    "node(s) didn't match pod anti-affinity rules"
+#define KP_REASON_EXISTING_ANTI_AFFINITY \
+    "node(s) didn't satisfy existing pods anti-affinity rules"
 
 #endif

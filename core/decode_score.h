@@ -1,0 +1,58 @@
+/*
+ * decode_score.h - the Pod fields only scoring reads, decoded alongside
+ * decode_pod.c: the non-zero requests of
+ * pkg/scheduler/framework/types.go (calculateResource, NonZeroRequested)
+ * and noderesources/resource_allocation.go, and the controller kind
+ * behind PodTopologySpread's system default constraints.
+ */
+#ifndef KP_DECODE_SCORE_H
+#define KP_DECODE_SCORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "arena.h"
+#include "error.h"
+#include "model.h"
+
+/* schedutil.DefaultMilliCPURequest, DefaultMemoryRequest */
+#define KP_DEFAULT_MILLI_CPU 100
+#define KP_DEFAULT_MEMORY (200LL * 1024 * 1024)
+
+/*
+ * component-helpers PodRequests with NonMissingContainerRequests
+ * {cpu: 100m, memory: 200Mi}, for cpu ([0]) and memory ([1]).
+ */
+struct kp_nonzero {
+    int64_t sum[2];     /* app containers and restartable init containers */
+    int64_t side[2];    /* restartable init containers seen so far */
+    int64_t init[2];    /* max over init containers */
+};
+
+/*
+ * One container, in spec order (init containers first).  cpu and mem
+ * are its requests after API defaulting (limits stand in); a resource
+ * named in neither requests nor limits counts as the default.
+ */
+void kp_nonzero_container(struct kp_nonzero *nz, const cJSON *container,
+                          bool init, bool sidecar, int64_t cpu, int64_t mem);
+/*
+ * Set p->nonzero_cpu/mem: max(app + sidecars, init), replaced by a
+ * pod-level request when spec.resources.requests names the resource,
+ * plus overhead.  pod_requests is that JSON object (may be NULL).
+ */
+void kp_nonzero_finish(struct kp_pod *p, const struct kp_nonzero *nz,
+                       const cJSON *pod_requests,
+                       const struct kp_resvec *pod_level,
+                       const struct kp_resvec *overhead);
+/*
+ * metadata.ownerReferences: p->controller_kind is the kind of the entry
+ * with controller: true (interned), NULL when none.  Errors name the
+ * field ("ownerReferences[0].kind: expected a string").
+ */
+int kp_decode_controller_kind(struct kp_arena *a, const cJSON *md,
+                              struct kp_pod *p, struct kp_error *err);
+
+#endif

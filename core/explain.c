@@ -1,0 +1,716 @@
+/*
+ * explain.c - "kubectl-preempt explain": what preempted what, read back
+ * from a snapshot.
+ *
+ * Mirrors the traces kube-scheduler leaves (section 14 of the semantics;
+ * pkg/scheduler/framework/preemption/executor.go): a Preempted event per
+ * victim (regarding the victim, related the preemptor), the victim's
+ * DisruptionTarget condition while it terminates, and the preemptor's
+ * status.nominatedNodeName until it is bound.  Evidence about one victim
+ * is merged into one preemption; a victim or preemptor still in the
+ * snapshot (same UID) gives its state, priority and PDBs.
+ */
+#include "explain.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "preemption.h"
+#include "selector_parse.h"
+
+struct party {
+    const char *ns, *name, *uid;    /* any may be NULL */
+    const struct kp_pod *pod;       /* still in the snapshot, or NULL */
+};
+
+struct preemption {
+    struct party victim, preemptor;
+    const char *node;
+    bool has_time;
+    int64_t time;
+    int32_t count;
+    bool from_event, from_condition;
+    const char *message;
+};
+
+struct history {
+    size_t n, cap;
+    struct preemption *items;
+};
+
+/* ---- linking evidence to pods ---- */
+
+static bool
+same_uid(const char *a, const char *b)
+{
+    return !a || !b || !a[0] || !b[0] || strcmp(a, b) == 0;
+}
+
+static const struct kp_pod *
+pod_by_name(const struct kp_snapshot *s, const char *ns, const char *name,
+            const char *uid)
+{
+    const struct kp_pod *p;
+
+    if (!ns || !name)
+        return NULL;
+    p = kp_snapshot_pod(s, ns, name);
+    return p && same_uid(p->uid, uid) ? p : NULL;
+}
+
+static const struct kp_pod *
+pod_by_uid(const struct kp_snapshot *s, const char *uid)
+{
+    size_t i;
+
+    for (i = 0; uid && i < s->npods; i++)
+        if (s->pods[i]->uid[0] && strcmp(s->pods[i]->uid, uid) == 0)
+            return s->pods[i];
+    return NULL;
+}
+
+static void
+set_party(struct party *pt, const struct kp_snapshot *s, const char *ns,
+          const char *name, const char *uid)
+{
+    pt->ns = ns;
+    pt->name = name;
+    pt->uid = uid;
+    pt->pod = name ? pod_by_name(s, ns, name, uid) : pod_by_uid(s, uid);
+    if (pt->pod && !pt->name) {
+        pt->ns = pt->pod->ns;
+        pt->name = pt->pod->name;
+    }
+    if (pt->pod && !pt->uid && pt->pod->uid[0])
+        pt->uid = pt->pod->uid;
+}
+
+/* The preemptor: related object first, then what the note says. */
+static void
+preemptor_of(const struct kp_snapshot *s, const struct kp_event *e,
+             struct party *pt)
+{
+    if (e->related.name)
+        set_party(pt, s, e->related.ns, e->related.name,
+                  e->related.uid ? e->related.uid : e->note_uid);
+    else if (e->note_uid)
+        set_party(pt, s, NULL, NULL, e->note_uid);
+    else if (e->note_name)
+        set_party(pt, s, e->note_ns, e->note_name, NULL);
+}
+
+static bool
+same_party(const struct party *a, const struct party *b)
+{
+    if (a->name && b->name)
+        return strcmp(a->ns, b->ns) == 0 && strcmp(a->name, b->name) == 0 &&
+               same_uid(a->uid, b->uid);
+    return a->uid && b->uid && strcmp(a->uid, b->uid) == 0;
+}
+
+static struct preemption *
+find_victim(struct history *h, const struct party *victim, const char *node)
+{
+    size_t i;
+
+    for (i = 0; i < h->n; i++)
+        if (same_party(&h->items[i].victim, victim) &&
+            (!node || !h->items[i].node ||
+             strcmp(node, h->items[i].node) == 0))
+            return &h->items[i];
+    return NULL;
+}
+
+static struct preemption *
+new_preemption(struct history *h)
+{
+    if (h->n == h->cap) {
+        h->cap = h->cap ? h->cap * 2 : 16;
+        h->items = kp_xrealloc(h->items, h->cap * sizeof(*h->items));
+    }
+    memset(&h->items[h->n], 0, sizeof(h->items[0]));
+    return &h->items[h->n++];
+}
+
+static void
+merge_time(struct preemption *p, const struct kp_event *e)
+{
+    if (e->has_time && (!p->has_time || e->time > p->time)) {
+        p->time = e->time;
+        p->has_time = true;
+    }
+}
+
+static void
+add_event(struct history *h, const struct kp_snapshot *s,
+          const struct kp_event *e)
+{
+    struct party victim = {0}, preemptor = {0};
+    struct preemption *p;
+
+    set_party(&victim, s, e->regarding.ns, e->regarding.name,
+              e->regarding.uid);
+    preemptor_of(s, e, &preemptor);
+    p = find_victim(h, &victim, e->node);
+    if (p && (!p->preemptor.name && !p->preemptor.uid))
+        p->preemptor = preemptor;
+    if (!p) {
+        p = new_preemption(h);
+        p->victim = victim;
+        p->preemptor = preemptor;
+        p->message = e->message;
+    }
+    if (e->type == KP_EVENT_PREEMPTED) {
+        /* the same Event read through both APIs counts once */
+        if (!p->from_event || e->count > p->count)
+            p->count = e->count;
+        p->from_event = true;
+        p->message = e->message;
+    } else {
+        p->from_condition = true;
+        if (!p->message)
+            p->message = e->message;
+    }
+    if (!p->node)
+        p->node = e->node;
+    merge_time(p, e);
+}
+
+static void
+collect(struct history *h, const struct kp_snapshot *s)
+{
+    size_t i;
+    int pass;
+
+    /* events first: they name the preemptor; conditions join them */
+    for (pass = 0; pass < 2; pass++)
+        for (i = 0; i < s->nevents; i++)
+            if ((s->events[i]->type == KP_EVENT_PREEMPTED) == (pass == 0))
+                add_event(h, s, s->events[i]);
+}
+
+static int
+cmp_preemption(const void *x, const void *y)
+{
+    const struct preemption *a = x, *b = y;
+    int c;
+
+    if (a->has_time != b->has_time)
+        return a->has_time ? -1 : 1;
+    if (a->has_time && a->time != b->time)
+        return a->time < b->time ? -1 : 1;
+    c = strcmp(a->victim.ns ? a->victim.ns : "",
+               b->victim.ns ? b->victim.ns : "");
+    return c ? c : strcmp(a->victim.name ? a->victim.name : "",
+                          b->victim.name ? b->victim.name : "");
+}
+
+/* ---- selection (POD..., -n, -l) ---- */
+
+struct filter {
+    const struct kp_options *o;
+    const char *default_ns;
+    bool has_selector;
+    struct kp_selector sel;
+};
+
+static bool
+names_pod(const char *arg, const char *default_ns, const char *ns,
+          const char *name)
+{
+    const char *slash = strchr(arg, '/');
+
+    if (!ns || !name)
+        return false;
+    if (!slash)
+        return strcmp(ns, default_ns) == 0 && strcmp(name, arg) == 0;
+    return strlen(ns) == (size_t)(slash - arg) &&
+           strncmp(arg, ns, (size_t)(slash - arg)) == 0 &&
+           strcmp(slash + 1, name) == 0;
+}
+
+static bool
+party_selected(const struct filter *f, const struct party *pt)
+{
+    const struct kp_options *o = f->o;
+    size_t i;
+
+    if (o->namespace && (!pt->ns || strcmp(pt->ns, o->namespace) != 0))
+        return false;
+    if (f->has_selector &&
+        (!pt->pod || !kp_selector_matches(&f->sel, &pt->pod->labels)))
+        return false;
+    for (i = 0; i < o->npods; i++)
+        if (names_pod(o->pods[i], f->default_ns, pt->ns, pt->name))
+            return true;
+    return o->npods == 0;
+}
+
+static bool
+selected(const struct filter *f, const struct preemption *p)
+{
+    return party_selected(f, &p->victim) || party_selected(f, &p->preemptor);
+}
+
+/* ---- rendering ---- */
+
+static void
+format_time(bool has, int64_t ns, char *buf, size_t n)
+{
+    time_t t;
+    struct tm tm;
+
+    if (!has) {
+        snprintf(buf, n, "<unknown>");
+        return;
+    }
+    t = (time_t)(ns >= 0 ? ns / 1000000000 : -((-ns + 999999999) /
+                                                1000000000));
+    if (!gmtime_r(&t, &tm) ||
+        strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+        snprintf(buf, n, "<unknown>");
+}
+
+/* What became of a pod the snapshot still has. */
+static const char *
+pod_state(const struct kp_pod *p)
+{
+    if (!p)
+        return "Gone";
+    if (p->deleting)
+        return "Terminating";
+    if (p->phase == KP_PHASE_SUCCEEDED)
+        return "Succeeded";
+    if (p->phase == KP_PHASE_FAILED)
+        return "Failed";
+    if (p->node_name)
+        return p->phase == KP_PHASE_RUNNING ? "Running" : "Scheduled";
+    return p->nominated_node ? "Nominated" : "Pending";
+}
+
+static const char *
+party_state(const struct party *pt)
+{
+    if (!pt->pod && !pt->name && !pt->uid)
+        return "Unknown";
+    return pod_state(pt->pod);
+}
+
+static void
+party_label(const struct party *pt, char *buf, size_t n)
+{
+    if (pt->name)
+        snprintf(buf, n, "%s/%s", pt->ns ? pt->ns : "", pt->name);
+    else if (pt->uid)
+        snprintf(buf, n, "uid:%s", pt->uid);
+    else
+        snprintf(buf, n, "<unknown>");
+}
+
+/* "ns/a,ns/b", "<none>", or "<unknown>" when the victim is gone. */
+static char *
+pdb_list(const struct kp_snapshot *s, const struct kp_pod *victim)
+{
+    struct kp_buf b;
+    size_t i, n = 0;
+
+    if (!victim)
+        return kp_xstrdup("<unknown>");
+    kp_buf_init(&b);
+    for (i = 0; i < s->npdbs; i++)
+        if (kp_pdb_matches(s->pdbs[i], victim))
+            kp_buf_printf(&b, "%s%s/%s", n++ ? "," : "", s->pdbs[i]->ns,
+                          s->pdbs[i]->name);
+    if (n == 0)
+        kp_buf_puts(&b, "<none>");
+    return b.data;
+}
+
+struct table {
+    size_t ncols, nrows;
+    const char *const *headers;
+    char **cells;
+};
+
+static void
+table_add(struct table *t, char **row)
+{
+    t->cells = kp_xrealloc(t->cells, (t->nrows + 1) * t->ncols *
+                           sizeof(char *));
+    memcpy(&t->cells[t->nrows * t->ncols], row, t->ncols * sizeof(char *));
+    t->nrows++;
+}
+
+static void
+table_print(struct table *t, bool no_headers, struct kp_buf *out)
+{
+    size_t w[8] = {0}, r, c;
+
+    for (c = 0; c < t->ncols; c++) {
+        w[c] = no_headers ? 0 : strlen(t->headers[c]);
+        for (r = 0; r < t->nrows; r++)
+            if (strlen(t->cells[r * t->ncols + c]) > w[c])
+                w[c] = strlen(t->cells[r * t->ncols + c]);
+    }
+    for (r = no_headers ? 1 : 0; r <= t->nrows; r++)
+        for (c = 0; c < t->ncols; c++) {
+            const char *v = r ? t->cells[(r - 1) * t->ncols + c]
+                              : t->headers[c];
+
+            if (c + 1 == t->ncols)
+                kp_buf_printf(out, "%s\n", v);
+            else
+                kp_buf_printf(out, "%-*s   ", (int)w[c], v);
+        }
+    for (r = 0; r < t->nrows * t->ncols; r++)
+        free(t->cells[r]);
+    free(t->cells);
+}
+
+static char *
+dup_label(const struct party *pt)
+{
+    char buf[600];
+
+    party_label(pt, buf, sizeof(buf));
+    return kp_xstrdup(buf);
+}
+
+static void
+render_history_table(const struct kp_snapshot *s, const struct history *h,
+                     bool no_headers, struct kp_buf *out)
+{
+    static const char *const hd[] = {"TIME", "NODE", "VICTIM",
+                                     "VICTIM-STATE", "PREEMPTOR",
+                                     "PREEMPTOR-STATE", "PDBS"};
+    struct table t = {7, 0, hd, NULL};
+    size_t i;
+
+    for (i = 0; i < h->n; i++) {
+        const struct preemption *p = &h->items[i];
+        char when[64], *row[7];
+
+        format_time(p->has_time, p->time, when, sizeof(when));
+        row[0] = kp_xstrdup(when);
+        row[1] = kp_xstrdup(p->node ? p->node : "<unknown>");
+        row[2] = dup_label(&p->victim);
+        row[3] = kp_xstrdup(party_state(&p->victim));
+        row[4] = dup_label(&p->preemptor);
+        row[5] = kp_xstrdup(party_state(&p->preemptor));
+        row[6] = pdb_list(s, p->victim.pod);
+        table_add(&t, row);
+    }
+    if (t.nrows)
+        table_print(&t, no_headers, out);
+}
+
+/* Preemptors waiting for their victims: nominated, still pending. */
+static bool
+waiting(const struct kp_pod *p, const struct kp_options *o)
+{
+    return p->nominated_node && kp_pod_is_pending(p, o->scheduler_name);
+}
+
+static bool
+pod_selected(const struct filter *f, const struct kp_pod *p)
+{
+    struct party pt = {p->ns, p->name, p->uid, p};
+
+    return party_selected(f, &pt);
+}
+
+/* Pods on the nominated node terminating because of preemption. */
+static char *
+terminating_on(const struct kp_snapshot *s, const char *node,
+               struct kp_buf *json)
+{
+    const struct kp_node *n = kp_snapshot_node(s, node);
+    struct kp_buf b;
+    size_t i, k = 0;
+
+    kp_buf_init(&b);
+    for (i = 0; n && i < s->node_npods[n->index]; i++) {
+        const struct kp_pod *v = s->node_pods[n->index][i];
+        char name[600];
+
+        if (!v->deleting || !v->preemption_target)
+            continue;
+        snprintf(name, sizeof(name), "%s/%s", v->ns, v->name);
+        kp_buf_printf(&b, "%s%s", k ? "," : "", name);
+        if (json) {
+            kp_buf_puts(json, k ? ", " : "");
+            kp_buf_json_str(json, name);
+        }
+        k++;
+    }
+    if (k == 0)
+        kp_buf_puts(&b, "<none>");
+    return b.data;
+}
+
+static void
+render_waiting_table(const struct kp_snapshot *s, const struct filter *f,
+                     bool blank_line, struct kp_buf *out)
+{
+    static const char *const hd[] = {"NAMESPACE", "NAME", "PRIORITY",
+                                     "NOMINATED-NODE",
+                                     "TERMINATING-VICTIMS"};
+    struct table t = {5, 0, hd, NULL};
+    size_t i;
+
+    for (i = 0; i < s->npods; i++) {
+        const struct kp_pod *p = s->pods[i];
+        char prio[16], *row[5];
+
+        if (!waiting(p, f->o) || !pod_selected(f, p))
+            continue;
+        snprintf(prio, sizeof(prio), "%d", p->priority);
+        row[0] = kp_xstrdup(p->ns);
+        row[1] = kp_xstrdup(p->name);
+        row[2] = kp_xstrdup(prio);
+        row[3] = kp_xstrdup(p->nominated_node);
+        row[4] = terminating_on(s, p->nominated_node, NULL);
+        table_add(&t, row);
+    }
+    if (t.nrows && blank_line)
+        kp_buf_puts(out, "\n");
+    if (t.nrows)
+        table_print(&t, f->o->no_headers, out);
+}
+
+static void
+json_str_or_null(struct kp_buf *b, const char *s)
+{
+    if (s)
+        kp_buf_json_str(b, s);
+    else
+        kp_buf_puts(b, "null");
+}
+
+static void
+json_party(struct kp_buf *b, const struct party *pt, bool preemptor)
+{
+    kp_buf_puts(b, "{\"namespace\": ");
+    json_str_or_null(b, pt->name ? pt->ns : NULL);
+    kp_buf_puts(b, ", \"name\": ");
+    json_str_or_null(b, pt->name);
+    kp_buf_puts(b, ", \"uid\": ");
+    json_str_or_null(b, pt->uid);
+    kp_buf_printf(b, ", \"state\": \"%s\", \"priority\": ",
+                  party_state(pt));
+    if (pt->pod)
+        kp_buf_printf(b, "%d", pt->pod->priority);
+    else
+        kp_buf_puts(b, "null");
+    if (preemptor) {
+        kp_buf_puts(b, ", \"nominatedNode\": ");
+        json_str_or_null(b, pt->pod ? pt->pod->nominated_node : NULL);
+        kp_buf_puts(b, ", \"node\": ");
+        json_str_or_null(b, pt->pod ? pt->pod->node_name : NULL);
+    }
+    kp_buf_puts(b, "}");
+}
+
+static void
+json_pdbs(struct kp_buf *b, const struct kp_snapshot *s,
+          const struct kp_pod *victim)
+{
+    size_t i, n = 0;
+
+    if (!victim) {
+        kp_buf_puts(b, "null");
+        return;
+    }
+    kp_buf_puts(b, "[");
+    for (i = 0; i < s->npdbs; i++) {
+        char name[600];
+
+        if (!kp_pdb_matches(s->pdbs[i], victim))
+            continue;
+        snprintf(name, sizeof(name), "%s/%s", s->pdbs[i]->ns,
+                 s->pdbs[i]->name);
+        kp_buf_puts(b, n++ ? ", " : "");
+        kp_buf_json_str(b, name);
+    }
+    kp_buf_puts(b, "]");
+}
+
+static void
+json_preemption(struct kp_buf *b, const struct kp_snapshot *s,
+                const struct preemption *p)
+{
+    char when[64];
+
+    format_time(p->has_time, p->time, when, sizeof(when));
+    kp_buf_puts(b, "    {\n      \"time\": ");
+    json_str_or_null(b, p->has_time ? when : NULL);
+    kp_buf_puts(b, ",\n      \"node\": ");
+    json_str_or_null(b, p->node);
+    kp_buf_puts(b, ",\n      \"victim\": ");
+    json_party(b, &p->victim, false);
+    kp_buf_puts(b, ",\n      \"preemptor\": ");
+    json_party(b, &p->preemptor, true);
+    kp_buf_puts(b, ",\n      \"podDisruptionBudgets\": ");
+    json_pdbs(b, s, p->victim.pod);
+    kp_buf_printf(b, ",\n      \"evidence\": [%s%s%s],\n      \"count\": %d"
+                  ",\n      \"message\": ",
+                  p->from_event ? "\"event\"" : "",
+                  p->from_event && p->from_condition ? ", " : "",
+                  p->from_condition ? "\"condition\"" : "",
+                  p->count > 0 ? p->count : 1);
+    json_str_or_null(b, p->message);
+    kp_buf_puts(b, "\n    }");
+}
+
+static void
+json_waiting(struct kp_buf *b, const struct kp_snapshot *s,
+             const struct filter *f)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < s->npods; i++) {
+        const struct kp_pod *p = s->pods[i];
+
+        if (!waiting(p, f->o) || !pod_selected(f, p))
+            continue;
+        kp_buf_puts(b, n++ ? ",\n    {\"namespace\": " :
+                             "\n    {\"namespace\": ");
+        kp_buf_json_str(b, p->ns);
+        kp_buf_puts(b, ", \"name\": ");
+        kp_buf_json_str(b, p->name);
+        kp_buf_printf(b, ", \"priority\": %d, \"nominatedNode\": ",
+                      p->priority);
+        kp_buf_json_str(b, p->nominated_node);
+        kp_buf_puts(b, ", \"terminatingVictims\": [");
+        free(terminating_on(s, p->nominated_node, b));
+        kp_buf_puts(b, "]}");
+    }
+    kp_buf_puts(b, n ? "\n  ]\n" : "]\n");
+}
+
+static void
+render_json(const struct kp_snapshot *s, const struct history *h,
+            const struct filter *f, struct kp_buf *out)
+{
+    size_t i;
+
+    kp_buf_puts(out, "{\n  \"apiVersion\": \"kubectl-preempt/v1\",\n"
+                "  \"kind\": \"PreemptionHistory\",\n  \"preemptions\": [");
+    for (i = 0; i < h->n; i++) {
+        kp_buf_puts(out, i ? ",\n" : "\n");
+        json_preemption(out, s, &h->items[i]);
+    }
+    kp_buf_puts(out, h->n ? "\n  ],\n  \"nominatedPods\": ["
+                          : "],\n  \"nominatedPods\": [");
+    json_waiting(out, s, f);
+    kp_buf_puts(out, "}\n");
+}
+
+/* ---- the command ---- */
+
+static int
+check_options(const struct kp_options *o, struct kp_error *err)
+{
+    if (o->nfiles == 0)
+        return kp_errorf(err, KP_EXIT_USAGE, "explain reads snapshot files "
+                         "(-f, e.g. from 'kubectl get pods,events,pdb -A -o "
+                         "json'): it does not read a live cluster yet");
+    if (o->nadds || o->only_added)
+        return kp_errorf(err, KP_EXIT_USAGE, "explain looks at the past: "
+                         "--add and --only-added do not apply");
+    if (o->output == KP_OUTPUT_SUMMARY)
+        return kp_errorf(err, KP_EXIT_USAGE, "explain prints a table "
+                         "(-o table or wide) or JSON (-o json)");
+    return 0;
+}
+
+static void
+keep_selected(struct history *h, const struct filter *f)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < h->n; i++)
+        if (selected(f, &h->items[i]))
+            h->items[n++] = h->items[i];
+    h->n = n;
+}
+
+static void
+take_warnings(struct kp_snapshot *s, struct kp_run_result *r,
+              const char *extra)
+{
+    r->warnings = s->warnings;
+    r->nwarnings = s->nwarnings;
+    s->warnings = NULL;
+    s->nwarnings = s->capwarnings = 0;
+    if (!extra)
+        return;
+    r->warnings = kp_xrealloc(r->warnings, (r->nwarnings + 1) *
+                              sizeof(char *));
+    r->warnings[r->nwarnings++] = kp_xstrdup(extra);
+}
+
+static int
+explain_loaded(struct kp_snapshot *s, const struct kp_options *o,
+               struct kp_run_result *r, struct kp_error *err)
+{
+    struct history h = {0, 0, NULL};
+    struct filter f;
+    size_t before = r->out.len;
+
+    memset(&f, 0, sizeof(f));
+    f.o = o;
+    f.default_ns = o->namespace ? o->namespace : "default";
+    if (o->selector) {
+        if (kp_selector_parse(&s->arena, o->selector, &f.sel, err) < 0)
+            return -1;
+        f.has_selector = true;
+    }
+    collect(&h, s);
+    keep_selected(&h, &f);
+    if (h.n)
+        qsort(h.items, h.n, sizeof(*h.items), cmp_preemption);
+    if (o->output == KP_OUTPUT_JSON) {
+        render_json(s, &h, &f, &r->out);
+    } else {
+        render_history_table(s, &h, o->no_headers, &r->out);
+        render_waiting_table(s, &f, h.n > 0, &r->out);
+    }
+    free(h.items);
+    take_warnings(s, r, o->output != KP_OUTPUT_JSON &&
+                  r->out.len == before ? "no preemptions found: no "
+                  "Preempted events, no pods with a DisruptionTarget "
+                  "condition from the scheduler, no nominated pods "
+                  "(events expire after one hour)" : NULL);
+    return 0;
+}
+
+int
+kp_explain(const struct kp_options *o, struct kp_run_result *r,
+           struct kp_error *err)
+{
+    struct kp_snapshot s;
+    size_t i;
+    int rc = -1;
+
+    memset(r, 0, sizeof(*r));
+    kp_buf_init(&r->out);
+    if (check_options(o, err) < 0)
+        return -1;
+    kp_snapshot_init(&s);
+    for (i = 0; i < o->nfiles; i++)
+        if (kp_snapshot_load_file(&s, o->files[i], err) < 0)
+            goto out;
+    if (kp_snapshot_finish(&s, o->scheduler_name, err) < 0)
+        goto out;
+    rc = explain_loaded(&s, o, r, err);
+out:
+    if (rc < 0) {
+        take_warnings(&s, r, NULL);
+        kp_buf_release(&r->out);
+    }
+    kp_snapshot_release(&s);
+    return rc;
+}

@@ -1,0 +1,264 @@
+/*
+ * inter_pod_affinity.c - mirrors pkg/scheduler/framework/plugins/
+ * interpodaffinity/filtering.go: PreFilter counts, per topology pair,
+ * (1) existing pods whose required anti-affinity matches the incoming
+ * pod, (2) existing pods matching all of the incoming pod's required
+ * affinity terms, (3) existing pods matching each of its required
+ * anti-affinity terms; AddPod/RemovePod (updateWithPod) keep the counts
+ * in step for nominated pods and preemption victims; Filter checks
+ * affinity (Unresolvable), anti-affinity and existing pods'
+ * anti-affinity (Unschedulable).  Term matching: podinfo.c.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "plugin_state.h"
+#include "plugins.h"
+#include "podinfo.h"
+#include "tpcount.h"
+
+struct ipa_state {
+    struct kp_tpcount existing_anti;    /* existingAntiAffinityCounts */
+    struct kp_tpcount affinity;         /* affinityCounts */
+    struct kp_tpcount anti;             /* antiAffinityCounts */
+};
+
+/* topologyToMatchedTermCount.update: only when the node has the key. */
+static void
+update(struct kp_arena *a, struct kp_tpcount *m, const struct kp_node *node,
+       const char *key, int64_t delta)
+{
+    const char *v = kp_labels_get(&node->labels, key);
+
+    if (v)
+        kp_tpcount_add(a, m, key, v, delta);
+}
+
+/* podMatchesAllAffinityTerms: false for no terms. */
+static bool
+matches_all_terms(const struct kp_affinity_term *t, size_t n,
+                  const char *owner_ns, const struct kp_pod *q)
+{
+    size_t i;
+
+    if (n == 0)
+        return false;
+    for (i = 0; i < n; i++)
+        if (!kp_affinity_term_matches(&t[i], owner_ns, q))
+            return false;
+    return true;
+}
+
+/* updateWithAffinityTerms: every term when q matches all of them. */
+static void
+update_affinity(struct kp_arena *a, struct kp_tpcount *m,
+                const struct kp_pod *owner, const struct kp_pod *q,
+                const struct kp_node *node, int64_t delta)
+{
+    size_t i;
+
+    if (!matches_all_terms(owner->affinity, owner->naffinity, owner->ns, q))
+        return;
+    for (i = 0; i < owner->naffinity; i++)
+        update(a, m, node, owner->affinity[i].topology_key, delta);
+}
+
+/* updateWithAntiAffinityTerms: each of owner's terms that q matches. */
+static void
+update_anti(struct kp_arena *a, struct kp_tpcount *m,
+            const struct kp_pod *owner, const struct kp_pod *q,
+            const struct kp_node *node, int64_t delta)
+{
+    size_t i, n = kp_affinity_terms_usable(owner->anti_affinity,
+                                           owner->nanti_affinity);
+
+    for (i = 0; i < n; i++)
+        if (kp_affinity_term_matches(&owner->anti_affinity[i], owner->ns, q))
+            update(a, m, node, owner->anti_affinity[i].topology_key, delta);
+}
+
+/* preFilterState.updateWithPod */
+static void
+update_with_pod(struct kp_arena *a, struct ipa_state *s,
+                const struct kp_pod *incoming, const struct kp_pod *q,
+                const struct kp_node *node, int64_t delta)
+{
+    update_anti(a, &s->existing_anti, q, incoming, node, delta);
+    update_affinity(a, &s->affinity, incoming, q, node, delta);
+    update_anti(a, &s->anti, incoming, q, node, delta);
+}
+
+/* getExistingAntiAffinityCounts and getIncomingAffinityAntiAffinityCounts */
+static void
+count_cluster(struct kp_cycle *c, struct ipa_state *s)
+{
+    const struct kp_cluster *cl = c->cl;
+    const struct kp_pod *p = c->pod;
+    bool incoming = p->naffinity > 0 || p->nanti_affinity > 0;
+    size_t i, j;
+
+    for (i = 0; i < cl->snap->nnodes; i++) {
+        const struct kp_node_info *ni = &cl->nodes[i];
+
+        for (j = 0; j < ni->npods; j++) {
+            const struct kp_pod *q = ni->pods[j];
+
+            update_anti(c->scratch, &s->existing_anti, q, p, ni->node, 1);
+            if (!incoming)
+                continue;
+            update_affinity(c->scratch, &s->affinity, p, q, ni->node, 1);
+            update_anti(c->scratch, &s->anti, p, q, ni->node, 1);
+        }
+    }
+}
+
+static struct kp_status
+pre_filter(struct kp_cycle *c, int idx)
+{
+    const char *perr = kp_pod_info_parse_error(c->scratch, c->pod);
+    struct ipa_state *s;
+
+    if (perr) {
+        size_t sz = strlen(perr) + 16;
+        char *m = kp_arena_alloc(c->scratch, sz);
+
+        snprintf(m, sz, "parsing pod: %s", perr);
+        return kp_status_new(KP_UNRESOLVABLE, m);
+    }
+    s = kp_arena_alloc(c->scratch, sizeof(*s));
+    kp_tpcount_init(&s->existing_anti);
+    kp_tpcount_init(&s->affinity);
+    kp_tpcount_init(&s->anti);
+    count_cluster(c, s);
+    if (s->existing_anti.nonzero == 0 && c->pod->naffinity == 0 &&
+        c->pod->nanti_affinity == 0)
+        return kp_status_new(KP_SKIP, NULL);
+    c->state[idx] = s;
+    return kp_status_ok();
+}
+
+/* satisfyPodAffinity, with the "first pod of a series" exception. */
+static bool
+satisfy_pod_affinity(const struct ipa_state *s, const struct kp_pod *p,
+                     const struct kp_node *node)
+{
+    bool pods_exist = true;
+    size_t i;
+
+    for (i = 0; i < p->naffinity; i++) {
+        const char *key = p->affinity[i].topology_key;
+        const char *v = kp_labels_get(&node->labels, key);
+
+        if (!v)
+            return false;
+        if (kp_tpcount_get(&s->affinity, key, v) <= 0)
+            pods_exist = false;
+    }
+    if (pods_exist)
+        return true;
+    return s->affinity.nonzero == 0 &&
+           matches_all_terms(p->affinity, p->naffinity, p->ns, p);
+}
+
+static bool
+satisfy_pod_anti_affinity(const struct ipa_state *s, const struct kp_pod *p,
+                          const struct kp_node *node)
+{
+    size_t i;
+
+    if (s->anti.nonzero == 0)
+        return true;
+    for (i = 0; i < p->nanti_affinity; i++) {
+        const char *key = p->anti_affinity[i].topology_key;
+        const char *v = kp_labels_get(&node->labels, key);
+
+        if (v && kp_tpcount_get(&s->anti, key, v) > 0)
+            return false;
+    }
+    return true;
+}
+
+static struct kp_status
+filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
+{
+    const struct ipa_state *s = c->state[idx];
+
+    if (!s)
+        return kp_status_ok();
+    if (!satisfy_pod_affinity(s, c->pod, ni->node))
+        return kp_status_new(KP_UNRESOLVABLE, KP_REASON_POD_AFFINITY);
+    if (!satisfy_pod_anti_affinity(s, c->pod, ni->node))
+        return kp_status_new(KP_UNSCHEDULABLE, KP_REASON_POD_ANTI_AFFINITY);
+    if (kp_tpcount_any_label(&s->existing_anti, &ni->node->labels))
+        return kp_status_new(KP_UNSCHEDULABLE,
+                             KP_REASON_EXISTING_ANTI_AFFINITY);
+    return kp_status_ok();
+}
+
+static void
+add_pod(struct kp_cycle *c, int idx, const struct kp_pod *pod,
+        const struct kp_node_info *ni)
+{
+    if (c->state[idx])
+        update_with_pod(c->scratch, c->state[idx], c->pod, pod, ni->node, 1);
+}
+
+static void
+remove_pod(struct kp_cycle *c, int idx, const struct kp_pod *pod,
+           const struct kp_node_info *ni)
+{
+    if (c->state[idx])
+        update_with_pod(c->scratch, c->state[idx], c->pod, pod, ni->node,
+                        -1);
+}
+
+static void *
+clone_state(struct kp_arena *a, const void *state)
+{
+    const struct ipa_state *s = state;
+    struct ipa_state *d = kp_arena_alloc(a, sizeof(*d));
+
+    kp_tpcount_clone(&d->existing_anti, &s->existing_anti);
+    kp_tpcount_clone(&d->affinity, &s->affinity);
+    kp_tpcount_clone(&d->anti, &s->anti);
+    return d;
+}
+
+const struct kp_plugin kp_plugin_inter_pod_affinity = {
+    .name = "InterPodAffinity",
+    .pre_filter = pre_filter,
+    .filter = filter,
+    .add_pod = add_pod,
+    .remove_pod = remove_pod,
+    .clone_state = clone_state,
+};
+
+/* ---- read-only views for tests (plugin_state.h) ---- */
+
+static const struct kp_tpcount *
+ipa_map(const void *state, enum kp_ipa_counts which)
+{
+    const struct ipa_state *s = state;
+
+    switch (which) {
+    case KP_IPA_EXISTING_ANTI:
+        return &s->existing_anti;
+    case KP_IPA_AFFINITY:
+        return &s->affinity;
+    default:
+        return &s->anti;
+    }
+}
+
+int64_t
+kp_ipa_state_count(const void *state, enum kp_ipa_counts which,
+                   const char *key, const char *value)
+{
+    return state ? kp_tpcount_get(ipa_map(state, which), key, value) : 0;
+}
+
+size_t
+kp_ipa_state_len(const void *state, enum kp_ipa_counts which)
+{
+    return state ? ipa_map(state, which)->nonzero : 0;
+}

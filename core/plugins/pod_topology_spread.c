@@ -1,0 +1,273 @@
+/*
+ * pod_topology_spread.c - mirrors pkg/scheduler/framework/plugins/
+ * podtopologyspread/filtering.go: PreFilter counts, for each
+ * whenUnsatisfiable: DoNotSchedule constraint, the matching pods of every
+ * eligible domain (TpValueToMatchNum) and keeps two critical paths (the
+ * domains with the fewest matches); AddPod/RemovePod (updateWithPod)
+ * keep both in step; Filter fails a node that lacks a topology key
+ * (Unresolvable) or would exceed maxSkew (Unschedulable).
+ *
+ * The critical paths are upstream's [2]criticalPath, updated as upstream
+ * does.  Their minimum is exact whenever only one domain per constraint
+ * changes after PreFilter, which holds here: AddPod/RemovePod only touch
+ * the node being evaluated (nominated pods, victims).
+ */
+#include <string.h>
+
+#include "plugin_state.h"
+#include "plugins.h"
+#include "spread.h"
+#include "tpcount.h"
+
+#define MAX_INT32 2147483647LL
+
+struct critical_paths {
+    const char *value[2];
+    int64_t num[2];
+};
+
+struct pts_state {
+    size_t n;
+    const struct kp_spread_tsc *cons;   /* shared, immutable */
+    struct kp_tpcount *tp;              /* TpValueToMatchNum, per constraint */
+    struct critical_paths *paths;       /* CriticalPaths, per constraint */
+};
+
+/* criticalPaths.update */
+static void
+paths_update(struct critical_paths *p, const char *v, int64_t num)
+{
+    int i = -1;
+
+    if (strcmp(v, p->value[0]) == 0)
+        i = 0;
+    else if (strcmp(v, p->value[1]) == 0)
+        i = 1;
+    if (i >= 0) {
+        p->num[i] = num;
+        if (p->num[0] > p->num[1]) {
+            struct critical_paths t = *p;
+
+            p->value[0] = t.value[1];
+            p->num[0] = t.num[1];
+            p->value[1] = t.value[0];
+            p->num[1] = t.num[0];
+        }
+    } else if (num < p->num[0]) {
+        p->value[1] = p->value[0];
+        p->num[1] = p->num[0];
+        p->value[0] = v;
+        p->num[0] = num;
+    } else if (num < p->num[1]) {
+        p->value[1] = v;
+        p->num[1] = num;
+    }
+}
+
+static void
+paths_visit(void *arg, const char *value, int64_t n)
+{
+    paths_update(arg, value, n);
+}
+
+static void
+paths_init(struct critical_paths *p, const struct kp_tpcount *tp)
+{
+    p->value[0] = p->value[1] = "";
+    p->num[0] = p->num[1] = MAX_INT32;
+    kp_tpcount_each(tp, paths_visit, p);
+}
+
+/* The per-node part of calPreFilterState. */
+static void
+count_node(struct kp_cycle *c, struct pts_state *s,
+           const struct kp_node_info *ni)
+{
+    const struct kp_node *node = ni->node;
+    size_t i;
+
+    if (!kp_spread_node_has_keys(node, s->cons, s->n))
+        return;
+    for (i = 0; i < s->n; i++) {
+        const struct kp_spread_tsc *t = &s->cons[i];
+
+        if (!kp_spread_match_inclusion(t, c->pod, node))
+            continue;
+        kp_tpcount_add(c->scratch, &s->tp[i], t->topology_key,
+                       kp_labels_get(&node->labels, t->topology_key),
+                       kp_spread_count_matching(ni, &t->selector,
+                                                c->pod->ns));
+    }
+}
+
+static const char *
+prefixed(struct kp_arena *a, const char *prefix, const char *msg)
+{
+    size_t lp = strlen(prefix), lm = strlen(msg);
+    char *out = kp_arena_alloc(a, lp + lm + 1);
+
+    memcpy(out, prefix, lp);
+    memcpy(out + lp, msg, lm + 1);
+    return out;
+}
+
+/* calPreFilterState; NULL state (and Skip) without hard constraints. */
+static struct kp_status
+pre_filter(struct kp_cycle *c, int idx)
+{
+    struct kp_spread_tsc *cons;
+    struct pts_state *s;
+    const char *err;
+    size_t n, i;
+
+    if (kp_spread_get_constraints(c->scratch, c->pod, true, &cons, &n,
+                                  &err) < 0)
+        return kp_status_new(KP_ERROR, prefixed(c->scratch,
+                                                "get constraints from pod: ",
+                                                err));
+    if (n == 0)
+        return kp_status_new(KP_SKIP, NULL);
+    s = kp_arena_alloc(c->scratch, sizeof(*s));
+    s->n = n;
+    s->cons = cons;
+    s->tp = kp_arena_alloc(c->scratch, n * sizeof(*s->tp));
+    s->paths = kp_arena_alloc(c->scratch, n * sizeof(*s->paths));
+    for (i = 0; i < n; i++)
+        kp_tpcount_init(&s->tp[i]);
+    for (i = 0; i < c->cl->snap->nnodes; i++)
+        count_node(c, s, &c->cl->nodes[i]);
+    for (i = 0; i < n; i++)
+        paths_init(&s->paths[i], &s->tp[i]);
+    c->state[idx] = s;
+    return kp_status_ok();
+}
+
+/* preFilterState.minMatchNum */
+static int64_t
+min_match_num(const struct pts_state *s, size_t i)
+{
+    if (s->tp[i].used < (size_t)s->cons[i].min_domains)
+        return 0;
+    return s->paths[i].num[0];
+}
+
+static struct kp_status
+filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
+{
+    const struct pts_state *s = c->state[idx];
+    size_t i;
+
+    for (i = 0; s && i < s->n; i++) {
+        const struct kp_spread_tsc *t = &s->cons[i];
+        const char *v = kp_labels_get(&ni->node->labels, t->topology_key);
+        int64_t self, skew;
+
+        if (!v)
+            return kp_status_new(KP_UNRESOLVABLE,
+                                 KP_REASON_SPREAD_MISSING_LABEL);
+        self = kp_selector_matches(&t->selector, &c->pod->labels) ? 1 : 0;
+        skew = kp_tpcount_get(&s->tp[i], t->topology_key, v) + self -
+               min_match_num(s, i);
+        if (skew > t->max_skew)
+            return kp_status_new(KP_UNSCHEDULABLE, KP_REASON_SPREAD);
+    }
+    return kp_status_ok();
+}
+
+/* updateWithPod */
+static void
+update_with_pod(struct kp_cycle *c, struct pts_state *s,
+                const struct kp_pod *q, const struct kp_node *node,
+                int64_t delta)
+{
+    size_t i;
+
+    if (!s || strcmp(q->ns, c->pod->ns) != 0 ||
+        !kp_spread_node_has_keys(node, s->cons, s->n))
+        return;
+    for (i = 0; i < s->n; i++) {
+        const struct kp_spread_tsc *t = &s->cons[i];
+        const char *v;
+
+        if (!kp_selector_matches(&t->selector, &q->labels) ||
+            !kp_spread_match_inclusion(t, c->pod, node))
+            continue;
+        v = kp_labels_get(&node->labels, t->topology_key);
+        kp_tpcount_add(c->scratch, &s->tp[i], t->topology_key, v, delta);
+        paths_update(&s->paths[i], v,
+                     kp_tpcount_get(&s->tp[i], t->topology_key, v));
+    }
+}
+
+static void
+add_pod(struct kp_cycle *c, int idx, const struct kp_pod *pod,
+        const struct kp_node_info *ni)
+{
+    update_with_pod(c, c->state[idx], pod, ni->node, 1);
+}
+
+static void
+remove_pod(struct kp_cycle *c, int idx, const struct kp_pod *pod,
+           const struct kp_node_info *ni)
+{
+    update_with_pod(c, c->state[idx], pod, ni->node, -1);
+}
+
+static void *
+clone_state(struct kp_arena *a, const void *state)
+{
+    const struct pts_state *s = state;
+    struct pts_state *d = kp_arena_alloc(a, sizeof(*d));
+    size_t i;
+
+    *d = *s;
+    d->tp = kp_arena_alloc(a, s->n * sizeof(*d->tp));
+    for (i = 0; i < s->n; i++)
+        kp_tpcount_clone(&d->tp[i], &s->tp[i]);
+    d->paths = kp_arena_memdup(a, s->paths, s->n * sizeof(*s->paths));
+    return d;
+}
+
+const struct kp_plugin kp_plugin_pod_topology_spread = {
+    .name = "PodTopologySpread",
+    .pre_filter = pre_filter,
+    .filter = filter,
+    .add_pod = add_pod,
+    .remove_pod = remove_pod,
+    .clone_state = clone_state,
+};
+
+/* ---- read-only views for tests (plugin_state.h) ---- */
+
+size_t
+kp_pts_state_nconstraints(const void *state)
+{
+    return state ? ((const struct pts_state *)state)->n : 0;
+}
+
+int64_t
+kp_pts_state_match_num(const void *state, size_t i, const char *value)
+{
+    const struct pts_state *s = state;
+
+    if (!s || i >= s->n ||
+        !kp_tpcount_has(&s->tp[i], s->cons[i].topology_key, value))
+        return -1;
+    return kp_tpcount_get(&s->tp[i], s->cons[i].topology_key, value);
+}
+
+size_t
+kp_pts_state_domains(const void *state, size_t i)
+{
+    const struct pts_state *s = state;
+
+    return s && i < s->n ? s->tp[i].used : 0;
+}
+
+int64_t
+kp_pts_state_min_match(const void *state, size_t i)
+{
+    const struct pts_state *s = state;
+
+    return s && i < s->n ? s->paths[i].num[0] : MAX_INT32;
+}

@@ -1,0 +1,249 @@
+/*
+ * pod_topology_spread_common.c - mirrors pkg/scheduler/framework/
+ * plugins/podtopologyspread/common.go (filterTopologySpreadConstraints,
+ * mergeLabelSetWithSelector, buildDefaultConstraints,
+ * matchNodeInclusionPolicies, nodeLabelsMatchSpreadConstraints,
+ * countPodsMatchSelector) and plugin.go (systemDefaultConstraints,
+ * getConstraints).  See spread.h for the default selector rule.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "podinfo.h"
+#include "spread.h"
+
+struct default_tsc {
+    const char *key;
+    int32_t max_skew;
+};
+
+/* plugin.go systemDefaultConstraints, in upstream order. */
+static const struct default_tsc system_defaults[] = {
+    {KP_LABEL_HOSTNAME, 3},
+    {KP_LABEL_ZONE, 5},
+};
+
+/* Labels a StatefulSet sets per pod or per revision (not in its selector). */
+static const char *const per_pod_labels[] = {
+    "statefulset.kubernetes.io/pod-name",
+    "apps.kubernetes.io/pod-index",
+    "controller-revision-hash",
+};
+
+static bool
+per_pod_label(const char *key)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(per_pod_labels) / sizeof(per_pod_labels[0]); i++)
+        if (strcmp(key, per_pod_labels[i]) == 0)
+            return true;
+    return false;
+}
+
+/* An In requirement with one value (labels.SelectorFromSet). */
+static void
+set_requirement(struct kp_arena *a, struct kp_requirement *r,
+                const char *key, const char *value)
+{
+    const char **v = kp_arena_alloc(a, sizeof(*v));
+
+    v[0] = value;
+    memset(r, 0, sizeof(*r));
+    r->key = key;
+    r->op = KP_OP_IN;
+    r->nvalues = 1;
+    r->values = v;
+}
+
+/*
+ * mergeLabelSetWithSelector: the matchLabelKeys present in the pod's
+ * labels, as key In (value), ANDed with the selector.  A null selector
+ * (labels.Nothing) has no requirements to merge and stays null.
+ */
+static void
+merge_match_label_keys(struct kp_arena *a,
+                       const struct kp_spread_constraint *c,
+                       const struct kp_pod *p, struct kp_selector *out)
+{
+    size_t i, n = 0;
+
+    *out = c->selector;
+    if (c->nmatch_label_keys == 0 || out->is_null)
+        return;
+    out->reqs = kp_arena_alloc(a, (c->selector.nreq + c->nmatch_label_keys)
+                               * sizeof(*out->reqs));
+    for (i = 0; i < c->nmatch_label_keys; i++) {
+        const char *v = kp_labels_get(&p->labels, c->match_label_keys[i]);
+
+        if (v)
+            set_requirement(a, &out->reqs[n++], c->match_label_keys[i], v);
+    }
+    memcpy(out->reqs + n, c->selector.reqs,
+           c->selector.nreq * sizeof(*out->reqs));
+    out->nreq = n + c->selector.nreq;
+}
+
+/* filterTopologySpreadConstraints for the pod's own constraints. */
+static int
+own_constraints(struct kp_arena *a, const struct kp_pod *p, bool hard,
+                struct kp_spread_tsc *out, size_t *n, const char **err)
+{
+    size_t i;
+
+    for (i = 0; i < p->nspread; i++) {
+        const struct kp_spread_constraint *c = &p->spread[i];
+        struct kp_spread_tsc *t = &out[*n];
+
+        if (c->do_not_schedule != hard)
+            continue;
+        *err = kp_selector_parse_error(a, &c->selector);
+        if (*err)
+            return -1;
+        t->max_skew = c->max_skew;
+        t->topology_key = c->topology_key;
+        merge_match_label_keys(a, c, p, &t->selector);
+        t->min_domains = c->min_domains > 0 ? c->min_domains : 1;
+        t->affinity_honor = !c->affinity_policy_ignore;
+        t->taints_honor = c->taints_policy_honor;
+        (*n)++;
+    }
+    return 0;
+}
+
+/* helper.DefaultSelector, approximated (spread.h); nreq 0 when empty. */
+static void
+default_selector(struct kp_arena *a, const struct kp_pod *p,
+                 struct kp_selector *out)
+{
+    const char *k = p->controller_kind;
+    size_t i;
+
+    memset(out, 0, sizeof(*out));
+    if (!k || (strcmp(k, "ReplicaSet") != 0 &&
+               strcmp(k, "ReplicationController") != 0 &&
+               strcmp(k, "StatefulSet") != 0))
+        return;
+    out->reqs = kp_arena_alloc(a, (p->labels.n + 1) * sizeof(*out->reqs));
+    for (i = 0; i < p->labels.n; i++)
+        if (!per_pod_label(p->labels.items[i].key))
+            set_requirement(a, &out->reqs[out->nreq++],
+                            p->labels.items[i].key,
+                            p->labels.items[i].value);
+}
+
+/* buildDefaultConstraints: the ScheduleAnyway defaults only. */
+static void
+default_constraints(struct kp_arena *a, const struct kp_pod *p, bool hard,
+                    struct kp_spread_tsc *out, size_t *n)
+{
+    struct kp_selector sel;
+    size_t i;
+
+    if (hard)
+        return;
+    default_selector(a, p, &sel);
+    if (sel.nreq == 0)
+        return;
+    for (i = 0; i < sizeof(system_defaults) / sizeof(system_defaults[0]);
+         i++) {
+        struct kp_spread_tsc *t = &out[(*n)++];
+
+        memset(t, 0, sizeof(*t));
+        t->max_skew = system_defaults[i].max_skew;
+        t->topology_key = system_defaults[i].key;
+        t->selector = sel;
+        t->min_domains = 1;
+        t->affinity_honor = true;
+    }
+}
+
+int
+kp_spread_get_constraints(struct kp_arena *a, const struct kp_pod *p,
+                          bool hard, struct kp_spread_tsc **out, size_t *n,
+                          const char **err)
+{
+    const char *what = hard ? "hard" : "soft";
+    const char *e = NULL;
+    size_t sz;
+    char *m;
+
+    *n = 0;
+    *err = NULL;
+    *out = kp_arena_alloc(a, (p->nspread + 2) * sizeof(**out));
+    if (p->nspread == 0) {
+        default_constraints(a, p, hard, *out, n);
+        return 0;
+    }
+    if (own_constraints(a, p, hard, *out, n, &e) == 0)
+        return 0;
+    sz = strlen(e) + 64;
+    m = kp_arena_alloc(a, sz);
+    snprintf(m, sz, "obtaining pod's %s topology spread constraints: %s",
+             what, e);
+    *err = m;
+    *n = 0;
+    return -1;
+}
+
+bool
+kp_spread_node_has_keys(const struct kp_node *node,
+                        const struct kp_spread_tsc *c, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (!kp_labels_get(&node->labels, c[i].topology_key))
+            return false;
+    return true;
+}
+
+/* FindMatchingUntoleratedTaint with DoNotScheduleTaintsFilterFunc. */
+static bool
+tolerates_do_not_schedule(const struct kp_pod *p, const struct kp_node *n)
+{
+    size_t i;
+
+    for (i = 0; i < n->ntaints; i++) {
+        const struct kp_taint *t = &n->taints[i];
+
+        if (strcmp(t->effect, "NoSchedule") != 0 &&
+            strcmp(t->effect, "NoExecute") != 0)
+            continue;
+        if (!kp_tolerates_any(p, t))
+            return false;
+    }
+    return true;
+}
+
+bool
+kp_spread_match_inclusion(const struct kp_spread_tsc *c,
+                          const struct kp_pod *p, const struct kp_node *node)
+{
+    if (c->affinity_honor && !kp_pod_matches_node_affinity(p, node))
+        return false;
+    if (c->taints_honor && !tolerates_do_not_schedule(p, node))
+        return false;
+    return true;
+}
+
+int64_t
+kp_spread_count_matching(const struct kp_node_info *ni,
+                         const struct kp_selector *s, const char *ns)
+{
+    int64_t count = 0;
+    size_t i;
+
+    /* selector.Empty(): no requirements (labels.Nothing is not empty) */
+    if (!s->is_null && s->nreq == 0)
+        return 0;
+    for (i = 0; i < ni->npods; i++) {
+        const struct kp_pod *q = ni->pods[i];
+
+        if (q->deleting || strcmp(q->ns, ns) != 0)
+            continue;
+        if (kp_selector_matches(s, &q->labels))
+            count++;
+    }
+    return count;
+}

@@ -1,0 +1,188 @@
+/*
+ * pod_topology_spread_score.c - mirrors pkg/scheduler/framework/plugins/
+ * podtopologyspread/scoring.go (initPreScoreState, PreScore, Score,
+ * NormalizeScore, topologyNormalizingWeight, scoreForCount) for the
+ * whenUnsatisfiable: ScheduleAnyway constraints, the system default
+ * ones included (spread.h: when they apply in a snapshot).
+ *
+ * A node scores, per constraint, matching pods in its domain x
+ * log(domains + 2) + maxSkew - 1 (rounded sum); fewer is better after
+ * normalization.  Nodes missing a key of the pod's own constraints are
+ * ignored (score 0); with the system defaults they are not (a node
+ * without a zone label still gets hostname spreading).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "../score.h"
+#include "spread.h"
+#include "tpcount.h"
+
+struct pts_score_state {
+    size_t n;
+    const struct kp_spread_tsc *cons;
+    bool require_all;           /* requireAllTopologies */
+    bool *ignored;              /* IgnoredNodes, by index into f->nodes */
+    struct kp_tpcount *counts;  /* TopologyValueToPodCounts */
+    double *weight;             /* TopologyNormalizingWeight */
+};
+
+static bool
+is_hostname(const struct kp_spread_tsc *t)
+{
+    return strcmp(t->topology_key, KP_LABEL_HOSTNAME) == 0;
+}
+
+/* node.Labels[key]: "" when absent, as a Go map reads. */
+static const char *
+label_or_empty(const struct kp_node *node, const char *key)
+{
+    const char *v = kp_labels_get(&node->labels, key);
+
+    return v ? v : "";
+}
+
+/* initPreScoreState over the nodes being scored. */
+static void
+init_state(const struct kp_score_nodes *f, struct pts_score_state *s)
+{
+    struct kp_arena *a = f->c->scratch;
+    size_t i, k, nignored = 0;
+
+    s->ignored = kp_arena_alloc(a, (f->n + 1) * sizeof(bool));
+    s->counts = kp_arena_alloc(a, s->n * sizeof(*s->counts));
+    s->weight = kp_arena_alloc(a, s->n * sizeof(*s->weight));
+    for (k = 0; k < s->n; k++)
+        kp_tpcount_init(&s->counts[k]);
+    for (i = 0; i < f->n; i++) {
+        const struct kp_node *node = f->c->cl->nodes[f->nodes[i]].node;
+
+        if (s->require_all && !kp_spread_node_has_keys(node, s->cons, s->n)) {
+            s->ignored[i] = true;
+            nignored++;
+            continue;
+        }
+        for (k = 0; k < s->n; k++)
+            if (!is_hostname(&s->cons[k]))
+                kp_tpcount_add(a, &s->counts[k], s->cons[k].topology_key,
+                               label_or_empty(node, s->cons[k].topology_key),
+                               0);
+    }
+    for (k = 0; k < s->n; k++) {
+        size_t sz = is_hostname(&s->cons[k]) ? f->n - nignored :
+                    s->counts[k].used;
+
+        s->weight[k] = log((double)sz + 2);
+    }
+}
+
+/* PreScore's processAllNode: matching pods of the known domains. */
+static void
+count_all_nodes(const struct kp_cycle *c, struct pts_score_state *s)
+{
+    size_t i, k;
+
+    for (i = 0; i < c->cl->snap->nnodes; i++) {
+        const struct kp_node_info *ni = &c->cl->nodes[i];
+
+        if (s->require_all &&
+            !kp_spread_node_has_keys(ni->node, s->cons, s->n))
+            continue;
+        for (k = 0; k < s->n; k++) {
+            const struct kp_spread_tsc *t = &s->cons[k];
+            const char *v = label_or_empty(ni->node, t->topology_key);
+
+            if (!kp_spread_match_inclusion(t, c->pod, ni->node) ||
+                !kp_tpcount_has(&s->counts[k], t->topology_key, v))
+                continue;
+            kp_tpcount_add(c->scratch, &s->counts[k], t->topology_key, v,
+                           kp_spread_count_matching(ni, &t->selector,
+                                                    c->pod->ns));
+        }
+    }
+}
+
+static bool
+pts_pre_score(const struct kp_score_nodes *f, void **state)
+{
+    const struct kp_cycle *c = f->c;
+    struct pts_score_state *s = kp_arena_alloc(c->scratch, sizeof(*s));
+    struct kp_spread_tsc *cons;
+    const char *err;
+
+    if (c->cl->snap->nnodes == 0 ||
+        kp_spread_get_constraints(c->scratch, c->pod, false, &cons, &s->n,
+                                  &err) < 0 || s->n == 0)
+        return false;
+    s->cons = cons;
+    s->require_all = c->pod->nspread > 0;
+    init_state(f, s);
+    count_all_nodes(c, s);
+    *state = s;
+    return true;
+}
+
+/* scoreForCount */
+static double
+score_for_count(int64_t cnt, int32_t max_skew, double weight)
+{
+    return (double)cnt * weight + (double)(max_skew - 1);
+}
+
+static int64_t
+pts_score(const struct kp_score_nodes *f, void *state, size_t idx)
+{
+    const struct kp_node_info *ni = kp_score_node_info(f, idx);
+    const struct pts_score_state *s = state;
+    double score = 0;
+    size_t k;
+
+    if (s->ignored[idx])
+        return 0;
+    for (k = 0; k < s->n; k++) {
+        const struct kp_spread_tsc *t = &s->cons[k];
+        const char *v = kp_labels_get(&ni->node->labels, t->topology_key);
+        int64_t cnt;
+
+        if (!v)
+            continue;
+        cnt = is_hostname(t) ?
+              kp_spread_count_matching(ni, &t->selector, f->c->pod->ns) :
+              kp_tpcount_get(&s->counts[k], t->topology_key, v);
+        score += score_for_count(cnt, t->max_skew, s->weight[k]);
+    }
+    return (int64_t)round(score);
+}
+
+static void
+pts_normalize(const struct kp_score_nodes *f, void *state, int64_t *scores)
+{
+    const struct pts_score_state *s = state;
+    int64_t min = INT64_MAX, max = 0;
+    size_t i;
+
+    for (i = 0; i < f->n; i++) {
+        if (s->ignored[i])
+            continue;
+        if (scores[i] < min)
+            min = scores[i];
+        if (scores[i] > max)
+            max = scores[i];
+    }
+    for (i = 0; i < f->n; i++) {
+        if (s->ignored[i])
+            scores[i] = 0;
+        else if (max == 0)
+            scores[i] = KP_MAX_NODE_SCORE;
+        else
+            scores[i] = KP_MAX_NODE_SCORE * (max + min - scores[i]) / max;
+    }
+}
+
+const struct kp_score_plugin kp_score_pod_topology_spread = {
+    .name = "PodTopologySpread",
+    .weight = 2,
+    .pre_score = pts_pre_score,
+    .score = pts_score,
+    .normalize = pts_normalize,
+};

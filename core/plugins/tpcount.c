@@ -1,0 +1,171 @@
+/*
+ * tpcount.c - see tpcount.h.  The counter maps of
+ * pkg/scheduler/framework/plugins/interpodaffinity/filtering.go
+ * (topologyToMatchedTermCount) and podtopologyspread/filtering.go
+ * (TpValueToMatchNum).
+ */
+#include "tpcount.h"
+
+#include <string.h>
+
+static uint64_t
+hash_pair(const char *key, const char *value)
+{
+    uint64_t h = 1469598103934665603ULL;
+    const char *s;
+
+    for (s = key; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    h = (h ^ 0xffu) * 1099511628211ULL;
+    for (s = value; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+static bool
+same(const struct kp_tpcount_slot *s, const char *key, const char *value)
+{
+    return (s->key == key || strcmp(s->key, key) == 0) &&
+           (s->value == value || strcmp(s->value, value) == 0);
+}
+
+void
+kp_tpcount_init(struct kp_tpcount *m)
+{
+    memset(m, 0, sizeof(*m));
+}
+
+/* The own slot of (key, value), or the empty slot it would take. */
+static struct kp_tpcount_slot *
+find(const struct kp_tpcount *m, const char *key, const char *value)
+{
+    size_t j;
+
+    if (m->cap == 0)
+        return NULL;
+    j = hash_pair(key, value) & (m->cap - 1);
+    while (m->slots[j].key) {
+        if (same(&m->slots[j], key, value))
+            return &m->slots[j];
+        j = (j + 1) & (m->cap - 1);
+    }
+    return &m->slots[j];
+}
+
+static void
+grow(struct kp_arena *a, struct kp_tpcount *m)
+{
+    struct kp_tpcount_slot *old = m->slots;
+    size_t cap = m->cap, i;
+
+    m->cap = cap ? cap * 2 : 16;
+    m->slots = kp_arena_alloc(a, m->cap * sizeof(*m->slots));
+    for (i = 0; i < cap; i++)
+        if (old[i].key)
+            *find(m, old[i].key, old[i].value) = old[i];
+}
+
+int64_t
+kp_tpcount_get(const struct kp_tpcount *m, const char *key,
+               const char *value)
+{
+    int64_t n = 0;
+
+    for (; m; m = m->base) {
+        const struct kp_tpcount_slot *s = find(m, key, value);
+
+        if (s && s->key)
+            n += s->n;
+    }
+    return n;
+}
+
+bool
+kp_tpcount_has(const struct kp_tpcount *m, const char *key,
+               const char *value)
+{
+    for (; m; m = m->base) {
+        const struct kp_tpcount_slot *s = find(m, key, value);
+
+        if (s && s->key)
+            return true;
+    }
+    return false;
+}
+
+void
+kp_tpcount_add(struct kp_arena *a, struct kp_tpcount *m, const char *key,
+               const char *value, int64_t delta)
+{
+    bool present = kp_tpcount_has(m, key, value);
+    int64_t old = present ? kp_tpcount_get(m, key, value) : 0;
+    struct kp_tpcount_slot *s;
+
+    if ((m->nslots + 1) * 2 > m->cap)
+        grow(a, m);
+    s = find(m, key, value);
+    if (!s->key) {
+        s->key = key;
+        s->value = value;
+        s->n = 0;
+        m->nslots++;
+    }
+    s->n += delta;
+    if (!present)
+        m->used++;
+    if (old != 0 && old + delta == 0)
+        m->nonzero--;
+    else if (old == 0 && old + delta != 0)
+        m->nonzero++;
+}
+
+void
+kp_tpcount_clone(struct kp_tpcount *dst, const struct kp_tpcount *src)
+{
+    kp_tpcount_init(dst);
+    dst->base = src;
+    dst->used = src->used;
+    dst->nonzero = src->nonzero;
+}
+
+void
+kp_tpcount_each(const struct kp_tpcount *m,
+                void (*fn)(void *arg, const char *value, int64_t n),
+                void *arg)
+{
+    size_t i;
+
+    for (i = 0; i < m->cap; i++)
+        if (m->slots[i].key)
+            fn(arg, m->slots[i].value, m->slots[i].n);
+}
+
+int64_t
+kp_tpcount_sum_labels(const struct kp_tpcount *m,
+                      const struct kp_labels *node_labels)
+{
+    int64_t sum = 0;
+    size_t i;
+
+    if (m->nonzero == 0)
+        return 0;
+    for (i = 0; i < node_labels->n; i++)
+        sum += kp_tpcount_get(m, node_labels->items[i].key,
+                              node_labels->items[i].value);
+    return sum;
+}
+
+bool
+kp_tpcount_any_label(const struct kp_tpcount *m,
+                     const struct kp_labels *node_labels)
+{
+    size_t i;
+
+    if (m->nonzero == 0)
+        return false;
+    for (i = 0; i < node_labels->n; i++)
+        if (kp_tpcount_get(m, node_labels->items[i].key,
+                           node_labels->items[i].value) > 0)
+            return true;
+    return false;
+}

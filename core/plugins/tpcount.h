@@ -1,0 +1,74 @@
+/*
+ * tpcount.h - a (topology key, topology value) -> int64 counter, the C
+ * shape of the Go maps map[topologyPair]int64 (interpodaffinity) and
+ * map[string]int (podtopologyspread, one map per constraint).
+ *
+ * Open addressing in an arena.  Entries are never removed; one whose
+ * count returns to 0 stays as "present with 0", and nonzero counts the
+ * entries a Go map that deletes zeroed keys would hold
+ * (len(topologyToMatchedTermCount)); used counts every entry (the
+ * domains of TpValueToMatchNum).  Keys and values are borrowed
+ * (snapshot-owned strings).
+ *
+ * kp_tpcount_clone() is upstream's Clone() without the copy: the clone
+ * overlays its source and records only its own changes, so the
+ * per-node copies of the preemption dry run cost nothing until a pod is
+ * added or removed.  The source must not change while a clone of it is
+ * in use; the cycle states guarantee it (a clone is made, changed and
+ * dropped before its source changes again).
+ */
+#ifndef KP_TPCOUNT_H
+#define KP_TPCOUNT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../arena.h"
+#include "../labels.h"
+
+struct kp_tpcount_slot {
+    const char *key;            /* NULL: empty slot */
+    const char *value;
+    int64_t n;
+};
+
+struct kp_tpcount {
+    size_t cap;                 /* power of two, or 0 */
+    size_t nslots;              /* own slots in use */
+    size_t used;                /* entries present (domains), base's too */
+    size_t nonzero;             /* entries with n != 0, base's too */
+    struct kp_tpcount_slot *slots;  /* own counts, or deltas over base */
+    const struct kp_tpcount *base;  /* the map this clone overlays */
+};
+
+void kp_tpcount_init(struct kp_tpcount *m);
+/* Add delta to (key, value), creating the entry (possibly with 0). */
+void kp_tpcount_add(struct kp_arena *a, struct kp_tpcount *m,
+                    const char *key, const char *value, int64_t delta);
+/* The count, 0 when absent. */
+int64_t kp_tpcount_get(const struct kp_tpcount *m, const char *key,
+                       const char *value);
+/* Whether (key, value) has an entry (a domain, even with count 0). */
+bool kp_tpcount_has(const struct kp_tpcount *m, const char *key,
+                    const char *value);
+/* dst becomes a copy of src (an overlay: see above). */
+void kp_tpcount_clone(struct kp_tpcount *dst, const struct kp_tpcount *src);
+/*
+ * Call fn for every entry of a map that is not a clone (PreFilter's
+ * critical paths), in slot order.
+ */
+void kp_tpcount_each(const struct kp_tpcount *m,
+                     void (*fn)(void *arg, const char *value, int64_t n),
+                     void *arg);
+/*
+ * Sum of the counts of the node's label pairs: the node's domain of
+ * every key in the map, summed over the keys (InterPodAffinity Score).
+ */
+int64_t kp_tpcount_sum_labels(const struct kp_tpcount *m,
+                              const struct kp_labels *node_labels);
+/* Whether some label pair of the node has a count > 0. */
+bool kp_tpcount_any_label(const struct kp_tpcount *m,
+                          const struct kp_labels *node_labels);
+
+#endif

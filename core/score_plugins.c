@@ -1,0 +1,243 @@
+/*
+ * score_plugins.c - three Score plugins of the default profile:
+ * TaintToleration (pkg/scheduler/framework/plugins/tainttoleration/
+ * taint_toleration.go: PreScore, Score, NormalizeScore), NodeAffinity
+ * (nodeaffinity/node_affinity.go and component-helpers
+ * scheduling/corev1/nodeaffinity PreferredSchedulingTerms.Score) and
+ * ImageLocality (imagelocality/image_locality.go).
+ *
+ * A preferred node affinity term that does not parse makes upstream's
+ * PreScore fail (the cycle errors); here it scores nothing.
+ */
+#include <string.h>
+
+#include "score.h"
+
+/* ---- TaintToleration ---- */
+
+struct tt_state {
+    size_t n;
+    const struct kp_toleration **tols;  /* tolerationsPreferNoSchedule */
+};
+
+static bool
+tt_pre_score(const struct kp_score_nodes *f, void **state)
+{
+    const struct kp_pod *p = f->c->pod;
+    struct tt_state *s = kp_arena_alloc(f->c->scratch, sizeof(*s));
+    size_t i;
+
+    s->tols = kp_arena_alloc(f->c->scratch,
+                             (p->ntolerations + 1) * sizeof(*s->tols));
+    for (i = 0; i < p->ntolerations; i++) {
+        const char *e = p->tolerations[i].effect;
+
+        if (!e[0] || strcmp(e, "PreferNoSchedule") == 0)
+            s->tols[s->n++] = &p->tolerations[i];
+    }
+    *state = s;
+    return true;
+}
+
+/* countIntolerableTaintsPreferNoSchedule */
+static int64_t
+tt_score(const struct kp_score_nodes *f, void *state, size_t idx)
+{
+    const struct kp_node_info *ni = kp_score_node_info(f, idx);
+    const struct tt_state *s = state;
+    int64_t count = 0;
+    size_t i, j;
+    for (i = 0; i < ni->node->ntaints; i++) {
+        const struct kp_taint *t = &ni->node->taints[i];
+
+        if (strcmp(t->effect, "PreferNoSchedule") != 0)
+            continue;
+        for (j = 0; j < s->n && !kp_tolerates(s->tols[j], t); j++)
+            ;
+        if (j == s->n)
+            count++;
+    }
+    return count;
+}
+
+static void
+tt_normalize(const struct kp_score_nodes *f, void *state, int64_t *scores)
+{
+    (void)state;
+    kp_default_normalize_score(KP_MAX_NODE_SCORE, true, scores, f->n);
+}
+
+const struct kp_score_plugin kp_score_taint_toleration = {
+    .name = "TaintToleration",
+    .weight = 3,
+    .pre_score = tt_pre_score,
+    .score = tt_score,
+    .normalize = tt_normalize,
+};
+
+/* ---- NodeAffinity ---- */
+
+static bool
+na_pre_score(const struct kp_score_nodes *f, void **state)
+{
+    *state = NULL;
+    return f->n > 0 && f->c->pod->npreferred_node_affinity > 0;
+}
+
+static int64_t
+na_score(const struct kp_score_nodes *f, void *state, size_t idx)
+{
+    const struct kp_node_info *ni = kp_score_node_info(f, idx);
+    const struct kp_pod *p = f->c->pod;
+    int64_t score = 0;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < p->npreferred_node_affinity; i++)
+        if (p->preferred_node_affinity_weight[i] != 0 &&
+            kp_node_selector_term_matches(&p->preferred_node_affinity[i],
+                                          &ni->node->labels,
+                                          ni->node->name))
+            score += p->preferred_node_affinity_weight[i];
+    return score;
+}
+
+static void
+na_normalize(const struct kp_score_nodes *f, void *state, int64_t *scores)
+{
+    (void)state;
+    kp_default_normalize_score(KP_MAX_NODE_SCORE, false, scores, f->n);
+}
+
+const struct kp_score_plugin kp_score_node_affinity = {
+    .name = "NodeAffinity",
+    .weight = 2,
+    .pre_score = na_pre_score,
+    .score = na_score,
+    .normalize = na_normalize,
+};
+
+/* ---- ImageLocality ---- */
+
+#define MB (1024LL * 1024)
+#define MIN_THRESHOLD (23 * MB)
+#define MAX_CONTAINER_THRESHOLD (1000 * MB)
+
+/* The cluster-wide ImageStateSummary of one of the pod's images. */
+struct il_image {
+    const char *name;           /* normalizedImageName */
+    int64_t size;               /* from the first node listing it */
+    int64_t num_nodes;
+};
+
+struct il_state {
+    size_t n;
+    struct il_image *images;
+};
+
+/* normalizedImageName: append ":latest" when the name has no tag. */
+static const char *
+normalized_image_name(struct kp_arena *a, const char *name)
+{
+    const char *colon = strrchr(name, ':');
+    const char *slash = strrchr(name, '/');
+    size_t len = strlen(name);
+    char *out;
+
+    if (colon && (!slash || colon > slash))
+        return name;
+    out = kp_arena_alloc(a, len + sizeof(":latest"));
+    memcpy(out, name, len);
+    memcpy(out + len, ":latest", sizeof(":latest"));
+    return out;
+}
+
+/* The node's status.images entry named name, or NULL. */
+static const struct kp_image *
+node_image(const struct kp_node *node, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < node->nimages; i++)
+        if (strcmp(node->images[i].name, name) == 0)
+            return &node->images[i];
+    return NULL;
+}
+
+static void
+image_state(const struct kp_cluster *cl, struct il_image *im)
+{
+    size_t i;
+
+    im->size = 0;
+    im->num_nodes = 0;
+    for (i = 0; i < cl->snap->nnodes; i++) {
+        const struct kp_image *img = node_image(cl->snap->nodes[i], im->name);
+
+        if (!img)
+            continue;
+        if (im->num_nodes++ == 0)
+            im->size = img->size;
+    }
+}
+
+static bool
+il_pre_score(const struct kp_score_nodes *f, void **state)
+{
+    const struct kp_pod *p = f->c->pod;
+    struct il_state *s = kp_arena_alloc(f->c->scratch, sizeof(*s));
+    size_t i;
+
+    s->n = p->nimages;
+    s->images = kp_arena_alloc(f->c->scratch,
+                               (p->nimages + 1) * sizeof(*s->images));
+    for (i = 0; i < p->nimages; i++) {
+        s->images[i].name = normalized_image_name(f->c->scratch,
+                                                  p->images[i]);
+        image_state(f->c->cl, &s->images[i]);
+    }
+    *state = s;
+    return true;
+}
+
+/* calculatePriority */
+static int64_t
+calculate_priority(int64_t sum, size_t ncontainers)
+{
+    int64_t max_threshold = MAX_CONTAINER_THRESHOLD * (int64_t)ncontainers;
+
+    if (sum < MIN_THRESHOLD)
+        sum = MIN_THRESHOLD;
+    else if (sum > max_threshold)
+        sum = max_threshold;
+    return KP_MAX_NODE_SCORE * (sum - MIN_THRESHOLD) /
+           (max_threshold - MIN_THRESHOLD);
+}
+
+/* sumImageScores with scaledImageScore, then calculatePriority. */
+static int64_t
+il_score(const struct kp_score_nodes *f, void *state, size_t idx)
+{
+    const struct kp_node_info *ni = kp_score_node_info(f, idx);
+    const struct il_state *s = state;
+    double total = (double)f->c->cl->snap->nnodes;
+    int64_t sum = 0;
+    size_t i;
+
+    for (i = 0; i < s->n; i++) {
+        const struct il_image *im = &s->images[i];
+
+        if (node_image(ni->node, im->name))
+            sum += (int64_t)((double)im->size *
+                             ((double)im->num_nodes / total));
+    }
+    return calculate_priority(sum, f->c->pod->ncontainers);
+}
+
+const struct kp_score_plugin kp_score_image_locality = {
+    .name = "ImageLocality",
+    .weight = 1,
+    .pre_score = il_pre_score,
+    .score = il_score,
+    .normalize = NULL,
+};

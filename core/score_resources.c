@@ -1,0 +1,151 @@
+/*
+ * score_resources.c - NodeResourcesFit's Score with the default
+ * LeastAllocated strategy (pkg/scheduler/framework/plugins/noderesources/
+ * fit.go, least_allocated.go) and NodeResourcesBalancedAllocation
+ * (balanced_allocation.go), both through resource_allocation.go
+ * (resourceAllocationScorer.score, calculateResourceAllocatableRequest).
+ * Default resources: cpu and memory, weight 1 each.
+ *
+ * LeastAllocated counts non-zero requests (100m cpu / 200Mi memory for a
+ * container that names neither, decode_score.c) for the pod and for the
+ * pods on the node (NodeInfo.NonZeroRequested); BalancedAllocation
+ * counts the real requests (NodeInfo.Requested) and skips best-effort
+ * pods.
+ */
+#include <math.h>
+
+#include "score.h"
+
+#define NRES 2
+
+static const int res_ids[NRES] = {KP_RES_CPU, KP_RES_MEMORY};
+static const int64_t res_weights[NRES] = {1, 1};
+
+struct res_state {
+    int64_t pod[NRES];          /* podRequests */
+};
+
+/* NodeInfo.NonZeroRequested of cpu and memory. */
+static void
+node_nonzero_requested(const struct kp_node_info *ni, int64_t *out)
+{
+    size_t i;
+
+    out[0] = out[1] = 0;
+    for (i = 0; i < ni->npods; i++) {
+        out[0] += ni->pods[i]->nonzero_cpu;
+        out[1] += ni->pods[i]->nonzero_mem;
+    }
+}
+
+/* leastRequestedScore */
+static int64_t
+least_requested_score(int64_t requested, int64_t capacity)
+{
+    if (capacity == 0 || requested > capacity)
+        return 0;
+    return (capacity - requested) * KP_MAX_NODE_SCORE / capacity;
+}
+
+static bool
+fit_pre_score(const struct kp_score_nodes *f, void **state)
+{
+    struct res_state *s = kp_arena_alloc(f->c->scratch, sizeof(*s));
+
+    s->pod[0] = f->c->pod->nonzero_cpu;
+    s->pod[1] = f->c->pod->nonzero_mem;
+    *state = s;
+    return true;
+}
+
+/* score() with leastResourceScorer */
+static int64_t
+fit_score(const struct kp_score_nodes *f, void *state, size_t idx)
+{
+    const struct kp_node_info *ni = kp_score_node_info(f, idx);
+    const struct res_state *s = state;
+    int64_t used[NRES], node_score = 0, weight_sum = 0;
+    int i;
+    node_nonzero_requested(ni, used);
+    for (i = 0; i < NRES; i++) {
+        int64_t alloc = kp_resvec_get(&ni->node->allocatable, res_ids[i]);
+
+        if (alloc == 0)
+            continue;
+        node_score += least_requested_score(used[i] + s->pod[i], alloc) *
+                      res_weights[i];
+        weight_sum += res_weights[i];
+    }
+    return weight_sum ? node_score / weight_sum : 0;
+}
+
+const struct kp_score_plugin kp_score_node_resources_fit = {
+    .name = "NodeResourcesFit",
+    .weight = 1,
+    .pre_score = fit_pre_score,
+    .score = fit_score,
+    .normalize = NULL,
+};
+
+/* ---- NodeResourcesBalancedAllocation ---- */
+
+static bool
+ba_pre_score(const struct kp_score_nodes *f, void **state)
+{
+    struct res_state *s = kp_arena_alloc(f->c->scratch, sizeof(*s));
+    int i;
+
+    for (i = 0; i < NRES; i++)
+        s->pod[i] = kp_resvec_get(&f->c->pod->req, res_ids[i]);
+    *state = s;
+    /* isBestEffortPod: skip pods that request neither resource */
+    return s->pod[0] != 0 || s->pod[1] != 0;
+}
+
+/* balancedResourceScorer */
+static int64_t
+balanced_resource_scorer(const double *fractions, size_t n)
+{
+    double std = 0, total = 0, mean, sum = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        total += fractions[i];
+    if (n == 2) {
+        std = fabs((fractions[0] - fractions[1]) / 2);
+    } else if (n > 2) {
+        mean = total / (double)n;
+        for (i = 0; i < n; i++)
+            sum = sum + (fractions[i] - mean) * (fractions[i] - mean);
+        std = sqrt(sum / (double)n);
+    }
+    return (int64_t)((1 - std) * (double)KP_MAX_NODE_SCORE);
+}
+
+static int64_t
+ba_score(const struct kp_score_nodes *f, void *state, size_t idx)
+{
+    const struct kp_node_info *ni = kp_score_node_info(f, idx);
+    const struct res_state *s = state;
+    double fractions[NRES];
+    size_t n = 0;
+    int i;
+    for (i = 0; i < NRES; i++) {
+        int64_t alloc = kp_resvec_get(&ni->node->allocatable, res_ids[i]);
+        double fr;
+
+        if (alloc == 0)
+            continue;
+        fr = (double)(ni->used[res_ids[i]] + s->pod[i]) / (double)alloc;
+        fractions[n++] = fr > 1 ? 1 : fr;
+    }
+    return balanced_resource_scorer(fractions, n);
+}
+
+const struct kp_score_plugin kp_score_balanced_allocation = {
+    .name = "NodeResourcesBalancedAllocation",
+    .weight = 1,
+    .pre_score = ba_pre_score,
+    .score = ba_score,
+    .normalize = NULL,
+};

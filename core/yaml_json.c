@@ -1,0 +1,426 @@
+/*
+ * yaml_json.c - YAML (libyaml events) into cJSON.
+ *
+ * Mirrors what kubectl does with a manifest: sigs.k8s.io/yaml's
+ * YAMLToJSON over go-yaml v2, whose resolve.go reads plain scalars with
+ * YAML 1.1 rules (y/yes/on are true, 0755 is octal, ~ is null).  Quoted
+ * and block scalars are strings; so are timestamps (go-yaml v2 keeps them
+ * as strings when decoding into interface{}) and .inf/.nan, which JSON
+ * cannot hold.  The tree is built with an explicit stack: no recursion on
+ * input depth.
+ */
+#include "yaml_json.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#include "arena.h"
+
+#define MAX_DEPTH 512
+
+enum scalar_kind {
+    SC_STRING,
+    SC_NULL,
+    SC_BOOL,
+    SC_NUMBER
+};
+
+struct scalar {
+    enum scalar_kind kind;
+    bool b;
+    double num;
+};
+
+struct frame {
+    cJSON *node;
+    char *key;                  /* mapping: key waiting for its value */
+};
+
+struct builder {
+    struct frame stack[MAX_DEPTH];
+    int depth;
+    cJSON *root;
+    bool have_root;
+};
+
+static bool
+one_of(const char *s, const char *const *list)
+{
+    size_t i;
+
+    for (i = 0; list[i]; i++)
+        if (strcmp(s, list[i]) == 0)
+            return true;
+    return false;
+}
+
+static int
+digit_value(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* strconv.ParseInt(s, 0, 64), or ParseUint for what overflows it. */
+static bool
+parse_int(const char *s, double *out)
+{
+    unsigned long long v = 0;
+    bool neg = false;
+    int base = 10;
+
+    if (*s == '+' || *s == '-')
+        neg = *s++ == '-';
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        base = 16;
+        s += 2;
+    } else if (s[0] == '0' && (s[1] == 'o' || s[1] == 'O')) {
+        base = 8;
+        s += 2;
+    } else if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) {
+        base = 2;
+        s += 2;
+    } else if (s[0] == '0' && s[1]) {
+        base = 8;
+        s++;
+    }
+    if (!*s)
+        return false;
+    for (; *s; s++) {
+        int d = digit_value(*s);
+
+        if (d < 0 || d >= base ||
+            v > (ULLONG_MAX - (unsigned)d) / (unsigned)base)
+            return false;
+        v = v * (unsigned)base + (unsigned)d;
+    }
+    if (neg && v > (unsigned long long)LLONG_MAX + 1)
+        return false;
+    *out = neg ? -(double)v : (double)v;
+    return true;
+}
+
+static size_t
+skip_digits(const char **p)
+{
+    size_t n = 0;
+
+    while (**p >= '0' && **p <= '9') {
+        (*p)++;
+        n++;
+    }
+    return n;
+}
+
+/* ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$ */
+static bool
+is_float(const char *p)
+{
+    if (*p == '+' || *p == '-')
+        p++;
+    if (*p == '.') {
+        p++;
+        if (!skip_digits(&p))
+            return false;
+    } else {
+        if (!skip_digits(&p))
+            return false;
+        if (*p == '.') {
+            p++;
+            skip_digits(&p);
+        }
+    }
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (!skip_digits(&p))
+            return false;
+    }
+    return *p == '\0';
+}
+
+/* A number per resolve.go: underscores dropped, int first, then float. */
+static bool
+resolve_number(const char *text, double *out)
+{
+    size_t n = strlen(text), i, j = 0;
+    char *plain;
+    bool ok = false;
+
+    if (n == 0 || !strchr("+-.0123456789", text[0]))
+        return false;
+    plain = kp_xmalloc(n + 1);
+    for (i = 0; i < n; i++)
+        if (text[i] != '_')
+            plain[j++] = text[i];
+    plain[j] = '\0';
+    if (parse_int(plain, out)) {
+        ok = true;
+    } else if (is_float(plain)) {
+        *out = strtod(plain, NULL);
+        ok = isfinite(*out);
+    }
+    free(plain);
+    return ok;
+}
+
+static struct scalar
+resolve_plain(const char *text)
+{
+    static const char *const nulls[] = {"", "~", "null", "Null", "NULL",
+                                        NULL};
+    static const char *const trues[] = {"y", "Y", "yes", "Yes", "YES",
+                                        "true", "True", "TRUE", "on", "On",
+                                        "ON", NULL};
+    static const char *const falses[] = {"n", "N", "no", "No", "NO",
+                                         "false", "False", "FALSE", "off",
+                                         "Off", "OFF", NULL};
+    struct scalar sc = {SC_STRING, false, 0};
+
+    if (one_of(text, nulls)) {
+        sc.kind = SC_NULL;
+    } else if (one_of(text, trues) || one_of(text, falses)) {
+        sc.kind = SC_BOOL;
+        sc.b = one_of(text, trues);
+    } else if (resolve_number(text, &sc.num)) {
+        sc.kind = SC_NUMBER;
+    }
+    return sc;
+}
+
+/* How a scalar event reads: its style and tag decide, then its text. */
+static struct scalar
+resolve(const yaml_event_t *ev)
+{
+    const char *tag = (const char *)ev->data.scalar.tag;
+    const char *text = (const char *)ev->data.scalar.value;
+    struct scalar str = {SC_STRING, false, 0};
+
+    if (tag && (strcmp(tag, YAML_STR_TAG) == 0 || strcmp(tag, "!") == 0))
+        return str;
+    if (!tag && ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return str;
+    return resolve_plain(text);
+}
+
+static cJSON *
+scalar_json(const yaml_event_t *ev)
+{
+    struct scalar sc = resolve(ev);
+
+    switch (sc.kind) {
+    case SC_NULL:
+        return cJSON_CreateNull();
+    case SC_BOOL:
+        return cJSON_CreateBool(sc.b);
+    case SC_NUMBER:
+        return cJSON_CreateNumber(sc.num);
+    case SC_STRING:
+        break;
+    }
+    return cJSON_CreateString((const char *)ev->data.scalar.value);
+}
+
+/* A mapping key as sigs.k8s.io/yaml writes it into JSON: a string. */
+static char *
+scalar_key(const yaml_event_t *ev)
+{
+    struct scalar sc = resolve(ev);
+    char buf[64];
+
+    switch (sc.kind) {
+    case SC_NULL:
+        return kp_xstrdup("null");
+    case SC_BOOL:
+        return kp_xstrdup(sc.b ? "true" : "false");
+    case SC_NUMBER:
+        if (sc.num == floor(sc.num) && fabs(sc.num) < 1e18)
+            snprintf(buf, sizeof(buf), "%lld", (long long)sc.num);
+        else
+            snprintf(buf, sizeof(buf), "%.17g", sc.num);
+        return kp_xstrdup(buf);
+    case SC_STRING:
+        break;
+    }
+    return kp_xstrdup((const char *)ev->data.scalar.value);
+}
+
+static int
+at(struct kp_error *err, const yaml_mark_t *m, const char *what)
+{
+    return kp_errorf(err, KP_EXIT_ERROR, "line %zu, column %zu: %s",
+                     m->line + 1, m->column + 1, what);
+}
+
+/* Attach v where the builder stands; takes v in every case. */
+static int
+attach(struct builder *b, cJSON *v, const yaml_event_t *ev,
+       struct kp_error *err)
+{
+    struct frame *top;
+
+    if (b->depth == 0) {
+        b->root = v;
+        b->have_root = true;
+        return 0;
+    }
+    top = &b->stack[b->depth - 1];
+    if (cJSON_IsArray(top->node)) {
+        cJSON_AddItemToArray(top->node, v);
+        return 0;
+    }
+    if (!top->key) {
+        cJSON_Delete(v);
+        return at(err, &ev->start_mark, "mapping keys must be scalars");
+    }
+    cJSON_AddItemToObject(top->node, top->key, v);
+    free(top->key);
+    top->key = NULL;
+    return 0;
+}
+
+static int
+on_scalar(struct builder *b, const yaml_event_t *ev, struct kp_error *err)
+{
+    struct frame *top = b->depth ? &b->stack[b->depth - 1] : NULL;
+
+    if (memchr(ev->data.scalar.value, '\0', ev->data.scalar.length))
+        return at(err, &ev->start_mark, "NUL character in a scalar");
+    if (top && cJSON_IsObject(top->node) && !top->key) {
+        char *key = scalar_key(ev);
+
+        if (cJSON_GetObjectItemCaseSensitive(top->node, key)) {
+            char msg[600];
+
+            snprintf(msg, sizeof(msg), "duplicate key '%.500s'", key);
+            free(key);
+            return at(err, &ev->start_mark, msg);
+        }
+        top->key = key;
+        return 0;
+    }
+    return attach(b, scalar_json(ev), ev, err);
+}
+
+static int
+on_start(struct builder *b, cJSON *node, const yaml_event_t *ev,
+         struct kp_error *err)
+{
+    if (b->depth == MAX_DEPTH) {
+        cJSON_Delete(node);
+        return at(err, &ev->start_mark, "nesting too deep");
+    }
+    if (attach(b, node, ev, err) < 0)
+        return -1;
+    b->stack[b->depth].node = node;
+    b->stack[b->depth].key = NULL;
+    b->depth++;
+    return 0;
+}
+
+static void
+builder_reset(struct builder *b)
+{
+    while (b->depth > 0)
+        free(b->stack[--b->depth].key);
+    if (b->have_root)
+        cJSON_Delete(b->root);
+    b->root = NULL;
+    b->have_root = false;
+}
+
+/* One event; *done is set at the end of the stream. */
+static int
+on_event(struct builder *b, const yaml_event_t *ev, cJSON *docs,
+         bool *done, struct kp_error *err)
+{
+    switch (ev->type) {
+    case YAML_STREAM_END_EVENT:
+        *done = true;
+        return 0;
+    case YAML_DOCUMENT_START_EVENT:
+        builder_reset(b);
+        return 0;
+    case YAML_DOCUMENT_END_EVENT:
+        cJSON_AddItemToArray(docs, b->have_root ? b->root
+                                                : cJSON_CreateNull());
+        b->root = NULL;
+        b->have_root = false;
+        return 0;
+    case YAML_ALIAS_EVENT:
+        return at(err, &ev->start_mark, "YAML aliases (*name) are not "
+                  "supported: write the value out");
+    case YAML_SCALAR_EVENT:
+        return on_scalar(b, ev, err);
+    case YAML_SEQUENCE_START_EVENT:
+        return on_start(b, cJSON_CreateArray(), ev, err);
+    case YAML_MAPPING_START_EVENT:
+        return on_start(b, cJSON_CreateObject(), ev, err);
+    case YAML_SEQUENCE_END_EVENT:
+    case YAML_MAPPING_END_EVENT:
+        if (b->depth > 0)
+            free(b->stack[--b->depth].key);
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static int
+parser_error(const yaml_parser_t *p, struct kp_error *err)
+{
+    const yaml_mark_t *m = &p->problem_mark;
+
+    return kp_errorf(err, KP_EXIT_ERROR, "invalid YAML at line %zu, "
+                     "column %zu: %s%s%s%s", m->line + 1, m->column + 1,
+                     p->problem ? p->problem : "parse error",
+                     p->context ? " (" : "", p->context ? p->context : "",
+                     p->context ? ")" : "");
+}
+
+int
+kp_yaml_to_json(const char *buf, size_t len, cJSON **docs,
+                struct kp_error *err)
+{
+    struct builder *b = kp_xcalloc(1, sizeof(*b));
+    yaml_parser_t p;
+    bool done = false;
+    int rc = 0;
+
+    *docs = cJSON_CreateArray();
+    if (!yaml_parser_initialize(&p)) {
+        free(b);
+        return kp_errorf(err, KP_EXIT_ERROR, "out of memory");
+    }
+    yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
+    while (!done && rc == 0) {
+        yaml_event_t ev;
+
+        if (!yaml_parser_parse(&p, &ev)) {
+            rc = parser_error(&p, err);
+            break;
+        }
+        rc = on_event(b, &ev, *docs, &done, err);
+        yaml_event_delete(&ev);
+    }
+    builder_reset(b);
+    free(b);
+    yaml_parser_delete(&p);
+    if (rc < 0) {
+        cJSON_Delete(*docs);
+        *docs = NULL;
+    }
+    return rc;
+}

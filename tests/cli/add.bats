@@ -1,0 +1,234 @@
+#!/usr/bin/env bats
+# add.bats - "--add FILE": manifests not yet applied, expanded into the
+# pods their controllers would create, analysed with examples/cluster.json
+# (4 nodes; gpu-1 tainted nvidia.com/gpu:NoSchedule; etl-pdb allows one
+# disruption of the three etl workers).
+#
+# KP_BIN overrides the binary under test (default build/kubectl-preempt).
+
+bats_require_minimum_version 1.5.0
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+
+ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
+KP="${KP_BIN:-$BATS_TEST_DIRNAME/../../build/kubectl-preempt}"
+CLUSTER="$ROOT/examples/cluster.json"
+ADD="$ROOT/tests/fixtures/add"
+
+# kp_pods ARGS...: NAMESPACE NAME PRIORITY of each reported pod, one a line
+kp_pods() {
+    "$KP" -f "$CLUSTER" --no-headers "$@" | awk '{print $1, $2, $3}'
+}
+
+@test "a Pod from YAML is added as written, with its PriorityClass resolved" {
+    run kp_pods --add "$ADD/pod.yaml" --only-added
+    assert_success
+    assert_output "prod api-canary 1000000"
+}
+
+@test "a Deployment in YAML becomes spec.replicas pods named <name>-added-<i>" {
+    run kp_pods --add "$ADD/deployment.yaml" --only-added --mode queue
+    assert_success
+    assert_output "$(printf '%s\n' 'prod api-added-0 100000' \
+        'prod api-added-1 100000' 'prod api-added-2 100000')"
+}
+
+@test "a ReplicaSet in JSON becomes spec.replicas pods" {
+    run kp_pods --add "$ADD/replicaset.json" --only-added
+    assert_success
+    assert_output "$(printf '%s\n' 'prod frontend-added-0 100000' \
+        'prod frontend-added-1 100000')"
+}
+
+@test "a StatefulSet becomes pods <name>-<ordinal>" {
+    run kp_pods --add "$ADD/statefulset.yaml" --only-added
+    assert_success
+    assert_output "$(printf '%s\n' 'prod db-0 100000' 'prod db-1 100000')"
+}
+
+@test "a Job starts min(parallelism, completions) pods <name>-<i>" {
+    run kp_pods --add "$ADD/job.yaml" --only-added
+    assert_success
+    assert_output "$(printf '%s\n' 'batch reindex-0 1000' \
+        'batch reindex-1 1000')"
+}
+
+@test "a Job without priorityClassName gets the globalDefault class" {
+    run bash -c "'$KP' -f '$CLUSTER' --add '$ADD/job.yaml' --only-added \
+        -o summary --no-headers | awk '{print \$1, \$2, \$3, \$4}'"
+    assert_success
+    assert_output "batch 1000 batch 2"
+}
+
+@test "a DaemonSet gets one pod per node whose taints it tolerates" {
+    run bash -c "'$KP' -f '$CLUSTER' --add '$ADD/daemonset.yaml' \
+        --only-added -o wide --no-headers | awk '{print \$1, \$2, \$8}'"
+    assert_success
+    assert_output "$(printf '%s\n' \
+        'monitoring node-exporter-node-a node-a' \
+        'monitoring node-exporter-node-b node-b' \
+        'monitoring node-exporter-node-c node-c' \
+        'kube-system gpu-driver-gpu-1 gpu-1')"
+}
+
+@test "DaemonSet pods are pinned to their node by a matchFields affinity" {
+    # 600m: only node-b has room; the others' pods preempt on their node
+    run bash -c "'$KP' -f '$CLUSTER' --add '$ADD/daemonset-pinned.yaml' \
+        --only-added -o json | jq -r '.pods[] |
+        \"\(.name) \(.result) \(.node // .nominatedNode)\"'"
+    assert_success
+    assert_output "$(printf '%s\n' 'log-agent-node-a Preempts node-a' \
+        'log-agent-node-b Fits node-b' 'log-agent-node-c Preempts node-c')"
+}
+
+@test "added pods are queued after existing pods of the same priority" {
+    run bash -c "'$KP' -f '$CLUSTER' --add '$ADD/deployment.yaml' \
+        --mode queue -o json | jq -r '.pods[] | select(.priority == 100000)
+        | \"\(.queuePosition) \(.name)\"'"
+    assert_success
+    assert_output "$(printf '%s\n' '2 search-0' '3 sidecar-light' \
+        '4 train-1' '5 api-added-0' '6 api-added-1' '7 api-added-2')"
+}
+
+@test "-o json marks added pods with \"added\": true and no other pod" {
+    run bash -c "'$KP' -f '$CLUSTER' --add '$ADD/pod.yaml' -o json |
+        jq -c '[.pods[] | select(has(\"added\")) | {name, added}]'"
+    assert_success
+    assert_output '[{"name":"api-canary","added":true}]'
+}
+
+@test "-o wide has an ADDED column only with --add" {
+    run bash -c "'$KP' -f '$CLUSTER' --add '$ADD/pod.yaml' -o wide |
+        awk 'NR == 1 {print \$12} \$2 == \"api-canary\" || \$2 == \"checkout-0\" {print \$2, \$12}'"
+    assert_success
+    assert_output "$(printf '%s\n' ADDED 'checkout-0 no' 'api-canary yes')"
+    run bash -c "'$KP' -f '$CLUSTER' -o wide | head -1"
+    refute_output --partial ADDED
+}
+
+@test "--only-added reports added pods and still lists existing victims" {
+    # independent: the pod meets the snapshot as it is (in queue mode
+    # checkout-0, pending with the same priority and older, goes first)
+    run bash -c "'$KP' -f '$CLUSTER' --add '$ADD/pod.yaml' --only-added \
+        --mode independent -o json | jq -c '[.pods[] | {name, result, pdbViolations,
+        victims: [.victims[] | .namespace + \"/\" + .name]}]'"
+    assert_success
+    assert_output '[{"name":"api-canary","result":"Preempts","pdbViolations":1,"victims":["batch/etl-worker-0","batch/etl-worker-1"]}]'
+}
+
+@test "exit status is 3 when --fail-on pdb-violation matches an added pod" {
+    run "$KP" -f "$CLUSTER" --add "$ADD/pod.yaml" --only-added \
+        --fail-on pdb-violation
+    assert_failure 3
+    assert_line --index 1 --regexp '^prod +api-canary +1000000 +Preempts'
+}
+
+@test "exit status is 0 when the added pods violate no PDB" {
+    run "$KP" -f "$CLUSTER" --add "$ADD/pod-small.json" --only-added \
+        --fail-on pdb-violation
+    assert_success
+    assert_line --index 1 --regexp '^default +debug-shell +1000 +Fits'
+}
+
+@test "--only-added leaves existing pods out of --fail-on" {
+    # checkout-0, already pending, violates etl-pdb: without --only-added
+    # it decides the exit status
+    run "$KP" -f "$CLUSTER" --add "$ADD/pod-small.json" \
+        --fail-on pdb-violation
+    assert_failure 3
+}
+
+@test "manifests without a namespace go to -n" {
+    run kp_pods -n batch --add "$ADD/pod-small.json" --only-added
+    assert_success
+    assert_output "batch debug-shell 1000"
+}
+
+@test "--add - reads the manifest from standard input" {
+    run bash -c "'$KP' -f '$CLUSTER' --add - --only-added --no-headers \
+        < '$ADD/statefulset.yaml' | awk '{print \$2}'"
+    assert_success
+    assert_output "$(printf '%s\n' db-0 db-1)"
+}
+
+@test "--add is repeatable and keeps manifest order" {
+    run bash -c "'$KP' -f '$CLUSTER' --add '$ADD/job.yaml' \
+        --add '$ADD/pod-small.json' --only-added -o json |
+        jq -r '.pods[] | .name'"
+    assert_success
+    assert_output "$(printf '%s\n' reindex-0 reindex-1 debug-shell)"
+}
+
+@test "kinds that create no pods are ignored and counted under -v" {
+    run "$KP" -f "$CLUSTER" --add "$ROOT/examples/release.yaml" \
+        --only-added --mode queue -v --no-headers
+    assert_success
+    assert_line --index 0 "warning: ignored 2 object(s) of other kinds"
+    assert_line --index 1 --regexp '^prod +payments-added-0 +1000000 '
+    assert_line --index 3 --regexp '^prod +payments-migrate-0 +100000 '
+}
+
+@test "-o summary counts pods, victims and PDB violations per class and namespace" {
+    run "$KP" -f "$CLUSTER" --add "$ADD/pod.yaml" --only-added -o summary
+    assert_success
+    assert_output "$(cat <<'EOF'
+PRIORITYCLASS   PRIORITY   NAMESPACE   PENDING   FITS   PREEMPTS   UNSCHEDULABLE   NOT-ELIGIBLE   VICTIMS   PDB-VIOLATIONS
+prod-critical   1000000    prod        1         0      1          0               0              2         1
+EOF
+)"
+}
+
+@test "a bad field exits 1 with one line naming file, document, object and field" {
+    run --separate-stderr "$KP" -f "$CLUSTER" --add "$ADD/bad-replicas.yaml"
+    assert_failure 1
+    assert_output ""
+    [ "$stderr" = "error: $ADD/bad-replicas.yaml: document 2: deployment 'prod/api': spec.replicas: expected an integer" ]
+}
+
+@test "a bad field of a pod template is named by its path in the manifest" {
+    run --separate-stderr "$KP" -f "$CLUSTER" --add "$ADD/bad-container.yaml"
+    assert_failure 1
+    [ "$stderr" = "error: $ADD/bad-container.yaml: document 1: deployment 'prod/api': spec.template.spec.containers[0].resources.requests.cpu: invalid quantity 'lots'" ]
+}
+
+@test "invalid YAML exits 1 naming the line" {
+    run --separate-stderr "$KP" -f "$CLUSTER" --add "$ADD/bad-syntax.yaml"
+    assert_failure 1
+    [ "$stderr" = "error: $ADD/bad-syntax.yaml: invalid YAML at line 6, column 5: did not find expected ',' or '}' (while parsing a flow mapping)" ]
+}
+
+@test "an unknown PriorityClass is refused as admission would refuse it" {
+    run --separate-stderr "$KP" -f "$CLUSTER" --add "$ADD/bad-class.yaml"
+    assert_failure 1
+    [ "$stderr" = "error: $ADD/bad-class.yaml: document 1: statefulset 'prod/session-store': pod 'prod/session-store-0': spec.priorityClassName: no PriorityClass with name 'prod-ultra' was found" ]
+}
+
+@test "a Pod that already exists is an error" {
+    run --separate-stderr "$KP" -f "$CLUSTER" --add "$ADD/existing-pod.yaml"
+    assert_failure 1
+    [ "$stderr" = "error: $ADD/existing-pod.yaml: document 1: pod 'prod/web-0': already exists in the snapshot" ]
+}
+
+@test "YAML aliases are refused with a clear error" {
+    printf 'a: &x 1\nb: *x\n' > "$BATS_TEST_TMPDIR/alias.yaml"
+    run --separate-stderr "$KP" -f "$CLUSTER" \
+        --add "$BATS_TEST_TMPDIR/alias.yaml"
+    assert_failure 1
+    [ "$stderr" = "error: $BATS_TEST_TMPDIR/alias.yaml: line 2, column 4: YAML aliases (*name) are not supported: write the value out" ]
+}
+
+@test "a missing --add file exits 1" {
+    run --separate-stderr "$KP" -f "$CLUSTER" --add "$ADD/nope.yaml"
+    assert_failure 1
+    [ "$stderr" = "error: $ADD/nope.yaml: No such file or directory" ]
+}
+
+@test "--only-added without --add is a usage error" {
+    run "$KP" -f "$CLUSTER" --only-added
+    assert_failure 2
+}
+
+@test "standard input cannot feed both -f and --add" {
+    run "$KP" -f - --add - < /dev/null
+    assert_failure 2
+}

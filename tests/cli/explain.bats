@@ -1,0 +1,126 @@
+#!/usr/bin/env bats
+# explain.bats - "kubectl-preempt explain": past preemptions read back
+# from Events and DisruptionTarget conditions.
+#
+# examples/incident.json: checkout-0 has just preempted etl-worker-0 and
+# etl-worker-1 on node-a (both terminating with DisruptionTarget, one
+# Event through events.k8s.io/v1 with related, one through core/v1 naming
+# the preemptor only by UID) and is nominated to node-a; half an hour
+# earlier search-0 preempted etl-worker-2 on node-c, which is gone.
+# tests/fixtures/explain/old-notes.json holds the older note forms.
+#
+# KP_BIN overrides the binary under test (default build/kubectl-preempt).
+
+bats_require_minimum_version 1.5.0
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+
+ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
+KP="${KP_BIN:-$BATS_TEST_DIRNAME/../../build/kubectl-preempt}"
+INCIDENT="$ROOT/examples/incident.json"
+OLD="$ROOT/tests/fixtures/explain/old-notes.json"
+
+@test "lists each preemption with victim, preemptor, node, time and PDBs" {
+    run "$KP" explain -f "$INCIDENT"
+    assert_success
+    assert_output "$(cat <<'EOF'
+TIME                   NODE     VICTIM               VICTIM-STATE   PREEMPTOR         PREEMPTOR-STATE   PDBS
+2026-11-21T08:31:10Z   node-c   batch/etl-worker-2   Gone           prod/search-0     Running           <unknown>
+2026-11-21T09:00:01Z   node-a   batch/etl-worker-0   Terminating    prod/checkout-0   Nominated         batch/etl-pdb
+2026-11-21T09:00:01Z   node-a   batch/etl-worker-1   Terminating    prod/checkout-0   Nominated         batch/etl-pdb
+
+NAMESPACE   NAME         PRIORITY   NOMINATED-NODE   TERMINATING-VICTIMS
+prod        checkout-0   1000000    node-a           batch/etl-worker-0,batch/etl-worker-1
+EOF
+)"
+}
+
+@test "resolves a preemptor named only by UID in the note" {
+    run bash -c "'$KP' explain -f '$INCIDENT' -o json | jq -c '.preemptions[]
+        | select(.victim.name == \"etl-worker-1\") | .preemptor
+        | {namespace, name, uid, state, nominatedNode}'"
+    assert_success
+    assert_output '{"namespace":"prod","name":"checkout-0","uid":"0000-0012","state":"Nominated","nominatedNode":"node-a"}'
+}
+
+@test "joins a victim's event and DisruptionTarget condition into one entry" {
+    run bash -c "'$KP' explain -f '$INCIDENT' -o json |
+        jq -c '[.preemptions[] | {v: .victim.name, e: .evidence}]'"
+    assert_success
+    assert_output '[{"v":"etl-worker-2","e":["event"]},{"v":"etl-worker-0","e":["event","condition"]},{"v":"etl-worker-1","e":["event","condition"]}]'
+}
+
+@test "-o json is a PreemptionHistory with nominated pods and their victims" {
+    run bash -c "'$KP' explain -f '$INCIDENT' -o json |
+        jq -c '{apiVersion, kind, n: (.preemptions | length),
+                first: .preemptions[0] | {time, node, pdbs: .podDisruptionBudgets,
+                    victim: .victim.state, priority: .victim.priority},
+                nominatedPods}'"
+    assert_success
+    assert_output '{"apiVersion":"kubectl-preempt/v1","kind":"PreemptionHistory","n":3,"first":{"time":"2026-11-21T08:31:10Z","node":"node-c","pdbs":null,"victim":"Gone","priority":null},"nominatedPods":[{"namespace":"prod","name":"checkout-0","priority":1000000,"nominatedNode":"node-a","terminatingVictims":["batch/etl-worker-0","batch/etl-worker-1"]}]}'
+}
+
+@test "POD narrows to preemptions it took part in, as victim or preemptor" {
+    run "$KP" explain -f "$INCIDENT" --no-headers prod/search-0
+    assert_success
+    assert_output --regexp '^2026-11-21T08:31:10Z +node-c +batch/etl-worker-2 +Gone +prod/search-0 +Running +<unknown>$'
+    run "$KP" explain -f "$INCIDENT" --no-headers -n batch etl-worker-1
+    assert_success
+    assert_line --index 0 --regexp ' batch/etl-worker-1 +Terminating +prod/checkout-0 '
+    assert_equal "${#lines[@]}" 1
+}
+
+@test "-n keeps preemptions whose victim or preemptor is in the namespace" {
+    run bash -c "'$KP' explain -f '$INCIDENT' -n prod -o json |
+        jq '.preemptions | length'"
+    assert_success
+    assert_output 3
+    run bash -c "'$KP' explain -f '$INCIDENT' -n ml -o json |
+        jq -c '[.preemptions, .nominatedPods]'"
+    assert_output '[[],[]]'
+}
+
+@test "reads the note forms of v1.26 and v1.27, and the v1.26 condition reason" {
+    run "$KP" explain -f "$OLD"
+    assert_success
+    assert_output "$(cat <<'EOF'
+TIME                   NODE     VICTIM    VICTIM-STATE   PREEMPTOR    PREEMPTOR-STATE   PDBS
+2023-01-10T10:00:00Z   node-1   batch/a   Gone           prod/api-0   Gone              <unknown>
+2023-01-10T10:01:00Z   node-2   batch/b   Gone           <unknown>    Unknown           <unknown>
+2023-01-10T10:05:00Z   node-2   batch/c   Terminating    <unknown>    Unknown           batch/c-pdb
+EOF
+)"
+}
+
+@test "an Event read through both APIs counts once; the kubelet's is not listed" {
+    run bash -c "'$KP' explain -f '$OLD' -o json |
+        jq -c '[.preemptions[] | {v: .victim.name, count}]'"
+    assert_success
+    assert_output '[{"v":"a","count":1},{"v":"b","count":2},{"v":"c","count":1}]'
+}
+
+@test "a snapshot without preemptions prints nothing and says why on stderr" {
+    run --separate-stderr "$KP" explain -f "$ROOT/examples/cluster.json"
+    assert_success
+    assert_output ""
+    [[ "$stderr" == "warning: no preemptions found"* ]]
+}
+
+@test "the analysis of the same snapshot shows the preemptor waiting" {
+    run "$KP" -f "$INCIDENT" --no-headers prod/checkout-0
+    assert_success
+    assert_output --regexp '^prod +checkout-0 +1000000 +NotEligible '
+}
+
+@test "explain without -f is a usage error (no live mode yet)" {
+    run --separate-stderr "$KP" explain --server https://127.0.0.1:1
+    assert_failure 2
+    [[ "$stderr" == "error: explain reads snapshot files"* ]]
+}
+
+@test "explain refuses --add and -o summary" {
+    run "$KP" explain -f "$INCIDENT" --add "$ROOT/examples/release.yaml"
+    assert_failure 2
+    run "$KP" explain -f "$INCIDENT" -o summary
+    assert_failure 2
+}

@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""make_corpus.py - rebuild tests/fuzz/corpus/ from the project's fixtures.
+
+Run from the top directory: python3 tests/fuzz/make_corpus.py
+Seeds come from examples/cluster.json, the "snapshot" member of
+tests/cases/**/*.json, tests/fixtures/live/*.json, the string literals of
+tests/unit/test_quantity.c, test_labels.c and test_kubeconfig.c, and a
+few hand-written inputs below.  Each seed is named after its source and
+kept under 64 KiB; the set is deterministic.
+
+With build-fuzz/fuzz_* built (make -f tests/fuzz/Makefile.inc fuzz-build),
+each target's candidates are then reduced with libFuzzer's -merge=1
+-use_counters=0 to those that add edge coverage, which keeps every
+directory to a few dozen files (they keep their descriptive names).
+"""
+import glob
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+OUT = "tests/fuzz/corpus"
+MAX = 65536
+
+
+def c_literals(path):
+    """Each run of adjacent C string literals in path, decoded."""
+    src = open(path, encoding="utf-8").read()
+    out = []
+    for run in re.findall(r'((?:"(?:[^"\\\n]|\\.)*"\s*)+)', src):
+        parts = re.findall(r'"((?:[^"\\\n]|\\.)*)"', run)
+        text = "".join(parts)
+        out.append(bytes(text, "utf-8").decode("unicode_escape")
+                   .encode("latin-1"))
+    return out
+
+
+class Corpus:
+    def __init__(self, target):
+        self.dir = os.path.join(OUT, target)
+        shutil.rmtree(self.dir, ignore_errors=True)
+        os.makedirs(self.dir)
+        self.seen = set()
+
+    def add(self, name, data):
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        digest = hashlib.sha1(data).hexdigest()
+        if len(data) > MAX or digest in self.seen:
+            return
+        self.seen.add(digest)
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[:64]
+        with open(os.path.join(self.dir, name), "wb") as f:
+            f.write(data)
+
+    def count(self):
+        return len(os.listdir(self.dir))
+
+
+def compact(obj):
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def walk(obj):
+    """Every (key, value) pair of every object in obj, depth first."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield k, v
+            yield from walk(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from walk(v)
+
+
+def case_files():
+    return sorted(glob.glob("tests/cases/**/*.json", recursive=True))
+
+
+def load_seeds():
+    """fuzz_load: odd last byte is queue mode, even is independent."""
+    c = Corpus("fuzz_load")
+    cluster = open("examples/cluster.json", "rb").read()
+    c.add("example_cluster_queue.json", cluster.rstrip())
+    c.add("example_cluster_independent.json", cluster.rstrip() + b"\n")
+    live = b""
+    for path in sorted(glob.glob("tests/fixtures/live/*.json")):
+        data = open(path, "rb").read()
+        live += data
+        c.add("live_" + os.path.basename(path), data.rstrip() + b"\n")
+    c.add("live_concatenated.json", live.rstrip())
+    # Every case row in both modes (-merge=1 then keeps those that add
+    # coverage).
+    for path in case_files():
+        snap = json.load(open(path)).get("snapshot")
+        if snap is None:
+            continue
+        base = path.split(os.sep)[2] + "_" + \
+            os.path.splitext(os.path.basename(path))[0][:40]
+        c.add(base + "_q", compact(snap))
+        c.add(base + "_i", compact(snap) + "\n")
+    pod = {"kind": "Pod", "metadata": {"name": "p", "namespace": "d"},
+           "spec": {"containers": [{"name": "c", "resources": {
+               "requests": {"cpu": "1", "memory": "1Gi"}}}]}}
+    node = {"kind": "Node", "metadata": {"name": "n"}, "status": {
+        "allocatable": {"cpu": "2", "memory": "2Gi", "pods": "110"}}}
+    c.add("hand_single_pod.json", compact(pod))
+    c.add("hand_concatenated.json", compact(node) + "\n" + compact(pod))
+    c.add("hand_podlist.json", compact({"kind": "PodList", "items": [
+        {k: v for k, v in pod.items() if k != "kind"}]}) + "\n")
+    c.add("hand_empty_list.json", '{"kind":"List","items":[]}')
+    c.add("hand_priority.json", compact({"kind": "List", "items": [
+        {"kind": "PriorityClass", "metadata": {"name": "hi"},
+         "value": 1000, "globalDefault": True,
+         "preemptionPolicy": "Never"},
+        {"kind": "PodDisruptionBudget", "metadata": {"name": "b",
+         "namespace": "d"}, "spec": {"selector": {"matchLabels":
+         {"a": "b"}}}, "status": {"disruptionsAllowed": 0}},
+        node, pod]}))
+    return c.count()
+
+
+def quantity_seeds():
+    c = Corpus("fuzz_quantity")
+    lits = [l for l in c_literals("tests/unit/test_quantity.c")
+            if b"%" not in l and b"#" not in l and b"\n" not in l]
+    for i, lit in enumerate(lits):
+        c.add("q%03d_%s" % (i, lit.decode("latin-1")), lit)
+    for i, lit in enumerate([b"100m", b"1.5Gi", b"2e3", b"1E-3",
+                             b"123456789012345678901234567890",
+                             b" 1Ki ", b"1\xc2\xa0", b"\xe3\x80\x801"]):
+        c.add("hand%02d" % i, lit)
+    return c.count()
+
+
+def selector_seeds():
+    """fuzz_selector: first byte '0' string, '1' LabelSelector, '2'
+    NodeSelector; JSON may carry "labels"."""
+    c = Corpus("fuzz_selector")
+    strings = ["app=web", "app==web", "app!=web", "app", "!app",
+               "tier in (frontend,backend)", "tier notin ( a , b )",
+               "app=web,tier!=db,!legacy,env in (prod)",
+               "example.com/role=x", "a=", "in in (in)", "app=web,"]
+    for i, s in enumerate(strings):
+        c.add("str%02d_%s" % (i, s), "0" + s)
+    label_sel = []
+    node_sel = []
+    for lit in c_literals("tests/unit/test_labels.c"):
+        try:
+            obj = json.loads(lit)
+        except ValueError:
+            continue
+        if isinstance(obj, dict) and "nodeSelectorTerms" in obj:
+            node_sel.append(obj)
+        elif isinstance(obj, dict) and ("matchLabels" in obj or
+                                        "matchExpressions" in obj):
+            label_sel.append(obj)
+    for path in case_files():
+        snap = json.load(open(path)).get("snapshot")
+        for key, val in walk(snap):
+            if key in ("selector", "labelSelector") and \
+                    isinstance(val, dict):
+                label_sel.append(val)
+            elif key == "requiredDuringSchedulingIgnoredDuringExecution" \
+                    and isinstance(val, dict):
+                node_sel.append(val)
+    labels = {"app": "web", "tier": "frontend", "version": "10"}
+    for i, sel in enumerate(label_sel[:24]):
+        if i % 2:
+            sel = dict(sel, labels=labels)
+        c.add("label%02d" % i, "1" + compact(sel))
+    for i, sel in enumerate(node_sel[:24]):
+        if i % 2:
+            sel = dict(sel, labels=labels)
+        c.add("node%02d" % i, "2" + compact(sel))
+    return c.count()
+
+
+def kubeconfig_seeds():
+    c = Corpus("fuzz_kubeconfig")
+    keys = (b"clusters", b"users", b"contexts", b"current-context")
+    for i, lit in enumerate(c_literals("tests/unit/test_kubeconfig.c")):
+        if b"\n" in lit and any(k in lit for k in keys):
+            c.add("unit%02d.yaml" % i, lit)
+    c.add("hand_json.yaml", compact({
+        "apiVersion": "v1", "kind": "Config", "current-context": "c",
+        "clusters": [{"name": "c", "cluster": {
+            "server": "https://10.0.0.1:6443",
+            "certificate-authority-data": "aGVsbG8=",
+            "proxy-url": "http://proxy:3128"}}],
+        "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u",
+                                               "namespace": "ns"}}],
+        "users": [{"name": "u", "user": {
+            "as": "admin", "as-groups": ["a", "b"],
+            "auth-provider": {"name": "oidc",
+                              "config": {"id-token": "t"}}}}]}))
+    c.add("hand_basic.yaml", "current-context: c\nclusters:\n- name: c\n"
+          "  cluster: {server: 'localhost:8080', "
+          "disable-compression: true}\ncontexts:\n"
+          "- {name: c, context: {cluster: c, user: u}}\nusers:\n"
+          "- name: u\n  user: {username: a, password: b}\n")
+    return c.count()
+
+
+def merge(target):
+    """Keep the seeds of target that add coverage (libFuzzer -merge=1)."""
+    binary = os.path.join("build-fuzz", target)
+    if not os.access(binary, os.X_OK):
+        return False
+    seeds = os.path.join(OUT, target)
+    with tempfile.TemporaryDirectory() as tmp:
+        everything = os.path.join(tmp, "all")
+        shutil.move(seeds, everything)
+        os.makedirs(seeds)
+        names = {}
+        for name in os.listdir(everything):
+            data = open(os.path.join(everything, name), "rb").read()
+            names[hashlib.sha1(data).hexdigest()] = name
+        subprocess.run([binary, "-merge=1", "-use_counters=0",
+                        "-max_len=%d" % MAX, seeds, everything], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for digest in os.listdir(seeds):
+        if digest in names:
+            os.rename(os.path.join(seeds, digest),
+                      os.path.join(seeds, names[digest]))
+    return True
+
+
+def source_words(patterns):
+    """Identifier-like string literals of the core files in patterns."""
+    words = set()
+    for pattern in patterns:
+        for path in glob.glob(pattern):
+            src = open(path, encoding="utf-8").read()
+            for w in re.findall(r'"([A-Za-z][A-Za-z0-9./-]*)"', src):
+                if not w.endswith(".h"):
+                    words.add(w)
+    return sorted(words)
+
+
+def write_dict(target, tokens):
+    """tests/fuzz/<target>.dict for libFuzzer's -dict."""
+    with open("tests/fuzz/%s.dict" % target, "w") as f:
+        f.write("# %s.dict - generated by make_corpus.py from core/\n"
+                % target)
+        for i, tok in enumerate(tokens):
+            esc = tok.replace("\\", "\\\\").replace('"', '\\"')
+            esc = esc.replace("\n", "\\x0a")
+            f.write('kw%d="%s"\n' % (i, esc))
+
+
+def dictionaries():
+    load = source_words(["core/decode_*.c", "core/snapshot.c",
+                         "core/labels.c", "core/plugins/*.c"])
+    write_dict("fuzz_load", ['"%s"' % w for w in load] +
+               [':{"', '":"', '":[{"', '"},{"', '":null', '":true',
+                "-9223372036854775808", "2147483648", "1e308"])
+    kube = source_words(["core/kubeconfig.c"])
+    write_dict("fuzz_kubeconfig", [w + ":" for w in kube] +
+               ["- name: ", "\n  ", "{", "}", "[", "]", "&a", "*a",
+                "!!binary", "---\n", "'", '"'])
+
+
+def main():
+    dictionaries()
+    for name, fn in (("fuzz_load", load_seeds),
+                     ("fuzz_quantity", quantity_seeds),
+                     ("fuzz_selector", selector_seeds),
+                     ("fuzz_kubeconfig", kubeconfig_seeds)):
+        n = fn()
+        if merge(name):
+            print("%s: %d candidates, %d kept by -merge=1" %
+                  (name, n, len(os.listdir(os.path.join(OUT, name)))))
+        else:
+            print("%s: %d seeds (not merged: build-fuzz/%s missing)" %
+                  (name, n, name))
+
+
+if __name__ == "__main__":
+    main()
