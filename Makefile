@@ -27,7 +27,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BIN      = bin/kubectl-preempt
 
 .PHONY: all deps demo test test-one asan install uninstall clean dist \
-        check-style bench fuzz
+        check-style bench fuzz fuzz-replay
 
 all: $(BIN)
 
@@ -119,5 +119,24 @@ check-style:
 	@! grep -n '//' $(CORE_SRC) $(CMD_SRC) | grep -v 'http' | \
 	    grep -v '"[^"]*//' || (echo "// comment" && false)
 
+VERSION = $(shell sed -n 's/^\#define KP_VERSION "\(.*\)"/\1/p' core/kp.h)
+DIST    = kubectl-preempt-$(VERSION)
+
+# Release tarball of the binary, man page and completions, and a krew
+# manifest beside it (sha256 filled in).
+dist: $(BIN)
+	rm -rf dist/$(DIST) && mkdir -p dist/$(DIST)
+	cp $(BIN) man/kubectl-preempt.1 README.md dist/$(DIST)/
+	cp -r completions dist/$(DIST)/
+	tar -C dist -czf dist/$(DIST)-linux-amd64.tar.gz $(DIST)
+	sha=$$(sha256sum dist/$(DIST)-linux-amd64.tar.gz | cut -d' ' -f1); \
+	sed -e "s/@VERSION@/$(VERSION)/g" -e "s/@SHA256@/$$sha/" \
+	    krew/preempt.yaml.in > dist/preempt.yaml
+	@echo "dist/$(DIST)-linux-amd64.tar.gz dist/preempt.yaml"
+
 clean:
-	rm -rf build build-asan bin build-test.log build-asan.log
+	rm -rf build build-asan build-fuzz bin dist build-test.log \
+	    build-asan.log
+
+include bench/Makefile.inc
+include tests/fuzz/Makefile.inc
