@@ -453,9 +453,8 @@ kp_options_parse(struct kp_options *o, int argc, char **argv,
     if (reads_stdin_twice(o))
         return kp_errorf(err, KP_EXIT_USAGE, "standard input (-) can be "
                          "read only once among -f and --add");
-    if (o->all_namespaces && o->namespace)
-        return kp_errorf(err, KP_EXIT_USAGE,
-                         "--namespace and --all-namespaces conflict");
+    if (o->all_namespaces)
+        o->namespace = NULL;    /* as kubectl: -A wins over -n */
     if (o->nfiles && (o->snapshot_out || o->server || o->kubeconfig ||
                       o->context))
         return kp_errorf(err, KP_EXIT_USAGE, "-f reads a snapshot: it "

@@ -33,6 +33,18 @@ non_empty(const char *v)
     return v && v[0] ? v : NULL;
 }
 
+/* n bytes of s with no spaces or control characters. */
+static bool
+is_word(const char *s, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if ((unsigned char)s[i] <= ' ' || s[i] == 0x7F)
+            return false;
+    return n > 0;
+}
+
 static int
 decode_ref(struct kp_arena *a, const cJSON *obj, const char *key,
            struct kp_object_ref *r, struct kp_error *err)
@@ -49,6 +61,11 @@ decode_ref(struct kp_arena *a, const cJSON *obj, const char *key,
         kp_json_istr(a, o, "name", &r->name, err) < 0 ||
         kp_json_istr(a, o, "uid", &r->uid, err) < 0)
         return kp_error_path(err, "%s", key);
+    if ((r->ns && r->ns[0] && !is_word(r->ns, strlen(r->ns))) ||
+        (r->name && r->name[0] && !is_word(r->name, strlen(r->name))) ||
+        (r->uid && r->uid[0] && !is_word(r->uid, strlen(r->uid))))
+        return kp_errorf(err, KP_EXIT_ERROR, "%s: invalid object reference: "
+                         "no spaces or control characters allowed", key);
     r->kind = non_empty(r->kind);
     r->ns = non_empty(r->ns);
     r->name = non_empty(r->name);
@@ -59,7 +76,8 @@ decode_ref(struct kp_arena *a, const cJSON *obj, const char *key,
 /*
  * "Preempted by pod <UID> on node <node>" (v1.29+), "Preempted by a pod
  * on node <node>" (v1.27-v1.28), "Preempted by <ns>/<name> on node
- * <node>" (up to v1.26.0).  False for any other text.
+ * <node>" (up to v1.26.0).  False for any other text; a preemptor that
+ * is not one word is left unknown.
  */
 static bool
 parse_note(struct kp_arena *a, const char *note, struct kp_event *e)
@@ -67,7 +85,7 @@ parse_note(struct kp_arena *a, const char *note, struct kp_event *e)
     static const char prefix[] = "Preempted by ";
     static const char on_node[] = " on node ";
     const char *who, *on, *slash, *end;
-    size_t n;
+    size_t n, k;
 
     if (strncmp(note, prefix, sizeof(prefix) - 1) != 0)
         return false;
@@ -76,7 +94,8 @@ parse_note(struct kp_arena *a, const char *note, struct kp_event *e)
     if (!on)
         return false;
     end = on + sizeof(on_node) - 1;
-    n = strcspn(end, " \t\r\n");
+    for (n = 0; end[n] && is_word(end + n, 1); n++)
+        ;
     while (n > 0 && end[n - 1] == '.')
         n--;
     if (n == 0)
@@ -84,12 +103,12 @@ parse_note(struct kp_arena *a, const char *note, struct kp_event *e)
     e->node = kp_arena_strndup(a, end, n);
     n = (size_t)(on - who);
     slash = memchr(who, '/', n);
-    if (n > 4 && strncmp(who, "pod ", 4) == 0)
+    k = slash ? (size_t)(slash - who) : 0;
+    if (n > 4 && strncmp(who, "pod ", 4) == 0 && is_word(who + 4, n - 4)) {
         e->note_uid = kp_arena_strndup(a, who + 4, n - 4);
-    else if (slash && slash > who && (size_t)(slash - who) + 1 < n) {
-        e->note_ns = kp_arena_strndup(a, who, (size_t)(slash - who));
-        e->note_name = kp_arena_strndup(a, slash + 1,
-                                        n - (size_t)(slash - who) - 1);
+    } else if (slash && is_word(who, k) && is_word(slash + 1, n - k - 1)) {
+        e->note_ns = kp_arena_strndup(a, who, k);
+        e->note_name = kp_arena_strndup(a, slash + 1, n - k - 1);
     }
     return true;
 }
@@ -172,11 +191,15 @@ kp_snapshot_add_event(struct kp_snapshot *s, const cJSON *obj,
 
     if (event_note(&s->arena, obj, &note, err) < 0)
         return -1;
-    if (!note)
+    if (!note) {
+        s->nunknown_kinds++;    /* counted with the ignored kinds */
         return 0;
+    }
     e = kp_arena_alloc(&s->arena, sizeof(*e));
-    if (!parse_note(&s->arena, note, e))
-        return 0;       /* kubelet's critical-pod preemption, others */
+    if (!parse_note(&s->arena, note, e)) {
+        s->nunknown_kinds++;    /* kubelet's critical-pod preemption */
+        return 0;
+    }
     e->type = KP_EVENT_PREEMPTED;
     e->source = source;
     e->message = note;

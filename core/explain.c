@@ -346,7 +346,7 @@ table_add(struct table *t, char **row)
 static void
 table_print(struct table *t, bool no_headers, struct kp_buf *out)
 {
-    size_t w[8] = {0}, r, c;
+    size_t w[9] = {0}, r, c;
 
     for (c = 0; c < t->ncols; c++) {
         w[c] = no_headers ? 0 : strlen(t->headers[c]);
@@ -378,19 +378,41 @@ dup_label(const struct party *pt)
     return kp_xstrdup(buf);
 }
 
+/* A copy with control characters as spaces: one table row per line. */
+static char *
+one_line(const char *s)
+{
+    char *c = kp_xstrdup(s), *q;
+
+    for (q = c; *q; q++)
+        if ((unsigned char)*q < 0x20 || *q == 0x7F)
+            *q = ' ';
+    return c;
+}
+
+static const char *
+evidence(const struct preemption *p)
+{
+    if (p->from_event && p->from_condition)
+        return "event,condition";
+    return p->from_event ? "event" : "condition";
+}
+
+/* -o wide adds the evidence and the event's note (or condition message) */
 static void
 render_history_table(const struct kp_snapshot *s, const struct history *h,
-                     bool no_headers, struct kp_buf *out)
+                     bool wide, bool no_headers, struct kp_buf *out)
 {
     static const char *const hd[] = {"TIME", "NODE", "VICTIM",
                                      "VICTIM-STATE", "PREEMPTOR",
-                                     "PREEMPTOR-STATE", "PDBS"};
-    struct table t = {7, 0, hd, NULL};
+                                     "PREEMPTOR-STATE", "PDBS", "EVIDENCE",
+                                     "MESSAGE"};
+    struct table t = {wide ? 9 : 7, 0, hd, NULL};
     size_t i;
 
     for (i = 0; i < h->n; i++) {
         const struct preemption *p = &h->items[i];
-        char when[64], *row[7];
+        char when[64], *row[9];
 
         format_time(p->has_time, p->time, when, sizeof(when));
         row[0] = kp_xstrdup(when);
@@ -400,6 +422,10 @@ render_history_table(const struct kp_snapshot *s, const struct history *h,
         row[4] = dup_label(&p->preemptor);
         row[5] = kp_xstrdup(party_state(&p->preemptor));
         row[6] = pdb_list(s, p->victim.pod);
+        if (wide) {
+            row[7] = kp_xstrdup(evidence(p));
+            row[8] = one_line(p->message ? p->message : "<none>");
+        }
         table_add(&t, row);
     }
     if (t.nrows)
@@ -675,7 +701,8 @@ explain_loaded(struct kp_snapshot *s, const struct kp_options *o,
     if (o->output == KP_OUTPUT_JSON) {
         render_json(s, &h, &f, &r->out);
     } else {
-        render_history_table(s, &h, o->no_headers, &r->out);
+        render_history_table(s, &h, o->output == KP_OUTPUT_WIDE,
+                             o->no_headers, &r->out);
         render_waiting_table(s, &f, h.n > 0, &r->out);
     }
     free(h.items);

@@ -120,6 +120,9 @@ kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
     cl->nominated_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
     cl->placed_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
     cl->removed = kp_xcalloc(snap->npods + 1, sizeof(bool));
+    cl->pdb_allowed = kp_xcalloc(snap->npdbs + 1, sizeof(int32_t));
+    for (i = 0; i < snap->npdbs; i++)
+        cl->pdb_allowed[i] = snap->pdbs[i]->disruptions_allowed;
     for (i = 0; i < snap->npods; i++) {
         cl->nominated_node_of[i] = -1;
         cl->placed_node_of[i] = -1;
@@ -163,6 +166,7 @@ kp_cluster_release(struct kp_cluster *cl)
     free(cl->nominated_node_of);
     free(cl->placed_node_of);
     free(cl->removed);
+    free(cl->pdb_allowed);
     memset(cl, 0, sizeof(*cl));
 }
 

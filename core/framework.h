@@ -59,6 +59,7 @@ struct kp_cluster {
     int *nominated_node_of;                 /* by pod index; -1 none */
     int *placed_node_of;                    /* by pod index; -1 none */
     bool *removed;                          /* by pod index */
+    int32_t *pdb_allowed;                   /* disruptionsAllowed, by PDB */
     const char *scheduler_name;
 };
 

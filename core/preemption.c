@@ -89,8 +89,8 @@ kp_pdb_matches(const struct kp_pdb *pdb, const struct kp_pod *pod)
     return kp_selector_matches(&pdb->selector, &pod->labels);
 }
 
-static bool
-in_disrupted(const struct kp_pdb *pdb, const struct kp_pod *pod)
+bool
+kp_pdb_in_disrupted(const struct kp_pdb *pdb, const struct kp_pod *pod)
 {
     size_t i;
 
@@ -103,22 +103,21 @@ in_disrupted(const struct kp_pdb *pdb, const struct kp_pod *pod)
 /* filterPodsWithPDBViolation: split sorted pods into violating / ok. */
 static void
 filter_pods_with_pdb_violation(struct kp_arena *a,
-                               const struct kp_snapshot *snap,
+                               const struct kp_cluster *cl,
                                const struct kp_pod **pods, size_t n,
                                bool *violating)
 {
-    int32_t *allowed = kp_arena_alloc(a, (snap->npdbs + 1) *
-                                      sizeof(int32_t));
+    const struct kp_snapshot *snap = cl->snap;
+    int32_t *allowed = kp_arena_memdup(a, cl->pdb_allowed, (snap->npdbs + 1) *
+                                       sizeof(int32_t));
     size_t i, j;
 
-    for (j = 0; j < snap->npdbs; j++)
-        allowed[j] = snap->pdbs[j]->disruptions_allowed;
     for (i = 0; i < n; i++) {
         violating[i] = false;
         for (j = 0; j < snap->npdbs; j++) {
             const struct kp_pdb *pdb = snap->pdbs[j];
 
-            if (!kp_pdb_matches(pdb, pods[i]) || in_disrupted(pdb, pods[i]))
+            if (!kp_pdb_matches(pdb, pods[i]) || kp_pdb_in_disrupted(pdb, pods[i]))
                 continue;
             allowed[j]--;
             if (allowed[j] < 0)
@@ -192,8 +191,7 @@ select_victims_on_node(const struct kp_cycle *base,
         return st;
     qsort(potential, n, sizeof(*potential), qsort_importance);
     violating = kp_arena_alloc(a, n * sizeof(bool));
-    filter_pods_with_pdb_violation(a, base->cl->snap, potential, n,
-                                   violating);
+    filter_pods_with_pdb_violation(a, base->cl, potential, n, violating);
     out->node = orig->node->index;
     out->victims = kp_arena_alloc(a, n * sizeof(*out->victims));
     out->violating = kp_arena_alloc(a, n * sizeof(bool));

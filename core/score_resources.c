@@ -44,7 +44,9 @@ least_requested_score(int64_t requested, int64_t capacity)
 {
     if (capacity == 0 || requested > capacity)
         return 0;
-    return (capacity - requested) * KP_MAX_NODE_SCORE / capacity;
+    /* int64 arithmetic wraps in Go; do the same without UB */
+    return (int64_t)((uint64_t)(capacity - requested) *
+                     (uint64_t)KP_MAX_NODE_SCORE) / capacity;
 }
 
 static bool

@@ -213,6 +213,27 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
                                             hist, post));
 }
 
+/*
+ * Once a victim has terminated, the disruption controller recomputes each
+ * of its PDBs' disruptionsAllowed (currentHealthy - desiredHealthy, at
+ * least 0): one healthy pod fewer.  Pods already in disruptedPods were
+ * accounted for by the API server.
+ */
+static void
+account_pdb_disruption(struct kp_cluster *cl, const struct kp_pod *victim)
+{
+    const struct kp_snapshot *snap = cl->snap;
+    size_t j;
+
+    for (j = 0; j < snap->npdbs; j++) {
+        if (!kp_pdb_matches(snap->pdbs[j], victim) ||
+            kp_pdb_in_disrupted(snap->pdbs[j], victim))
+            continue;
+        if (cl->pdb_allowed[j] > 0)
+            cl->pdb_allowed[j]--;
+    }
+}
+
 /* Queue mode: what kube-scheduler's decision changes for later pods. */
 static void
 apply_decision(struct kp_cluster *cl, const struct kp_pod_report *pr)
@@ -227,8 +248,10 @@ apply_decision(struct kp_cluster *cl, const struct kp_pod_report *pr)
     case KP_RESULT_PREEMPTS: {
         int node = pr->nominated_node;
 
-        for (i = 0; i < pr->nvictims; i++)
+        for (i = 0; i < pr->nvictims; i++) {
             kp_cluster_remove(cl, pr->victims[i].pod);
+            account_pdb_disruption(cl, pr->victims[i].pod);
+        }
         /* clear lower-priority nominations on the node */
         for (i = 0; i < cl->nnominated[node];) {
             const struct kp_pod *q = cl->nominated[node][i];

@@ -67,7 +67,8 @@ pre_filter(struct kp_cycle *c, int idx)
     st = kp_arena_alloc(c->scratch, sizeof(*st));
     st->names = kp_arena_alloc(c->scratch, (total + 1) * sizeof(char *));
     for (i = 0; i < ns->nterms; i++) {
-        memcpy(st->names + st->nnames, per[i], nper[i] * sizeof(char *));
+        if (nper[i])
+            memcpy(st->names + st->nnames, per[i], nper[i] * sizeof(char *));
         st->nnames += nper[i];
     }
     if (st->nnames == 0)

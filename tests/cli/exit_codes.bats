@@ -45,21 +45,20 @@ expect_status() {
     test_cmp /dev/null "$ERR"
 }
 
-# expect_usage_error PREFIX ARGS...: exit 2, nothing on stdout, stderr is
-# two lines: one starting with PREFIX (the rest names the accepted values,
-# which grow with the tool), then the pointer to --help.
+# expect_usage_error PREFIX ARGS...: exit 2, nothing on stdout, one line on
+# stderr starting with PREFIX (the rest names the accepted values, which
+# grow with the tool).
 expect_usage_error() {
     local prefix=$1 first
     shift
     run_kp "$@"
     [ "$status" = 2 ] || fail "exit status $status, expected 2: $*"
     test_cmp /dev/null "$OUT"
-    assert_equal "$(wc -l <"$ERR")" 2
     first=$(head -1 "$ERR")
+    [ "$(wc -l <"$ERR")" = 1 ] ||
+        fail "$(printf 'stderr is not one line:\n%s' "$(cat "$ERR")")"
     [[ "$first" == "$prefix"* ]] ||
         fail "stderr '$first' does not start with '$prefix'"
-    assert_equal "$(tail -1 "$ERR")" \
-        "Run 'kubectl-preempt --help' for usage."
 }
 
 @test "0: the analysis is done, whatever it found" {
@@ -90,9 +89,11 @@ expect_usage_error() {
 }
 
 @test "--fail-on pdb-violation: 0 when the preemptions violate none" {
-    # search-0 preempts, but without a violation
-    expect_status 0 -f "$CLUSTER" --fail-on pdb-violation prod/search-0
-    expect_status 0 -f "$CLUSTER" --fail-on pdb-violation -l app!=checkout
+    # alone against the snapshot, search-0 preempts without a violation
+    # (in queue mode checkout-0's evictions have used etl-pdb's budget)
+    expect_status 0 -f "$CLUSTER" --mode independent \
+        --fail-on pdb-violation prod/search-0
+    expect_status 0 -f "$CLUSTER" --fail-on pdb-violation -l app=light
 }
 
 @test "--fail-on unschedulable: 3 when a reported pod is Unschedulable" {
@@ -202,8 +203,8 @@ expect_usage_error() {
 @test "2: unknown flags and flags missing their value" {
     expect_usage_error "error: unknown flag '--bogus'" \
         -f "$CLUSTER" --bogus
-    expect_usage_error "error: " -f "$CLUSTER" -o
-    expect_usage_error "error: " -f
+    expect_usage_error "error: flag needs an argument: '-o'" -f "$CLUSTER" -o
+    expect_usage_error "error: flag needs an argument: '-f'" -f
 }
 
 @test "2: a usage error is found before any input is read" {

