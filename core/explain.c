@@ -11,6 +11,7 @@
  * snapshot (same UID) gives its state, priority and PDBs.
  */
 #include "explain.h"
+#include "live.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -639,10 +640,6 @@ render_json(const struct kp_snapshot *s, const struct history *h,
 static int
 check_options(const struct kp_options *o, struct kp_error *err)
 {
-    if (o->nfiles == 0)
-        return kp_errorf(err, KP_EXIT_USAGE, "explain reads snapshot files "
-                         "(-f, e.g. from 'kubectl get pods,events,pdb -A -o "
-                         "json'): it does not read a live cluster yet");
     if (o->nadds || o->only_added)
         return kp_errorf(err, KP_EXIT_USAGE, "explain looks at the past: "
                          "--add and --only-added do not apply");
@@ -714,6 +711,19 @@ explain_loaded(struct kp_snapshot *s, const struct kp_options *o,
     return 0;
 }
 
+/* Without -f: pods, events and PDBs from the live cluster. */
+static int
+load_live(struct kp_snapshot *s, const struct kp_options *o,
+          struct kp_error *err)
+{
+    static const char *const resources[] = {
+        "nodes", "pods", "poddisruptionbudgets", "priorityclasses", "events",
+        NULL};
+    char ns[256] = "default";
+
+    return kp_load_live_resources(s, o, resources, ns, sizeof(ns), err);
+}
+
 int
 kp_explain(const struct kp_options *o, struct kp_run_result *r,
            struct kp_error *err)
@@ -727,6 +737,8 @@ kp_explain(const struct kp_options *o, struct kp_run_result *r,
     if (check_options(o, err) < 0)
         return -1;
     kp_snapshot_init(&s);
+    if (o->nfiles == 0 && load_live(&s, o, err) < 0)
+        goto out;
     for (i = 0; i < o->nfiles; i++)
         if (kp_snapshot_load_file(&s, o->files[i], err) < 0)
             goto out;

@@ -43,6 +43,15 @@ kp_load_live(struct kp_snapshot *s, const struct kp_options *o,
 {
     static const char *const resources[] = {
         "nodes", "pods", "poddisruptionbudgets", "priorityclasses", NULL};
+
+    return kp_load_live_resources(s, o, resources, default_ns, ns_len, err);
+}
+
+int
+kp_load_live_resources(struct kp_snapshot *s, const struct kp_options *o,
+                       const char *const *resources, char *default_ns,
+                       size_t ns_len, struct kp_error *err)
+{
     struct kp_live_opts lo;
     struct live_ctx lc = {s, NULL};
 

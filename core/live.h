@@ -12,4 +12,9 @@
 int kp_load_live(struct kp_snapshot *s, const struct kp_options *o,
                  char *default_ns, size_t ns_len, struct kp_error *err);
 
+/* The same, for the given resource names (api_client.c's table). */
+int kp_load_live_resources(struct kp_snapshot *s, const struct kp_options *o,
+                           const char *const *resources, char *default_ns,
+                           size_t ns_len, struct kp_error *err);
+
 #endif

@@ -438,3 +438,16 @@ EOF
     run --separate-stderr "$KP" -A
     expect_error_prefix "no configuration has been provided"
 }
+
+# --- explain ---------------------------------------------------------------
+
+@test "explain reads Preempted events from the live cluster" {
+    start_server
+    token_kubeconfig
+    run --separate-stderr "$KP" explain --kubeconfig "$KC" -o json
+    assert_success
+    run jq -r '.preemptions[] | "\(.victim.namespace)/\(.victim.name) \(.preemptor.namespace)/\(.preemptor.name) \(.node)"' <<<"$output"
+    assert_output "batch/worker-2 prod/api-0 node-c"
+    run grep -c '"path": "/api/v1/events"' "$SERVER_LOG"
+    assert_output 1
+}
