@@ -112,10 +112,13 @@ EOF
     assert_output --regexp '^prod +checkout-0 +1000000 +NotEligible '
 }
 
-@test "explain without -f is a usage error (no live mode yet)" {
-    run --separate-stderr "$KP" explain --server https://127.0.0.1:1
-    assert_failure 2
-    [[ "$stderr" == "error: explain reads snapshot files"* ]]
+@test "explain without -f reads the live cluster, and names it when it is down" {
+    run --separate-stderr "$KP" explain --server https://127.0.0.1:1 \
+        --token t
+    assert_failure 1
+    assert_output ""
+    [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+    [[ "$stderr" == "error: "*"127.0.0.1:1"* ]]
 }
 
 @test "explain refuses --add and -o summary" {
