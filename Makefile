@@ -4,6 +4,7 @@
 #   make test       build, then run every test (unit, cases, bats), and
 #                   the whole suite again under ASan+UBSan
 #   make install    PREFIX=/usr/local: binary, man page, completions
+#                   and replays the fuzz corpora and crashers (libFuzzer)
 # Missing Debian packages are installed first (apt-get; needs root).
 
 CC      ?= cc
@@ -82,8 +83,12 @@ test: deps
 	$(MAKE) --no-print-directory test-one BUILD=build-asan \
 	    CFLAGS="-O1 -g $(SAN)" CC=clang >build-asan.log 2>&1; s2=$$?; \
 	    sed 's/^/[asan] /' build-asan.log | grep -v '^\[asan\] make'; \
-	tests/summarize build-test.log build-asan.log; \
-	[ $$s1 = 0 ] && [ $$s2 = 0 ]
+	$(MAKE) --no-print-directory fuzz-replay >build-fuzz.log 2>&1; s3=$$?; \
+	    grep -E '^(ok|not ok) ' build-fuzz.log | sed 's/^/[fuzz-replay] /'; \
+	    echo "$$(grep -c '^ok ' build-fuzz.log) passed, $$(grep -c \
+	        '^not ok ' build-fuzz.log) failed" >>build-fuzz.log; \
+	tests/summarize build-test.log build-asan.log build-fuzz.log; \
+	[ $$s1 = 0 ] && [ $$s2 = 0 ] && [ $$s3 = 0 ]
 
 asan:
 	$(MAKE) test-one BUILD=build-asan CFLAGS="-O1 -g $(SAN)" CC=clang
@@ -136,7 +141,7 @@ dist: $(BIN)
 
 clean:
 	rm -rf build build-asan build-fuzz bin dist build-test.log \
-	    build-asan.log
+	    build-asan.log build-fuzz.log
 
 include bench/Makefile.inc
 include tests/fuzz/Makefile.inc

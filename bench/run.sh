@@ -86,7 +86,7 @@ for size in "${sizes[@]}"; do
     if [ ! -s "$file" ] || [ "$(cat "$file.stamp" 2>/dev/null)" != "$stamp" ]; then
         echo "== $size: generating $file" >&2
         rm -f "$file.stamp"
-        "$TOOLS/gen" "${args[@]}" -o "$file"
+        "$TOOLS/gen" "${args[@]}" -o "$file" 2> >(tee "$file.info" >&2)
         echo "$stamp" >"$file.stamp"
     fi
     rm -f "$DATA"/stderr-"$size"-*.log
@@ -117,10 +117,10 @@ for size in "${sizes[@]}"; do
     measure indep "$runs" "$TIMEOUT" "$BIN" -f "$file" -o json --mode independent
     i_s=$M_WALL i_cpu=$M_CPU i_rss=$M_RSS i_st=$M_STATUS
 
-    snap=$(grep -m1 -o '"snapshot": {[^}]*}' "$M_OUT" || true)
+    snap=$(grep -m1 -o '"snapshot": {[^}]*}' "$DATA/out-$size-load.json" || true)
     nodes=$(sed -n 's/.*"nodes": \([0-9]*\).*/\1/p' <<<"$snap")
     pods=$(sed -n 's/.*"pods": \([0-9]*\).*/\1/p' <<<"$snap")
-    pend=$(sed -n 's/.*"pendingPods": \([0-9]*\).*/\1/p' <<<"$snap")
+    pend=$(sed -n 's/.*(\([0-9]*\) pending).*/\1/p' "$file.info" 2>/dev/null || true)
     pdbs=$(sed -n 's/.*"podDisruptionBudgets": \([0-9]*\).*/\1/p' <<<"$snap")
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
         "$size" "${nodes:-?}" "${pods:-?}" "${pend:-?}" "${pdbs:-?}" "$bytes" \
@@ -138,6 +138,7 @@ function mb(b) { return sprintf("%.0f", b / 1e6) }
 function kmb(k) { return sprintf("%.0f", k / 1024) }
 function secs(s, st) { return (st != 0 && st != "") ? sprintf(">%s (killed)", s) : s }
 function ratio(a, b) { return (a + 0 > 0 && b + 0 > 0) ? sprintf("%.1f", a / b) : "-" }
+function tratio(a, b, st) { return (st != 0 && st != "" ? ">" : "") ratio(a, b) }
 NR == 1 { next }
 NR == 2 {
     print "| size | nodes / pods / pending / PDBs | file MB | cJSON parse s | cJSON RSS MB | load only s | queue s | queue RSS MB | independent s | independent RSS MB | queue / parse | indep / parse | queue RSS / file | indep RSS / file |"
@@ -146,7 +147,7 @@ NR == 2 {
 {
     printf "| %s | %s / %s / %s / %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
         $1, $2, $3, $4, $5, mb($6), $7, kmb($8), $9, secs($11, $14), kmb($13),
-        secs($15, $18), kmb($17), ratio($11, $7), ratio($15, $7),
+        secs($15, $18), kmb($17), tratio($11, $7, $14), tratio($15, $7, $18),
         ratio($13 * 1024, $6), ratio($17 * 1024, $6)
 }' "$results"
 echo
