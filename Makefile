@@ -4,7 +4,8 @@
 #   make test       build, then run every test (unit, cases, bats), and
 #                   the whole suite again under ASan+UBSan
 #   make install    PREFIX=/usr/local: binary, man page, completions
-#                   and replays the fuzz corpora and crashers (libFuzzer)
+#                   and replays the fuzz corpora and crashers (libFuzzer),
+#                   and runs valgrind memcheck on the examples
 # Missing Debian packages are installed first (apt-get; needs root).
 
 CC      ?= cc
@@ -17,7 +18,7 @@ SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer \
            -fno-sanitize-recover=undefined
 
 DEB_PKGS = libcjson-dev libcurl4-openssl-dev libyaml-dev bats bats-support \
-           bats-assert openssl python3 jq clang
+           bats-assert openssl python3 jq clang valgrind
 
 CORE_SRC = $(sort $(wildcard core/*.c core/plugins/*.c))
 CMD_SRC  = $(sort $(wildcard cmd/*.c))
@@ -87,8 +88,11 @@ test: deps
 	    grep -E '^(ok|not ok) ' build-fuzz.log | sed 's/^/[fuzz-replay] /'; \
 	    echo "$$(grep -c '^ok ' build-fuzz.log) passed, $$(grep -c \
 	        '^not ok ' build-fuzz.log) failed" >>build-fuzz.log; \
-	tests/summarize build-test.log build-asan.log build-fuzz.log; \
-	[ $$s1 = 0 ] && [ $$s2 = 0 ] && [ $$s3 = 0 ]
+	tests/valgrind build/kubectl-preempt >build-valgrind.log 2>&1; s4=$$?; \
+	    sed 's/^/[valgrind] /' build-valgrind.log; \
+	tests/summarize build-test.log build-asan.log build-fuzz.log \
+	    build-valgrind.log; \
+	[ $$s1 = 0 ] && [ $$s2 = 0 ] && [ $$s3 = 0 ] && [ $$s4 = 0 ]
 
 asan:
 	$(MAKE) test-one BUILD=build-asan CFLAGS="-O1 -g $(SAN)" CC=clang
@@ -141,7 +145,7 @@ dist: $(BIN)
 
 clean:
 	rm -rf build build-asan build-fuzz bin dist build-test.log \
-	    build-asan.log build-fuzz.log
+	    build-asan.log build-fuzz.log build-valgrind.log
 
 include bench/Makefile.inc
 include tests/fuzz/Makefile.inc
