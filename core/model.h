@@ -133,6 +133,8 @@ struct kp_pod {
     const char *controller_kind;/* ownerReferences[controller].kind */
     bool uses_volumes;          /* PVC/ephemeral volumes: not evaluated */
     bool from_add;              /* came from --add (issue 5) */
+    size_t npdbs;               /* PDBs protecting the pod (kp_pdb_matches) */
+    int *pdbs;                  /* their indexes in the snapshot */
     int index;                  /* position in the snapshot */
 };
 

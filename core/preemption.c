@@ -79,15 +79,6 @@ pod_eligible_to_preempt_others(const struct kp_cycle *c,
 
 /* ---- PDBs ---- */
 
-bool
-kp_pdb_matches(const struct kp_pdb *pdb, const struct kp_pod *pod)
-{
-    if (pod->labels.n == 0 || strcmp(pdb->ns, pod->ns) != 0)
-        return false;
-    if (pdb->selector.is_null || pdb->selector.nreq == 0)
-        return false;
-    return kp_selector_matches(&pdb->selector, &pod->labels);
-}
 
 bool
 kp_pdb_in_disrupted(const struct kp_pdb *pdb, const struct kp_pod *pod)
@@ -110,14 +101,14 @@ filter_pods_with_pdb_violation(struct kp_arena *a,
     const struct kp_snapshot *snap = cl->snap;
     int32_t *allowed = kp_arena_memdup(a, cl->pdb_allowed, (snap->npdbs + 1) *
                                        sizeof(int32_t));
-    size_t i, j;
+    size_t i, j, k;
 
     for (i = 0; i < n; i++) {
         violating[i] = false;
-        for (j = 0; j < snap->npdbs; j++) {
-            const struct kp_pdb *pdb = snap->pdbs[j];
-
-            if (!kp_pdb_matches(pdb, pods[i]) || kp_pdb_in_disrupted(pdb, pods[i]))
+        /* the PDBs matching a pod were worked out once, at load time */
+        for (k = 0; k < pods[i]->npdbs; k++) {
+            j = (size_t)pods[i]->pdbs[k];
+            if (kp_pdb_in_disrupted(snap->pdbs[j], pods[i]))
                 continue;
             allowed[j]--;
             if (allowed[j] < 0)

@@ -57,8 +57,6 @@ bool kp_more_important_pod(const struct kp_pod *a, const struct kp_pod *b);
 /* The histogram form of FitError: "<n> <reason>, ..." sorted as strings. */
 char *kp_reason_histogram(struct kp_arena *a, const struct kp_status *st,
                           size_t n, const char *absent_reason);
-/* Whether pdb protects pod (the scheduler's rule, 11.1). */
-bool kp_pdb_matches(const struct kp_pdb *pdb, const struct kp_pod *pod);
 /* Whether pod is listed in pdb's status.disruptedPods. */
 bool kp_pdb_in_disrupted(const struct kp_pdb *pdb, const struct kp_pod *pod);
 

@@ -89,9 +89,8 @@ fill_victims(struct kp_report *rep, const struct kp_snapshot *snap,
         v->violates_pdb = cand->violating[i];
         v->pdbs = kp_arena_alloc(&rep->arena, (snap->npdbs + 1) *
                                  sizeof(*v->pdbs));
-        for (j = 0; j < snap->npdbs; j++)
-            if (kp_pdb_matches(snap->pdbs[j], v->pod))
-                v->pdbs[v->npdbs++] = snap->pdbs[j];
+        for (j = 0; j < v->pod->npdbs; j++)
+            v->pdbs[v->npdbs++] = snap->pdbs[v->pod->pdbs[j]];
     }
 }
 
@@ -223,11 +222,11 @@ static void
 account_pdb_disruption(struct kp_cluster *cl, const struct kp_pod *victim)
 {
     const struct kp_snapshot *snap = cl->snap;
-    size_t j;
+    size_t j, k;
 
-    for (j = 0; j < snap->npdbs; j++) {
-        if (!kp_pdb_matches(snap->pdbs[j], victim) ||
-            kp_pdb_in_disrupted(snap->pdbs[j], victim))
+    for (k = 0; k < victim->npdbs; k++) {
+        j = (size_t)victim->pdbs[k];
+        if (kp_pdb_in_disrupted(snap->pdbs[j], victim))
             continue;
         if (cl->pdb_allowed[j] > 0)
             cl->pdb_allowed[j]--;

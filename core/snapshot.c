@@ -737,6 +737,62 @@ index_pods_by_node(struct kp_snapshot *s)
     return 0;
 }
 
+bool
+kp_pdb_matches(const struct kp_pdb *pdb, const struct kp_pod *pod)
+{
+    if (pod->labels.n == 0 || strcmp(pdb->ns, pod->ns) != 0)
+        return false;
+    if (pdb->selector.is_null || pdb->selector.nreq == 0)
+        return false;
+    return kp_selector_matches(&pdb->selector, &pod->labels);
+}
+
+struct ns_pdbs {
+    size_t n, cap;
+    int *idx;
+};
+
+/*
+ * Labels and selectors never change during an analysis: find each pod's
+ * PDBs once, looking only at the PDBs of its namespace.
+ */
+static void
+index_pdbs_by_pod(struct kp_snapshot *s)
+{
+    struct kp_strmap by_ns;
+    size_t i, j;
+
+    kp_strmap_init(&by_ns);
+    for (i = 0; i < s->npdbs; i++) {
+        struct ns_pdbs *g = kp_strmap_get(&by_ns, s->pdbs[i]->ns);
+
+        if (!g) {
+            g = kp_arena_alloc(&s->arena, sizeof(*g));
+            kp_strmap_put(&by_ns, s->pdbs[i]->ns, g);
+        }
+        g->cap++;
+    }
+    for (i = 0; i < s->npdbs; i++) {
+        struct ns_pdbs *g = kp_strmap_get(&by_ns, s->pdbs[i]->ns);
+
+        if (!g->idx)
+            g->idx = kp_arena_alloc(&s->arena, g->cap * sizeof(int));
+        g->idx[g->n++] = (int)i;
+    }
+    for (i = 0; i < s->npods; i++) {
+        struct kp_pod *p = s->pods[i];
+        const struct ns_pdbs *g = kp_strmap_get(&by_ns, p->ns);
+        int tmp[256];
+
+        p->npdbs = 0;
+        for (j = 0; g && j < g->n; j++)
+            if (p->npdbs < 256 && kp_pdb_matches(s->pdbs[g->idx[j]], p))
+                tmp[p->npdbs++] = g->idx[j];
+        p->pdbs = kp_arena_memdup(&s->arena, tmp, p->npdbs * sizeof(int));
+    }
+    kp_strmap_release(&by_ns);
+}
+
 int
 kp_snapshot_finish(struct kp_snapshot *s, const char *scheduler_name,
                    struct kp_error *err)
@@ -780,6 +836,7 @@ kp_snapshot_finish(struct kp_snapshot *s, const char *scheduler_name,
             p->preempt_never = true;
     }
     index_pods_by_node(s);
+    index_pdbs_by_pod(s);
     s->finished = true;
     return 0;
 }

@@ -93,6 +93,9 @@ struct kp_pod *kp_snapshot_pod(const struct kp_snapshot *s, const char *ns,
 void kp_snapshot_warn(struct kp_snapshot *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Whether pdb protects pod (the scheduler's rule, 11.1). */
+bool kp_pdb_matches(const struct kp_pdb *pdb, const struct kp_pod *pod);
+
 /* Pod predicates of section 2 of the semantics. */
 bool kp_pod_is_terminal(const struct kp_pod *p);
 /* Pending for scheduler_name: unbound, not terminal, not deleting. */
