@@ -49,7 +49,8 @@ kp_node_info_add(struct kp_node_info *ni, const struct kp_pod *p)
     }
     ni->pods[ni->npods++] = p;
     for (i = 0; i < p->req.n; i++)
-        ni->used[p->req.e[i].id] += p->req.e[i].value;
+        ni->used[p->req.e[i].id] = kp_wrap_add(ni->used[p->req.e[i].id],
+                                               p->req.e[i].value);
 }
 
 void
@@ -66,7 +67,8 @@ kp_node_info_remove(struct kp_node_info *ni, const struct kp_pod *p)
         }
     }
     for (i = 0; i < p->req.n; i++)
-        ni->used[p->req.e[i].id] -= p->req.e[i].value;
+        ni->used[p->req.e[i].id] = kp_wrap_sub(ni->used[p->req.e[i].id],
+                                               p->req.e[i].value);
 }
 
 /*
@@ -98,7 +100,8 @@ clone_add(struct kp_node_info *ni, const struct kp_pod *p)
     /* capacity was reserved by kp_node_info_clone */
     ni->pods[ni->npods++] = p;
     for (i = 0; i < p->req.n; i++)
-        ni->used[p->req.e[i].id] += p->req.e[i].value;
+        ni->used[p->req.e[i].id] = kp_wrap_add(ni->used[p->req.e[i].id],
+                                               p->req.e[i].value);
 }
 
 /* ---- cluster ---- */

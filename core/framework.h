@@ -125,6 +125,19 @@ struct kp_status kp_run_filters(const struct kp_cycle *c,
 struct kp_status kp_run_filters_with_nominated(const struct kp_cycle *c,
                                                const struct kp_node_info *ni);
 
+/* int64 arithmetic that wraps as Go's does, without undefined behaviour */
+static inline int64_t
+kp_wrap_add(int64_t a, int64_t b)
+{
+    return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
+static inline int64_t
+kp_wrap_sub(int64_t a, int64_t b)
+{
+    return (int64_t)((uint64_t)a - (uint64_t)b);
+}
+
 /* helpers shared by plugins */
 bool kp_tolerates(const struct kp_toleration *t, const struct kp_taint *taint);
 bool kp_tolerates_any(const struct kp_pod *p, const struct kp_taint *taint);

@@ -33,8 +33,8 @@ node_nonzero_requested(const struct kp_node_info *ni, int64_t *out)
 
     out[0] = out[1] = 0;
     for (i = 0; i < ni->npods; i++) {
-        out[0] += ni->pods[i]->nonzero_cpu;
-        out[1] += ni->pods[i]->nonzero_mem;
+        out[0] = kp_wrap_add(out[0], ni->pods[i]->nonzero_cpu);
+        out[1] = kp_wrap_add(out[1], ni->pods[i]->nonzero_mem);
     }
 }
 
@@ -74,8 +74,8 @@ fit_score(const struct kp_score_nodes *f, void *state, size_t idx)
 
         if (alloc == 0)
             continue;
-        node_score += least_requested_score(used[i] + s->pod[i], alloc) *
-                      res_weights[i];
+        node_score += least_requested_score(kp_wrap_add(used[i], s->pod[i]),
+                                            alloc) * res_weights[i];
         weight_sum += res_weights[i];
     }
     return weight_sum ? node_score / weight_sum : 0;
@@ -138,7 +138,7 @@ ba_score(const struct kp_score_nodes *f, void *state, size_t idx)
 
         if (alloc == 0)
             continue;
-        fr = (double)(ni->used[res_ids[i]] + s->pod[i]) / (double)alloc;
+        fr = (double)kp_wrap_add(ni->used[res_ids[i]], s->pod[i]) / (double)alloc;
         fractions[n++] = fr > 1 ? 1 : fr;
     }
     return balanced_resource_scorer(fractions, n);

@@ -29,7 +29,7 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
 
         if (id == KP_RES_PODS || want <= 0)
             continue;
-        if (want > total - ni->used[id]) {
+        if (want > kp_wrap_sub(total, ni->used[id])) {
             st.code = KP_UNSCHEDULABLE;
             kp_status_add_reason(&st, snap->res_reasons[id]);
             if (want > total)
