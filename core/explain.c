@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "preemption.h"
+#include "report.h"
 #include "selector_parse.h"
 
 struct party {
@@ -664,15 +665,9 @@ static void
 take_warnings(struct kp_snapshot *s, struct kp_run_result *r,
               const char *extra)
 {
-    r->warnings = s->warnings;
-    r->nwarnings = s->nwarnings;
-    s->warnings = NULL;
-    s->nwarnings = s->capwarnings = 0;
-    if (!extra)
-        return;
-    r->warnings = kp_xrealloc(r->warnings, (r->nwarnings + 1) *
-                              sizeof(char *));
-    r->warnings[r->nwarnings++] = kp_xstrdup(extra);
+    kp_run_result_take_warnings(r, s);
+    if (extra)
+        kp_run_result_add_warning(r, extra);
 }
 
 static int

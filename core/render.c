@@ -66,19 +66,18 @@ fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
 static char *
 fmt(const char *f, ...)
 {
-    struct kp_buf b;
     va_list ap;
+    char *s;
     int n;
 
-    kp_buf_init(&b);
     va_start(ap, f);
     n = vsnprintf(NULL, 0, f, ap);
     va_end(ap);
-    b.data = kp_xmalloc((size_t)n + 1);
+    s = kp_xmalloc((size_t)n + 1);
     va_start(ap, f);
-    vsnprintf(b.data, (size_t)n + 1, f, ap);
+    vsnprintf(s, (size_t)n + 1, f, ap);
     va_end(ap);
-    return b.data;
+    return s;
 }
 
 static char *
@@ -289,10 +288,8 @@ void
 kp_render_json(const struct kp_snapshot *snap, const struct kp_report *rep,
                struct kp_buf *out)
 {
-    size_t i, npending = 0, first = 1;
+    size_t i, first = 1;
 
-    for (i = 0; i < rep->npods; i++)
-        npending++;
     kp_buf_printf(out, "{\n  \"apiVersion\": \"kubectl-preempt/v1\",\n"
                   "  \"kind\": \"PreemptionReport\",\n"
                   "  \"mode\": \"%s\",\n"
@@ -300,7 +297,7 @@ kp_render_json(const struct kp_snapshot *snap, const struct kp_report *rep,
                   "\"pendingPods\": %zu, \"podDisruptionBudgets\": %zu, "
                   "\"priorityClasses\": %zu},\n  \"pods\": [",
                   rep->mode == KP_MODE_QUEUE ? "queue" : "independent",
-                  snap->nnodes, snap->npods, npending, snap->npdbs,
+                  snap->nnodes, snap->npods, rep->npods, snap->npdbs,
                   snap->npcs);
     for (i = 0; i < rep->npods; i++) {
         if (!rep->pods[i].reported)

@@ -66,6 +66,11 @@ void kp_render_summary(const struct kp_snapshot *snap,
                        const struct kp_report *rep, bool no_headers,
                        struct kp_buf *out);
 
+/* Move the snapshot's warnings into r; add one more (run.c). */
+void kp_run_result_take_warnings(struct kp_run_result *r,
+                                 struct kp_snapshot *s);
+void kp_run_result_add_warning(struct kp_run_result *r, const char *msg);
+
 /* Node chosen among feasible ones (score.c). */
 int kp_select_host(struct kp_cycle *c, const int *feasible, size_t n);
 

@@ -139,22 +139,34 @@ exit_status(const struct kp_report *rep, unsigned fail_on)
     return KP_EXIT_OK;
 }
 
-static void
-take_warnings(struct kp_snapshot *s, const struct kp_options *o,
-              struct kp_run_result *r)
+void
+kp_run_result_take_warnings(struct kp_run_result *r, struct kp_snapshot *s)
 {
     r->warnings = s->warnings;
     r->nwarnings = s->nwarnings;
     s->warnings = NULL;
     s->nwarnings = s->capwarnings = 0;
+}
+
+void
+kp_run_result_add_warning(struct kp_run_result *r, const char *msg)
+{
+    r->warnings = kp_xrealloc(r->warnings, (r->nwarnings + 1) *
+                              sizeof(char *));
+    r->warnings[r->nwarnings++] = kp_xstrdup(msg);
+}
+
+static void
+take_warnings(struct kp_snapshot *s, const struct kp_options *o,
+              struct kp_run_result *r)
+{
+    kp_run_result_take_warnings(r, s);
     if (o->verbose && s->nunknown_kinds) {
         char buf[128];
 
         snprintf(buf, sizeof(buf), "ignored %zu object(s) of other kinds",
                  s->nunknown_kinds);
-        r->warnings = kp_xrealloc(r->warnings, (r->nwarnings + 1) *
-                                  sizeof(char *));
-        r->warnings[r->nwarnings++] = kp_xstrdup(buf);
+        kp_run_result_add_warning(r, buf);
     }
 }
 
