@@ -6,11 +6,9 @@
  * pkg/scheduler/framework/plugins/helper/normalize_score.go.
  *
  * Two fixed rules replace kube-scheduler's randomness (semantics N7):
- * - upstream starts the filter pass at a round-robin index kept across
- *   cycles and stops after numFeasibleNodesToFind feasible nodes (in
- *   parallel); here the feasible nodes are the first
- *   numFeasibleNodesToFind in input order, starting at index 0 every
- *   cycle;
+ * - upstream runs the filter pass in parallel from a round-robin index
+ *   kept across cycles and stops after numFeasibleNodesToFind feasible
+ *   nodes; simulate.c walks the nodes sequentially from that index;
  * - upstream picks at random among the nodes with the highest total
  *   score; here the first of them in input order.
  */

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "report.h"
+#include "score.h"
+#include "plugins/plugins.h"
 
 #define MAX_MESSAGE 1024
 
@@ -122,14 +124,65 @@ struct attempt {
     int fit_node;
 };
 
-/* findNodesThatFitPod, with the nominated node tried first. */
+static int
+cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+
+    return (x > y) - (x < y);
+}
+
+/*
+ * The nodes the filter pass walks: every node, or (NodeAffinity's
+ * PreFilterResult) only the named ones, in input order instead of
+ * upstream's map order.  Nodes left out get the status upstream gives
+ * absent nodes, except keep (a nominated node already evaluated, whose
+ * status upstream keeps).  Returns the number of nodes in list.
+ */
+static size_t
+pass_nodes(struct kp_cycle *c, struct attempt *at, int *list, int keep)
+{
+    size_t n = c->cl->snap->nnodes, i, j, m = 0, nnames;
+    const char *const *names;
+
+    if (!kp_node_affinity_prefilter_names(c, &nnames, &names)) {
+        for (i = 0; i < n; i++)
+            list[i] = (int)i;
+        return n;
+    }
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < nnames; j++)
+            if (strcmp(names[j], c->cl->snap->nodes[i]->name) == 0)
+                break;
+        if (j < nnames) {
+            list[m++] = (int)i;
+        } else if ((int)i != keep) {
+            at->statuses[i] = kp_status_new(KP_UNRESOLVABLE,
+                                            KP_REASON_NODE_AFFINITY_PREFILTER);
+            at->statuses[i].plugin = "NodeAffinity";
+        }
+    }
+    return m;
+}
+
+/*
+ * findNodesThatFitPod, with the nominated node tried first.  The filter
+ * pass starts at *next_start (kube-scheduler's nextStartNodeIndex, kept
+ * across cycles), walks the nodes one by one instead of in parallel and
+ * stops once numFeasibleNodesToFind nodes fit; the index then moves on
+ * by the number of nodes processed.  When a node fits, the statuses of
+ * nodes the pass did not reach are left unset (they are not reported).
+ */
 static void
-find_nodes_that_fit(struct kp_cycle *c, struct attempt *at)
+find_nodes_that_fit(struct kp_cycle *c, struct attempt *at,
+                    size_t *next_start)
 {
     const struct kp_cluster *cl = c->cl;
-    size_t n = cl->snap->nnodes, i, nf = 0;
+    size_t n = cl->snap->nnodes, i, m, k, nf = 0, processed = 0;
     int nominated = cl->nominated_node_of[c->pod->index];
     int *feasible = kp_arena_alloc(c->scratch, (n + 1) * sizeof(int));
+    int *list = kp_arena_alloc(c->scratch, (n + 1) * sizeof(int));
+    bool nominated_failed = false, nominated_seen = false;
     struct kp_status st = kp_cycle_pre_filter(c);
 
     at->fit_node = -1;
@@ -139,24 +192,44 @@ find_nodes_that_fit(struct kp_cycle *c, struct attempt *at)
         at->prefilter_msg = st.nreasons ? st.reasons[0] : "";
         return;
     }
-    if (nominated >= 0 &&
-        kp_run_filters_with_nominated(c, &cl->nodes[nominated]).code ==
-            KP_SUCCESS) {
-        at->fit_node = nominated;
-        return;
+    if (nominated >= 0) {
+        st = kp_run_filters_with_nominated(c, &cl->nodes[nominated]);
+        if (st.code == KP_SUCCESS) {
+            at->fit_node = nominated;
+            return;
+        }
+        at->statuses[nominated] = st;
+        nominated_failed = true;
     }
-    for (i = 0; i < n; i++) {
-        at->statuses[i] = kp_run_filters_with_nominated(c, &cl->nodes[i]);
-        if (at->statuses[i].code == KP_SUCCESS)
-            feasible[nf++] = (int)i;
+    m = pass_nodes(c, at, list, nominated_failed ? nominated : -1);
+    k = kp_num_feasible_nodes_to_find(m);
+    for (i = 0; i < m && nf < k; i++) {
+        int node = list[(*next_start + i) % m];
+
+        at->statuses[node] = kp_run_filters_with_nominated(c,
+                                                           &cl->nodes[node]);
+        if (node == nominated)
+            nominated_seen = true;
+        if (at->statuses[node].code == KP_SUCCESS)
+            feasible[nf++] = node;
     }
-    if (nf)
+    /*
+     * processedNodes = feasible nodes + nodes with a status; a failed
+     * nominated node keeps its status even when the pass stops early.
+     */
+    processed = i + (nominated_failed && !nominated_seen ? 1 : 0);
+    *next_start = (*next_start + processed) % n;
+    if (nf) {
+        /* scoring does not depend on order; ties go to input order */
+        qsort(feasible, nf, sizeof(*feasible), cmp_int);
         at->fit_node = kp_select_host(c, feasible, nf);
+    }
 }
 
 static void
 attempt_pod(struct kp_cycle *c, const struct kp_options *o,
-            struct kp_report *rep, struct kp_pod_report *pr)
+            struct kp_report *rep, struct kp_pod_report *pr,
+            size_t *next_start)
 {
     const struct kp_snapshot *snap = c->cl->snap;
     size_t n = snap->nnodes;
@@ -174,7 +247,7 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
         return;
     }
     at.statuses = kp_arena_alloc(c->scratch, n * sizeof(*at.statuses));
-    find_nodes_that_fit(c, &at);
+    find_nodes_that_fit(c, &at, next_start);
     if (at.fit_node >= 0) {
         pr->result = KP_RESULT_FITS;
         pr->node = at.fit_node;
@@ -297,7 +370,7 @@ kp_analyze(const struct kp_snapshot *snap, const struct kp_options *o,
     struct kp_cluster cl;
     struct kp_arena scratch;
     const struct kp_pod **queue;
-    size_t i;
+    size_t i, next_start = 0;
 
     (void)err;
     memset(rep, 0, sizeof(*rep));
@@ -318,7 +391,10 @@ kp_analyze(const struct kp_snapshot *snap, const struct kp_options *o,
         c.scratch = &scratch;
         pr->pod = queue[i];
         pr->queue_position = (int)i + 1;
-        attempt_pod(&c, o, rep, pr);
+        /* independent mode: every pod alone, from the first node */
+        if (o->mode != KP_MODE_QUEUE)
+            next_start = 0;
+        attempt_pod(&c, o, rep, pr, &next_start);
         if (o->mode == KP_MODE_QUEUE)
             apply_decision(&cl, pr);
         kp_arena_release(&scratch);

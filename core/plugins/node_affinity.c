@@ -110,3 +110,24 @@ const struct kp_plugin kp_plugin_node_affinity = {
     .filter = filter,
     .clone_state = clone_state,
 };
+
+bool
+kp_node_affinity_prefilter_names(const struct kp_cycle *c, size_t *n,
+                                 const char *const **names)
+{
+    size_t i;
+
+    for (i = 0; i < kp_nfilter_plugins; i++) {
+        const struct na_state *st;
+
+        if (kp_filter_plugins[i] != &kp_plugin_node_affinity)
+            continue;
+        st = c->state[i];
+        if (!st)
+            return false;
+        *n = st->nnames;
+        *names = st->names;
+        return true;
+    }
+    return false;
+}

@@ -16,6 +16,13 @@ extern const struct kp_plugin kp_plugin_node_resources_fit;
 extern const struct kp_plugin kp_plugin_pod_topology_spread;
 extern const struct kp_plugin kp_plugin_inter_pod_affinity;
 
+/*
+ * The node names NodeAffinity's PreFilter narrowed the cycle to (its
+ * PreFilterResult); false when every node is allowed.
+ */
+bool kp_node_affinity_prefilter_names(const struct kp_cycle *c, size_t *n,
+                                      const char *const **names);
+
 #define KP_REASON_NODE_UNSCHEDULABLE "node(s) were unschedulable"
 #define KP_REASON_NODE_NAME "node(s) didn't match the requested node name"
 #define KP_REASON_TAINT "node(s) had untolerated taint(s)"

@@ -3,6 +3,9 @@
  * and queue-mode effects, each on a small snapshot built from JSON.
  * Cites default_preemption.go / preemption.go behaviour per test.
  */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "check.h"
 #include "helpers.h"
 
@@ -182,6 +185,94 @@ test_preemption__queue_placement_fills_node(void)
     kp_snapshot_release(&s);
 }
 
+/*
+ * schedule_one.go: with 100 nodes or more the filter pass stops after
+ * numFeasibleNodesToFind (here 100 of 200) and the next cycle starts
+ * where this one stopped (nextStartNodeIndex), so the second pod is
+ * placed among nodes 100-199 and the third back among 0-99.
+ */
+static void
+test_preemption__queue_filter_pass_rotates_start_node(void)
+{
+    struct kp_snapshot s;
+    struct kp_report rep;
+    const struct kp_pod_report *pr;
+    char *json = malloc(200 * 256 + 4096);
+    size_t len = 0, i;
+
+    CHECK(json != NULL);
+    len += (size_t)sprintf(json + len, "{\"kind\":\"List\",\"items\":[");
+    for (i = 0; i < 200; i++) {
+        char name[16];
+
+        snprintf(name, sizeof(name), "n%03zu", i);
+        len += (size_t)sprintf(json + len,
+                               "{\"kind\":\"Node\",\"metadata\":{\"name\":"
+                               "\"%s\"},\"status\":{\"allocatable\":"
+                               "{\"cpu\":\"4\",\"memory\":\"16Gi\","
+                               "\"pods\":\"110\"}}},", name);
+    }
+    len += (size_t)sprintf(json + len, "%s", POD("d", "p1", "10", "1", "", "")
+                           "," POD("d", "p2", "10", "1", "", "") ","
+                           POD("d", "p3", "10", "1", "", "") "]}");
+    CHECK(load_snapshot(&s, json) == 0);
+    CHECK(analyze(&s, &rep, KP_MODE_QUEUE) == 0);
+    pr = report_for(&rep, "p1");
+    CHECK(pr && pr->result == KP_RESULT_FITS);
+    CHECK(pr && pr->node == 0);
+    pr = report_for(&rep, "p2");
+    CHECK(pr && pr->result == KP_RESULT_FITS);
+    CHECK(pr && pr->node == 100);
+    pr = report_for(&rep, "p3");
+    CHECK(pr && pr->result == KP_RESULT_FITS);
+    CHECK(pr && pr->node == 1);
+    kp_report_release(&rep);
+    /* independent mode: every pod starts from the first node */
+    CHECK(analyze(&s, &rep, KP_MODE_INDEPENDENT) == 0);
+    pr = report_for(&rep, "p2");
+    CHECK(pr && pr->node == 0);
+    kp_report_release(&rep);
+    kp_snapshot_release(&s);
+    free(json);
+}
+
+/*
+ * NodeAffinity's PreFilter narrows the cycle to the nodes named by a
+ * metadata.name field requirement; other nodes are not filtered at all
+ * and get "didn't satisfy plugin(s) [NodeAffinity]", even when an
+ * earlier filter (here NodeUnschedulable) would also reject them.
+ */
+static void
+test_preemption__prefilter_node_names_narrow_the_pass(void)
+{
+    struct kp_snapshot s;
+    struct kp_report rep;
+    const struct kp_pod_report *pr;
+
+    CHECK(load_snapshot(&s, LIST(
+        "{\"kind\":\"Node\",\"metadata\":{\"name\":\"n0\"},"
+        "\"spec\":{\"unschedulable\":true},\"status\":{\"allocatable\":"
+        "{\"cpu\":\"4\",\"memory\":\"16Gi\",\"pods\":\"10\"}}},"
+        NODE("n1", "1", "10") ","
+        "{\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"d\","
+        "\"name\":\"p\"},\"spec\":{\"priority\":10,\"affinity\":"
+        "{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuring"
+        "Execution\":{\"nodeSelectorTerms\":[{\"matchFields\":[{\"key\":"
+        "\"metadata.name\",\"operator\":\"In\",\"values\":[\"n1\"]}]}]}}},"
+        "\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":"
+        "{\"cpu\":\"2\"}}}]},\"status\":{\"phase\":\"Pending\"}}")) == 0);
+    CHECK(analyze(&s, &rep, KP_MODE_QUEUE) == 0);
+    pr = report_for(&rep, "p");
+    CHECK(pr && pr->result == KP_RESULT_UNSCHEDULABLE);
+    CHECK(pr && strstr(pr->message, "0/2 nodes are available: 1 Insufficient "
+                       "cpu, 1 node(s) didn't satisfy plugin(s) "
+                       "[NodeAffinity].") != NULL);
+    if (pr && !strstr(pr->message, "[NodeAffinity]."))
+        printf("#   message: %s\n", pr->message);
+    kp_report_release(&rep);
+    kp_snapshot_release(&s);
+}
+
 /* zero nodes: kube-scheduler's ErrNoNodesAvailable */
 static void
 test_preemption__no_nodes_is_unschedulable(void)
@@ -208,5 +299,7 @@ main(void)
     RUN(test_preemption__queue_nomination_reserves_room);
     RUN(test_preemption__queue_placement_fills_node);
     RUN(test_preemption__no_nodes_is_unschedulable);
+    RUN(test_preemption__queue_filter_pass_rotates_start_node);
+    RUN(test_preemption__prefilter_node_names_narrow_the_pass);
     return check_done();
 }
