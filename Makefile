@@ -59,7 +59,7 @@ $(BIN): deps $(BUILD)/kubectl-preempt
 	@mkdir -p bin
 	cp $(BUILD)/kubectl-preempt $@
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkp.a tests/unit/check.h
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkp.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) -Icore -Itests/unit -o $@ $< \
 	    $(BUILD)/libkp.a $(LIBS)
