@@ -22,10 +22,10 @@
 #include "api_client.h"
 #include "check.h"
 #include "snapshot_out.h"
+#include "tmpdir.h"
 
 #define MAX_ARGS 32
 
-static char tmpdir[256];
 static char certs[300];
 
 static const char *const all_resources[] = {
@@ -52,20 +52,6 @@ static void
 path_in(char *buf, size_t n, const char *name)
 {
     snprintf(buf, n, "%s/%s", tmpdir, name);
-}
-
-static void
-write_text(const char *path, const char *text, int mode)
-{
-    FILE *f = fopen(path, "w");
-
-    if (!f) {
-        perror(path);
-        exit(2);
-    }
-    fputs(text, f);
-    fclose(f);
-    chmod(path, (mode_t)mode);
 }
 
 static int
@@ -211,17 +197,63 @@ on_page(void *ctx, const char *resource, const char *body, size_t len,
     return 0;
 }
 
+static const char TOKEN_USER[] = "    token: s3cr3t-token\n";
+
+/* One test's server, the options pointing at it, and the outcome. */
+struct fixture {
+    struct server s;
+    struct kp_live_opts o;
+    struct kp_error err;
+    struct seen seen;
+};
+
+/*
+ * Start a server with extra arguments (NULL-terminated, or NULL), write
+ * kubeconfig "kc" for it with the given user body and point the options
+ * at it.  stop_server(&fx->s) ends it.
+ */
+static void
+setup(struct fixture *fx, const char *const *extra, const char *user)
+{
+    memset(fx, 0, sizeof(*fx));
+    fx->s = start_server(extra);
+    write_kubeconfig("kc", &fx->s, NULL, user);
+    opts_for(&fx->o, "kc");
+}
+
+/* The same for a server nobody starts, on port. */
+static void
+setup_no_server(struct fixture *fx, int port)
+{
+    memset(fx, 0, sizeof(*fx));
+    fx->s.port = port;
+    write_kubeconfig("kc", &fx->s, NULL, TOKEN_USER);
+    opts_for(&fx->o, "kc");
+}
+
 /* Fetch all_resources; shows the error, if any, as a TAP comment. */
 static int
-fetch(struct kp_live_opts *o, struct seen *seen, struct kp_error *err)
+fetch(struct fixture *fx)
 {
     int r;
 
-    memset(err, 0, sizeof(*err));
-    r = kp_live_fetch(o, all_resources, on_page, seen, err);
+    memset(&fx->err, 0, sizeof(fx->err));
+    r = kp_live_fetch(&fx->o, all_resources, on_page, &fx->seen, &fx->err);
     if (r < 0)
-        printf("# note: %s\n", err->msg);    /* TAP comment */
+        printf("# note: %s\n", fx->err.msg);    /* TAP comment */
     return r;
+}
+
+/* What the shell command cmd prints, at most n - 1 bytes, into buf. */
+static void
+shell_output(const char *cmd, char *buf, size_t n)
+{
+    FILE *p = popen(cmd, "r");
+    size_t len = p ? fread(buf, 1, n - 1, p) : 0;
+
+    buf[len] = '\0';
+    if (p)
+        pclose(p);
 }
 
 static int
@@ -252,171 +284,122 @@ log_lines(const struct server *s)
     return n;
 }
 
-static const char TOKEN_USER[] = "    token: s3cr3t-token\n";
-
 /* ---- tests ------------------------------------------------------------ */
 
 static void
 test_api_client__lists_every_resource_in_order_with_a_token(void)
 {
-    struct server s = start_server(NULL);
-    struct kp_live_opts o;
-    struct kp_error err;
-    struct seen seen;
+    struct fixture fx;
 
-    memset(&seen, 0, sizeof(seen));
-    write_kubeconfig("kc", &s, NULL, TOKEN_USER);
-    opts_for(&o, "kc");
-    CHECK_EQ_INT(fetch(&o, &seen, &err), 0);
-    CHECK_EQ_STR(err.msg, "");
-    CHECK_EQ_STR(seen.order, "nppp");
-    CHECK_EQ_INT(seen.items[0], 3);
-    CHECK_EQ_INT(seen.items[1], 12);
-    CHECK_EQ_INT(seen.items[2], 1);
-    CHECK_EQ_INT(seen.items[3], 3);
-    CHECK_EQ_INT(seen.bad_json, 0);
-    CHECK(log_has(&s, "\"query\": \"limit=500\""));
-    CHECK(log_has(&s, "\"ua\": \"kubectl-preempt/"));
-    CHECK(log_has(&s, "gzip"));
-    CHECK(log_has(&s, "\"accept\": \"application/json\""));
-    stop_server(&s);
+    setup(&fx, NULL, TOKEN_USER);
+    CHECK_EQ_INT(fetch(&fx), 0);
+    CHECK_EQ_STR(fx.err.msg, "");
+    CHECK_EQ_STR(fx.seen.order, "nppp");
+    CHECK_EQ_INT(fx.seen.items[0], 3);
+    CHECK_EQ_INT(fx.seen.items[1], 12);
+    CHECK_EQ_INT(fx.seen.items[2], 1);
+    CHECK_EQ_INT(fx.seen.items[3], 3);
+    CHECK_EQ_INT(fx.seen.bad_json, 0);
+    CHECK(log_has(&fx.s, "\"query\": \"limit=500\""));
+    CHECK(log_has(&fx.s, "\"ua\": \"kubectl-preempt/"));
+    CHECK(log_has(&fx.s, "gzip"));
+    CHECK(log_has(&fx.s, "\"accept\": \"application/json\""));
+    stop_server(&fx.s);
 }
 
 static void
 test_api_client__follows_continue_tokens_page_by_page(void)
 {
-    struct server s = start_server(NULL);
-    struct kp_live_opts o;
-    struct kp_error err;
-    struct seen seen;
+    struct fixture fx;
 
-    memset(&seen, 0, sizeof(seen));
-    write_kubeconfig("kc", &s, NULL, TOKEN_USER);
-    opts_for(&o, "kc");
-    o.page_limit = 5;
-    CHECK_EQ_INT(fetch(&o, &seen, &err), 0);
-    CHECK_EQ_STR(seen.order, "nppppp");
-    CHECK_EQ_INT(seen.items[1], 12);
-    CHECK(log_has(&s, "limit=5&continue="));
-    stop_server(&s);
+    setup(&fx, NULL, TOKEN_USER);
+    fx.o.page_limit = 5;
+    CHECK_EQ_INT(fetch(&fx), 0);
+    CHECK_EQ_STR(fx.seen.order, "nppppp");
+    CHECK_EQ_INT(fx.seen.items[1], 12);
+    CHECK(log_has(&fx.s, "limit=5&continue="));
+    stop_server(&fx.s);
 }
 
 static void
 test_api_client__server_page_cap_is_honoured(void)
 {
     static const char *const extra[] = {"--max-page", "2", NULL};
-    struct server s = start_server(extra);
-    struct kp_live_opts o;
-    struct kp_error err;
-    struct seen seen;
+    struct fixture fx;
 
-    memset(&seen, 0, sizeof(seen));
-    write_kubeconfig("kc", &s, NULL, TOKEN_USER);
-    opts_for(&o, "kc");
-    CHECK_EQ_INT(fetch(&o, &seen, &err), 0);
-    CHECK_EQ_INT(seen.calls, 2 + 6 + 1 + 2);
-    CHECK_EQ_INT(seen.items[0], 3);
-    CHECK_EQ_INT(seen.items[1], 12);
-    stop_server(&s);
+    setup(&fx, extra, TOKEN_USER);
+    CHECK_EQ_INT(fetch(&fx), 0);
+    CHECK_EQ_INT(fx.seen.calls, 2 + 6 + 1 + 2);
+    CHECK_EQ_INT(fx.seen.items[0], 3);
+    CHECK_EQ_INT(fx.seen.items[1], 12);
+    stop_server(&fx.s);
 }
 
 static void
 test_api_client__client_certificate_data_authenticates(void)
 {
-    struct server s = start_server(NULL);
-    struct kp_live_opts o;
-    struct kp_error err;
-    struct seen seen;
+    struct fixture fx;
     char user[8192], cmd[1024];
-    FILE *p;
-    size_t n;
 
     snprintf(cmd, sizeof(cmd), "printf '    client-certificate-data: %%s\\n"
              "    client-key-data: %%s\\n' $(base64 -w0 %s/client.crt) "
              "$(base64 -w0 %s/client.key)", certs, certs);
-    p = popen(cmd, "r");
-    n = p ? fread(user, 1, sizeof(user) - 1, p) : 0;
-    user[n] = '\0';
-    if (p)
-        pclose(p);
-    memset(&seen, 0, sizeof(seen));
-    write_kubeconfig("kc", &s, NULL, user);
-    opts_for(&o, "kc");
-    CHECK_EQ_INT(fetch(&o, &seen, &err), 0);
-    CHECK_EQ_STR(err.msg, "");
-    CHECK(log_has(&s, "\"user\": \"kp-tester\""));
-    CHECK(!log_has(&s, "\"auth\": \"none\""));
-    stop_server(&s);
+    shell_output(cmd, user, sizeof(user));
+    setup(&fx, NULL, user);
+    CHECK_EQ_INT(fetch(&fx), 0);
+    CHECK_EQ_STR(fx.err.msg, "");
+    CHECK(log_has(&fx.s, "\"user\": \"kp-tester\""));
+    CHECK(!log_has(&fx.s, "\"auth\": \"none\""));
+    stop_server(&fx.s);
 }
 
 static void
 test_api_client__client_certificate_files_authenticate(void)
 {
     static const char *const extra[] = {"--require-cert", NULL};
-    struct server s = start_server(extra);
-    struct kp_live_opts o;
-    struct kp_error err;
-    struct seen seen;
+    struct fixture fx;
     char user[1024];
 
     snprintf(user, sizeof(user), "    client-certificate: %s/client.crt\n"
              "    client-key: %s/client.key\n", certs, certs);
-    memset(&seen, 0, sizeof(seen));
-    write_kubeconfig("kc", &s, NULL, user);
-    opts_for(&o, "kc");
-    CHECK_EQ_INT(fetch(&o, &seen, &err), 0);
-    CHECK_EQ_STR(err.msg, "");
-    CHECK_EQ_INT(seen.items[1], 12);
-    stop_server(&s);
+    setup(&fx, extra, user);
+    CHECK_EQ_INT(fetch(&fx), 0);
+    CHECK_EQ_STR(fx.err.msg, "");
+    CHECK_EQ_INT(fx.seen.items[1], 12);
+    stop_server(&fx.s);
 }
 
 static void
 test_api_client__certificate_data_goes_with_a_key_file(void)
 {
     static const char *const extra[] = {"--require-cert", NULL};
-    struct server s = start_server(extra);
-    struct kp_live_opts o;
-    struct kp_error err;
-    struct seen seen;
+    struct fixture fx;
     char user[8192], cmd[1024];
-    FILE *p;
-    size_t n;
 
     snprintf(cmd, sizeof(cmd), "printf '    client-certificate-data: %%s\\n"
              "    client-key: %s/client.key\\n' $(base64 -w0 %s/client.crt)",
              certs, certs);
-    p = popen(cmd, "r");
-    n = p ? fread(user, 1, sizeof(user) - 1, p) : 0;
-    user[n] = '\0';
-    if (p)
-        pclose(p);
-    memset(&seen, 0, sizeof(seen));
-    write_kubeconfig("kc", &s, NULL, user);
-    opts_for(&o, "kc");
-    CHECK_EQ_INT(fetch(&o, &seen, &err), 0);
-    CHECK_EQ_INT(seen.items[1], 12);
-    stop_server(&s);
+    shell_output(cmd, user, sizeof(user));
+    setup(&fx, extra, user);
+    CHECK_EQ_INT(fetch(&fx), 0);
+    CHECK_EQ_INT(fx.seen.items[1], 12);
+    stop_server(&fx.s);
 }
 
 static void
 test_api_client__forbidden_names_verb_resource_and_scope(void)
 {
     static const char *const extra[] = {"--fault", "forbidden:pods", NULL};
-    struct server s = start_server(extra);
-    struct kp_live_opts o;
-    struct kp_error err;
-    struct seen seen;
+    struct fixture fx;
 
-    memset(&seen, 0, sizeof(seen));
-    write_kubeconfig("kc", &s, NULL, TOKEN_USER);
-    opts_for(&o, "kc");
-    CHECK_EQ_INT(fetch(&o, &seen, &err), -1);
-    CHECK_EQ_INT(err.exit_code, KP_EXIT_ERROR);
-    CHECK_EQ_STR(err.msg, "cannot list pods at the cluster scope: 403 "
+    setup(&fx, extra, TOKEN_USER);
+    CHECK_EQ_INT(fetch(&fx), -1);
+    CHECK_EQ_INT(fx.err.exit_code, KP_EXIT_ERROR);
+    CHECK_EQ_STR(fx.err.msg, "cannot list pods at the cluster scope: 403 "
                  "Forbidden: pods is forbidden: User "
                  "\"system:serviceaccount:kp:preempt\" cannot list resource "
                  "\"pods\" in API group \"\" at the cluster scope");
-    stop_server(&s);
+    stop_server(&fx.s);
 }
 
 static void
@@ -424,38 +407,28 @@ test_api_client__forbidden_group_resource_is_qualified(void)
 {
     static const char *const extra[] = {
         "--fault", "forbidden:poddisruptionbudgets", NULL};
-    struct server s = start_server(extra);
-    struct kp_live_opts o;
-    struct kp_error err;
-    struct seen seen;
+    struct fixture fx;
 
-    memset(&seen, 0, sizeof(seen));
-    write_kubeconfig("kc", &s, NULL, TOKEN_USER);
-    opts_for(&o, "kc");
-    CHECK_EQ_INT(fetch(&o, &seen, &err), -1);
-    CHECK(!strncmp(err.msg, "cannot list poddisruptionbudgets.policy at "
+    setup(&fx, extra, TOKEN_USER);
+    CHECK_EQ_INT(fetch(&fx), -1);
+    CHECK(!strncmp(fx.err.msg, "cannot list poddisruptionbudgets.policy at "
                    "the cluster scope: 403 Forbidden: ", 70));
-    stop_server(&s);
+    stop_server(&fx.s);
 }
 
 static void
 test_api_client__unauthorized_token_is_refused_without_echoing_it(void)
 {
-    struct server s = start_server(NULL);
-    struct kp_live_opts o;
-    struct kp_error err;
-    struct seen seen;
+    struct fixture fx;
 
-    memset(&seen, 0, sizeof(seen));
-    write_kubeconfig("kc", &s, NULL, "    token: not-the-token\n");
-    opts_for(&o, "kc");
-    CHECK_EQ_INT(fetch(&o, &seen, &err), -1);
+    setup(&fx, NULL, "    token: not-the-token\n");
+    CHECK_EQ_INT(fetch(&fx), -1);
     /* every list fails: the first one in the caller's order is named */
-    CHECK_EQ_STR(err.msg, "cannot list nodes at the cluster scope: 401 "
+    CHECK_EQ_STR(fx.err.msg, "cannot list nodes at the cluster scope: 401 "
                  "Unauthorized: Unauthorized");
-    CHECK(strstr(err.msg, "not-the-token") == NULL);
-    CHECK_EQ_INT(seen.calls, 0);
-    stop_server(&s);
+    CHECK(strstr(fx.err.msg, "not-the-token") == NULL);
+    CHECK_EQ_INT(fx.seen.calls, 0);
+    stop_server(&fx.s);
 }
 
 static void
@@ -463,20 +436,15 @@ test_api_client__expired_continue_restarts_the_list_once(void)
 {
     static const char *const extra[] = {
         "--fault", "expired-continue-once:pods", NULL};
-    struct server s = start_server(extra);
-    struct kp_live_opts o;
-    struct kp_error err;
-    struct seen seen;
+    struct fixture fx;
 
-    memset(&seen, 0, sizeof(seen));
-    write_kubeconfig("kc", &s, NULL, TOKEN_USER);
-    opts_for(&o, "kc");
-    o.page_limit = 5;
-    CHECK_EQ_INT(fetch(&o, &seen, &err), 0);
-    CHECK_EQ_STR(err.msg, "");
-    CHECK_EQ_INT(seen.items[1], 12);
-    CHECK_EQ_STR(seen.order, "nppppp");
-    stop_server(&s);
+    setup(&fx, extra, TOKEN_USER);
+    fx.o.page_limit = 5;
+    CHECK_EQ_INT(fetch(&fx), 0);
+    CHECK_EQ_STR(fx.err.msg, "");
+    CHECK_EQ_INT(fx.seen.items[1], 12);
+    CHECK_EQ_STR(fx.seen.order, "nppppp");
+    stop_server(&fx.s);
 }
 
 static void
@@ -484,21 +452,16 @@ test_api_client__expired_continue_twice_fails_clearly(void)
 {
     static const char *const extra[] = {
         "--fault", "expired-continue:pods", NULL};
-    struct server s = start_server(extra);
-    struct kp_live_opts o;
-    struct kp_error err;
-    struct seen seen;
+    struct fixture fx;
 
-    memset(&seen, 0, sizeof(seen));
-    write_kubeconfig("kc", &s, NULL, TOKEN_USER);
-    opts_for(&o, "kc");
-    o.page_limit = 5;
-    CHECK_EQ_INT(fetch(&o, &seen, &err), -1);
-    CHECK_EQ_STR(err.msg, "cannot list pods: 410 Gone: the continue token "
-                 "expired again after the list was restarted (the list "
-                 "changes faster than it can be read page by page); try "
-                 "again");
-    stop_server(&s);
+    setup(&fx, extra, TOKEN_USER);
+    fx.o.page_limit = 5;
+    CHECK_EQ_INT(fetch(&fx), -1);
+    CHECK_EQ_STR(fx.err.msg, "cannot list pods: 410 Gone: the continue "
+                 "token expired again after the list was restarted (the "
+                 "list changes faster than it can be read page by page); "
+                 "try again");
+    stop_server(&fx.s);
 }
 
 static void
@@ -506,21 +469,17 @@ test_api_client__too_many_requests_is_retried_after_retry_after(void)
 {
     static const char *const extra[] = {
         "--fault", "too-many-requests", "--retry-after", "1", NULL};
-    struct server s = start_server(extra);
-    struct kp_live_opts o;
-    struct kp_error err;
-    struct seen seen;
-    time_t t0 = time(NULL);
+    struct fixture fx;
+    time_t t0;
 
-    memset(&seen, 0, sizeof(seen));
-    write_kubeconfig("kc", &s, NULL, TOKEN_USER);
-    opts_for(&o, "kc");
-    CHECK_EQ_INT(fetch(&o, &seen, &err), 0);
-    CHECK_EQ_STR(err.msg, "");
-    CHECK_EQ_INT(seen.items[1], 12);
+    setup(&fx, extra, TOKEN_USER);
+    t0 = time(NULL);
+    CHECK_EQ_INT(fetch(&fx), 0);
+    CHECK_EQ_STR(fx.err.msg, "");
+    CHECK_EQ_INT(fx.seen.items[1], 12);
     CHECK(time(NULL) - t0 >= 1);
-    CHECK_EQ_INT(log_lines(&s), 8);
-    stop_server(&s);
+    CHECK_EQ_INT(log_lines(&fx.s), 8);
+    stop_server(&fx.s);
 }
 
 static void
@@ -529,20 +488,15 @@ test_api_client__retries_are_bounded(void)
     static const char *const extra[] = {
         "--fault", "too-many-requests-always:nodes", "--retry-after", "0",
         NULL};
-    struct server s = start_server(extra);
-    struct kp_live_opts o;
-    struct kp_error err;
-    struct seen seen;
+    struct fixture fx;
 
-    memset(&seen, 0, sizeof(seen));
-    write_kubeconfig("kc", &s, NULL, TOKEN_USER);
-    opts_for(&o, "kc");
-    o.max_retries = 2;
-    CHECK_EQ_INT(fetch(&o, &seen, &err), -1);
-    CHECK_EQ_STR(err.msg, "cannot list nodes: 429 Too Many Requests: Too "
-                 "many requests, please try again later. (gave up after 2 "
-                 "retries)");
-    stop_server(&s);
+    setup(&fx, extra, TOKEN_USER);
+    fx.o.max_retries = 2;
+    CHECK_EQ_INT(fetch(&fx), -1);
+    CHECK_EQ_STR(fx.err.msg, "cannot list nodes: 429 Too Many Requests: "
+                 "Too many requests, please try again later. (gave up "
+                 "after 2 retries)");
+    stop_server(&fx.s);
 }
 
 static void
@@ -550,18 +504,13 @@ test_api_client__server_error_once_is_retried(void)
 {
     static const char *const extra[] = {
         "--fault", "server-error-once", NULL};
-    struct server s = start_server(extra);
-    struct kp_live_opts o;
-    struct kp_error err;
-    struct seen seen;
+    struct fixture fx;
 
-    memset(&seen, 0, sizeof(seen));
-    write_kubeconfig("kc", &s, NULL, TOKEN_USER);
-    opts_for(&o, "kc");
-    CHECK_EQ_INT(fetch(&o, &seen, &err), 0);
-    CHECK_EQ_STR(err.msg, "");
-    CHECK_EQ_INT(seen.items[0] + seen.items[1], 15);
-    stop_server(&s);
+    setup(&fx, extra, TOKEN_USER);
+    CHECK_EQ_INT(fetch(&fx), 0);
+    CHECK_EQ_STR(fx.err.msg, "");
+    CHECK_EQ_INT(fx.seen.items[0] + fx.seen.items[1], 15);
+    stop_server(&fx.s);
 }
 
 static void
@@ -569,112 +518,86 @@ test_api_client__request_timeout_names_the_server(void)
 {
     static const char *const extra[] = {
         "--fault", "slow", "--slow-seconds", "3", NULL};
-    struct server s = start_server(extra);
-    struct kp_live_opts o;
-    struct kp_error err;
-    struct seen seen;
+    struct fixture fx;
     char want[128];
 
-    memset(&seen, 0, sizeof(seen));
-    write_kubeconfig("kc", &s, NULL, TOKEN_USER);
-    opts_for(&o, "kc");
-    o.request_timeout_ms = 300;
-    CHECK_EQ_INT(fetch(&o, &seen, &err), -1);
+    setup(&fx, extra, TOKEN_USER);
+    fx.o.request_timeout_ms = 300;
+    CHECK_EQ_INT(fetch(&fx), -1);
     snprintf(want, sizeof(want), "cannot list nodes from the server "
              "https://127.0.0.1:%d: request timed out after 300ms "
-             "(--request-timeout)", s.port);
-    CHECK_EQ_STR(err.msg, want);
-    stop_server(&s);
+             "(--request-timeout)", fx.s.port);
+    CHECK_EQ_STR(fx.err.msg, want);
+    stop_server(&fx.s);
 }
 
 static void
 test_api_client__truncated_body_is_an_error(void)
 {
     static const char *const extra[] = {"--fault", "truncated:pods", NULL};
-    struct server s = start_server(extra);
-    struct kp_live_opts o;
-    struct kp_error err;
-    struct seen seen;
+    struct fixture fx;
 
-    memset(&seen, 0, sizeof(seen));
-    write_kubeconfig("kc", &s, NULL, TOKEN_USER);
-    opts_for(&o, "kc");
-    CHECK_EQ_INT(fetch(&o, &seen, &err), -1);
-    CHECK(strstr(err.msg, "cannot list pods from the server") != NULL);
-    CHECK(strstr(err.msg, "the response was cut short") != NULL);
-    stop_server(&s);
+    setup(&fx, extra, TOKEN_USER);
+    CHECK_EQ_INT(fetch(&fx), -1);
+    CHECK(strstr(fx.err.msg, "cannot list pods from the server") != NULL);
+    CHECK(strstr(fx.err.msg, "the response was cut short") != NULL);
+    stop_server(&fx.s);
 }
 
 static void
 test_api_client__non_json_body_is_an_error(void)
 {
     static const char *const extra[] = {"--fault", "not-json:nodes", NULL};
-    struct server s = start_server(extra);
-    struct kp_live_opts o;
-    struct kp_error err;
-    struct seen seen;
+    struct fixture fx;
 
-    memset(&seen, 0, sizeof(seen));
-    write_kubeconfig("kc", &s, NULL, TOKEN_USER);
-    opts_for(&o, "kc");
-    CHECK_EQ_INT(fetch(&o, &seen, &err), -1);
-    CHECK(strstr(err.msg, "cannot list nodes from the server") != NULL);
-    CHECK(strstr(err.msg, "not a complete JSON object") != NULL);
-    stop_server(&s);
+    setup(&fx, extra, TOKEN_USER);
+    CHECK_EQ_INT(fetch(&fx), -1);
+    CHECK(strstr(fx.err.msg, "cannot list nodes from the server") != NULL);
+    CHECK(strstr(fx.err.msg, "not a complete JSON object") != NULL);
+    stop_server(&fx.s);
 }
 
 static void
 test_api_client__certificate_from_wrong_ca_is_refused(void)
 {
     static const char *const extra[] = {"--fault", "wrong-ca", NULL};
-    struct server s = start_server(extra);
-    struct kp_live_opts o;
-    struct kp_error err;
-    struct seen seen;
+    struct fixture fx;
     char want[128];
 
-    memset(&seen, 0, sizeof(seen));
-    write_kubeconfig("kc", &s, NULL, TOKEN_USER);
-    opts_for(&o, "kc");
-    CHECK_EQ_INT(fetch(&o, &seen, &err), -1);
+    setup(&fx, extra, TOKEN_USER);
+    CHECK_EQ_INT(fetch(&fx), -1);
     snprintf(want, sizeof(want), "unable to connect to the server "
              "https://127.0.0.1:%d: TLS certificate verification failed: ",
-             s.port);
-    CHECK(!strncmp(err.msg, want, strlen(want)));
+             fx.s.port);
+    CHECK(!strncmp(fx.err.msg, want, strlen(want)));
     /* --insecure-skip-tls-verify accepts it */
-    o.insecure_skip_tls_verify = 1;
-    CHECK_EQ_INT(fetch(&o, &seen, &err), 0);
-    stop_server(&s);
+    fx.o.insecure_skip_tls_verify = 1;
+    CHECK_EQ_INT(fetch(&fx), 0);
+    stop_server(&fx.s);
 }
 
 static void
 test_api_client__tls_server_name_is_verified_instead_of_the_host(void)
 {
-    struct server s = start_server(NULL);
-    struct kp_live_opts o;
-    struct kp_error err;
-    struct seen seen;
+    struct fixture fx;
 
-    memset(&seen, 0, sizeof(seen));
-    write_kubeconfig("kc", &s, "    tls-server-name: kubernetes.test\n",
+    setup(&fx, NULL, TOKEN_USER);
+    write_kubeconfig("kc", &fx.s, "    tls-server-name: kubernetes.test\n",
                      TOKEN_USER);
-    opts_for(&o, "kc");
-    CHECK_EQ_INT(fetch(&o, &seen, &err), 0);
-    CHECK_EQ_STR(err.msg, "");
-    write_kubeconfig("kc", &s, "    tls-server-name: other.test\n",
+    CHECK_EQ_INT(fetch(&fx), 0);
+    CHECK_EQ_STR(fx.err.msg, "");
+    write_kubeconfig("kc", &fx.s, "    tls-server-name: other.test\n",
                      TOKEN_USER);
-    CHECK_EQ_INT(fetch(&o, &seen, &err), -1);
-    CHECK(strstr(err.msg, "TLS certificate verification failed") != NULL);
-    stop_server(&s);
+    CHECK_EQ_INT(fetch(&fx), -1);
+    CHECK(strstr(fx.err.msg, "TLS certificate verification failed") !=
+          NULL);
+    stop_server(&fx.s);
 }
 
 static void
 test_api_client__exec_plugin_token_is_used(void)
 {
-    struct server s = start_server(NULL);
-    struct kp_live_opts o;
-    struct kp_error err;
-    struct seen seen;
+    struct fixture fx;
     char plugin[400], user[1024];
 
     path_in(plugin, sizeof(plugin), "plugin.sh");
@@ -686,63 +609,46 @@ test_api_client__exec_plugin_token_is_used(void)
              "client.authentication.k8s.io/v1\n      command: %s\n"
              "      args: [s3cr3t-token]\n      interactiveMode: Never\n",
              plugin);
-    memset(&seen, 0, sizeof(seen));
-    write_kubeconfig("kc", &s, NULL, user);
-    opts_for(&o, "kc");
-    CHECK_EQ_INT(fetch(&o, &seen, &err), 0);
-    CHECK_EQ_STR(err.msg, "");
-    CHECK_EQ_INT(seen.items[1], 12);
-    stop_server(&s);
+    setup(&fx, NULL, user);
+    CHECK_EQ_INT(fetch(&fx), 0);
+    CHECK_EQ_STR(fx.err.msg, "");
+    CHECK_EQ_INT(fx.seen.items[1], 12);
+    stop_server(&fx.s);
 }
 
 static void
 test_api_client__callback_error_aborts_the_fetch(void)
 {
-    struct server s = start_server(NULL);
-    struct kp_live_opts o;
-    struct kp_error err;
-    struct seen seen;
+    struct fixture fx;
 
-    memset(&seen, 0, sizeof(seen));
-    seen.abort_after = 2;
-    write_kubeconfig("kc", &s, NULL, TOKEN_USER);
-    opts_for(&o, "kc");
-    CHECK_EQ_INT(fetch(&o, &seen, &err), -1);
-    CHECK_EQ_STR(err.msg, "stop here");
-    CHECK_EQ_INT(seen.calls, 2);
-    stop_server(&s);
+    setup(&fx, NULL, TOKEN_USER);
+    fx.seen.abort_after = 2;
+    CHECK_EQ_INT(fetch(&fx), -1);
+    CHECK_EQ_STR(fx.err.msg, "stop here");
+    CHECK_EQ_INT(fx.seen.calls, 2);
+    stop_server(&fx.s);
 }
 
 static void
 test_api_client__connection_refused_names_the_server(void)
 {
-    struct server s;
-    struct kp_live_opts o;
-    struct kp_error err;
-    struct seen seen;
+    struct fixture fx;
 
-    memset(&s, 0, sizeof(s));
-    s.port = 1;     /* nothing listens there */
-    memset(&seen, 0, sizeof(seen));
-    write_kubeconfig("kc", &s, NULL, TOKEN_USER);
-    opts_for(&o, "kc");
-    CHECK_EQ_INT(fetch(&o, &seen, &err), -1);
-    CHECK(!strncmp(err.msg, "unable to connect to the server "
+    setup_no_server(&fx, 1);    /* nothing listens there */
+    CHECK_EQ_INT(fetch(&fx), -1);
+    CHECK(!strncmp(fx.err.msg, "unable to connect to the server "
                    "https://127.0.0.1:1: ", 52));
 }
 
 static void
 test_api_client__default_namespace_comes_from_the_context(void)
 {
-    struct server s;
-    struct kp_live_opts o;
-    struct kp_error err;
+    struct fixture fx;
     char ns[64];
 
-    memset(&s, 0, sizeof(s));
-    write_kubeconfig("kc", &s, NULL, TOKEN_USER);
-    opts_for(&o, "kc");
-    CHECK_EQ_INT(kp_live_default_namespace(&o, ns, sizeof(ns), &err), 0);
+    setup_no_server(&fx, 0);
+    CHECK_EQ_INT(kp_live_default_namespace(&fx.o, ns, sizeof(ns), &fx.err),
+                 0);
     CHECK_EQ_STR(ns, "prod");
 }
 
@@ -774,32 +680,27 @@ check_snapshot_file(const char *path, int *items, int *typed)
 static void
 test_snapshot_out__saves_a_typed_list_atomically_with_mode_0600(void)
 {
-    struct server s = start_server(NULL);
-    struct kp_live_opts o;
-    struct kp_error err;
-    struct seen seen;
+    struct fixture fx;
     char out[400], tmp[410];
     struct stat st;
     int items, typed;
 
-    memset(&seen, 0, sizeof(seen));
     path_in(out, sizeof(out), "snap.json");
     snprintf(tmp, sizeof(tmp), "%s.tmp", out);
-    write_kubeconfig("kc", &s, NULL, TOKEN_USER);
-    opts_for(&o, "kc");
-    o.page_limit = 4;
-    seen.so = kp_snapshot_out_open(out, &err);
-    CHECK(seen.so != NULL);
-    CHECK_EQ_INT(fetch(&o, &seen, &err), 0);
+    setup(&fx, NULL, TOKEN_USER);
+    fx.o.page_limit = 4;
+    fx.seen.so = kp_snapshot_out_open(out, &fx.err);
+    CHECK(fx.seen.so != NULL);
+    CHECK_EQ_INT(fetch(&fx), 0);
     CHECK(stat(out, &st) != 0);
-    CHECK_EQ_INT(kp_snapshot_out_close(seen.so, &err), 0);
+    CHECK_EQ_INT(kp_snapshot_out_close(fx.seen.so, &fx.err), 0);
     CHECK_EQ_INT(stat(out, &st), 0);
     CHECK_EQ_INT(st.st_mode & 0777, 0600);
     CHECK(stat(tmp, &st) != 0);
     check_snapshot_file(out, &items, &typed);
     CHECK_EQ_INT(items, 3 + 12 + 1 + 3);
     CHECK_EQ_INT(typed, items);
-    stop_server(&s);
+    stop_server(&fx.s);
 }
 
 static void
@@ -828,8 +729,7 @@ main(void)
 {
     char cmd[600];
 
-    snprintf(tmpdir, sizeof(tmpdir), "/tmp/kp-test-api-XXXXXX");
-    if (!mkdtemp(tmpdir))
+    if (tmpdir_make("kp-test-api") < 0)
         return 2;
     snprintf(certs, sizeof(certs), "%s/pki", tmpdir);
     snprintf(cmd, sizeof(cmd), "sh tests/helpers/make_certs.sh %s", certs);
@@ -860,8 +760,7 @@ main(void)
     RUN(test_api_client__default_namespace_comes_from_the_context);
     RUN(test_snapshot_out__saves_a_typed_list_atomically_with_mode_0600);
     RUN(test_snapshot_out__abort_leaves_no_file);
-    snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-    if (system(cmd) != 0)
+    if (tmpdir_remove() < 0)
         return 2;
     return check_done();
 }
