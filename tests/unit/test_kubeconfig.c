@@ -12,8 +12,8 @@
 
 #include "check.h"
 #include "kubeconfig.h"
+#include "tmpdir.h"
 
-static char tmpdir[256];
 static char last_warning[1024];
 
 static const char *
@@ -30,16 +30,7 @@ p(const char *name)
 static void
 write_file(const char *name, const char *text, int mode)
 {
-    const char *path = p(name);
-    FILE *f = fopen(path, "w");
-
-    if (!f) {
-        perror(path);
-        exit(2);
-    }
-    fputs(text, f);
-    fclose(f);
-    chmod(path, (mode_t)mode);
+    write_text(p(name), text, mode);
 }
 
 static void
@@ -49,13 +40,21 @@ on_warning(void *ctx, const char *msg)
     snprintf(last_warning, sizeof(last_warning), "%s", msg);
 }
 
-/* A clean environment: no KUBECONFIG, HOME without a config. */
+/* One test's flags, the configuration they load and the error. */
+struct fixture {
+    struct kp_kubeconfig_overrides o;
+    struct kp_rest_config rc;
+    struct kp_error err;
+};
+
+/* No flags and a clean environment: no KUBECONFIG, HOME without a
+ * config. */
 static void
-reset_env(struct kp_kubeconfig_overrides *o)
+reset_env(struct fixture *fx)
 {
-    memset(o, 0, sizeof(*o));
-    o->insecure_skip_tls_verify = -1;
-    o->warn = on_warning;
+    memset(&fx->o, 0, sizeof(fx->o));
+    fx->o.insecure_skip_tls_verify = -1;
+    fx->o.warn = on_warning;
     last_warning[0] = '\0';
     unsetenv("KUBECONFIG");
     unsetenv("KUBERNETES_SERVICE_HOST");
@@ -66,11 +65,19 @@ reset_env(struct kp_kubeconfig_overrides *o)
 }
 
 static int
-load(struct kp_rest_config *rc, const struct kp_kubeconfig_overrides *o,
-     struct kp_error *err)
+load(struct fixture *fx)
 {
-    memset(err, 0, sizeof(*err));
-    return kp_kubeconfig_load(rc, o, err);
+    memset(&fx->err, 0, sizeof(fx->err));
+    return kp_kubeconfig_load(&fx->rc, &fx->o, &fx->err);
+}
+
+/* Write text to the file name, pass it as --kubeconfig and load. */
+static int
+load_file(struct fixture *fx, const char *name, const char *text)
+{
+    write_file(name, text, 0600);
+    fx->o.kubeconfig = p(name);
+    return load(fx);
 }
 
 static const char ONE[] =
@@ -108,119 +115,109 @@ write_one(void)
     write_file("one.yaml", ONE, 0600);
 }
 
+/* Write ONE and pass it as --kubeconfig. */
+static void
+use_one(struct fixture *fx)
+{
+    write_one();
+    fx->o.kubeconfig = p("one.yaml");
+}
+
 /* ---- selection -------------------------------------------------------- */
 
 static void
 test_kubeconfig__explicit_file_uses_its_current_context(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
 
-    reset_env(&o);
-    write_one();
-    o.kubeconfig = p("one.yaml");
-    CHECK_EQ_INT(load(&rc, &o, &err), 0);
-    CHECK_EQ_STR(rc.context_name, "dev");
-    CHECK_EQ_STR(rc.cluster_name, "dev-cluster");
-    CHECK_EQ_STR(rc.user_name, "dev-user");
-    CHECK_EQ_STR(rc.server, "https://dev.example:6443");
-    CHECK_EQ_STR(rc.namespace, "team-a");
-    CHECK_EQ_STR(rc.token, "dev-token");
-    CHECK_EQ_STR(rc.ca_file, p("pki/ca.crt"));
-    CHECK_EQ_INT(rc.source, KP_CONFIG_KUBECONFIG);
-    kp_rest_config_release(&rc);
+    reset_env(&fx);
+    use_one(&fx);
+    CHECK_EQ_INT(load(&fx), 0);
+    CHECK_EQ_STR(fx.rc.context_name, "dev");
+    CHECK_EQ_STR(fx.rc.cluster_name, "dev-cluster");
+    CHECK_EQ_STR(fx.rc.user_name, "dev-user");
+    CHECK_EQ_STR(fx.rc.server, "https://dev.example:6443");
+    CHECK_EQ_STR(fx.rc.namespace, "team-a");
+    CHECK_EQ_STR(fx.rc.token, "dev-token");
+    CHECK_EQ_STR(fx.rc.ca_file, p("pki/ca.crt"));
+    CHECK_EQ_INT(fx.rc.source, KP_CONFIG_KUBECONFIG);
+    kp_rest_config_release(&fx.rc);
 }
 
 static void
 test_kubeconfig__context_flag_selects_another_context(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
 
-    reset_env(&o);
-    write_one();
-    o.kubeconfig = p("one.yaml");
-    o.context = "prod";
-    CHECK_EQ_INT(load(&rc, &o, &err), 0);
-    CHECK_EQ_STR(rc.server, "https://prod.example");
-    CHECK_EQ_STR(rc.namespace, "default");
-    CHECK_EQ_STR(rc.tls_server_name, "kubernetes.prod");
-    CHECK_EQ_STR(rc.token_file, p("prod.token"));
-    CHECK_EQ_INT(rc.ca_data.len, 5);
-    CHECK(rc.ca_data.data && !memcmp(rc.ca_data.data, "hello", 5));
-    kp_rest_config_release(&rc);
+    reset_env(&fx);
+    use_one(&fx);
+    fx.o.context = "prod";
+    CHECK_EQ_INT(load(&fx), 0);
+    CHECK_EQ_STR(fx.rc.server, "https://prod.example");
+    CHECK_EQ_STR(fx.rc.namespace, "default");
+    CHECK_EQ_STR(fx.rc.tls_server_name, "kubernetes.prod");
+    CHECK_EQ_STR(fx.rc.token_file, p("prod.token"));
+    CHECK_EQ_INT(fx.rc.ca_data.len, 5);
+    CHECK(fx.rc.ca_data.data && !memcmp(fx.rc.ca_data.data, "hello", 5));
+    kp_rest_config_release(&fx.rc);
 }
 
 static void
 test_kubeconfig__unknown_context_flag_is_an_error(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
 
-    reset_env(&o);
-    write_one();
-    o.kubeconfig = p("one.yaml");
-    o.context = "staging";
-    CHECK_EQ_INT(load(&rc, &o, &err), -1);
-    CHECK_EQ_INT(err.exit_code, KP_EXIT_ERROR);
-    CHECK_EQ_STR(err.msg, "context \"staging\" does not exist");
+    reset_env(&fx);
+    use_one(&fx);
+    fx.o.context = "staging";
+    CHECK_EQ_INT(load(&fx), -1);
+    CHECK_EQ_INT(fx.err.exit_code, KP_EXIT_ERROR);
+    CHECK_EQ_STR(fx.err.msg, "context \"staging\" does not exist");
 }
 
 static void
 test_kubeconfig__missing_current_context_is_an_error(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
 
-    reset_env(&o);
-    write_file("k", "current-context: gone\ncontexts: []\n", 0600);
-    o.kubeconfig = p("k");
-    CHECK_EQ_INT(load(&rc, &o, &err), -1);
-    CHECK_EQ_STR(err.msg, "context was not found for specified context: "
+    reset_env(&fx);
+    CHECK_EQ_INT(load_file(&fx, "k", "current-context: gone\ncontexts: []\n"),
+                 -1);
+    CHECK_EQ_STR(fx.err.msg, "context was not found for specified context: "
                  "gone");
 }
 
 static void
 test_kubeconfig__cluster_and_user_flags_override_the_context(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
 
-    reset_env(&o);
-    write_one();
-    o.kubeconfig = p("one.yaml");
-    o.cluster = "prod-cluster";
-    o.user = "prod-user";
-    CHECK_EQ_INT(load(&rc, &o, &err), 0);
-    CHECK_EQ_STR(rc.server, "https://prod.example");
-    CHECK(rc.token == NULL);
-    CHECK_EQ_STR(rc.token_file, p("prod.token"));
-    CHECK_EQ_STR(rc.namespace, "team-a");
-    kp_rest_config_release(&rc);
+    reset_env(&fx);
+    use_one(&fx);
+    fx.o.cluster = "prod-cluster";
+    fx.o.user = "prod-user";
+    CHECK_EQ_INT(load(&fx), 0);
+    CHECK_EQ_STR(fx.rc.server, "https://prod.example");
+    CHECK(fx.rc.token == NULL);
+    CHECK_EQ_STR(fx.rc.token_file, p("prod.token"));
+    CHECK_EQ_STR(fx.rc.namespace, "team-a");
+    kp_rest_config_release(&fx.rc);
 }
 
 static void
 test_kubeconfig__unknown_cluster_or_user_flag_is_an_error(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
 
-    reset_env(&o);
-    write_one();
-    o.kubeconfig = p("one.yaml");
-    o.cluster = "nope";
-    CHECK_EQ_INT(load(&rc, &o, &err), -1);
-    CHECK_EQ_STR(err.msg, "cluster \"nope\" does not exist");
-    o.cluster = NULL;
-    o.user = "nobody";
-    CHECK_EQ_INT(load(&rc, &o, &err), -1);
-    CHECK_EQ_STR(err.msg, "auth info \"nobody\" does not exist");
+    reset_env(&fx);
+    use_one(&fx);
+    fx.o.cluster = "nope";
+    CHECK_EQ_INT(load(&fx), -1);
+    CHECK_EQ_STR(fx.err.msg, "cluster \"nope\" does not exist");
+    fx.o.cluster = NULL;
+    fx.o.user = "nobody";
+    CHECK_EQ_INT(load(&fx), -1);
+    CHECK_EQ_STR(fx.err.msg, "auth info \"nobody\" does not exist");
 }
 
 /* ---- files and merging ------------------------------------------------ */
@@ -228,28 +225,24 @@ test_kubeconfig__unknown_cluster_or_user_flag_is_an_error(void)
 static void
 test_kubeconfig__explicit_missing_file_is_an_error(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
     char want[600];
 
-    reset_env(&o);
-    o.kubeconfig = p("absent.yaml");
-    CHECK_EQ_INT(load(&rc, &o, &err), -1);
+    reset_env(&fx);
+    fx.o.kubeconfig = p("absent.yaml");
+    CHECK_EQ_INT(load(&fx), -1);
     snprintf(want, sizeof(want), "cannot read kubeconfig '%s': No such "
              "file or directory", p("absent.yaml"));
-    CHECK_EQ_STR(err.msg, want);
+    CHECK_EQ_STR(fx.err.msg, want);
 }
 
 static void
 test_kubeconfig__kubeconfig_list_first_file_wins_per_entry(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
     char list[1200];
 
-    reset_env(&o);
+    reset_env(&fx);
     write_file("a.yaml",
                "clusters:\n- name: shared\n  cluster: {server: "
                "https://from-a}\n"
@@ -264,24 +257,22 @@ test_kubeconfig__kubeconfig_list_first_file_wins_per_entry(void)
     snprintf(list, sizeof(list), "%s::%s:%s", p("a.yaml"), p("missing"),
              p("b.yaml"));
     setenv("KUBECONFIG", list, 1);
-    CHECK_EQ_INT(load(&rc, &o, &err), 0);
-    CHECK_EQ_STR(rc.context_name, "ctx");
-    CHECK_EQ_STR(rc.server, "https://from-a");
-    CHECK_EQ_STR(rc.token, "token-a");
-    CHECK_EQ_STR(rc.namespace, "from-b");
+    CHECK_EQ_INT(load(&fx), 0);
+    CHECK_EQ_STR(fx.rc.context_name, "ctx");
+    CHECK_EQ_STR(fx.rc.server, "https://from-a");
+    CHECK_EQ_STR(fx.rc.token, "token-a");
+    CHECK_EQ_STR(fx.rc.namespace, "from-b");
     CHECK_EQ_STR(last_warning, "");
-    kp_rest_config_release(&rc);
+    kp_rest_config_release(&fx.rc);
 }
 
 static void
 test_kubeconfig__current_context_of_the_first_file_that_sets_it(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
     char list[1200];
 
-    reset_env(&o);
+    reset_env(&fx);
     write_file("a.yaml", "current-context: first\n", 0600);
     write_file("b.yaml",
                "current-context: second\n"
@@ -291,106 +282,92 @@ test_kubeconfig__current_context_of_the_first_file_that_sets_it(void)
                "two}}\n", 0600);
     snprintf(list, sizeof(list), "%s:%s", p("a.yaml"), p("b.yaml"));
     setenv("KUBECONFIG", list, 1);
-    CHECK_EQ_INT(load(&rc, &o, &err), 0);
-    CHECK_EQ_STR(rc.namespace, "one");
-    kp_rest_config_release(&rc);
+    CHECK_EQ_INT(load(&fx), 0);
+    CHECK_EQ_STR(fx.rc.namespace, "one");
+    kp_rest_config_release(&fx.rc);
 }
 
 static void
 test_kubeconfig__all_missing_list_warns_and_finds_no_config(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
     char list[1200], want[1300];
 
-    reset_env(&o);
+    reset_env(&fx);
     snprintf(list, sizeof(list), "%s:%s", p("x"), p("y"));
     setenv("KUBECONFIG", list, 1);
-    CHECK_EQ_INT(load(&rc, &o, &err), -1);
+    CHECK_EQ_INT(load(&fx), -1);
     snprintf(want, sizeof(want), "Config not found: %s, %s", p("x"),
              p("y"));
     CHECK_EQ_STR(last_warning, want);
-    CHECK(!strncmp(err.msg, "no configuration has been provided", 34));
+    CHECK(!strncmp(fx.err.msg, "no configuration has been provided", 34));
 }
 
 static void
 test_kubeconfig__home_config_is_the_default(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
 
-    reset_env(&o);
+    reset_env(&fx);
     mkdir(p("home"), 0700);
     mkdir(p("home/.kube"), 0700);
     write_file("home/.kube/config",
                "current-context: c\nclusters:\n- name: c\n  cluster:\n"
                "    server: https://home\ncontexts:\n- name: c\n"
                "  context:\n    cluster: c\n", 0600);
-    CHECK_EQ_INT(load(&rc, &o, &err), 0);
-    CHECK_EQ_STR(rc.server, "https://home");
-    kp_rest_config_release(&rc);
+    CHECK_EQ_INT(load(&fx), 0);
+    CHECK_EQ_STR(fx.rc.server, "https://home");
+    kp_rest_config_release(&fx.rc);
     unlink(p("home/.kube/config"));
 }
 
 static void
 test_kubeconfig__duplicate_name_in_one_file_is_an_error(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
     char want[600];
 
-    reset_env(&o);
-    write_file("dup.yaml", "users:\n- name: u\n  user: {token: a}\n"
-               "- name: u\n  user: {token: b}\n", 0600);
-    o.kubeconfig = p("dup.yaml");
-    CHECK_EQ_INT(load(&rc, &o, &err), -1);
+    reset_env(&fx);
+    CHECK_EQ_INT(load_file(&fx, "dup.yaml",
+                           "users:\n- name: u\n  user: {token: a}\n"
+                           "- name: u\n  user: {token: b}\n"), -1);
     snprintf(want, sizeof(want), "error loading config file \"%s\": "
              "duplicate name \"u\" in users", p("dup.yaml"));
-    CHECK_EQ_STR(err.msg, want);
+    CHECK_EQ_STR(fx.err.msg, want);
 }
 
 static void
 test_kubeconfig__yaml_syntax_error_names_file_and_line(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
     char want[600];
 
-    reset_env(&o);
-    write_file("bad.yaml", "clusters:\n- name: c\n  cluster: [\n", 0600);
-    o.kubeconfig = p("bad.yaml");
-    CHECK_EQ_INT(load(&rc, &o, &err), -1);
+    reset_env(&fx);
+    CHECK_EQ_INT(load_file(&fx, "bad.yaml",
+                           "clusters:\n- name: c\n  cluster: [\n"), -1);
     snprintf(want, sizeof(want), "error loading config file \"%s\": yaml: "
              "line ", p("bad.yaml"));
-    CHECK(!strncmp(err.msg, want, strlen(want)));
+    CHECK(!strncmp(fx.err.msg, want, strlen(want)));
 }
 
 static void
 test_kubeconfig__bad_base64_names_the_field_not_the_data(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
     char want[600];
 
-    reset_env(&o);
-    write_file("b64.yaml",
-               "current-context: c\nclusters:\n- name: c\n  cluster: "
-               "{server: https://c}\ncontexts:\n- {name: c, context: "
-               "{cluster: c, user: u}}\nusers:\n- name: u\n  user:\n"
-               "    client-certificate-data: Zm9v\n"
-               "    client-key-data: SECRET!KEY\n", 0600);
-    o.kubeconfig = p("b64.yaml");
-    CHECK_EQ_INT(load(&rc, &o, &err), -1);
+    reset_env(&fx);
+    CHECK_EQ_INT(load_file(&fx, "b64.yaml",
+        "current-context: c\nclusters:\n- name: c\n  cluster: "
+        "{server: https://c}\ncontexts:\n- {name: c, context: "
+        "{cluster: c, user: u}}\nusers:\n- name: u\n  user:\n"
+        "    client-certificate-data: Zm9v\n"
+        "    client-key-data: SECRET!KEY\n"), -1);
     snprintf(want, sizeof(want), "error loading config file \"%s\": "
              "users[\"u\"].client-key-data: illegal base64 data at input "
              "byte 6", p("b64.yaml"));
-    CHECK_EQ_STR(err.msg, want);
-    CHECK(strstr(err.msg, "SECRET") == NULL);
+    CHECK_EQ_STR(fx.err.msg, want);
+    CHECK(strstr(fx.err.msg, "SECRET") == NULL);
 }
 
 /* ---- overrides -------------------------------------------------------- */
@@ -398,81 +375,71 @@ test_kubeconfig__bad_base64_names_the_field_not_the_data(void)
 static void
 test_kubeconfig__server_and_token_flags_win(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
 
-    reset_env(&o);
-    write_one();
-    o.kubeconfig = p("one.yaml");
-    o.context = "prod";
-    o.server = "https://elsewhere:8443";
-    o.token = "flag-token";
-    CHECK_EQ_INT(load(&rc, &o, &err), 0);
-    CHECK_EQ_STR(rc.server, "https://elsewhere:8443");
-    CHECK(rc.tls_server_name == NULL);
-    CHECK_EQ_STR(rc.token, "flag-token");
-    CHECK(rc.token_file == NULL);
-    kp_rest_config_release(&rc);
+    reset_env(&fx);
+    use_one(&fx);
+    fx.o.context = "prod";
+    fx.o.server = "https://elsewhere:8443";
+    fx.o.token = "flag-token";
+    CHECK_EQ_INT(load(&fx), 0);
+    CHECK_EQ_STR(fx.rc.server, "https://elsewhere:8443");
+    CHECK(fx.rc.tls_server_name == NULL);
+    CHECK_EQ_STR(fx.rc.token, "flag-token");
+    CHECK(fx.rc.token_file == NULL);
+    kp_rest_config_release(&fx.rc);
 }
 
 static void
 test_kubeconfig__insecure_flag_replaces_the_ca(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
 
-    reset_env(&o);
-    write_one();
-    o.kubeconfig = p("one.yaml");
-    o.context = "prod";
-    o.insecure_skip_tls_verify = 1;
-    CHECK_EQ_INT(load(&rc, &o, &err), 0);
-    CHECK_EQ_INT(rc.insecure, 1);
-    CHECK_EQ_INT(rc.ca_data.len, 0);
-    CHECK(rc.ca_file == NULL);
-    kp_rest_config_release(&rc);
-    o.insecure_skip_tls_verify = -1;
-    o.certificate_authority = p("pki/ca.crt");
-    CHECK_EQ_INT(load(&rc, &o, &err), 0);
-    CHECK_EQ_STR(rc.ca_file, p("pki/ca.crt"));
-    CHECK_EQ_INT(rc.ca_data.len, 0);
-    kp_rest_config_release(&rc);
+    reset_env(&fx);
+    use_one(&fx);
+    fx.o.context = "prod";
+    fx.o.insecure_skip_tls_verify = 1;
+    CHECK_EQ_INT(load(&fx), 0);
+    CHECK_EQ_INT(fx.rc.insecure, 1);
+    CHECK_EQ_INT(fx.rc.ca_data.len, 0);
+    CHECK(fx.rc.ca_file == NULL);
+    kp_rest_config_release(&fx.rc);
+    fx.o.insecure_skip_tls_verify = -1;
+    fx.o.certificate_authority = p("pki/ca.crt");
+    CHECK_EQ_INT(load(&fx), 0);
+    CHECK_EQ_STR(fx.rc.ca_file, p("pki/ca.crt"));
+    CHECK_EQ_INT(fx.rc.ca_data.len, 0);
+    kp_rest_config_release(&fx.rc);
 }
 
 static void
 test_kubeconfig__server_flag_alone_needs_no_kubeconfig(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
 
-    reset_env(&o);
-    o.server = "https://flag-only:6443";
-    o.token = "t";
-    CHECK_EQ_INT(load(&rc, &o, &err), 0);
-    CHECK_EQ_STR(rc.server, "https://flag-only:6443");
-    CHECK_EQ_STR(rc.namespace, "default");
-    kp_rest_config_release(&rc);
+    reset_env(&fx);
+    fx.o.server = "https://flag-only:6443";
+    fx.o.token = "t";
+    CHECK_EQ_INT(load(&fx), 0);
+    CHECK_EQ_STR(fx.rc.server, "https://flag-only:6443");
+    CHECK_EQ_STR(fx.rc.namespace, "default");
+    kp_rest_config_release(&fx.rc);
 }
 
 static void
 test_kubeconfig__server_without_scheme_gets_one(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
 
-    reset_env(&o);
-    o.server = "10.0.0.1:6443";
-    CHECK_EQ_INT(load(&rc, &o, &err), 0);
-    CHECK_EQ_STR(rc.server, "http://10.0.0.1:6443");
-    kp_rest_config_release(&rc);
-    o.insecure_skip_tls_verify = 1;
-    CHECK_EQ_INT(load(&rc, &o, &err), 0);
-    CHECK_EQ_STR(rc.server, "https://10.0.0.1:6443");
-    kp_rest_config_release(&rc);
+    reset_env(&fx);
+    fx.o.server = "10.0.0.1:6443";
+    CHECK_EQ_INT(load(&fx), 0);
+    CHECK_EQ_STR(fx.rc.server, "http://10.0.0.1:6443");
+    kp_rest_config_release(&fx.rc);
+    fx.o.insecure_skip_tls_verify = 1;
+    CHECK_EQ_INT(load(&fx), 0);
+    CHECK_EQ_STR(fx.rc.server, "https://10.0.0.1:6443");
+    kp_rest_config_release(&fx.rc);
 }
 
 /* ---- validation ------------------------------------------------------- */
@@ -480,64 +447,54 @@ test_kubeconfig__server_without_scheme_gets_one(void)
 static void
 test_kubeconfig__insecure_with_a_ca_is_refused(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
 
-    reset_env(&o);
-    write_file("k", "current-context: c\nclusters:\n- name: c\n  cluster:\n"
-               "    server: https://c\n    insecure-skip-tls-verify: true\n"
-               "    certificate-authority-data: aGVsbG8=\n"
-               "contexts:\n- {name: c, context: {cluster: c}}\n", 0600);
-    o.kubeconfig = p("k");
-    CHECK_EQ_INT(load(&rc, &o, &err), -1);
-    CHECK_EQ_STR(err.msg, "specifying a root certificates file with the "
+    reset_env(&fx);
+    CHECK_EQ_INT(load_file(&fx, "k",
+        "current-context: c\nclusters:\n- name: c\n  cluster:\n"
+        "    server: https://c\n    insecure-skip-tls-verify: true\n"
+        "    certificate-authority-data: aGVsbG8=\n"
+        "contexts:\n- {name: c, context: {cluster: c}}\n"), -1);
+    CHECK_EQ_STR(fx.err.msg, "specifying a root certificates file with the "
                  "insecure flag is not allowed");
 }
 
 static void
 test_kubeconfig__unreadable_ca_file_is_reported(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
     char want[600];
 
-    reset_env(&o);
-    write_file("k", "current-context: c\nclusters:\n- name: c\n  cluster:\n"
-               "    server: https://c\n    certificate-authority: nope.crt\n"
-               "contexts:\n- {name: c, context: {cluster: c}}\n", 0600);
-    o.kubeconfig = p("k");
-    CHECK_EQ_INT(load(&rc, &o, &err), -1);
+    reset_env(&fx);
+    CHECK_EQ_INT(load_file(&fx, "k",
+        "current-context: c\nclusters:\n- name: c\n  cluster:\n"
+        "    server: https://c\n    certificate-authority: nope.crt\n"
+        "contexts:\n- {name: c, context: {cluster: c}}\n"), -1);
     snprintf(want, sizeof(want), "unable to read certificate-authority %s "
              "for c due to No such file or directory", p("nope.crt"));
-    CHECK_EQ_STR(err.msg, want);
+    CHECK_EQ_STR(fx.err.msg, want);
 }
 
 static void
 test_kubeconfig__client_certificate_needs_a_key(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
 
-    reset_env(&o);
-    write_file("k", "current-context: c\nclusters:\n- name: c\n  cluster:\n"
-               "    server: https://c\ncontexts:\n- {name: c, context: "
-               "{cluster: c, user: u}}\nusers:\n- name: u\n  user:\n"
-               "    client-certificate-data: aGVsbG8=\n", 0600);
-    o.kubeconfig = p("k");
-    CHECK_EQ_INT(load(&rc, &o, &err), -1);
-    CHECK_EQ_STR(err.msg, "client-key-data or client-key must be specified "
-                 "for u to use the clientCert authentication method");
+    reset_env(&fx);
+    CHECK_EQ_INT(load_file(&fx, "k",
+        "current-context: c\nclusters:\n- name: c\n  cluster:\n"
+        "    server: https://c\ncontexts:\n- {name: c, context: "
+        "{cluster: c, user: u}}\nusers:\n- name: u\n  user:\n"
+        "    client-certificate-data: aGVsbG8=\n"), -1);
+    CHECK_EQ_STR(fx.err.msg, "client-key-data or client-key must be "
+                 "specified for u to use the clientCert authentication "
+                 "method");
 }
 
 static void
 test_kubeconfig__exec_v1_needs_interactive_mode(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
     static const char base[] =
         "current-context: c\nclusters:\n- name: c\n  cluster:\n"
         "    server: https://c\ncontexts:\n- {name: c, context: "
@@ -545,21 +502,19 @@ test_kubeconfig__exec_v1_needs_interactive_mode(void)
         "    exec:\n      command: bin/plugin\n";
     char text[1024];
 
-    reset_env(&o);
+    reset_env(&fx);
     snprintf(text, sizeof(text), "%s      apiVersion: "
              "client.authentication.k8s.io/v1\n", base);
-    write_file("k", text, 0600);
-    o.kubeconfig = p("k");
-    CHECK_EQ_INT(load(&rc, &o, &err), -1);
-    CHECK_EQ_STR(err.msg, "interactiveMode must be specified for u to use "
+    CHECK_EQ_INT(load_file(&fx, "k", text), -1);
+    CHECK_EQ_STR(fx.err.msg, "interactiveMode must be specified for u to use "
                  "exec authentication plugin");
     snprintf(text, sizeof(text), "%s      apiVersion: "
              "client.authentication.k8s.io/v1beta1\n", base);
     write_file("k", text, 0600);
-    CHECK_EQ_INT(load(&rc, &o, &err), 0);
-    CHECK_EQ_STR(rc.exec->interactive_mode, "IfAvailable");
-    CHECK_EQ_STR(rc.exec->command, p("bin/plugin"));
-    kp_rest_config_release(&rc);
+    CHECK_EQ_INT(load(&fx), 0);
+    CHECK_EQ_STR(fx.rc.exec->interactive_mode, "IfAvailable");
+    CHECK_EQ_STR(fx.rc.exec->command, p("bin/plugin"));
+    kp_rest_config_release(&fx.rc);
 }
 
 /* ---- in-cluster ------------------------------------------------------- */
@@ -578,60 +533,53 @@ write_service_account(void)
 static void
 test_kubeconfig__in_cluster_without_kubeconfig(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
 
-    reset_env(&o);
+    reset_env(&fx);
     write_service_account();
-    CHECK_EQ_INT(load(&rc, &o, &err), 0);
-    CHECK_EQ_INT(rc.source, KP_CONFIG_IN_CLUSTER);
-    CHECK_EQ_STR(rc.server, "https://10.96.0.1:443");
-    CHECK_EQ_STR(rc.ca_file, p("sa/ca.crt"));
-    CHECK_EQ_STR(rc.namespace, "kube-tools");
-    CHECK_EQ_INT(kp_rest_config_credentials(&rc, &err), 0);
-    CHECK_EQ_STR(rc.token, "sa-token");
-    kp_rest_config_release(&rc);
+    CHECK_EQ_INT(load(&fx), 0);
+    CHECK_EQ_INT(fx.rc.source, KP_CONFIG_IN_CLUSTER);
+    CHECK_EQ_STR(fx.rc.server, "https://10.96.0.1:443");
+    CHECK_EQ_STR(fx.rc.ca_file, p("sa/ca.crt"));
+    CHECK_EQ_STR(fx.rc.namespace, "kube-tools");
+    CHECK_EQ_INT(kp_rest_config_credentials(&fx.rc, &fx.err), 0);
+    CHECK_EQ_STR(fx.rc.token, "sa-token");
+    kp_rest_config_release(&fx.rc);
 }
 
 static void
 test_kubeconfig__in_cluster_honours_server_token_and_ca_flags(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
 
-    reset_env(&o);
+    reset_env(&fx);
     write_service_account();
     setenv("KUBERNETES_SERVICE_HOST", "fd00::1", 1);
     setenv("POD_NAMESPACE", "from-env", 1);
-    o.token = "flag-token";
-    CHECK_EQ_INT(load(&rc, &o, &err), 0);
-    CHECK_EQ_STR(rc.server, "https://[fd00::1]:443");
-    CHECK_EQ_STR(rc.namespace, "from-env");
-    CHECK_EQ_INT(kp_rest_config_credentials(&rc, &err), 0);
-    CHECK_EQ_STR(rc.token, "flag-token");
-    kp_rest_config_release(&rc);
+    fx.o.token = "flag-token";
+    CHECK_EQ_INT(load(&fx), 0);
+    CHECK_EQ_STR(fx.rc.server, "https://[fd00::1]:443");
+    CHECK_EQ_STR(fx.rc.namespace, "from-env");
+    CHECK_EQ_INT(kp_rest_config_credentials(&fx.rc, &fx.err), 0);
+    CHECK_EQ_STR(fx.rc.token, "flag-token");
+    kp_rest_config_release(&fx.rc);
 }
 
 static void
 test_kubeconfig__kubeconfig_with_a_server_beats_in_cluster(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
 
-    reset_env(&o);
+    reset_env(&fx);
     write_service_account();
-    write_one();
-    o.kubeconfig = p("one.yaml");
-    o.context = "prod";
-    CHECK_EQ_INT(load(&rc, &o, &err), 0);
-    CHECK_EQ_INT(rc.source, KP_CONFIG_KUBECONFIG);
-    CHECK_EQ_STR(rc.server, "https://prod.example");
+    use_one(&fx);
+    fx.o.context = "prod";
+    CHECK_EQ_INT(load(&fx), 0);
+    CHECK_EQ_INT(fx.rc.source, KP_CONFIG_KUBECONFIG);
+    CHECK_EQ_STR(fx.rc.server, "https://prod.example");
     /* no namespace in the context: the pod's namespace, as kubectl */
-    CHECK_EQ_STR(rc.namespace, "kube-tools");
-    kp_rest_config_release(&rc);
+    CHECK_EQ_STR(fx.rc.namespace, "kube-tools");
+    kp_rest_config_release(&fx.rc);
 }
 
 /* ---- credentials ------------------------------------------------------ */
@@ -639,24 +587,21 @@ test_kubeconfig__kubeconfig_with_a_server_beats_in_cluster(void)
 static void
 test_kubeconfig__token_file_is_read_and_trimmed(void)
 {
-    struct kp_kubeconfig_overrides o;
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
 
-    reset_env(&o);
-    write_one();
+    reset_env(&fx);
+    use_one(&fx);
     write_file("prod.token", "  file-token\n", 0600);
-    o.kubeconfig = p("one.yaml");
-    o.context = "prod";
-    CHECK_EQ_INT(load(&rc, &o, &err), 0);
-    CHECK_EQ_INT(kp_rest_config_credentials(&rc, &err), 0);
-    CHECK_EQ_STR(rc.token, "file-token");
-    kp_rest_config_release(&rc);
+    fx.o.context = "prod";
+    CHECK_EQ_INT(load(&fx), 0);
+    CHECK_EQ_INT(kp_rest_config_credentials(&fx.rc, &fx.err), 0);
+    CHECK_EQ_STR(fx.rc.token, "file-token");
+    kp_rest_config_release(&fx.rc);
     unlink(p("prod.token"));
-    CHECK_EQ_INT(load(&rc, &o, &err), 0);
-    CHECK_EQ_INT(kp_rest_config_credentials(&rc, &err), -1);
-    CHECK(!strncmp(err.msg, "cannot read token file '", 24));
-    kp_rest_config_release(&rc);
+    CHECK_EQ_INT(load(&fx), 0);
+    CHECK_EQ_INT(kp_rest_config_credentials(&fx.rc, &fx.err), -1);
+    CHECK(!strncmp(fx.err.msg, "cannot read token file '", 24));
+    kp_rest_config_release(&fx.rc);
 }
 
 /* A kubeconfig whose user runs plugin.sh (written by the caller). */
@@ -682,22 +627,19 @@ write_exec_kubeconfig(const char *api_version, const char *extra)
 }
 
 static int
-run_exec(struct kp_rest_config *rc, struct kp_error *err)
+run_exec(struct fixture *fx)
 {
-    struct kp_kubeconfig_overrides o;
-
-    reset_env(&o);
-    o.kubeconfig = p("exec.yaml");
-    if (load(rc, &o, err) < 0)
+    reset_env(fx);
+    fx->o.kubeconfig = p("exec.yaml");
+    if (load(fx) < 0)
         return -2;
-    return kp_rest_config_credentials(rc, err);
+    return kp_rest_config_credentials(&fx->rc, &fx->err);
 }
 
 static void
 test_kubeconfig__exec_plugin_gets_args_env_and_exec_info(void)
 {
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
     char expect[1024], got[1024] = "";
     FILE *f;
 
@@ -709,10 +651,10 @@ test_kubeconfig__exec_plugin_gets_args_env_and_exec_info(void)
                "\"expirationTimestamp\":\"2030-01-02T03:04:05Z\"}}'\n", 0700);
     write_exec_kubeconfig("client.authentication.k8s.io/v1",
                           "      provideClusterInfo: true\n");
-    CHECK_EQ_INT(run_exec(&rc, &err), 0);
-    CHECK_EQ_STR(rc.token, "tok-1");
-    CHECK_EQ_INT((long long)rc.expiry, 1893553445LL);
-    kp_rest_config_release(&rc);
+    CHECK_EQ_INT(run_exec(&fx), 0);
+    CHECK_EQ_STR(fx.rc.token, "tok-1");
+    CHECK_EQ_INT((long long)fx.rc.expiry, 1893553445LL);
+    kp_rest_config_release(&fx.rc);
     f = fopen(p("seen"), "r");
     if (f && !fgets(got, sizeof(got), f))
         got[0] = '\0';
@@ -730,8 +672,7 @@ test_kubeconfig__exec_plugin_gets_args_env_and_exec_info(void)
 static void
 test_kubeconfig__exec_plugin_may_return_a_client_certificate(void)
 {
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
 
     write_file("plugin.sh", "#!/bin/sh\n"
                "echo '{\"apiVersion\":\"client.authentication.k8s.io/"
@@ -739,55 +680,53 @@ test_kubeconfig__exec_plugin_may_return_a_client_certificate(void)
                "{\"clientCertificateData\":\"CERT\",\"clientKeyData\":"
                "\"KEY\"}}'\n", 0700);
     write_exec_kubeconfig("client.authentication.k8s.io/v1beta1", NULL);
-    CHECK_EQ_INT(run_exec(&rc, &err), 0);
-    CHECK(rc.token == NULL);
-    CHECK_EQ_INT(rc.cert_data.len, 4);
-    CHECK_EQ_INT(rc.key_data.len, 3);
-    kp_rest_config_release(&rc);
+    CHECK_EQ_INT(run_exec(&fx), 0);
+    CHECK(fx.rc.token == NULL);
+    CHECK_EQ_INT(fx.rc.cert_data.len, 4);
+    CHECK_EQ_INT(fx.rc.key_data.len, 3);
+    kp_rest_config_release(&fx.rc);
 }
 
 static void
 test_kubeconfig__exec_plugin_failures_are_explained(void)
 {
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
 
     write_file("plugin.sh", "#!/bin/sh\nexit 3\n", 0700);
     write_exec_kubeconfig("client.authentication.k8s.io/v1", NULL);
-    CHECK_EQ_INT(run_exec(&rc, &err), -1);
-    CHECK(strstr(err.msg, "plugin.sh failed with exit code 3") != NULL);
-    kp_rest_config_release(&rc);
+    CHECK_EQ_INT(run_exec(&fx), -1);
+    CHECK(strstr(fx.err.msg, "plugin.sh failed with exit code 3") != NULL);
+    kp_rest_config_release(&fx.rc);
     write_file("plugin.sh", "#!/bin/sh\necho '{\"apiVersion\":"
                "\"client.authentication.k8s.io/v1beta1\",\"kind\":"
                "\"ExecCredential\",\"status\":{\"token\":\"x\"}}'\n", 0700);
-    CHECK_EQ_INT(run_exec(&rc, &err), -1);
-    CHECK_EQ_STR(err.msg, "getting credentials: exec plugin is configured "
+    CHECK_EQ_INT(run_exec(&fx), -1);
+    CHECK_EQ_STR(fx.err.msg, "getting credentials: exec plugin is configured "
                  "to use API version client.authentication.k8s.io/v1, "
                  "plugin returned version "
                  "client.authentication.k8s.io/v1beta1");
-    kp_rest_config_release(&rc);
+    kp_rest_config_release(&fx.rc);
     write_file("plugin.sh", "#!/bin/sh\necho '{\"apiVersion\":"
                "\"client.authentication.k8s.io/v1\",\"kind\":"
                "\"ExecCredential\",\"status\":{}}'\n", 0700);
-    CHECK_EQ_INT(run_exec(&rc, &err), -1);
-    CHECK_EQ_STR(err.msg, "getting credentials: exec plugin didn't return a "
-                 "token or cert/key pair");
-    kp_rest_config_release(&rc);
+    CHECK_EQ_INT(run_exec(&fx), -1);
+    CHECK_EQ_STR(fx.err.msg, "getting credentials: exec plugin didn't "
+                 "return a token or cert/key pair");
+    kp_rest_config_release(&fx.rc);
 }
 
 static void
 test_kubeconfig__exec_plugin_not_found_shows_the_install_hint(void)
 {
-    struct kp_rest_config rc;
-    struct kp_error err;
+    struct fixture fx;
 
     write_exec_kubeconfig("client.authentication.k8s.io/v1",
                           "      installHint: install it with apt\n");
     unlink(p("plugin.sh"));
-    CHECK_EQ_INT(run_exec(&rc, &err), -1);
-    CHECK(strstr(err.msg, "plugin.sh not found: install it with apt") !=
+    CHECK_EQ_INT(run_exec(&fx), -1);
+    CHECK(strstr(fx.err.msg, "plugin.sh not found: install it with apt") !=
           NULL);
-    kp_rest_config_release(&rc);
+    kp_rest_config_release(&fx.rc);
 }
 
 static void
@@ -812,10 +751,7 @@ test_kubeconfig__base64_round_trip(void)
 int
 main(void)
 {
-    char cmd[300];
-
-    snprintf(tmpdir, sizeof(tmpdir), "/tmp/kp-test-kubeconfig-XXXXXX");
-    if (!mkdtemp(tmpdir) || chdir(tmpdir) != 0)
+    if (tmpdir_make("kp-test-kubeconfig") < 0 || chdir(tmpdir) != 0)
         return 2;
     RUN(test_kubeconfig__explicit_file_uses_its_current_context);
     RUN(test_kubeconfig__context_flag_selects_another_context);
@@ -848,8 +784,7 @@ main(void)
     RUN(test_kubeconfig__exec_plugin_failures_are_explained);
     RUN(test_kubeconfig__exec_plugin_not_found_shows_the_install_hint);
     RUN(test_kubeconfig__base64_round_trip);
-    snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-    if (chdir("/") != 0 || system(cmd) != 0)
+    if (chdir("/") != 0 || tmpdir_remove() < 0)
         return 2;
     return check_done();
 }
