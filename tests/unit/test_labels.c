@@ -138,6 +138,70 @@ node_matches(const char *ns_json, const char *labels, const char *name)
     return m;
 }
 
+/* A selector's JSON, labels, and whether the selector matches them. */
+struct match_row {
+    const char *sel;
+    const char *labels;
+    bool want;
+};
+
+/* A JSON text the decoder refuses, and the exact message. */
+struct error_row {
+    const char *json;
+    const char *msg;
+};
+
+/* The decoders, each reduced to its result. */
+static int
+decode_labels(struct kp_arena *a, const char *text, struct kp_error *err)
+{
+    struct kp_labels l;
+    cJSON *j = json(text);
+    int rc;
+
+    memset(err, 0, sizeof(*err));
+    rc = kp_labels_from_json(a, j, &l, err);
+    cJSON_Delete(j);
+    return rc;
+}
+
+static int
+decode_selector(struct kp_arena *a, const char *text, struct kp_error *err)
+{
+    struct kp_selector s;
+
+    return selector_of(a, text, &s, err);
+}
+
+static int
+decode_node_selector(struct kp_arena *a, const char *text,
+                     struct kp_error *err)
+{
+    struct kp_node_selector ns;
+
+    return node_selector_of(a, text, &ns, err);
+}
+
+/* Each row fails to decode, with its message and KP_EXIT_ERROR. */
+static void
+check_decode_errors(int (*decode)(struct kp_arena *, const char *,
+                                  struct kp_error *),
+                    const struct error_row *rows, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        struct kp_arena a;
+        struct kp_error err;
+
+        kp_arena_init(&a);
+        CHECK(decode(&a, rows[i].json, &err) == -1);
+        CHECK_EQ_STR(err.msg, rows[i].msg);
+        CHECK_EQ_INT(err.exit_code, KP_EXIT_ERROR);
+        kp_arena_release(&a);
+    }
+}
+
 /* metadata.labels: an object of strings, in document order. */
 static void
 test_labels__from_json_reads_string_values(void)
@@ -180,32 +244,15 @@ test_labels__from_json_absent_is_empty(void)
 static void
 test_labels__from_json_rejects_bad_types(void)
 {
-    static const struct {
-        const char *json;
-        const char *msg;
-    } rows[] = {
+    static const struct error_row rows[] = {
         { "[]", "expected an object" },
         { "\"app=web\"", "expected an object" },
         { "{\"app\":\"web\",\"tier\":1}", "tier: expected a string" },
         { "{\"on\":true}", "on: expected a string" },
         { "{\"o\":{}}", "o: expected a string" },
     };
-    size_t i;
 
-    for (i = 0; i < NELEM(rows); i++) {
-        struct kp_arena a;
-        struct kp_labels l;
-        struct kp_error err;
-        cJSON *j = json(rows[i].json);
-
-        kp_arena_init(&a);
-        memset(&err, 0, sizeof(err));
-        CHECK(kp_labels_from_json(&a, j, &l, &err) == -1);
-        CHECK_EQ_STR(err.msg, rows[i].msg);
-        CHECK_EQ_INT(err.exit_code, KP_EXIT_ERROR);
-        cJSON_Delete(j);
-        kp_arena_release(&a);
-    }
+    check_decode_errors(decode_labels, rows, NELEM(rows));
 }
 
 /* TestSetMatches, TestSelectorMatches: SelectorFromSet(set).Matches. */
@@ -299,11 +346,7 @@ test_labels__label_selector_as_selector(void)
 static void
 test_labels__selector_matches(void)
 {
-    static const struct {
-        const char *sel;
-        const char *labels;
-        bool want;
-    } rows[] = {
+    static const struct match_row rows[] = {
         /* "" */
         { "{}", "{\"x\":\"y\"}", true },
         /* "x=y" */
@@ -360,11 +403,7 @@ test_labels__selector_matches(void)
 static void
 test_labels__requirement_selector_matching(void)
 {
-    static const struct {
-        const char *sel;
-        const char *labels;
-        bool want;
-    } rows[] = {
+    static const struct match_row rows[] = {
         { "{\"matchExpressions\":[{\"key\":\"x\",\"operator\":\"In\","
           "\"values\":[\"foo\"]},{\"key\":\"y\",\"operator\":\"NotIn\","
           "\"values\":[\"alpha\"]}]}", "{\"x\":\"foo\",\"y\":\"baz\"}",
@@ -385,27 +424,32 @@ test_labels__requirement_selector_matching(void)
         { "{\"matchExpressions\":[{\"key\":\"x\",\"operator\":\"In\","
           "\"values\":[\"\"]}]}", "{\"y\":\"baz\"}", false },
     };
+    /* {z: 2} matches z>1, {z: v2} does not; x>1 / x<1 of TestSelectorMatches */
+    static const struct match_row node_rows[] = {
+        { "{\"nodeSelectorTerms\":[{\"matchExpressions\":"
+          "[{\"key\":\"z\",\"operator\":\"Gt\","
+          "\"values\":[\"1\"]}]}]}", "{\"z\":\"2\"}", true },
+        { "{\"nodeSelectorTerms\":[{\"matchExpressions\":"
+          "[{\"key\":\"z\",\"operator\":\"Gt\","
+          "\"values\":[\"1\"]}]}]}", "{\"z\":\"v2\"}", false },
+        { "{\"nodeSelectorTerms\":[{\"matchExpressions\":"
+          "[{\"key\":\"x\",\"operator\":\"Lt\","
+          "\"values\":[\"1\"]}]}]}", "{\"x\":\"0\"}", true },
+        { "{\"nodeSelectorTerms\":[{\"matchExpressions\":"
+          "[{\"key\":\"x\",\"operator\":\"Gt\","
+          "\"values\":[\"1\"]}]}]}", "{\"x\":\"0\"}", false },
+        { "{\"nodeSelectorTerms\":[{\"matchExpressions\":"
+          "[{\"key\":\"x\",\"operator\":\"Lt\","
+          "\"values\":[\"1\"]}]}]}", "{\"x\":\"2\"}", false },
+    };
     size_t i;
 
     for (i = 0; i < NELEM(rows); i++)
         CHECK_EQ_INT(selector_matches(rows[i].sel, rows[i].labels),
                      rows[i].want);
-    /* {z: 2} matches z>1, {z: v2} does not; x>1 / x<1 of TestSelectorMatches */
-    CHECK(node_matches("{\"nodeSelectorTerms\":[{\"matchExpressions\":"
-                       "[{\"key\":\"z\",\"operator\":\"Gt\","
-                       "\"values\":[\"1\"]}]}]}", "{\"z\":\"2\"}", "n"));
-    CHECK(!node_matches("{\"nodeSelectorTerms\":[{\"matchExpressions\":"
-                        "[{\"key\":\"z\",\"operator\":\"Gt\","
-                        "\"values\":[\"1\"]}]}]}", "{\"z\":\"v2\"}", "n"));
-    CHECK(node_matches("{\"nodeSelectorTerms\":[{\"matchExpressions\":"
-                       "[{\"key\":\"x\",\"operator\":\"Lt\","
-                       "\"values\":[\"1\"]}]}]}", "{\"x\":\"0\"}", "n"));
-    CHECK(!node_matches("{\"nodeSelectorTerms\":[{\"matchExpressions\":"
-                        "[{\"key\":\"x\",\"operator\":\"Gt\","
-                        "\"values\":[\"1\"]}]}]}", "{\"x\":\"0\"}", "n"));
-    CHECK(!node_matches("{\"nodeSelectorTerms\":[{\"matchExpressions\":"
-                        "[{\"key\":\"x\",\"operator\":\"Lt\","
-                        "\"values\":[\"1\"]}]}]}", "{\"x\":\"2\"}", "n"));
+    for (i = 0; i < NELEM(node_rows); i++)
+        CHECK_EQ_INT(node_matches(node_rows[i].sel, node_rows[i].labels, "n"),
+                     node_rows[i].want);
 }
 
 /*
@@ -415,10 +459,7 @@ test_labels__requirement_selector_matching(void)
 static void
 test_labels__selector_decode_errors(void)
 {
-    static const struct {
-        const char *json;
-        const char *msg;
-    } rows[] = {
+    static const struct error_row rows[] = {
         { "[]", "expected an object" },
         { "\"app=web\"", "expected an object" },
         { "{\"matchLabels\":[]}", "matchLabels: expected an object" },
@@ -480,19 +521,8 @@ test_labels__selector_decode_errors(void)
           "{\"key\":\"a b\",\"operator\":\"Exists\"}]}",
           "matchExpressions[1].key: invalid label key 'a b'" },
     };
-    size_t i;
 
-    for (i = 0; i < NELEM(rows); i++) {
-        struct kp_arena a;
-        struct kp_selector s;
-        struct kp_error err;
-
-        kp_arena_init(&a);
-        CHECK(selector_of(&a, rows[i].json, &s, &err) == -1);
-        CHECK_EQ_STR(err.msg, rows[i].msg);
-        CHECK_EQ_INT(err.exit_code, KP_EXIT_ERROR);
-        kp_arena_release(&a);
-    }
+    check_decode_errors(decode_selector, rows, NELEM(rows));
 }
 
 /*
@@ -1040,10 +1070,7 @@ test_labels__node_selector_null_and_empty(void)
 static void
 test_labels__node_selector_decode_errors(void)
 {
-    static const struct {
-        const char *json;
-        const char *msg;
-    } rows[] = {
+    static const struct error_row rows[] = {
         { "[]", "expected an object" },
         { "{\"nodeSelectorTerms\":{}}",
           "nodeSelectorTerms: expected an array" },
@@ -1060,19 +1087,8 @@ test_labels__node_selector_decode_errors(void)
         { "{\"nodeSelectorTerms\":[{\"matchExpressions\":[\"a\"]}]}",
           "nodeSelectorTerms[0].matchExpressions[0]: expected an object" },
     };
-    size_t i;
 
-    for (i = 0; i < NELEM(rows); i++) {
-        struct kp_arena a;
-        struct kp_node_selector ns;
-        struct kp_error err;
-
-        kp_arena_init(&a);
-        CHECK(node_selector_of(&a, rows[i].json, &ns, &err) == -1);
-        CHECK_EQ_STR(err.msg, rows[i].msg);
-        CHECK_EQ_INT(err.exit_code, KP_EXIT_ERROR);
-        kp_arena_release(&a);
-    }
+    check_decode_errors(decode_node_selector, rows, NELEM(rows));
 }
 
 int
