@@ -721,6 +721,92 @@ put_spellings(struct kp_buf *b, const struct kp_flag *f, const char *sep)
         kp_buf_printf(b, "%s-%c", sep, f->short_name);
 }
 
+/* ---- what the lookups keep, in every shell ---- */
+
+/* A shell's statement on a variable: pre VAR mid VALUE post. */
+struct shell_stmt {
+    const char *pre, *mid, *post;
+};
+
+/*
+ * How a shell spells the function that keeps what the pod and namespace
+ * lookups need from the flags typed so far (bash and fish
+ * __kubectl_preempt_note, zsh __kubectl_preempt_scan): one arm per flag
+ * with a role, whose statements put_note_arm() picks by the role.
+ */
+struct note_syntax {
+    const char *head, *tail;    /* the function around the arms */
+    void (*open)(struct kp_buf *b, const struct kp_flag *f);
+    const char *next;           /* between two statements of an arm */
+    const char *close;          /* after its last statement */
+    struct shell_stmt set;      /* VAR=VALUE */
+    struct shell_stmt append;   /* VAR+=(VALUE) */
+    const char *if_stdin;       /* "if the value is - then", before a set */
+    const char *value;          /* the flag's value */
+    const char *path;           /* a FILE flag's, ~ expanded (NULL: value) */
+    const char *values;         /* what __kp_snap takes (NULL: value) */
+};
+
+/* VAR and VALUE, or "--FLAG" or "--FLAG=VALUE" when flag is given */
+static void
+put_stmt(struct kp_buf *b, const struct shell_stmt *st, const char *var,
+         const char *flag, const char *value)
+{
+    kp_buf_printf(b, "%s%s%s", st->pre, var, st->mid);
+    if (flag)
+        kp_buf_printf(b, "--%s%s", flag, value ? "=" : "");
+    kp_buf_printf(b, "%s%s", value ? value : "", st->post);
+}
+
+/* one arm: what the lookups keep from the flag f with role r */
+static void
+put_note_arm(struct kp_buf *b, const struct note_syntax *sx,
+             const struct kp_flag *f, enum comp_role r)
+{
+    const char *v = flag_kind(f) == COMP_FILE && sx->path ? sx->path
+                                                          : sx->value;
+
+    sx->open(b, f);
+    if (r == ROLE_NAMESPACE) {
+        put_stmt(b, &sx->set, "__kp_ns", NULL, v);
+    } else if (r == ROLE_ALL) {
+        put_stmt(b, &sx->set, "__kp_all", NULL, "1");
+    } else if (r == ROLE_SNAPSHOT || r == ROLE_PASS) {
+        if (r == ROLE_SNAPSHOT) {
+            put_stmt(b, &sx->set, "__kp_file", NULL, "1");
+            kp_buf_puts(b, sx->next);
+        }
+        kp_buf_puts(b, sx->if_stdin);
+        put_stmt(b, &sx->set, "__kp_stdin", NULL, "1");
+        kp_buf_puts(b, sx->next);
+        put_stmt(b, &sx->append, "__kp_snap", f->long_name,
+                 sx->values ? sx->values : v);
+    } else if (r == ROLE_SCHEDULER) {
+        put_stmt(b, &sx->set, "__kp_sched", NULL, v);
+        kp_buf_puts(b, sx->next);
+        put_stmt(b, &sx->append, "__kp_snap", f->long_name, v);
+    } else {
+        put_stmt(b, &sx->append, "__kp_kubectl", f->long_name,
+                 f->arg == KP_ARG_NONE ? NULL : v);
+    }
+    kp_buf_puts(b, sx->close);
+}
+
+static void
+put_notes(struct kp_buf *b, const struct note_syntax *sx)
+{
+    size_t i;
+
+    kp_buf_puts(b, sx->head);
+    for (i = 0; i < kp_nflags; i++) {
+        enum comp_role r = flag_role(&kp_flags[i]);
+
+        if (r != ROLE_NONE)
+            put_note_arm(b, sx, &kp_flags[i], r);
+    }
+    kp_buf_puts(b, sx->tail);
+}
+
 /* ---- bash ---- */
 
 /* __kubectl_preempt_flags=(--filename -f ...), wrapped at 76 columns */
@@ -751,6 +837,15 @@ bash_flag_list(struct kp_buf *b)
     kp_buf_puts(b, ")\n\n");
 }
 
+/* "    --output | -o)": a case arm's pattern */
+static void
+bash_case(struct kp_buf *b, const struct kp_flag *f)
+{
+    kp_buf_puts(b, "    ");
+    put_spellings(b, f, " | ");
+    kp_buf_puts(b, ")");
+}
+
 static void
 bash_arg_fn(struct kp_buf *b)
 {
@@ -769,9 +864,8 @@ bash_arg_fn(struct kp_buf *b)
 
         if (k == COMP_NONE)
             continue;
-        kp_buf_puts(b, "    ");
-        put_spellings(b, f, " | ");
-        kp_buf_puts(b, ") REPLY=");
+        bash_case(b, f);
+        kp_buf_puts(b, " REPLY=");
         put_sq(b, k == COMP_VALUES ? "values " : kind_names[k],
                k == COMP_VALUES ? f->values : "");
         kp_buf_puts(b, " ;;\n");
@@ -779,54 +873,29 @@ bash_arg_fn(struct kp_buf *b)
     kp_buf_puts(b, "    *) REPLY='' ;;\n    esac\n}\n\n");
 }
 
-/* one case arm of __kubectl_preempt_note: what the lookups keep */
 static void
-bash_note_arm(struct kp_buf *b, const struct kp_flag *f, enum comp_role r)
+bash_note_open(struct kp_buf *b, const struct kp_flag *f)
 {
-    const char *v = flag_kind(f) == COMP_FILE ? "\"${2/#\\~/$HOME}\""
-                                              : "\"$2\"";
-
-    kp_buf_puts(b, "    ");
-    put_spellings(b, f, " | ");
-    kp_buf_puts(b, ")\n        ");
-    if (r == ROLE_NAMESPACE)
-        kp_buf_printf(b, "__kp_ns=%s", v);
-    else if (r == ROLE_ALL)
-        kp_buf_puts(b, "__kp_all=1");
-    else if (r == ROLE_SNAPSHOT || r == ROLE_PASS)
-        kp_buf_printf(b, "%s[[ $2 == - ]] && __kp_stdin=1\n"
-                      "        __kp_snap+=(--%s=%s)",
-                      r == ROLE_SNAPSHOT ? "__kp_file=1\n        " : "",
-                      f->long_name, v);
-    else if (r == ROLE_SCHEDULER)
-        kp_buf_printf(b, "__kp_sched=%s\n"
-                      "        __kp_snap+=(--%s=%s)", v, f->long_name, v);
-    else if (f->arg == KP_ARG_NONE)
-        kp_buf_printf(b, "__kp_kubectl+=(--%s)", f->long_name);
-    else
-        kp_buf_printf(b, "__kp_kubectl+=(--%s=%s)", f->long_name, v);
-    kp_buf_puts(b, "\n        ;;\n");
+    bash_case(b, f);
+    kp_buf_puts(b, "\n        ");
 }
 
-static void
-bash_note_fn(struct kp_buf *b)
-{
-    size_t i;
-
-    kp_buf_puts(b,
-        "# __kubectl_preempt_note FLAG VALUE: keep what the pod and\n"
-        "# namespace lookups need from a flag typed earlier.\n"
-        "__kubectl_preempt_note()\n"
-        "{\n"
-        "    case $1 in\n");
-    for (i = 0; i < kp_nflags; i++) {
-        enum comp_role r = flag_role(&kp_flags[i]);
-
-        if (r != ROLE_NONE)
-            bash_note_arm(b, &kp_flags[i], r);
-    }
-    kp_buf_puts(b, "    esac\n}\n");
-}
+static const struct note_syntax bash_notes = {
+    .head = "# __kubectl_preempt_note FLAG VALUE: keep what the pod and\n"
+            "# namespace lookups need from a flag typed earlier.\n"
+            "__kubectl_preempt_note()\n"
+            "{\n"
+            "    case $1 in\n",
+    .tail = "    esac\n}\n",
+    .open = bash_note_open,
+    .next = "\n        ",
+    .close = "\n        ;;\n",
+    .set = {"", "=", ""},
+    .append = {"", "+=(", ")"},
+    .if_stdin = "[[ $2 == - ]] && ",
+    .value = "\"$2\"",
+    .path = "\"${2/#\\~/$HOME}\"",
+};
 
 static void
 emit_bash(struct kp_buf *b)
@@ -834,7 +903,7 @@ emit_bash(struct kp_buf *b)
     put_text(b, bash_head);
     bash_flag_list(b);
     bash_arg_fn(b);
-    bash_note_fn(b);
+    put_notes(b, &bash_notes);
     put_text(b, bash_body);
 }
 
@@ -897,51 +966,31 @@ zsh_spec(struct kp_buf *b, const struct kp_flag *f)
     kp_buf_puts(b, "' \\\n");
 }
 
-/* one if-block of __kubectl_preempt_scan: what the lookups keep */
 static void
-zsh_scan_block(struct kp_buf *b, const struct kp_flag *f, enum comp_role r)
+zsh_scan_open(struct kp_buf *b, const struct kp_flag *f)
 {
     kp_buf_puts(b, "    if __kubectl_preempt_opt ");
     if (f->short_name)
         kp_buf_printf(b, "-%c ", f->short_name);
     kp_buf_printf(b, "--%s; then\n        ", f->long_name);
-    if (r == ROLE_NAMESPACE)
-        kp_buf_puts(b, "__kp_ns=$REPLY");
-    else if (r == ROLE_ALL)
-        kp_buf_puts(b, "__kp_all=1");
-    else if (r == ROLE_SNAPSHOT || r == ROLE_PASS)
-        kp_buf_printf(b, "%s(( ${reply[(I)-]} )) && __kp_stdin=1\n"
-                      "        __kp_snap+=(--%s=${^reply})",
-                      r == ROLE_SNAPSHOT ? "__kp_file=1\n        " : "",
-                      f->long_name);
-    else if (r == ROLE_SCHEDULER)
-        kp_buf_printf(b, "__kp_sched=$REPLY\n"
-                      "        __kp_snap+=(--%s=$REPLY)", f->long_name);
-    else if (f->arg == KP_ARG_NONE)
-        kp_buf_printf(b, "__kp_kubectl+=(--%s)", f->long_name);
-    else
-        kp_buf_printf(b, "__kp_kubectl+=(--%s=$REPLY)", f->long_name);
-    kp_buf_puts(b, "\n    fi\n");
 }
 
-static void
-zsh_scan_fn(struct kp_buf *b)
-{
-    size_t i;
-
-    kp_buf_puts(b,
-        "# Keep what the pod and namespace lookups need from the flags\n"
-        "# typed so far (opt_args).\n"
-        "__kubectl_preempt_scan()\n"
-        "{\n");
-    for (i = 0; i < kp_nflags; i++) {
-        enum comp_role r = flag_role(&kp_flags[i]);
-
-        if (r != ROLE_NONE)
-            zsh_scan_block(b, &kp_flags[i], r);
-    }
-    kp_buf_puts(b, "}\n");
-}
+/* __kubectl_preempt_scan reads the flags typed so far from opt_args */
+static const struct note_syntax zsh_notes = {
+    .head = "# Keep what the pod and namespace lookups need from the flags\n"
+            "# typed so far (opt_args).\n"
+            "__kubectl_preempt_scan()\n"
+            "{\n",
+    .tail = "}\n",
+    .open = zsh_scan_open,
+    .next = "\n        ",
+    .close = "\n    fi\n",
+    .set = {"", "=", ""},
+    .append = {"", "+=(", ")"},
+    .if_stdin = "(( ${reply[(I)-]} )) && ",
+    .value = "$REPLY",
+    .values = "${^reply}",
+};
 
 /* the commands, NAME:DESCRIPTION, for _describe */
 static void
@@ -970,7 +1019,7 @@ emit_zsh(struct kp_buf *b)
 
     put_text(b, zsh_head);
     zsh_commands(b);
-    zsh_scan_fn(b);
+    put_notes(b, &zsh_notes);
     put_text(b, zsh_body);
     for (i = 0; i < kp_nflags; i++)
         zsh_spec(b, &kp_flags[i]);
@@ -978,6 +1027,15 @@ emit_zsh(struct kp_buf *b)
 }
 
 /* ---- fish ---- */
+
+/* "        case --output -o", and the indent of its first statement */
+static void
+fish_case(struct kp_buf *b, const struct kp_flag *f)
+{
+    kp_buf_puts(b, "        case ");
+    put_spellings(b, f, " ");
+    kp_buf_puts(b, "\n            ");
+}
 
 static void
 fish_arg_fn(struct kp_buf *b)
@@ -994,64 +1052,28 @@ fish_arg_fn(struct kp_buf *b)
 
         if (k == COMP_NONE)
             continue;
-        kp_buf_puts(b, "        case ");
-        put_spellings(b, f, " ");
-        kp_buf_printf(b, "\n            echo %s%s%s\n", kind_names[k],
+        fish_case(b, f);
+        kp_buf_printf(b, "echo %s%s%s\n", kind_names[k],
                       k == COMP_VALUES ? " " : "",
                       k == COMP_VALUES ? f->values : "");
     }
     kp_buf_puts(b, "    end\nend\n\n");
 }
 
-/* one case of __kubectl_preempt_note: what the lookups keep */
-static void
-fish_note_case(struct kp_buf *b, const struct kp_flag *f, enum comp_role r)
-{
-    const char *v = flag_kind(f) == COMP_FILE ?
-        "(string replace -r -- '^~/' $HOME/ $argv[2])" : "$argv[2]";
-
-    kp_buf_puts(b, "        case ");
-    put_spellings(b, f, " ");
-    kp_buf_puts(b, "\n            ");
-    if (r == ROLE_NAMESPACE)
-        kp_buf_puts(b, "set -g __kp_ns $argv[2]");
-    else if (r == ROLE_ALL)
-        kp_buf_puts(b, "set -g __kp_all 1");
-    else if (r == ROLE_SNAPSHOT || r == ROLE_PASS)
-        kp_buf_printf(b, "%stest \"$argv[2]\" = -; "
-                      "and set -g __kp_stdin 1\n"
-                      "            set -ga __kp_snap --%s=%s",
-                      r == ROLE_SNAPSHOT ? "set -g __kp_file 1\n            "
-                                         : "",
-                      f->long_name, v);
-    else if (r == ROLE_SCHEDULER)
-        kp_buf_printf(b, "set -g __kp_sched $argv[2]\n"
-                      "            set -ga __kp_snap --%s=$argv[2]",
-                      f->long_name);
-    else if (f->arg == KP_ARG_NONE)
-        kp_buf_printf(b, "set -ga __kp_kubectl --%s", f->long_name);
-    else
-        kp_buf_printf(b, "set -ga __kp_kubectl --%s=%s", f->long_name, v);
-    kp_buf_puts(b, "\n");
-}
-
-static void
-fish_note_fn(struct kp_buf *b)
-{
-    size_t i;
-
-    kp_buf_puts(b,
-        "function __kubectl_preempt_note "
-        "--description 'Keep what the lookups need from a flag'\n"
-        "    switch $argv[1]\n");
-    for (i = 0; i < kp_nflags; i++) {
-        enum comp_role r = flag_role(&kp_flags[i]);
-
-        if (r != ROLE_NONE)
-            fish_note_case(b, &kp_flags[i], r);
-    }
-    kp_buf_puts(b, "    end\nend\n");
-}
+static const struct note_syntax fish_notes = {
+    .head = "function __kubectl_preempt_note "
+            "--description 'Keep what the lookups need from a flag'\n"
+            "    switch $argv[1]\n",
+    .tail = "    end\nend\n",
+    .open = fish_case,
+    .next = "\n            ",
+    .close = "\n",
+    .set = {"set -g ", " ", ""},
+    .append = {"set -ga ", " ", ""},
+    .if_stdin = "test \"$argv[2]\" = -; and ",
+    .value = "$argv[2]",
+    .path = "(string replace -r -- '^~/' $HOME/ $argv[2])",
+};
 
 static void
 fish_complete(struct kp_buf *b, const struct kp_flag *f)
@@ -1109,7 +1131,7 @@ emit_fish(struct kp_buf *b)
 
     put_text(b, fish_head);
     fish_arg_fn(b);
-    fish_note_fn(b);
+    put_notes(b, &fish_notes);
     put_text(b, fish_body);
     for (i = 0; i < kp_nflags; i++)
         fish_complete(b, &kp_flags[i]);
