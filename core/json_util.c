@@ -64,79 +64,72 @@ type_error(struct kp_error *err, const char *key, const char *type)
     return kp_errorf(err, KP_EXIT_ERROR, "%s: expected %s", key, type);
 }
 
-int
-kp_json_str(struct kp_arena *a, const cJSON *obj, const char *key,
-            const char **out, struct kp_error *err)
+/*
+ * The member key of obj into *out when is() says it has the type (NULL
+ * when it is absent or null); a member of another type is the error
+ * "KEY: expected TYPE".
+ */
+static int
+typed_member(const cJSON *obj, const char *key,
+             cJSON_bool (*is)(const cJSON *), const char *type,
+             const cJSON **out, struct kp_error *err)
 {
     const cJSON *v = kp_json_get(obj, key);
 
     *out = NULL;
     if (!v)
         return 0;
-    if (!cJSON_IsString(v))
-        return type_error(err, key, "a string");
-    *out = kp_arena_strdup(a, v->valuestring);
+    if (!is(v))
+        return type_error(err, key, type);
+    *out = v;
     return 0;
+}
+
+int
+kp_json_str(struct kp_arena *a, const cJSON *obj, const char *key,
+            const char **out, struct kp_error *err)
+{
+    const cJSON *v;
+    int rc = typed_member(obj, key, cJSON_IsString, "a string", &v, err);
+
+    *out = v ? kp_arena_strdup(a, v->valuestring) : NULL;
+    return rc;
 }
 
 int
 kp_json_istr(struct kp_arena *a, const cJSON *obj, const char *key,
              const char **out, struct kp_error *err)
 {
-    const cJSON *v = kp_json_get(obj, key);
+    const cJSON *v;
+    int rc = typed_member(obj, key, cJSON_IsString, "a string", &v, err);
 
-    *out = NULL;
-    if (!v)
-        return 0;
-    if (!cJSON_IsString(v))
-        return type_error(err, key, "a string");
-    *out = kp_arena_intern(a, v->valuestring);
-    return 0;
+    *out = v ? kp_arena_intern(a, v->valuestring) : NULL;
+    return rc;
 }
 
 int
 kp_json_obj(const cJSON *obj, const char *key, const cJSON **out,
             struct kp_error *err)
 {
-    const cJSON *v = kp_json_get(obj, key);
-
-    *out = NULL;
-    if (!v)
-        return 0;
-    if (!cJSON_IsObject(v))
-        return type_error(err, key, "an object");
-    *out = v;
-    return 0;
+    return typed_member(obj, key, cJSON_IsObject, "an object", out, err);
 }
 
 int
 kp_json_arr(const cJSON *obj, const char *key, const cJSON **out,
             struct kp_error *err)
 {
-    const cJSON *v = kp_json_get(obj, key);
-
-    *out = NULL;
-    if (!v)
-        return 0;
-    if (!cJSON_IsArray(v))
-        return type_error(err, key, "an array");
-    *out = v;
-    return 0;
+    return typed_member(obj, key, cJSON_IsArray, "an array", out, err);
 }
 
 int
 kp_json_bool(const cJSON *obj, const char *key, bool *out,
              struct kp_error *err)
 {
-    const cJSON *v = kp_json_get(obj, key);
+    const cJSON *v;
+    int rc = typed_member(obj, key, cJSON_IsBool, "a boolean", &v, err);
 
-    *out = false;
-    if (!v)
-        return 0;
-    if (!cJSON_IsBool(v))
-        return type_error(err, key, "a boolean");
-    *out = cJSON_IsTrue(v);
-    return 0;
+    *out = v && cJSON_IsTrue(v);
+    return rc;
 }
 
 static int
