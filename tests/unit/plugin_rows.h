@@ -307,4 +307,39 @@ gen_check_remove(const char *full, const char *const *without, size_t n,
     return ok;
 }
 
+#define GEN_MAX_NODES 8
+
+/*
+ * gen_check_remove on the clusters gen writes for the seeds 1..nseeds:
+ * gen(b, seed, -1) the whole List, gen(b, seed, x) the List without the
+ * pods of node x, for each of the nnodes nodes.  A failing seed is named.
+ */
+static inline void
+gen_check_remove_seeds(void (*gen)(struct gen_buf *b, unsigned seed,
+                                   int skip),
+                       int nnodes, unsigned nseeds, const char *plugin)
+{
+    static struct gen_buf full, without[GEN_MAX_NODES];
+    const char *w[GEN_MAX_NODES];
+    unsigned seed;
+    int x;
+
+    if (nnodes > GEN_MAX_NODES) {
+        printf("#   %d nodes, at most %d\n", nnodes, GEN_MAX_NODES);
+        CHECK(false);
+        return;
+    }
+    for (seed = 1; seed <= nseeds; seed++) {
+        gen(&full, seed, -1);
+        for (x = 0; x < nnodes; x++) {
+            gen(&without[x], seed, x);
+            w[x] = without[x].s;
+        }
+        if (!gen_check_remove(full.s, w, (size_t)nnodes, plugin)) {
+            printf("#   seed %u\n", seed);
+            CHECK(false);
+        }
+    }
+}
+
 #endif

@@ -770,22 +770,7 @@ gen_ipa_cluster(struct gen_buf *b, unsigned seed, int skip)
 static void
 test_inter_pod_affinity__remove_pod_matches_recomputation(void)
 {
-    static struct gen_buf full, without[GEN_NODES];
-    const char *w[GEN_NODES];
-    unsigned seed;
-    int x;
-
-    for (seed = 1; seed <= 40; seed++) {
-        gen_ipa_cluster(&full, seed, -1);
-        for (x = 0; x < GEN_NODES; x++) {
-            gen_ipa_cluster(&without[x], seed, x);
-            w[x] = without[x].s;
-        }
-        if (!gen_check_remove(full.s, w, GEN_NODES, PLUGIN)) {
-            printf("#   seed %u\n", seed);
-            CHECK(false);
-        }
-    }
+    gen_check_remove_seeds(gen_ipa_cluster, GEN_NODES, 40, PLUGIN);
 }
 
 int

@@ -644,22 +644,7 @@ gen_spread_cluster(struct gen_buf *b, unsigned seed, int skip)
 static void
 test_pod_topology_spread__remove_pod_matches_recomputation(void)
 {
-    static struct gen_buf full, without[GEN_NODES];
-    const char *w[GEN_NODES];
-    unsigned seed;
-    int x;
-
-    for (seed = 1; seed <= 40; seed++) {
-        gen_spread_cluster(&full, seed, -1);
-        for (x = 0; x < GEN_NODES; x++) {
-            gen_spread_cluster(&without[x], seed, x);
-            w[x] = without[x].s;
-        }
-        if (!gen_check_remove(full.s, w, GEN_NODES, PLUGIN)) {
-            printf("#   seed %u\n", seed);
-            CHECK(false);
-        }
-    }
+    gen_check_remove_seeds(gen_spread_cluster, GEN_NODES, 40, PLUGIN);
 }
 
 int
