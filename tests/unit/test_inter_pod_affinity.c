@@ -274,6 +274,20 @@ test_inter_pod_affinity__invalid_label_value_fails_pre_filter(void)
 #define CHINA L("region", "China")
 #define CHINA_AZ1 L("region", "China") "," L("az", "az1")
 #define INDIA L("region", "India")
+#define NODES_Z1_Z2 NA_RZH("nodeA", "z1") "," NA_RZH("nodeB", "z2")
+#define FOO_BAR L("foo", "") "," L("bar", "")
+/* foo exists (topology key k1), bar exists (k2) */
+#define FOO_BAR_TERMS(k1, k2)                                              \
+    T_TERM(T_EXISTS("foo"), k1) "," T_TERM(T_EXISTS("bar"), k2)
+/* Existing pod's anti-affinity: e1 on nodeA has the terms, p foo and bar */
+#define EXISTING_ANTI(terms)                                               \
+    T_LIST(NODES_Z1_Z2 "," T_POD("e1", "nodeA", "", T_ANTI(terms)) ","     \
+           T_POD("p", "", FOO_BAR, ""))
+/* Incoming pod's anti-affinity: pod e on nodeA has foo and bar, p the
+ * terms */
+#define INCOMING_ANTI(e, terms)                                            \
+    T_LIST(NODES_Z1_Z2 "," T_POD(e, "nodeA", FOO_BAR, "") ","              \
+           T_POD("p", "", "", T_ANTI(terms)))
 
 static const struct ipa_row multi_node_rows[] = {
     {"A pod can be scheduled onto all the nodes that have the same topology "
@@ -357,82 +371,62 @@ static const struct ipa_row multi_node_rows[] = {
      'S', "SS", NULL},
     {"Test existing pod's anti-affinity: incoming pod wouldn't considered as "
      "a fit as it violates each existingPod's terms on all nodes",
-     T_LIST(NA_RZH("nodeA", "z1") "," NA_RZH("nodeB", "z2") ","
+     T_LIST(NODES_Z1_Z2 ","
             T_POD("e1", "nodeA", "", T_ANTI(T_TERM(T_EXISTS("foo"), "zone")))
             "," T_POD("e2", "nodeA", "",
                       T_ANTI(T_TERM(T_EXISTS("bar"), "region"))) ","
-            T_POD("p", "", L("foo", "") "," L("bar", ""), "")),
+            T_POD("p", "", FOO_BAR, "")),
      'S', "XX", NULL},
     {"Test incoming pod's anti-affinity: incoming pod wouldn't considered as "
      "a fit as it at least violates one anti-affinity rule of existingPod",
-     T_LIST(NA_RZH("nodeA", "z1") "," NA_RZH("nodeB", "z2") ","
+     T_LIST(NODES_Z1_Z2 ","
             T_POD("e1", "nodeA", L("foo", ""), "") ","
             T_POD("e2", "nodeB", L("bar", ""), "") ","
-            T_POD("p", "", "", T_ANTI(T_TERM(T_EXISTS("foo"), "zone") ","
-                                      T_TERM(T_EXISTS("bar"), "region")))),
+            T_POD("p", "", "", T_ANTI(FOO_BAR_TERMS("zone", "region")))),
      'S', "AA", NULL},
     {"Test existing pod's anti-affinity: only when labelSelector and "
      "topologyKey both match, it's counted as a single term match - case "
      "when one term has invalid topologyKey",
-     T_LIST(NA_RZH("nodeA", "z1") "," NA_RZH("nodeB", "z2") ","
-            T_POD("e1", "nodeA", "", T_ANTI(
-                T_TERM(T_EXISTS("foo"), "invalid-node-label") ","
-                T_TERM(T_EXISTS("bar"), "zone"))) ","
-            T_POD("p", "", L("foo", "") "," L("bar", ""), "")),
+     EXISTING_ANTI(FOO_BAR_TERMS("invalid-node-label", "zone")),
      'S', "XS", NULL},
     {"Test incoming pod's anti-affinity: only when labelSelector and "
      "topologyKey both match, it's counted as a single term match - case "
      "when one term has invalid topologyKey",
-     T_LIST(NA_RZH("nodeA", "z1") "," NA_RZH("nodeB", "z2") ","
-            T_POD("podA", "nodeA", L("foo", "") "," L("bar", ""), "") ","
-            T_POD("p", "", "", T_ANTI(
-                T_TERM(T_EXISTS("foo"), "invalid-node-label") ","
-                T_TERM(T_EXISTS("bar"), "zone")))), 'S', "AS", NULL},
+     INCOMING_ANTI("podA", FOO_BAR_TERMS("invalid-node-label", "zone")),
+     'S', "AS", NULL},
     {"Test existing pod's anti-affinity: only when labelSelector and "
      "topologyKey both match, it's counted as a single term match - case "
      "when all terms have valid topologyKey",
-     T_LIST(NA_RZH("nodeA", "z1") "," NA_RZH("nodeB", "z2") ","
-            T_POD("e1", "nodeA", "", T_ANTI(
-                T_TERM(T_EXISTS("foo"), "region") ","
-                T_TERM(T_EXISTS("bar"), "zone"))) ","
-            T_POD("p", "", L("foo", "") "," L("bar", ""), "")),
-     'S', "XX", NULL},
+     EXISTING_ANTI(FOO_BAR_TERMS("region", "zone")), 'S', "XX", NULL},
     {"Test incoming pod's anti-affinity: only when labelSelector and "
      "topologyKey both match, it's counted as a single term match - case "
      "when all terms have valid topologyKey",
-     T_LIST(NA_RZH("nodeA", "z1") "," NA_RZH("nodeB", "z2") ","
-            T_POD("e1", "nodeA", L("foo", "") "," L("bar", ""), "") ","
-            T_POD("p", "", "", T_ANTI(
-                T_TERM(T_EXISTS("foo"), "region") ","
-                T_TERM(T_EXISTS("bar"), "zone")))), 'S', "AA", NULL},
+     INCOMING_ANTI("e1", FOO_BAR_TERMS("region", "zone")), 'S', "AA", NULL},
     {"Test existing pod's anti-affinity: existingPod on nodeA and nodeB has "
      "at least one anti-affinity term matches incoming pod, so incoming pod "
      "can only be scheduled to nodeC",
-     T_LIST(NA_RZH("nodeA", "z1") "," NA_RZH("nodeB", "z2") ","
-            NA_RZH("nodeC", "z3") ","
+     T_LIST(NODES_Z1_Z2 "," NA_RZH("nodeC", "z3") ","
             T_POD("e1", "nodeA", "", T_ANTI(
                 T_TERM(T_EXISTS("foo"), "zone") ","
                 T_TERM(T_EXISTS("labelA"), "zone"))) ","
             T_POD("e2", "nodeB", "", T_ANTI(
                 T_TERM(T_EXISTS("bar"), "zone") ","
                 T_TERM(T_EXISTS("labelB"), "zone"))) ","
-            T_POD("p", "", L("foo", "") "," L("bar", ""), "")),
+            T_POD("p", "", FOO_BAR, "")),
      'S', "XXS", NULL},
     {"Test incoming pod's affinity: firstly check if all affinityTerms "
      "match, and then check if all topologyKeys match",
      T_LIST(NA_RZH("nodeA", "z1") "," NA_RZH("nodeB", "z1") ","
-            T_POD("pod1", "nodeA", L("foo", "") "," L("bar", ""), "") ","
-            T_POD("p", "", "", T_AFF(T_TERM(T_EXISTS("foo"), "region") ","
-                                     T_TERM(T_EXISTS("bar"), "zone")))),
+            T_POD("pod1", "nodeA", FOO_BAR, "") ","
+            T_POD("p", "", "", T_AFF(FOO_BAR_TERMS("region", "zone")))),
      'S', "SS", NULL},
     {"Test incoming pod's affinity: firstly check if all affinityTerms "
      "match, and then check if all topologyKeys match, and the match logic "
      "should be satisfied on the same pod",
-     T_LIST(NA_RZH("nodeA", "z1") "," NA_RZH("nodeB", "z2") ","
+     T_LIST(NODES_Z1_Z2 ","
             T_POD("pod1", "nodeA", L("foo", ""), "") ","
             T_POD("pod2", "nodeB", L("bar", ""), "") ","
-            T_POD("p", "", "", T_AFF(T_TERM(T_EXISTS("foo"), "region") ","
-                                     T_TERM(T_EXISTS("bar"), "zone")))),
+            T_POD("p", "", "", T_AFF(FOO_BAR_TERMS("region", "zone")))),
      'S', "RR", NULL},
 };
 
@@ -454,6 +448,13 @@ test_inter_pod_affinity__required_affinity_multiple_nodes(void)
     T_NODE("nodeA", L("region", "r1") "," L("zone", "z11")) ","            \
     T_NODE("nodeB", L("region", "r1") "," L("zone", "z12")) ","            \
     T_NODE("nodeC", L("region", "r2") "," L("zone", "z21"))
+/* The rows' List: p1 on nodeA, p2 on nodeC with p2_spec, the pod "added"
+ * and the pending p, all but p2 labelled foo=bar. */
+#define AR_LIST(p2_spec, added_spec, p_spec)                               \
+    T_LIST(AR_NODES "," T_POD("p1", "nodeA", L("foo", "bar"), "") ","      \
+           T_POD("p2", "nodeC", "", p2_spec) ","                           \
+           T_POD("added", "", L("foo", "bar"), added_spec) ","             \
+           T_POD("p", "", L("foo", "bar"), p_spec))
 
 struct tp_want {
     enum kp_ipa_counts which;
@@ -502,13 +503,8 @@ test_inter_pod_affinity__add_remove_pod_updates_anti_affinity(void)
         {KP_IPA_ANTI, "region", "r1", 2},
     };
 
-    check_add_remove(T_LIST(AR_NODES ","
-                            T_POD("p1", "nodeA", L("foo", "bar"), "") ","
-                            T_POD("p2", "nodeC", "", T_ANTI(ANTI_FOO_BAR))
-                            "," T_POD("added", "", L("foo", "bar"),
-                                      T_ANTI(ANTI_FOO_BAR)) ","
-                            T_POD("p", "", L("foo", "bar"),
-                                  T_ANTI(ANTI_FOO_BAR))),
+    check_add_remove(AR_LIST(T_ANTI(ANTI_FOO_BAR), T_ANTI(ANTI_FOO_BAR),
+                             T_ANTI(ANTI_FOO_BAR)),
                      "nodeB", want, 1, 1, 0);
 }
 
@@ -522,13 +518,8 @@ test_inter_pod_affinity__add_remove_pod_updates_complex_anti_affinity(void)
         {KP_IPA_ANTI, "zone", "z21", 1},
     };
 
-    check_add_remove(T_LIST(AR_NODES ","
-                            T_POD("p1", "nodeA", L("foo", "bar"), "") ","
-                            T_POD("p2", "nodeC", "", T_ANTI(ANTI_FOO_BAR))
-                            "," T_POD("added", "", L("foo", "bar"),
-                                      T_ANTI(COMPLEX_TERMS)) ","
-                            T_POD("p", "", L("foo", "bar"),
-                                  T_ANTI(COMPLEX_TERMS))),
+    check_add_remove(AR_LIST(T_ANTI(ANTI_FOO_BAR), T_ANTI(COMPLEX_TERMS),
+                             T_ANTI(COMPLEX_TERMS)),
                      "nodeA", want, 3, 3, 0);
 }
 
@@ -542,14 +533,8 @@ test_inter_pod_affinity__add_remove_pod_updates_affinity(void)
         {KP_IPA_AFFINITY, "zone", "z11", 2},
     };
 
-    check_add_remove(T_LIST(AR_NODES ","
-                            T_POD("p1", "nodeA", L("foo", "bar"), "") ","
-                            T_POD("p2", "nodeC", "", T_AFF_ANTI(
-                                COMPLEX_TERMS, ANTI_FOO_BAR)) ","
-                            T_POD("added", "", L("foo", "bar"),
-                                  T_ANTI(COMPLEX_TERMS)) ","
-                            T_POD("p", "", L("foo", "bar"),
-                                  T_AFF(COMPLEX_TERMS))),
+    check_add_remove(AR_LIST(T_AFF_ANTI(COMPLEX_TERMS, ANTI_FOO_BAR),
+                             T_ANTI(COMPLEX_TERMS), T_AFF(COMPLEX_TERMS)),
                      "nodeA", want, 2, 0, 2);
 }
 
@@ -627,6 +612,15 @@ test_inter_pod_affinity__incoming_affinity_anti_affinity_counts(void)
 
 /* ---- framework paths: nominated pods and preemption ---- */
 
+/* Pod "nom", priority 100, nominated to node1, with anti-affinity to the
+ * pods labelled app on its host. */
+#define NOMINATED_ANTI_APP                                                 \
+    "{\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"default\","           \
+    "\"name\":\"nom\"},\"spec\":{\"priority\":100,\"containers\":"         \
+    "[{\"name\":\"c\"}],\"affinity\":{\"podAntiAffinity\":{" T_REQ ":["    \
+    T_TERM(T_EXISTS("app"), "hostname") "]}}},\"status\":"                 \
+    "{\"nominatedNodeName\":\"node1\"}}"
+
 /* RunFilterPluginsWithNominatedPods: a higher-priority pod nominated to
  * node1 with anti-affinity against p makes node1 fail (AddPod).  The
  * filler pod keeps node1 non-empty: kp_node_info_clone() passes a NULL
@@ -641,11 +635,7 @@ test_inter_pod_affinity__nominated_pod_anti_affinity_is_added(void)
         T_NODE("node1", L("hostname", "node1")) ","
         T_NODE("node2", L("hostname", "node2")) ","
         T_POD("filler", "node1", "", "") ","
-        "{\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"default\","
-        "\"name\":\"nom\"},\"spec\":{\"priority\":100,\"containers\":"
-        "[{\"name\":\"c\"}],\"affinity\":{\"podAntiAffinity\":{" T_REQ ":["
-        T_TERM(T_EXISTS("app"), "hostname") "]}}},\"status\":"
-        "{\"nominatedNodeName\":\"node1\"}},"
+        NOMINATED_ANTI_APP ","
         T_POD("p", "", L("app", "x"), T_ANTI(T_TERM(T_EXISTS("none"),
                                                     "hostname")))), "p"));
     st = kp_run_filters_with_nominated(&fx.c, &fx.cl.nodes[0]);
@@ -717,11 +707,7 @@ test_inter_pod_affinity__skip_ignores_nominated_anti_affinity(void)
     CHECK(row_setup(&fx, T_LIST(
         T_NODE("node1", L("hostname", "node1")) ","
         T_POD("filler", "node1", "", "") ","
-        "{\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"default\","
-        "\"name\":\"nom\"},\"spec\":{\"priority\":100,\"containers\":"
-        "[{\"name\":\"c\"}],\"affinity\":{\"podAntiAffinity\":{" T_REQ ":["
-        T_TERM(T_EXISTS("app"), "hostname") "]}}},\"status\":"
-        "{\"nominatedNodeName\":\"node1\"}},"
+        NOMINATED_ANTI_APP ","
         T_POD("p", "", L("app", "x"), "")), "p"));
     CHECK(fx.c.skip[row_plugin_index(PLUGIN)]);
     CHECK_EQ_INT(kp_run_filters_with_nominated(&fx.c, &fx.cl.nodes[0]).code,
