@@ -117,6 +117,15 @@ static const char *const counted[] = {"verbose"};
  * "complete" per flag, the commands.
  */
 
+/* The end of each script's opening comment. */
+static const char pods_note[] =
+    "# Pod names come from the snapshot files typed so far (-f), else "
+    "from\n"
+    "# the cluster: kubectl get pods, with the -n, -A, --context, "
+    "--kubeconfig\n"
+    "# (and other cluster flags) typed so far.\n"
+    "\n";
+
 static const char *const bash_head[] = {
     "# bash completion for kubectl-preempt\n"
     "#\n"
@@ -124,13 +133,8 @@ static const char *const bash_head[] = {
     "in\n"
     "# cmd/options.c; do not edit.  Load it with\n"
     "#     source <(kubectl-preempt completion bash)\n"
-    "# or install it as bash-completion/completions/kubectl-preempt.\n"
-    "# Pod names come from the snapshot files typed so far (-f), else "
-    "from\n"
-    "# the cluster: kubectl get pods, with the -n, -A, --context, "
-    "--kubeconfig\n"
-    "# (and other cluster flags) typed so far.\n"
-    "\n",
+    "# or install it as bash-completion/completions/kubectl-preempt.\n",
+    pods_note,
     NULL
 };
 
@@ -339,13 +343,8 @@ static const char *const zsh_head[] = {
     "# do not edit.  Install it as _kubectl-preempt in a directory of "
     "$fpath,\n"
     "# or load it after compinit with\n"
-    "#     source <(kubectl-preempt completion zsh)\n"
-    "# Pod names come from the snapshot files typed so far (-f), else "
-    "from\n"
-    "# the cluster: kubectl get pods, with the -n, -A, --context, "
-    "--kubeconfig\n"
-    "# (and other cluster flags) typed so far.\n"
-    "\n",
+    "#     source <(kubectl-preempt completion zsh)\n",
+    pods_note,
     "# __kubectl_preempt_opt FLAG...: set reply to the values given to "
     "these\n"
     "# flags on the command line, REPLY to the last; false if none was "
@@ -499,13 +498,8 @@ static const char *const fish_head[] = {
     "cmd/options.c;\n"
     "# do not edit.  Load it with\n"
     "#     kubectl-preempt completion fish | source\n"
-    "# or install it as ~/.config/fish/completions/kubectl-preempt.fish.\n"
-    "# Pod names come from the snapshot files typed so far (-f), else "
-    "from\n"
-    "# the cluster: kubectl get pods, with the -n, -A, --context, "
-    "--kubeconfig\n"
-    "# (and other cluster flags) typed so far.\n"
-    "\n",
+    "# or install it as ~/.config/fish/completions/kubectl-preempt.fish.\n",
+    pods_note,
     NULL
 };
 
