@@ -28,14 +28,14 @@ report_of() {
                     [.victims[] | .namespace + "/" + .name]]' <<<"$output")
 }
 
-@test "without Namespace objects: the selector selects nothing, one warning names the pod" {
+@test "no Namespace objects: nothing selected, one warning names the pod" {
     report_of -f "$FIX/cluster.json"
     assert_output '["Fits",null,[]]'
     assert_equal "${#stderr_lines[@]}" 1
     assert_equal "$stderr" "$WARNING"
 }
 
-@test "with Namespace objects: the anti-affinity blocks node-a and preempts the pod it selects" {
+@test "with Namespaces: anti-affinity blocks node-a, preempts what it selects" {
     report_of -f "$FIX/cluster.json" -f "$FIX/namespaces.json"
     assert_output '["Preempts","node-a",["payments/cache-0"]]'
     assert_equal "$stderr" ""
@@ -45,7 +45,7 @@ report_of() {
     assert_output --partial "0/1 nodes are available: 1 node(s) didn't match pod anti-affinity rules."
 }
 
-@test "Namespaces as a List, single documents or standard input give the same report" {
+@test "Namespaces in a List, in documents, on stdin: the same report" {
     local want
     report_of -f "$FIX/cluster.json" -f "$FIX/namespaces.json"
     want=$output
@@ -61,7 +61,7 @@ report_of() {
     assert_equal "$stderr" ""
 }
 
-@test "a namespace missing from a snapshot with Namespaces is selected by no selector" {
+@test "a namespace missing among the Namespaces is selected by nothing" {
     jq '.items |= map(select(.metadata.name != "payments"))' \
         "$FIX/namespaces.json" >"$BATS_TEST_TMPDIR/ns.json"
     report_of -f "$FIX/cluster.json" -f "$BATS_TEST_TMPDIR/ns.json"

@@ -97,7 +97,8 @@ static const struct ipa_row single_node_rows[] = {
     {"satisfies with requiredDuringSchedulingIgnoredDuringExecution in "
      "PodAffinity using In operator that matches the existing pod",
      T_LIST(N1NS "," EXISTING "," T_POD("p", "", S1,
-            T_AFF(T_TERM(T_IN("service", SVC_IN), "region")))), 'S', "S", NULL},
+            T_AFF(T_TERM(T_IN("service", SVC_IN), "region")))),
+     'S', "S", NULL},
     {"satisfies the pod with requiredDuringSchedulingIgnoredDuringExecution "
      "in PodAffinity using not in operator in labelSelector that matches "
      "the existing pod",
