@@ -832,23 +832,28 @@ pod_counts(const struct kp_snapshot *s, const struct kp_pod *p,
     return kp_pod_is_pending(p, scheduler_name);
 }
 
-/*
- * Link each pod to its Namespace.  Without any Namespace object a
- * namespaceSelector selects nothing (as before Namespaces were read):
- * say so once, naming the first pod concerned.
- */
+/* Link each pod to its Namespace. */
 static void
-link_namespaces(struct kp_snapshot *s, const char *scheduler_name)
+link_namespaces(struct kp_snapshot *s)
+{
+    size_t i;
+
+    for (i = 0; i < s->npods; i++)
+        s->pods[i]->ns_obj = kp_strmap_get(&s->ns_index, s->pods[i]->ns);
+}
+
+void
+kp_snapshot_check_namespace_selectors(struct kp_snapshot *s,
+                                      const char *scheduler_name)
 {
     const struct kp_pod *first = NULL;
     char more[64] = "";
     size_t i, n = 0;
 
-    for (i = 0; i < s->npods; i++) {
-        struct kp_pod *p = s->pods[i];
+    for (i = 0; s->nnamespaces == 0 && i < s->npods; i++) {
+        const struct kp_pod *p = s->pods[i];
 
-        p->ns_obj = kp_strmap_get(&s->ns_index, p->ns);
-        if (s->nnamespaces > 0 || !pod_counts(s, p, scheduler_name) ||
+        if (!pod_counts(s, p, scheduler_name) ||
             !(needs_namespace_labels(p->affinity, p->naffinity) ||
               needs_namespace_labels(p->anti_affinity, p->nanti_affinity) ||
               needs_namespace_labels(p->pref_affinity, p->npref_affinity) ||
@@ -915,7 +920,7 @@ kp_snapshot_finish(struct kp_snapshot *s, const char *scheduler_name,
     }
     index_pods_by_node(s);
     index_pdbs_by_pod(s);
-    link_namespaces(s, scheduler_name);
+    link_namespaces(s);
     s->finished = true;
     return 0;
 }

@@ -87,6 +87,16 @@ int kp_snapshot_add_object(struct kp_snapshot *s, const cJSON *obj,
 int kp_snapshot_finish(struct kp_snapshot *s, const char *scheduler_name,
                        struct kp_error *err);
 
+/*
+ * After kp_snapshot_finish(), for an analysis: without any Namespace
+ * object, a pod affinity namespaceSelector other than null and {} cannot
+ * be evaluated (it selects nothing); warn once, naming the first pod
+ * concerned (bound to a node of the snapshot, or pending for
+ * scheduler_name).
+ */
+void kp_snapshot_check_namespace_selectors(struct kp_snapshot *s,
+                                           const char *scheduler_name);
+
 /* Register (or look up) a resource name; returns its id. */
 int kp_snapshot_resource_id(struct kp_snapshot *s, const char *name);
 struct kp_node *kp_snapshot_node(const struct kp_snapshot *s,

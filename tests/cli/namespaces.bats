@@ -86,3 +86,11 @@ report_of() {
     assert_success
     assert_equal "$stderr" ""
 }
+
+@test "explain, which evaluates no affinity, does not warn about selectors" {
+    run --separate-stderr "$KP" explain -f "$FIX/cluster.json"
+    assert_success
+    case "$stderr" in
+    *namespaceSelector*) fail "unexpected warning: $stderr" ;;
+    esac
+}

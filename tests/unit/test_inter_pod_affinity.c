@@ -846,7 +846,8 @@ test_inter_pod_affinity__namespace_selector_semantics(void)
 
 /* One warning when a namespaceSelector meets a snapshot without
  * Namespaces, naming the first pod concerned; none when Namespaces are
- * there or no selector needs them. */
+ * there or no selector needs them.  Only an analysis asks (explain does
+ * not evaluate affinity). */
 static void
 test_inter_pod_affinity__warns_once_without_namespaces(void)
 {
@@ -866,17 +867,21 @@ test_inter_pod_affinity__warns_once_without_namespaces(void)
           "]}}")
 
     CHECK(load_snapshot(&s, T_LIST(HOST_NODES "," WARN_PODS)) == 0);
+    CHECK_EQ_INT(s.nwarnings, 0);       /* not while loading */
+    kp_snapshot_check_namespace_selectors(&s, "default-scheduler");
     CHECK_EQ_INT(s.nwarnings, 1);
     CHECK_EQ_STR(s.nwarnings ? s.warnings[0] : "", want);
     kp_snapshot_release(&s);
     CHECK(load_snapshot(&s, T_LIST(HOST_NODES "," T_NS("x", "") ","
                                    WARN_PODS)) == 0);
+    kp_snapshot_check_namespace_selectors(&s, "default-scheduler");
     CHECK_EQ_INT(s.nwarnings, 0);
     kp_snapshot_release(&s);
     /* {} and null need no labels */
     CHECK(load_snapshot(&s, T_LIST(HOST_NODES ","
         T_POD("p", "", S1, T_AFF(T_TERM_X(T_EXISTS("x"), "hostname",
                                           NS_SEL("{}")))))) == 0);
+    kp_snapshot_check_namespace_selectors(&s, "default-scheduler");
     CHECK_EQ_INT(s.nwarnings, 0);
     kp_snapshot_release(&s);
 #undef WARN_PODS
