@@ -28,8 +28,13 @@ struct kp_live_opts {
     long page_limit;                /* items per page [500] */
     int max_retries;                /* on 429/5xx [5]; negative: none */
     long max_retry_wait_ms;         /* cap on one wait [10000] */
-    kp_warn_fn warn;                /* kubeconfig warnings [dropped] */
+    kp_warn_fn warn;                /* warnings [dropped] */
     void *warn_ctx;
+    /*
+     * NULL-terminated resource names whose list the server may refuse
+     * with 403 Forbidden: a warning, and the list is taken as empty.
+     */
+    const char *const *optional;
 };
 
 /*
@@ -47,8 +52,9 @@ typedef int (*kp_page_fn)(void *ctx, const char *resource, const char *body,
  * delivered once its whole list has been read, so that a list restarted
  * after an expired continue token (410 Gone, once) is never seen twice.
  * Known resources: nodes, pods, poddisruptionbudgets, priorityclasses,
- * persistentvolumeclaims, persistentvolumes, storageclasses, csinodes,
- * events.  Returns 0, or -1 with err set (exit code KP_EXIT_ERROR).
+ * namespaces, persistentvolumeclaims, persistentvolumes, storageclasses,
+ * csinodes, events.  Returns 0, or -1 with err set (exit code
+ * KP_EXIT_ERROR).
  */
 int kp_live_fetch(const struct kp_live_opts *o, const char *const *resources,
                   kp_page_fn fn, void *ctx, struct kp_error *err);

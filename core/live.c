@@ -1,7 +1,9 @@
 /*
- * live.c - see live.h.  Fetches nodes, pods, PodDisruptionBudgets and
- * PriorityClasses with api_client.c, feeds every page to the snapshot
- * loader, and writes --snapshot-out as it goes (closed only on success).
+ * live.c - see live.h.  Fetches nodes, pods, PodDisruptionBudgets,
+ * PriorityClasses and Namespaces with api_client.c, feeds every page to
+ * the snapshot loader, and writes --snapshot-out as it goes (closed only
+ * on success).  Namespaces only serve pod affinity namespaceSelectors: a
+ * user who may not list them gets a warning, not a failure.
  */
 #include "live.h"
 
@@ -42,7 +44,8 @@ kp_load_live(struct kp_snapshot *s, const struct kp_options *o,
              char *default_ns, size_t ns_len, struct kp_error *err)
 {
     static const char *const resources[] = {
-        "nodes", "pods", "poddisruptionbudgets", "priorityclasses", NULL};
+        "nodes", "pods", "poddisruptionbudgets", "priorityclasses",
+        "namespaces", NULL};
 
     return kp_load_live_resources(s, o, resources, default_ns, ns_len, err);
 }
@@ -52,6 +55,7 @@ kp_load_live_resources(struct kp_snapshot *s, const struct kp_options *o,
                        const char *const *resources, char *default_ns,
                        size_t ns_len, struct kp_error *err)
 {
+    static const char *const optional[] = {"namespaces", NULL};
     struct kp_live_opts lo;
     struct live_ctx lc = {s, NULL};
 
@@ -67,6 +71,7 @@ kp_load_live_resources(struct kp_snapshot *s, const struct kp_options *o,
     lo.request_timeout_ms = o->request_timeout_ms;
     lo.warn = on_warn;
     lo.warn_ctx = s;
+    lo.optional = optional;
     if (kp_live_default_namespace(&lo, default_ns, ns_len, err) < 0)
         return -1;
     if (o->snapshot_out) {

@@ -1,7 +1,7 @@
 /*
  * model.h - what kubectl-preempt keeps of Nodes, Pods,
- * PodDisruptionBudgets and PriorityClasses: only what the scheduler
- * semantics read.  Everything is owned by the snapshot's arena.
+ * PodDisruptionBudgets, PriorityClasses and Namespaces: only what the
+ * scheduler semantics read.  Everything is owned by the snapshot's arena.
  */
 #ifndef KP_MODEL_H
 #define KP_MODEL_H
@@ -88,8 +88,20 @@ struct kp_spread_constraint {
     const char **match_label_keys;
 };
 
+/*
+ * A Namespace: its labels, for the namespaceSelector of pod affinity
+ * terms.  index is its position in the snapshot.
+ */
+struct kp_namespace {
+    const char *name;
+    struct kp_labels labels;
+    int index;
+};
+
 struct kp_pod {
     const char *ns;
+    /* the Namespace object named ns; NULL when the snapshot has none */
+    const struct kp_namespace *ns_obj;
     const char *name;
     const char *uid;
     const char *source;         /* file it came from */

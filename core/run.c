@@ -184,8 +184,10 @@ kp_run(const struct kp_options *o, struct kp_run_result *r,
     kp_snapshot_init(&snap);
     memset(&rep, 0, sizeof(rep));
     if (load(&snap, o, default_ns, sizeof(default_ns), err) < 0 ||
-        kp_snapshot_finish(&snap, o->scheduler_name, err) < 0 ||
-        kp_analyze(&snap, o, &rep, err) < 0 ||
+        kp_snapshot_finish(&snap, o->scheduler_name, err) < 0)
+        goto out;
+    kp_snapshot_check_namespace_selectors(&snap, o->scheduler_name);
+    if (kp_analyze(&snap, o, &rep, err) < 0 ||
         mark_reported(&snap, o, default_ns, &rep, err) < 0)
         goto out;
     if (o->output == KP_OUTPUT_JSON)

@@ -32,6 +32,7 @@ kp_snapshot_init(struct kp_snapshot *s)
     kp_strmap_init(&s->pod_index);
     kp_strmap_init(&s->pdb_index);
     kp_strmap_init(&s->pc_index);
+    kp_strmap_init(&s->ns_index);
     for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
         kp_snapshot_resource_id(s, fixed[i]);
 }
@@ -48,6 +49,7 @@ kp_snapshot_release(struct kp_snapshot *s)
     free(s->pods);
     free(s->pdbs);
     free(s->pcs);
+    free(s->namespaces);
     free(s->res_names);
     free(s->res_reasons);
     free(s->node_pods);
@@ -58,6 +60,7 @@ kp_snapshot_release(struct kp_snapshot *s)
     kp_strmap_release(&s->pod_index);
     kp_strmap_release(&s->pdb_index);
     kp_strmap_release(&s->pc_index);
+    kp_strmap_release(&s->ns_index);
     kp_arena_release(&s->arena);
     memset(s, 0, sizeof(*s));
 }
@@ -250,7 +253,8 @@ lower_kind(const char *kind, char *buf, size_t n)
 static bool
 namespaced(const char *kind)
 {
-    return strcmp(kind, "Node") != 0 && strcmp(kind, "PriorityClass") != 0;
+    return strcmp(kind, "Node") != 0 && strcmp(kind, "PriorityClass") != 0 &&
+           strcmp(kind, "Namespace") != 0;
 }
 
 /*
@@ -370,6 +374,15 @@ add_known(struct kp_snapshot *s, const cJSON *obj, const char *kind,
                          err) < 0)
             return -1;
         PUSH(s->pdbs, s->npdbs, s->cappdbs, p);
+    } else if (strcmp(kind, "Namespace") == 0) {
+        struct kp_namespace *ns = kp_arena_alloc(&s->arena, sizeof(*ns));
+
+        ns->index = (int)s->nnamespaces;
+        if (kp_decode_namespace(s, obj, ns, err) < 0 ||
+            check_name("metadata.name", ns->name, err) < 0 ||
+            index_unique(&s->ns_index, ns->name, ns, err) < 0)
+            return -1;
+        PUSH(s->namespaces, s->nnamespaces, s->capnamespaces, ns);
     } else {
         struct kp_priority_class *pc = kp_arena_alloc(&s->arena,
                                                       sizeof(*pc));
@@ -389,6 +402,7 @@ known_kind(const char *kind)
     return strcmp(kind, "Pod") == 0 || strcmp(kind, "Node") == 0 ||
            strcmp(kind, "PodDisruptionBudget") == 0 ||
            strcmp(kind, "PriorityClass") == 0 ||
+           strcmp(kind, "Namespace") == 0 ||
            strcmp(kind, "Event") == 0;
 }
 
@@ -793,6 +807,75 @@ index_pdbs_by_pod(struct kp_snapshot *s)
     kp_strmap_release(&by_ns);
 }
 
+/* A namespaceSelector other than null and {}: it needs Namespace labels. */
+static bool
+needs_namespace_labels(const struct kp_affinity_term *t, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (t[i].has_ns_selector && !t[i].ns_selector.is_null &&
+            !t[i].ns_selector.invalid && t[i].ns_selector.nreq > 0)
+            return true;
+    return false;
+}
+
+/* The pod's terms are evaluated: it is on a node or pending. */
+static bool
+pod_counts(const struct kp_snapshot *s, const struct kp_pod *p,
+           const char *scheduler_name)
+{
+    if (kp_pod_is_terminal(p))
+        return false;
+    if (p->node_name)
+        return kp_snapshot_node(s, p->node_name) != NULL;
+    return kp_pod_is_pending(p, scheduler_name);
+}
+
+/* Link each pod to its Namespace. */
+static void
+link_namespaces(struct kp_snapshot *s)
+{
+    size_t i;
+
+    for (i = 0; i < s->npods; i++)
+        s->pods[i]->ns_obj = kp_strmap_get(&s->ns_index, s->pods[i]->ns);
+}
+
+void
+kp_snapshot_check_namespace_selectors(struct kp_snapshot *s,
+                                      const char *scheduler_name)
+{
+    const struct kp_pod *first = NULL;
+    char more[64] = "";
+    size_t i, n = 0;
+
+    for (i = 0; s->nnamespaces == 0 && i < s->npods; i++) {
+        const struct kp_pod *p = s->pods[i];
+
+        if (!pod_counts(s, p, scheduler_name) ||
+            !(needs_namespace_labels(p->affinity, p->naffinity) ||
+              needs_namespace_labels(p->anti_affinity, p->nanti_affinity) ||
+              needs_namespace_labels(p->pref_affinity, p->npref_affinity) ||
+              needs_namespace_labels(p->pref_anti_affinity,
+                                     p->npref_anti_affinity)))
+            continue;
+        if (!first)
+            first = p;
+        n++;
+    }
+    if (!first)
+        return;
+    if (n > 1)
+        snprintf(more, sizeof(more), " (%zu more pod%s such terms)", n - 1,
+                 n > 2 ? "s have" : " has");
+    kp_snapshot_warn(s, "pod '%s/%s': the namespaceSelector of its pod "
+                     "affinity terms cannot be evaluated: the snapshot has "
+                     "no Namespace objects (kubectl get namespaces); it is "
+                     "taken to select no namespace%s", first->ns,
+                     first->name, more);
+}
+
 int
 kp_snapshot_finish(struct kp_snapshot *s, const char *scheduler_name,
                    struct kp_error *err)
@@ -837,6 +920,7 @@ kp_snapshot_finish(struct kp_snapshot *s, const char *scheduler_name,
     }
     index_pods_by_node(s);
     index_pdbs_by_pod(s);
+    link_namespaces(s);
     s->finished = true;
     return 0;
 }

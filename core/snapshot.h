@@ -1,6 +1,6 @@
 /*
- * snapshot.h - the cluster state one analysis reads: nodes, pods, PDBs and
- * PriorityClasses, loaded from kubectl JSON, with name indexes, the
+ * snapshot.h - the cluster state one analysis reads: nodes, pods, PDBs,
+ * PriorityClasses and Namespaces, loaded from kubectl JSON, with name indexes, the
  * resource-name registry and priority resolution.
  *
  * Mirrors plugin/pkg/admission/priority/admission.go for priorities and
@@ -32,6 +32,8 @@ struct kp_snapshot {
     size_t npdbs, cappdbs;
     struct kp_priority_class **pcs;
     size_t npcs, cappcs;
+    struct kp_namespace **namespaces;
+    size_t nnamespaces, capnamespaces;
     /* resource registry: id -> name, id -> "Insufficient <name>" */
     const char **res_names;
     const char **res_reasons;
@@ -41,6 +43,7 @@ struct kp_snapshot {
     struct kp_strmap pod_index;     /* "ns/name" -> pod */
     struct kp_strmap pdb_index;
     struct kp_strmap pc_index;      /* name -> class */
+    struct kp_strmap ns_index;      /* name -> namespace */
     size_t nunknown_kinds;
     size_t ndocuments;
     /* warnings for stderr; the caller prints them */
@@ -84,6 +87,16 @@ int kp_snapshot_add_object(struct kp_snapshot *s, const cJSON *obj,
 int kp_snapshot_finish(struct kp_snapshot *s, const char *scheduler_name,
                        struct kp_error *err);
 
+/*
+ * After kp_snapshot_finish(), for an analysis: without any Namespace
+ * object, a pod affinity namespaceSelector other than null and {} cannot
+ * be evaluated (it selects nothing); warn once, naming the first pod
+ * concerned (bound to a node of the snapshot, or pending for
+ * scheduler_name).
+ */
+void kp_snapshot_check_namespace_selectors(struct kp_snapshot *s,
+                                           const char *scheduler_name);
+
 /* Register (or look up) a resource name; returns its id. */
 int kp_snapshot_resource_id(struct kp_snapshot *s, const char *name);
 struct kp_node *kp_snapshot_node(const struct kp_snapshot *s,
@@ -111,6 +124,12 @@ int kp_decode_pdb(struct kp_snapshot *s, const cJSON *obj,
 int kp_decode_priority_class(struct kp_snapshot *s, const cJSON *obj,
                              struct kp_priority_class *pc,
                              struct kp_error *err);
+/*
+ * decode_namespace.c: name and labels, with the kubernetes.io/metadata.name
+ * label the API server's defaulting gives every Namespace.
+ */
+int kp_decode_namespace(struct kp_snapshot *s, const cJSON *obj,
+                        struct kp_namespace *ns, struct kp_error *err);
 /*
  * decode_event.c: keep an Event of reason Preempted (others are skipped),
  * and a pod's DisruptionTarget condition set by preemption.

@@ -7,7 +7,10 @@
  * anti-affinity terms; AddPod/RemovePod (updateWithPod) keep the counts
  * in step for nominated pods and preemption victims; Filter checks
  * affinity (Unresolvable), anti-affinity and existing pods'
- * anti-affinity (Unschedulable).  Term matching: podinfo.c.
+ * anti-affinity (Unschedulable).  The incoming pod's namespaceSelectors
+ * are resolved once in PreFilter (mergeAffinityTermNamespacesIfNotEmpty);
+ * existing pods' terms see the incoming pod's namespace labels.  Term
+ * matching: podinfo.c.
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +24,9 @@ struct ipa_state {
     struct kp_tpcount existing_anti;    /* existingAntiAffinityCounts */
     struct kp_tpcount affinity;         /* affinityCounts */
     struct kp_tpcount anti;             /* antiAffinityCounts */
+    /* the incoming pod's terms after the namespaceSelector merge */
+    const unsigned char **aff_sel, **anti_sel;
+    const struct kp_labels *ns_labels;  /* namespaceLabels */
 };
 
 /* topologyToMatchedTermCount.update: only when the node has the key. */
@@ -34,9 +40,10 @@ update(struct kp_arena *a, struct kp_tpcount *m, const struct kp_node *node,
         kp_tpcount_add(a, m, key, v, delta);
 }
 
-/* podMatchesAllAffinityTerms: false for no terms. */
+/* podMatchesAllAffinityTerms (the incoming pod's terms): false for none. */
 static bool
-matches_all_terms(const struct kp_affinity_term *t, size_t n,
+matches_all_terms(const struct kp_affinity_term *t,
+                  const unsigned char *const *sel, size_t n,
                   const char *owner_ns, const struct kp_pod *q)
 {
     size_t i;
@@ -44,37 +51,59 @@ matches_all_terms(const struct kp_affinity_term *t, size_t n,
     if (n == 0)
         return false;
     for (i = 0; i < n; i++)
-        if (!kp_affinity_term_matches(&t[i], owner_ns, q))
+        if (!kp_incoming_term_matches(&t[i], sel ? sel[i] : NULL, owner_ns,
+                                      q))
             return false;
     return true;
 }
 
 /* updateWithAffinityTerms: every term when q matches all of them. */
 static void
-update_affinity(struct kp_arena *a, struct kp_tpcount *m,
-                const struct kp_pod *owner, const struct kp_pod *q,
-                const struct kp_node *node, int64_t delta)
+update_affinity(struct kp_arena *a, const struct ipa_state *s,
+                struct kp_tpcount *m, const struct kp_pod *incoming,
+                const struct kp_pod *q, const struct kp_node *node,
+                int64_t delta)
 {
     size_t i;
 
-    if (!matches_all_terms(owner->affinity, owner->naffinity, owner->ns, q))
+    if (!matches_all_terms(incoming->affinity, s->aff_sel,
+                           incoming->naffinity, incoming->ns, q))
         return;
-    for (i = 0; i < owner->naffinity; i++)
-        update(a, m, node, owner->affinity[i].topology_key, delta);
+    for (i = 0; i < incoming->naffinity; i++)
+        update(a, m, node, incoming->affinity[i].topology_key, delta);
 }
 
-/* updateWithAntiAffinityTerms: each of owner's terms that q matches. */
+/* updateWithAntiAffinityTerms, incoming pod's terms against q. */
 static void
-update_anti(struct kp_arena *a, struct kp_tpcount *m,
-            const struct kp_pod *owner, const struct kp_pod *q,
-            const struct kp_node *node, int64_t delta)
+update_anti(struct kp_arena *a, const struct ipa_state *s,
+            struct kp_tpcount *m, const struct kp_pod *incoming,
+            const struct kp_pod *q, const struct kp_node *node,
+            int64_t delta)
 {
-    size_t i, n = kp_affinity_terms_usable(owner->anti_affinity,
-                                           owner->nanti_affinity);
+    size_t i;
+
+    for (i = 0; i < incoming->nanti_affinity; i++)
+        if (kp_incoming_term_matches(&incoming->anti_affinity[i],
+                                     s->anti_sel ? s->anti_sel[i] : NULL,
+                                     incoming->ns, q))
+            update(a, m, node, incoming->anti_affinity[i].topology_key,
+                   delta);
+}
+
+/* updateWithAntiAffinityTerms, existing pod q's terms against incoming. */
+static void
+update_existing_anti(struct kp_arena *a, const struct ipa_state *s,
+                     struct kp_tpcount *m, const struct kp_pod *q,
+                     const struct kp_pod *incoming,
+                     const struct kp_node *node, int64_t delta)
+{
+    size_t i, n = kp_affinity_terms_usable(q->anti_affinity,
+                                           q->nanti_affinity);
 
     for (i = 0; i < n; i++)
-        if (kp_affinity_term_matches(&owner->anti_affinity[i], owner->ns, q))
-            update(a, m, node, owner->anti_affinity[i].topology_key, delta);
+        if (kp_existing_term_matches(&q->anti_affinity[i], q->ns, incoming,
+                                     s->ns_labels))
+            update(a, m, node, q->anti_affinity[i].topology_key, delta);
 }
 
 /* preFilterState.updateWithPod */
@@ -83,9 +112,9 @@ update_with_pod(struct kp_arena *a, struct ipa_state *s,
                 const struct kp_pod *incoming, const struct kp_pod *q,
                 const struct kp_node *node, int64_t delta)
 {
-    update_anti(a, &s->existing_anti, q, incoming, node, delta);
-    update_affinity(a, &s->affinity, incoming, q, node, delta);
-    update_anti(a, &s->anti, incoming, q, node, delta);
+    update_existing_anti(a, s, &s->existing_anti, q, incoming, node, delta);
+    update_affinity(a, s, &s->affinity, incoming, q, node, delta);
+    update_anti(a, s, &s->anti, incoming, q, node, delta);
 }
 
 /* getExistingAntiAffinityCounts and getIncomingAffinityAntiAffinityCounts */
@@ -103,11 +132,12 @@ count_cluster(struct kp_cycle *c, struct ipa_state *s)
         for (j = 0; j < ni->npods; j++) {
             const struct kp_pod *q = ni->pods[j];
 
-            update_anti(c->scratch, &s->existing_anti, q, p, ni->node, 1);
+            update_existing_anti(c->scratch, s, &s->existing_anti, q, p,
+                                 ni->node, 1);
             if (!incoming)
                 continue;
-            update_affinity(c->scratch, &s->affinity, p, q, ni->node, 1);
-            update_anti(c->scratch, &s->anti, p, q, ni->node, 1);
+            update_affinity(c->scratch, s, &s->affinity, p, q, ni->node, 1);
+            update_anti(c->scratch, s, &s->anti, p, q, ni->node, 1);
         }
     }
 }
@@ -116,6 +146,7 @@ static struct kp_status
 pre_filter(struct kp_cycle *c, int idx)
 {
     const char *perr = kp_pod_info_parse_error(c->scratch, c->pod);
+    const struct kp_snapshot *snap = c->cl->snap;
     struct ipa_state *s;
 
     if (perr) {
@@ -129,6 +160,11 @@ pre_filter(struct kp_cycle *c, int idx)
     kp_tpcount_init(&s->existing_anti);
     kp_tpcount_init(&s->affinity);
     kp_tpcount_init(&s->anti);
+    s->aff_sel = kp_affinity_terms_merge_namespaces(
+        c->scratch, snap, c->pod->affinity, c->pod->naffinity);
+    s->anti_sel = kp_affinity_terms_merge_namespaces(
+        c->scratch, snap, c->pod->anti_affinity, c->pod->nanti_affinity);
+    s->ns_labels = kp_pod_namespace_labels(snap, c->pod);
     count_cluster(c, s);
     if (s->existing_anti.nonzero == 0 && c->pod->naffinity == 0 &&
         c->pod->nanti_affinity == 0)
@@ -157,7 +193,8 @@ satisfy_pod_affinity(const struct ipa_state *s, const struct kp_pod *p,
     if (pods_exist)
         return true;
     return s->affinity.nonzero == 0 &&
-           matches_all_terms(p->affinity, p->naffinity, p->ns, p);
+           matches_all_terms(p->affinity, s->aff_sel, p->naffinity, p->ns,
+                             p);
 }
 
 static bool
@@ -221,6 +258,9 @@ clone_state(struct kp_arena *a, const void *state)
     kp_tpcount_clone(&d->existing_anti, &s->existing_anti);
     kp_tpcount_clone(&d->affinity, &s->affinity);
     kp_tpcount_clone(&d->anti, &s->anti);
+    d->aff_sel = s->aff_sel;
+    d->anti_sel = s->anti_sel;
+    d->ns_labels = s->ns_labels;
     return d;
 }
 

@@ -11,8 +11,10 @@
  *   matches; + / - weight of each preferred (anti-)affinity term of q
  *   that the incoming pod matches.  A node scores the sum over its
  *   domains, normalized to 0..100 between the lowest and highest score.
- * A pod whose terms do not parse fails upstream's PreFilter first; a
- * parse error here skips the plugin.
+ * The incoming pod's namespaceSelectors are resolved once in PreScore
+ * (mergeAffinityTermNamespacesIfNotEmpty); existing pods' terms see the
+ * incoming pod's namespace labels.  A pod whose terms do not parse fails
+ * upstream's PreFilter first; a parse error here skips the plugin.
  */
 #include "../score.h"
 #include "podinfo.h"
@@ -20,80 +22,113 @@
 
 #define HARD_POD_AFFINITY_WEIGHT 1
 
-/* scoreMap.processTerm */
-static void
-process_term(struct kp_arena *a, struct kp_tpcount *m,
-             const struct kp_affinity_term *t, const char *owner_ns,
-             const struct kp_pod *q, const struct kp_node *node,
-             int64_t weight)
-{
-    const char *v;
+/* The incoming pod's preferred terms after the namespaceSelector merge. */
+struct ipa_score_state {
+    struct kp_tpcount m;                /* topologyScore */
+    const unsigned char **aff_sel, **anti_sel;
+    const struct kp_labels *ns_labels;  /* namespaceLabels */
+};
 
-    if (!kp_affinity_term_matches(t, owner_ns, q))
-        return;
-    v = kp_labels_get(&node->labels, t->topology_key);
+/* scoreMap.processTerm, once the term is known to match. */
+static void
+add_term(struct kp_arena *a, struct kp_tpcount *m,
+         const struct kp_affinity_term *t, const struct kp_node *node,
+         int64_t weight)
+{
+    const char *v = kp_labels_get(&node->labels, t->topology_key);
+
     if (v)
         kp_tpcount_add(a, m, t->topology_key, v, weight);
 }
 
-/* scoreMap.processTerms over a weighted list; sign is +1 or -1. */
+/* processTerms over the incoming pod's weighted terms; sign is +1 or -1. */
 static void
-process_terms(struct kp_arena *a, struct kp_tpcount *m,
-              const struct kp_affinity_term *t, size_t n,
-              const char *owner_ns, const struct kp_pod *q,
-              const struct kp_node *node, int64_t sign)
+process_incoming_terms(struct kp_arena *a, struct kp_tpcount *m,
+                       const struct kp_affinity_term *t,
+                       const unsigned char *const *sel, size_t n,
+                       const char *owner_ns, const struct kp_pod *q,
+                       const struct kp_node *node, int64_t sign)
 {
     size_t i;
 
     n = kp_affinity_terms_usable(t, n);
     for (i = 0; i < n; i++)
-        process_term(a, m, &t[i], owner_ns, q, node, t[i].weight * sign);
+        if (kp_incoming_term_matches(&t[i], sel ? sel[i] : NULL, owner_ns,
+                                     q))
+            add_term(a, m, &t[i], node, t[i].weight * sign);
+}
+
+/*
+ * processTerm(s) over an existing pod's terms against the incoming pod p;
+ * weight 0 takes each term's own weight (times sign).
+ */
+static void
+process_existing_terms(struct kp_arena *a, struct kp_tpcount *m,
+                       const struct kp_affinity_term *t, size_t n,
+                       const char *owner_ns, const struct kp_pod *p,
+                       const struct kp_labels *ns_labels,
+                       const struct kp_node *node, int64_t weight,
+                       int64_t sign)
+{
+    size_t i;
+
+    n = kp_affinity_terms_usable(t, n);
+    for (i = 0; i < n; i++)
+        if (kp_existing_term_matches(&t[i], owner_ns, p, ns_labels))
+            add_term(a, m, &t[i], node,
+                     (weight ? weight : t[i].weight) * sign);
 }
 
 /* processExistingPod */
 static void
-process_existing_pod(struct kp_arena *a, struct kp_tpcount *m,
+process_existing_pod(struct kp_arena *a, struct ipa_score_state *st,
                      const struct kp_pod *p, const struct kp_pod *q,
                      const struct kp_node *node)
 {
-    size_t i, n;
+    struct kp_tpcount *m = &st->m;
 
     if (node->labels.n == 0)
         return;
-    process_terms(a, m, p->pref_affinity, p->npref_affinity, p->ns, q,
-                  node, 1);
-    process_terms(a, m, p->pref_anti_affinity, p->npref_anti_affinity,
-                  p->ns, q, node, -1);
-    n = kp_affinity_terms_usable(q->affinity, q->naffinity);
-    for (i = 0; i < n; i++)
-        process_term(a, m, &q->affinity[i], q->ns, p, node,
-                     HARD_POD_AFFINITY_WEIGHT);
-    process_terms(a, m, q->pref_affinity, q->npref_affinity, q->ns, p,
-                  node, 1);
-    process_terms(a, m, q->pref_anti_affinity, q->npref_anti_affinity,
-                  q->ns, p, node, -1);
+    process_incoming_terms(a, m, p->pref_affinity, st->aff_sel,
+                           p->npref_affinity, p->ns, q, node, 1);
+    process_incoming_terms(a, m, p->pref_anti_affinity, st->anti_sel,
+                           p->npref_anti_affinity, p->ns, q, node, -1);
+    process_existing_terms(a, m, q->affinity, q->naffinity, q->ns, p,
+                           st->ns_labels, node, HARD_POD_AFFINITY_WEIGHT, 1);
+    process_existing_terms(a, m, q->pref_affinity, q->npref_affinity, q->ns,
+                           p, st->ns_labels, node, 0, 1);
+    process_existing_terms(a, m, q->pref_anti_affinity,
+                           q->npref_anti_affinity, q->ns, p, st->ns_labels,
+                           node, 0, -1);
 }
 
 static bool
 ipa_pre_score(const struct kp_score_nodes *f, void **state)
 {
     const struct kp_cycle *c = f->c;
-    struct kp_tpcount *m;
+    const struct kp_snapshot *snap = c->cl->snap;
+    struct ipa_score_state *st;
     size_t i, j;
 
     if (kp_pod_info_parse_error(c->scratch, c->pod))
         return false;
-    m = kp_arena_alloc(c->scratch, sizeof(*m));
-    kp_tpcount_init(m);
-    for (i = 0; i < c->cl->snap->nnodes; i++) {
+    st = kp_arena_alloc(c->scratch, sizeof(*st));
+    kp_tpcount_init(&st->m);
+    st->aff_sel = kp_affinity_terms_merge_namespaces(
+        c->scratch, snap, c->pod->pref_affinity, c->pod->npref_affinity);
+    st->anti_sel = kp_affinity_terms_merge_namespaces(
+        c->scratch, snap, c->pod->pref_anti_affinity,
+        c->pod->npref_anti_affinity);
+    st->ns_labels = kp_pod_namespace_labels(snap, c->pod);
+    for (i = 0; i < snap->nnodes; i++) {
         const struct kp_node_info *ni = &c->cl->nodes[i];
 
         for (j = 0; j < ni->npods; j++)
-            process_existing_pod(c->scratch, m, c->pod, ni->pods[j],
+            process_existing_pod(c->scratch, st, c->pod, ni->pods[j],
                                  ni->node);
     }
-    *state = m;
-    return m->used > 0;
+    *state = &st->m;
+    return st->m.used > 0;
 }
 
 static int64_t

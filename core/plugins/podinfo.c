@@ -1,7 +1,9 @@
 /*
  * podinfo.c - see podinfo.h.  Mirrors pkg/scheduler/framework/types.go
  * (AffinityTerm.Matches, newAffinityTerm, getNamespacesFromPodAffinityTerm,
- * PodInfo.Update's parse errors), the errors of
+ * PodInfo.Update's parse errors), plugins/interpodaffinity/plugin.go
+ * (mergeAffinityTermNamespacesIfNotEmpty, GetNamespaceLabelsSnapshot),
+ * the errors of
  * apimachinery/pkg/labels/selector.go (NewRequirement, validateLabelValue)
  * and apimachinery/pkg/util/validation/validation.go (IsValidLabelValue),
  * and utilerrors.NewAggregate's Error().
@@ -42,11 +44,60 @@ ns_listed(const struct kp_affinity_term *t, const char *owner_ns,
     return false;
 }
 
-bool
-kp_affinity_term_matches(const struct kp_affinity_term *t,
-                         const char *owner_ns, const struct kp_pod *pod)
+const struct kp_labels *
+kp_pod_namespace_labels(const struct kp_snapshot *s, const struct kp_pod *p)
 {
-    if (!ns_listed(t, owner_ns, pod->ns) && !ns_selector_everything(t))
+    static const struct kp_labels none = {0, NULL};
+
+    if (s->nnamespaces == 0)
+        return NULL;
+    return p->ns_obj ? &p->ns_obj->labels : &none;
+}
+
+const unsigned char **
+kp_affinity_terms_merge_namespaces(struct kp_arena *a,
+                                   const struct kp_snapshot *s,
+                                   const struct kp_affinity_term *t, size_t n)
+{
+    const unsigned char **out;
+    size_t i, j;
+
+    if (n == 0)
+        return NULL;
+    out = kp_arena_alloc(a, n * sizeof(*out));
+    for (i = 0; i < n; i++) {
+        unsigned char *sel;
+
+        if (!t[i].has_ns_selector || ns_selector_everything(&t[i]))
+            continue;
+        sel = kp_arena_alloc(a, s->nnamespaces + 1);
+        for (j = 0; j < s->nnamespaces; j++)
+            sel[j] = kp_selector_matches(&t[i].ns_selector,
+                                         &s->namespaces[j]->labels);
+        out[i] = sel;
+    }
+    return out;
+}
+
+bool
+kp_incoming_term_matches(const struct kp_affinity_term *t,
+                         const unsigned char *sel, const char *owner_ns,
+                         const struct kp_pod *q)
+{
+    if (!ns_listed(t, owner_ns, q->ns) && !ns_selector_everything(t) &&
+        !(sel && q->ns_obj && sel[q->ns_obj->index]))
+        return false;
+    return kp_selector_matches(&t->selector, &q->labels);
+}
+
+bool
+kp_existing_term_matches(const struct kp_affinity_term *t,
+                         const char *owner_ns, const struct kp_pod *pod,
+                         const struct kp_labels *ns_labels)
+{
+    if (!ns_listed(t, owner_ns, pod->ns) && !ns_selector_everything(t) &&
+        !(t->has_ns_selector && ns_labels &&
+          kp_selector_matches(&t->ns_selector, ns_labels)))
         return false;
     return kp_selector_matches(&t->selector, &pod->labels);
 }

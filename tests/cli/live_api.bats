@@ -128,7 +128,7 @@ expect_error_prefix() {
     run --separate-stderr "$KP" --kubeconfig "$KC" -A
     assert_reported
     run grep -c '"auth": "token"' "$SERVER_LOG"
-    assert_output 4
+    assert_output 5
 }
 
 @test "asks for pages of 500, gzip, JSON, as kubectl-preempt" {
@@ -137,12 +137,12 @@ expect_error_prefix() {
     run --separate-stderr "$KP" --kubeconfig "$KC" -A
     assert_success
     run grep -c '"query": "limit=500"' "$SERVER_LOG"
-    assert_output 4
+    assert_output 5
     run grep -c '"accept": "application/json".*"accept_encoding": "[^"]*gzip' \
         "$SERVER_LOG"
-    assert_output 4
+    assert_output 5
     run grep -c '"ua": "kubectl-preempt/' "$SERVER_LOG"
-    assert_output 4
+    assert_output 5
 }
 
 @test "follows continue tokens when the server returns short pages" {
@@ -151,7 +151,7 @@ expect_error_prefix() {
     run --separate-stderr "$KP" --kubeconfig "$KC" -A
     assert_reported
     run grep -c 'continue=' "$SERVER_LOG"
-    assert_output 7
+    assert_output 8
 }
 
 @test "reads the token from tokenFile, relative to the kubeconfig" {
@@ -171,7 +171,7 @@ expect_error_prefix() {
     run --separate-stderr "$KP" --kubeconfig "$KC" -A
     assert_reported
     run grep -c '"auth": "cert"' "$SERVER_LOG"
-    assert_output 4
+    assert_output 5
 }
 
 @test "authenticates with client certificate data in the kubeconfig" {
@@ -182,7 +182,7 @@ expect_error_prefix() {
     run --separate-stderr "$KP" --kubeconfig "$KC" -A
     assert_reported
     run grep -c '"user": "kp-tester"' "$SERVER_LOG"
-    assert_output 4
+    assert_output 5
 }
 
 @test "runs a client.authentication.k8s.io/v1 exec plugin" {
@@ -312,6 +312,30 @@ EOF
         -o json
     assert_success
     assert_equal "$output" "$live"
+}
+
+@test "namespaces are read and saved by --snapshot-out" {
+    start_server
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A \
+        --snapshot-out "$BATS_TEST_TMPDIR/snapshot.json"
+    assert_success
+    run grep -c '"path": "/api/v1/namespaces"' "$SERVER_LOG"
+    assert_output 1
+    run grep -c '"kind":"Namespace"' "$BATS_TEST_TMPDIR/snapshot.json"
+    assert_output 3
+}
+
+@test "403 on namespaces is one warning; the analysis goes on without them" {
+    start_server --fault forbidden:namespaces
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A \
+        --snapshot-out "$BATS_TEST_TMPDIR/snapshot.json"
+    assert_reported
+    assert_equal "${#stderr_lines[@]}" 1
+    assert_equal "$stderr" 'warning: cannot list namespaces at the cluster scope: 403 Forbidden: namespaces is forbidden: User "system:serviceaccount:kp:preempt" cannot list resource "namespaces" in API group "" at the cluster scope; going on without namespaces'
+    run grep -c '"kind":"Namespace"' "$BATS_TEST_TMPDIR/snapshot.json"
+    assert_output 0
 }
 
 @test "a failed live run leaves no --snapshot-out file" {

@@ -119,6 +119,13 @@ def load_seeds():
          "namespace": "d"}, "spec": {"selector": {"matchLabels":
          {"a": "b"}}}, "status": {"disruptionsAllowed": 0}},
         node, pod]}))
+    # Namespaces and a namespaceSelector, in both modes
+    ns = b""
+    for name in ("cluster.json", "namespaces.json"):
+        ns += open(os.path.join("tests/fixtures/namespaces", name),
+                   "rb").read()
+    c.add("hand_namespaces_q.json", ns.rstrip())
+    c.add("hand_namespaces_i.json", ns.rstrip() + b"\n")
     return c.count()
 
 

@@ -53,6 +53,7 @@ RESOURCES = {
     "/apis/scheduling.k8s.io/v1/priorityclasses":
         ("priorityclasses", "PriorityClassList", "scheduling.k8s.io/v1",
          "scheduling.k8s.io"),
+    "/api/v1/namespaces": ("namespaces", "NamespaceList", "v1", ""),
     "/api/v1/persistentvolumeclaims":
         ("persistentvolumeclaims", "PersistentVolumeClaimList", "v1", ""),
     "/api/v1/persistentvolumes":

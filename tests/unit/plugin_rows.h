@@ -40,6 +40,16 @@
     T_POD_X("default", name, node, labels, "", spec)
 #define T_TERMINATING ",\"deletionTimestamp\":\"2026-01-01T00:00:00Z\""
 
+/* A Namespace with labels; the four of the interpodaffinity tests. */
+#define T_NS(name, labels)                                                 \
+    "{\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" name           \
+    "\",\"labels\":{" labels "}}}"
+#define T_TEAM_NAMESPACES                                                  \
+    T_NS("subteam1.team1", L("team", "team1")) ","                         \
+    T_NS("subteam2.team1", L("team", "team1")) ","                         \
+    T_NS("subteam1.team2", L("team", "team2")) ","                         \
+    T_NS("subteam2.team2", L("team", "team2"))
+
 /* Label selectors */
 #define T_EXPR(k, op, vals)                                                \
     "{\"key\":\"" k "\",\"operator\":\"" op "\",\"values\":[" vals "]}"

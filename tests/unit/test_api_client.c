@@ -417,6 +417,51 @@ test_api_client__forbidden_group_resource_is_qualified(void)
 }
 
 static void
+keep_warning(void *ctx, const char *msg)
+{
+    snprintf(ctx, 512, "%s", msg);
+}
+
+/* A list the caller marks optional: 403 is a warning, the rest goes on;
+ * without the mark the same 403 fails the fetch. */
+static void
+test_api_client__forbidden_optional_list_is_a_warning(void)
+{
+    static const char *const extra[] = {"--fault", "forbidden:namespaces",
+                                        NULL};
+    static const char *const resources[] = {"nodes", "namespaces", "pods",
+                                            NULL};
+    static const char *const optional[] = {"namespaces", NULL};
+    struct server s = start_server(extra);
+    struct kp_live_opts o;
+    struct kp_error err;
+    struct seen seen;
+    char warning[512] = "";
+
+    memset(&seen, 0, sizeof(seen));
+    memset(&err, 0, sizeof(err));
+    write_kubeconfig("kc", &s, NULL, TOKEN_USER);
+    opts_for(&o, "kc");
+    o.optional = optional;
+    o.warn = keep_warning;
+    o.warn_ctx = warning;
+    CHECK_EQ_INT(kp_live_fetch(&o, resources, on_page, &seen, &err), 0);
+    CHECK_EQ_STR(warning, "cannot list namespaces at the cluster scope: 403 "
+                 "Forbidden: namespaces is forbidden: User "
+                 "\"system:serviceaccount:kp:preempt\" cannot list resource "
+                 "\"namespaces\" in API group \"\" at the cluster scope; "
+                 "going on without namespaces");
+    CHECK_EQ_STR(seen.order, "np");
+    CHECK_EQ_INT(seen.items[1], 12);
+    o.optional = NULL;
+    memset(&seen, 0, sizeof(seen));
+    CHECK_EQ_INT(kp_live_fetch(&o, resources, on_page, &seen, &err), -1);
+    CHECK(!strncmp(err.msg, "cannot list namespaces at the cluster scope: "
+                   "403 Forbidden: ", 59));
+    stop_server(&s);
+}
+
+static void
 test_api_client__unauthorized_token_is_refused_without_echoing_it(void)
 {
     struct fixture fx;
@@ -743,6 +788,7 @@ main(void)
     RUN(test_api_client__certificate_data_goes_with_a_key_file);
     RUN(test_api_client__forbidden_names_verb_resource_and_scope);
     RUN(test_api_client__forbidden_group_resource_is_qualified);
+    RUN(test_api_client__forbidden_optional_list_is_a_warning);
     RUN(test_api_client__unauthorized_token_is_refused_without_echoing_it);
     RUN(test_api_client__expired_continue_restarts_the_list_once);
     RUN(test_api_client__expired_continue_twice_fails_clearly);

@@ -9,9 +9,11 @@
  * Translation: upstream pods without a namespace live in "default";
  * unnamed pods get names; a pending pod never has spec.nodeName (one
  * upstream row sets it on the incoming pod; it is dropped, the plugin
- * does not read it).  Rows whose outcome depends on Namespace labels
- * ("affinity with NamespaceSelector", "anti-affinity with matching
- * NamespaceSelector") are not ported: a snapshot has no Namespaces.
+ * does not read it); upstream's namespace "" is "default".  The
+ * NamespaceSelector rows run, as upstream, with the four team Namespaces
+ * of scoring_test.go; more tests below pin down what a snapshot adds
+ * (no Namespace at all, a pod's Namespace missing, the
+ * kubernetes.io/metadata.name label).
  */
 #include "plugin_rows.h"
 #include "plugins/plugin_state.h"
@@ -82,35 +84,39 @@ run_rows(const struct ipa_row *rows, size_t n)
 #define EXISTING T_POD("existing", "node1", SECSCAN, "")
 #define SVC_IN Q("securityscan") "," Q("value2")
 #define ANTIVIRUS Q("antivirusscan") "," Q("value2")
+/* upstream runs this table with its four team namespaces */
+#define N1NS N1 "," T_TEAM_NAMESPACES
+#define TEAM1_SEL ",\"namespaceSelector\":" T_IN("team", Q("team1"))
 
 /* Letters: S fits, R affinity (Unresolvable), A anti-affinity, X existing
  * pods' anti-affinity (both Unschedulable). */
 static const struct ipa_row single_node_rows[] = {
     {"A pod that has no required pod affinity scheduling rules can "
      "schedule onto a node with no existing pods",
-     T_LIST(N1 "," T_POD("p", "", "", "")), 'K', "", NULL},
+     T_LIST(N1NS "," T_POD("p", "", "", "")), 'K', "", NULL},
     {"satisfies with requiredDuringSchedulingIgnoredDuringExecution in "
      "PodAffinity using In operator that matches the existing pod",
-     T_LIST(N1 "," EXISTING "," T_POD("p", "", S1,
-            T_AFF(T_TERM(T_IN("service", SVC_IN), "region")))), 'S', "S", NULL},
+     T_LIST(N1NS "," EXISTING "," T_POD("p", "", S1,
+            T_AFF(T_TERM(T_IN("service", SVC_IN), "region")))),
+     'S', "S", NULL},
     {"satisfies the pod with requiredDuringSchedulingIgnoredDuringExecution "
      "in PodAffinity using not in operator in labelSelector that matches "
      "the existing pod",
-     T_LIST(N1 "," EXISTING "," T_POD("p", "", S1,
+     T_LIST(N1NS "," EXISTING "," T_POD("p", "", S1,
             T_AFF(T_TERM(T_NOTIN("service", Q("securityscan3") ","
                                  Q("value3")), "region")))), 'S', "S", NULL},
     {"Does not satisfy the PodAffinity with labelSelector because of diff "
      "Namespace",
-     T_LIST(N1 "," T_POD_X("ns", "existing", "node1", SECSCAN, "", "") ","
+     T_LIST(N1NS "," T_POD_X("ns", "existing", "node1", SECSCAN, "", "") ","
             T_POD("p", "", S1, T_AFF(T_TERM_X(T_IN("service", SVC_IN), "",
                   ",\"namespaces\":[\"DiffNameSpace\"]")))), 'S', "R", NULL},
     {"Doesn't satisfy the PodAffinity because of unmatching labelSelector "
      "with the existing pod",
-     T_LIST(N1 "," EXISTING "," T_POD("p", "", SECSCAN,
+     T_LIST(N1NS "," EXISTING "," T_POD("p", "", SECSCAN,
             T_AFF(T_TERM(T_IN("service", ANTIVIRUS), "")))), 'S', "R", NULL},
     {"satisfies the PodAffinity with different label Operators in multiple "
      "RequiredDuringSchedulingIgnoredDuringExecution ",
-     T_LIST(N1 "," EXISTING "," T_POD("p", "", S1, T_AFF(
+     T_LIST(N1NS "," EXISTING "," T_POD("p", "", S1, T_AFF(
             T_TERM(T_SEL("{\"key\":\"service\",\"operator\":\"Exists\"},"
                           "{\"key\":\"wrongkey\",\"operator\":"
                           "\"DoesNotExist\"}"), "region") ","
@@ -120,7 +126,7 @@ static const struct ipa_row single_node_rows[] = {
     {"The labelSelector requirements(items of matchExpressions) are ANDed, "
      "the pod cannot schedule onto the node because one of the "
      "matchExpression item don't match.",
-     T_LIST(N1 "," EXISTING "," T_POD("p", "", S1, T_AFF(
+     T_LIST(N1NS "," EXISTING "," T_POD("p", "", S1, T_AFF(
             T_TERM(T_SEL("{\"key\":\"service\",\"operator\":\"Exists\"},"
                           "{\"key\":\"wrongkey\",\"operator\":"
                           "\"DoesNotExist\"}"), "region") ","
@@ -128,63 +134,63 @@ static const struct ipa_row single_node_rows[] = {
                          T_EXPR("service", "NotIn", Q("WrongValue"))),
                    "region")))), 'S', "R", NULL},
     {"satisfies the PodAffinity and PodAntiAffinity with the existing pod",
-     T_LIST(N1 "," EXISTING "," T_POD("p", "", S1, T_AFF_ANTI(
+     T_LIST(N1NS "," EXISTING "," T_POD("p", "", S1, T_AFF_ANTI(
             T_TERM(T_IN("service", SVC_IN), "region"),
             T_TERM(T_IN("service", ANTIVIRUS), "node")))), 'S', "S", NULL},
     {"satisfies the PodAffinity and PodAntiAffinity and PodAntiAffinity "
      "symmetry with the existing pod",
-     T_LIST(N1 "," T_POD("existing", "node1", SECSCAN,
+     T_LIST(N1NS "," T_POD("existing", "node1", SECSCAN,
                          T_ANTI(T_TERM(T_IN("service", ANTIVIRUS), "node")))
             "," T_POD("p", "", S1, T_AFF_ANTI(
             T_TERM(T_IN("service", SVC_IN), "region"),
             T_TERM(T_IN("service", ANTIVIRUS), "node")))), 'S', "S", NULL},
     {"satisfies the PodAffinity but doesn't satisfy the PodAntiAffinity "
      "with the existing pod",
-     T_LIST(N1 "," EXISTING "," T_POD("p", "", S1, T_AFF_ANTI(
+     T_LIST(N1NS "," EXISTING "," T_POD("p", "", S1, T_AFF_ANTI(
             T_TERM(T_IN("service", SVC_IN), "region"),
             T_TERM(T_IN("service", SVC_IN), "zone")))), 'S', "A", NULL},
     {"satisfies the PodAffinity and PodAntiAffinity but doesn't satisfy "
      "PodAntiAffinity symmetry with the existing pod",
-     T_LIST(N1 "," T_POD("existing", "node1", SECSCAN,
+     T_LIST(N1NS "," T_POD("existing", "node1", SECSCAN,
                          T_ANTI(T_TERM(T_IN("service", SVC_IN), "zone")))
             "," T_POD("p", "", SECSCAN, T_AFF_ANTI(
             T_TERM(T_IN("service", SVC_IN), "region"),
             T_TERM(T_IN("service", ANTIVIRUS), "node")))), 'S', "X", NULL},
     {"pod matches its own Label in PodAffinity and that matches the "
      "existing pod Labels",
-     T_LIST(N1 "," T_POD("existing", "node2", SECSCAN, "") ","
+     T_LIST(N1NS "," T_POD("existing", "node2", SECSCAN, "") ","
             T_POD("p", "", SECSCAN,
                   T_AFF(T_TERM(T_NOTIN("service", SVC_IN), "region")))),
      'S', "R", NULL},
     {"verify that PodAntiAffinity from existing pod is respected when pod "
      "has no AntiAffinity constraints. doesn't satisfy PodAntiAffinity "
      "symmetry with the existing pod",
-     T_LIST(N1 "," T_POD("existing", "node1", SECSCAN,
+     T_LIST(N1NS "," T_POD("existing", "node1", SECSCAN,
                          T_ANTI(T_TERM(T_IN("service", SVC_IN), "zone")))
             "," T_POD("p", "", SECSCAN, "")), 'S', "X", NULL},
     {"verify that PodAntiAffinity from existing pod is respected when pod "
      "has no AntiAffinity constraints. satisfy PodAntiAffinity symmetry "
      "with the existing pod",
-     T_LIST(N1 "," T_POD("existing", "node1", SECSCAN,
+     T_LIST(N1NS "," T_POD("existing", "node1", SECSCAN,
                          T_ANTI(T_TERM(T_NOTIN("service", SVC_IN), "zone")))
             "," T_POD("p", "", SECSCAN, "")), 'K', "", NULL},
     {"satisfies the PodAntiAffinity with existing pod but doesn't satisfy "
      "PodAntiAffinity symmetry with incoming pod",
-     T_LIST(N1 "," T_POD("existing", "node1", S1,
+     T_LIST(N1NS "," T_POD("existing", "node1", S1,
                          T_ANTI(T_TERM(T_EXISTS("security"), "zone")))
             "," T_POD("p", "", SECSCAN, T_ANTI(
             T_TERM(T_EXISTS("service"), "region") ","
             T_TERM(T_EXISTS("security"), "region")))), 'S', "A", NULL},
     {"PodAntiAffinity symmetry check a1: incoming pod and existing pod "
      "partially match each other on AffinityTerms",
-     T_LIST(N1 "," T_POD("existing", "node1", S1,
+     T_LIST(N1NS "," T_POD("existing", "node1", S1,
                          T_ANTI(T_TERM(T_EXISTS("security"), "zone")))
             "," T_POD("p", "", SECSCAN, T_ANTI(
             T_TERM(T_EXISTS("service"), "zone") ","
             T_TERM(T_EXISTS("security"), "zone")))), 'S', "A", NULL},
     {"PodAntiAffinity symmetry check a2: incoming pod and existing pod "
      "partially match each other on AffinityTerms",
-     T_LIST(N1 "," T_POD("existing", "node1", SECSCAN, T_ANTI(
+     T_LIST(N1NS "," T_POD("existing", "node1", SECSCAN, T_ANTI(
             T_TERM(T_EXISTS("service"), "zone") ","
             T_TERM(T_EXISTS("security"), "zone"))) ","
             T_POD("p", "", S1,
@@ -192,7 +198,7 @@ static const struct ipa_row single_node_rows[] = {
      'S', "X", NULL},
     {"PodAntiAffinity symmetry check b1: incoming pod and existing pod "
      "partially match each other on AffinityTerms",
-     T_LIST(N1 "," T_POD("existing", "node1", L("def", "") "," L("xyz", ""),
+     T_LIST(N1NS "," T_POD("existing", "node1", L("def", "") "," L("xyz", ""),
                          T_ANTI(T_TERM(T_EXISTS("abc"), "zone") ","
                                 T_TERM(T_EXISTS("def"), "zone"))) ","
             T_POD("p", "", L("abc", "") "," L("xyz", ""),
@@ -200,30 +206,43 @@ static const struct ipa_row single_node_rows[] = {
                          T_TERM(T_EXISTS("def"), "zone")))), 'S', "A", NULL},
     {"PodAntiAffinity symmetry check b2: incoming pod and existing pod "
      "partially match each other on AffinityTerms",
-     T_LIST(N1 "," T_POD("existing", "node1", L("abc", "") "," L("xyz", ""),
+     T_LIST(N1NS "," T_POD("existing", "node1", L("abc", "") "," L("xyz", ""),
                          T_ANTI(T_TERM(T_EXISTS("abc"), "zone") ","
                                 T_TERM(T_EXISTS("def"), "zone"))) ","
             T_POD("p", "", L("def", "") "," L("xyz", ""),
                   T_ANTI(T_TERM(T_EXISTS("abc"), "zone") ","
                          T_TERM(T_EXISTS("def"), "zone")))), 'S', "A", NULL},
-    {"affinity with non-matching NamespaceSelector (outcome of the "
-     "documented rule: a non-empty namespaceSelector selects nothing)",
-     T_LIST(N1 "," T_POD_X("subteam1.team2", "existing", "node1", SECSCAN,
-                           "", "") ","
+    {"affinity with NamespaceSelector",
+     T_LIST(N1NS "," T_POD_X("subteam1.team1", "existing", "node1", SECSCAN,
+                             "", "") ","
             T_POD("p", "", S1, T_AFF(T_TERM_X(T_IN("service", SVC_IN),
-                  "region", ",\"namespaceSelector\":"
-                  T_IN("team", Q("team1")))))), 'S', "R", NULL},
+                  "region", TEAM1_SEL)))), 'S', "S", NULL},
+    {"affinity with non-matching NamespaceSelector",
+     T_LIST(N1NS "," T_POD_X("subteam1.team2", "existing", "node1", SECSCAN,
+                             "", "") ","
+            T_POD("p", "", S1, T_AFF(T_TERM_X(T_IN("service", SVC_IN),
+                  "region", TEAM1_SEL)))), 'S', "R", NULL},
+    {"anti-affinity with matching NamespaceSelector",
+     T_LIST(N1NS "," T_POD_X("subteam2.team1", "existing", "node1", SECSCAN,
+                             "", "") ","
+            T_POD_X("subteam1.team1", "p", "", S1, "",
+                    T_ANTI(T_TERM_X(T_IN("service", SVC_IN), "zone",
+                                    TEAM1_SEL)))), 'S', "A",
+     "subteam1.team1"},
     {"anti-affinity with matching all NamespaceSelector",
-     T_LIST(N1 "," T_POD_X("subteam2.team1", "existing", "node1", SECSCAN,
-                           "", "") ","
-            T_POD("p", "", S1, T_ANTI(T_TERM_X(T_IN("service", SVC_IN),
-                  "zone", ",\"namespaceSelector\":{}")))), 'S', "A", NULL},
+     T_LIST(N1NS "," T_POD_X("subteam2.team1", "existing", "node1", SECSCAN,
+                             "", "") ","
+            T_POD_X("subteam1.team1", "p", "", S1, "",
+                    T_ANTI(T_TERM_X(T_IN("service", SVC_IN), "zone",
+                                    ",\"namespaceSelector\":{}")))), 'S', "A",
+     "subteam1.team1"},
     {"anti-affinity with non-matching NamespaceSelector",
-     T_LIST(N1 "," T_POD_X("subteam1.team2", "existing", "node1", SECSCAN,
-                           "", "") ","
-            T_POD("p", "", S1, T_ANTI(T_TERM_X(T_IN("service", SVC_IN),
-                  "zone", ",\"namespaceSelector\":"
-                  T_IN("team", Q("team1")))))), 'S', "S", NULL},
+     T_LIST(N1NS "," T_POD_X("subteam1.team2", "existing", "node1", SECSCAN,
+                             "", "") ","
+            T_POD_X("subteam1.team1", "p", "", S1, "",
+                    T_ANTI(T_TERM_X(T_IN("service", SVC_IN), "zone",
+                                    TEAM1_SEL)))), 'S', "S",
+     "subteam1.team1"},
 };
 
 static void
@@ -715,6 +734,209 @@ test_inter_pod_affinity__skip_ignores_nominated_anti_affinity(void)
     row_teardown(&fx);
 }
 
+/* ---- namespaceSelector: what a snapshot adds to upstream's rows ---- */
+
+#define HOST_NODES                                                         \
+    T_NODE("node1", L("hostname", "node1")) ","                            \
+    T_NODE("node2", L("hostname", "node2"))
+#define NS_SEL(sel) ",\"namespaceSelector\":" sel
+#define TEAM_EXISTS "{\"matchExpressions\":[{\"key\":\"team\","              \
+    "\"operator\":\"DoesNotExist\"}]}"
+
+static const struct ipa_row namespace_rows[] = {
+    /* No Namespace object at all: a selector other than {} selects no
+     * namespace, on either side (the labels are unknown). */
+    {"no Namespaces: the incoming pod's namespaceSelector selects nothing",
+     T_LIST(HOST_NODES "," T_POD_X("subteam2.team1", "e1", "node1", SECSCAN,
+                                   "", "") ","
+            T_POD("p", "", S1, T_ANTI(T_TERM_X(T_IN("service", SVC_IN),
+                  "hostname", TEAM1_SEL)))), 'S', "SS", NULL},
+    {"no Namespaces: an existing pod's DoesNotExist namespaceSelector "
+     "selects nothing",
+     T_LIST(HOST_NODES "," T_POD_X("subteam2.team1", "e1", "node1", "", "",
+            T_ANTI(T_TERM_X(T_IN("security", Q("S1")), "hostname",
+                            NS_SEL(TEAM_EXISTS)))) ","
+            T_POD("p", "", S1, "")), 'K', "", NULL},
+    /* Namespaces known, the incoming pod's own missing: the lister's "not
+     * found" gives it no labels, which DoesNotExist matches
+     * (GetNamespaceLabelsSnapshot) ... */
+    {"incoming pod's Namespace missing: existing pod's DoesNotExist "
+     "namespaceSelector matches it",
+     T_LIST(HOST_NODES "," T_TEAM_NAMESPACES ","
+            T_POD_X("subteam2.team1", "e1", "node1", "", "",
+                    T_ANTI(T_TERM_X(T_IN("security", Q("S1")), "hostname",
+                                    NS_SEL(TEAM_EXISTS)))) ","
+            T_POD("p", "", S1, "")), 'S', "XS", NULL},
+    /* ... while a namespace that does not exist is never listed
+     * (mergeAffinityTermNamespacesIfNotEmpty), and one without the label
+     * is. */
+    {"existing pod's Namespace missing: the incoming pod's DoesNotExist "
+     "namespaceSelector does not select it",
+     T_LIST(HOST_NODES "," T_TEAM_NAMESPACES ","
+            T_POD_X("ghost", "e1", "node1", SECSCAN, "", "") ","
+            T_POD_X("subteam1.team1", "p", "", S1, "",
+                    T_ANTI(T_TERM_X(T_IN("service", SVC_IN), "hostname",
+                                    NS_SEL(TEAM_EXISTS))))), 'S', "SS",
+     "subteam1.team1"},
+    {"a Namespace without the label is selected by DoesNotExist",
+     T_LIST(HOST_NODES "," T_TEAM_NAMESPACES "," T_NS("tools", "") ","
+            T_POD_X("tools", "e1", "node1", SECSCAN, "", "") ","
+            T_POD_X("subteam1.team1", "p", "", S1, "",
+                    T_ANTI(T_TERM_X(T_IN("service", SVC_IN), "hostname",
+                                    NS_SEL(TEAM_EXISTS))))), 'S', "AS",
+     "subteam1.team1"},
+    /* kubernetes.io/metadata.name, set by the API server's defaulting,
+     * is there even when the snapshot's Namespace lacks it. */
+    {"kubernetes.io/metadata.name selects the namespace of that name",
+     T_LIST(HOST_NODES "," T_NS("tools", "") "," T_NS("prod", "") ","
+            T_POD_X("tools", "e1", "node1", SECSCAN, "", "") ","
+            T_POD_X("prod", "e2", "node2", SECSCAN, "", "") ","
+            T_POD_X("prod", "p", "", S1, "",
+                    T_ANTI(T_TERM_X(T_IN("service", SVC_IN), "hostname",
+                                    NS_SEL("{\"matchLabels\":{\"kubernetes."
+                                           "io/metadata.name\":\"tools\"}}")
+                                    )))), 'S', "AS", "prod"},
+    {"kubernetes.io/metadata.name of another value is overwritten",
+     T_LIST(HOST_NODES "," T_NS("tools", L("kubernetes.io/metadata.name",
+                                           "prod")) ","
+            T_POD_X("tools", "e1", "node1", SECSCAN, "", "") ","
+            T_POD_X("tools", "p", "", S1, "",
+                    T_ANTI(T_TERM_X(T_IN("service", SVC_IN), "hostname",
+                                    NS_SEL("{\"matchLabels\":{\"kubernetes."
+                                           "io/metadata.name\":\"prod\"}}")
+                                    )))), 'S', "SS", "tools"},
+    /* The incoming pod's required affinity, first pod of a series: it
+     * must itself be in a selected namespace. */
+    {"affinity to itself through a namespaceSelector: its own namespace "
+     "selected",
+     T_LIST(HOST_NODES "," T_TEAM_NAMESPACES ","
+            T_POD_X("subteam1.team1", "p", "", S1, "",
+                    T_AFF(T_TERM_X(T_IN("security", Q("S1")), "hostname",
+                                   TEAM1_SEL)))), 'S', "SS",
+     "subteam1.team1"},
+    {"affinity to itself through a namespaceSelector: its own namespace "
+     "not selected",
+     T_LIST(HOST_NODES "," T_TEAM_NAMESPACES ","
+            T_POD_X("subteam1.team2", "p", "", S1, "",
+                    T_AFF(T_TERM_X(T_IN("security", Q("S1")), "hostname",
+                                   TEAM1_SEL)))), 'S', "RR",
+     "subteam1.team2"},
+};
+
+static void
+test_inter_pod_affinity__namespace_selector_semantics(void)
+{
+    run_rows(namespace_rows,
+             sizeof(namespace_rows) / sizeof(namespace_rows[0]));
+}
+
+/* One warning when a namespaceSelector meets a snapshot without
+ * Namespaces, naming the first pod concerned; none when Namespaces are
+ * there or no selector needs them.  Only an analysis asks (explain does
+ * not evaluate affinity). */
+static void
+test_inter_pod_affinity__warns_once_without_namespaces(void)
+{
+    struct kp_snapshot s;
+    static const char *const want =
+        "pod 'subteam2.team1/e1': the namespaceSelector of its pod affinity "
+        "terms cannot be evaluated: the snapshot has no Namespace objects "
+        "(kubectl get namespaces); it is taken to select no namespace "
+        "(1 more pod has such terms)";
+#define WARN_PODS                                                          \
+    T_POD_X("subteam2.team1", "e1", "node1", "", "",                        \
+            T_ANTI(T_TERM_X(T_EXISTS("x"), "hostname", TEAM1_SEL))) ","     \
+    T_POD("p", "", S1, T_AFF(T_TERM_X(T_EXISTS("x"), "hostname",            \
+                                      NS_SEL("{}")))) ","                   \
+    T_POD("q", "", S1, ",\"affinity\":{\"podAffinity\":{" T_PREF ":["      \
+          T_WTERM(3, T_TERM_X(T_EXISTS("x"), "hostname", TEAM1_SEL))        \
+          "]}}")
+
+    CHECK(load_snapshot(&s, T_LIST(HOST_NODES "," WARN_PODS)) == 0);
+    CHECK_EQ_INT(s.nwarnings, 0);       /* not while loading */
+    kp_snapshot_check_namespace_selectors(&s, "default-scheduler");
+    CHECK_EQ_INT(s.nwarnings, 1);
+    CHECK_EQ_STR(s.nwarnings ? s.warnings[0] : "", want);
+    kp_snapshot_release(&s);
+    CHECK(load_snapshot(&s, T_LIST(HOST_NODES "," T_NS("x", "") ","
+                                   WARN_PODS)) == 0);
+    kp_snapshot_check_namespace_selectors(&s, "default-scheduler");
+    CHECK_EQ_INT(s.nwarnings, 0);
+    kp_snapshot_release(&s);
+    /* {} and null need no labels */
+    CHECK(load_snapshot(&s, T_LIST(HOST_NODES ","
+        T_POD("p", "", S1, T_AFF(T_TERM_X(T_EXISTS("x"), "hostname",
+                                          NS_SEL("{}")))))) == 0);
+    kp_snapshot_check_namespace_selectors(&s, "default-scheduler");
+    CHECK_EQ_INT(s.nwarnings, 0);
+    kp_snapshot_release(&s);
+#undef WARN_PODS
+}
+
+/* AddPod of a nominated pod goes through the merged namespaces too. */
+static void
+test_inter_pod_affinity__nominated_pod_in_selected_namespace(void)
+{
+    struct row_fixture fx;
+    struct kp_status st;
+
+    CHECK(row_setup_ns(&fx, T_LIST(HOST_NODES "," T_TEAM_NAMESPACES ","
+        T_POD("filler", "node1", "", "") ","
+        T_POD("filler2", "node2", "", "") ","
+        "{\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"subteam2.team1\","
+        "\"name\":\"nom\",\"labels\":{" SECSCAN "}},\"spec\":{\"priority\":"
+        "100,\"containers\":[{\"name\":\"c\"}]},\"status\":"
+        "{\"nominatedNodeName\":\"node1\"}},"
+        "{\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"subteam1.team2\","
+        "\"name\":\"nom2\",\"labels\":{" SECSCAN "}},\"spec\":{\"priority\":"
+        "100,\"containers\":[{\"name\":\"c\"}]},\"status\":"
+        "{\"nominatedNodeName\":\"node2\"}},"
+        T_POD_X("subteam1.team1", "p", "", S1, "",
+                T_ANTI(T_TERM_X(T_IN("service", SVC_IN), "hostname",
+                                TEAM1_SEL)))), "subteam1.team1", "p"));
+    st = kp_run_filters_with_nominated(&fx.c, &fx.cl.nodes[0]);
+    CHECK_EQ_INT(st.code, KP_UNSCHEDULABLE);
+    CHECK_EQ_STR(st.nreasons ? st.reasons[0] : "", R_ANTI);
+    st = kp_run_filters_with_nominated(&fx.c, &fx.cl.nodes[1]);
+    CHECK_EQ_INT(st.code, KP_SUCCESS);
+    row_teardown(&fx);
+}
+
+/* A lower-priority pod in a namespace the anti-affinity selects is a
+ * victim (RemovePod); with no Namespaces the node fits as it is. */
+static void
+test_inter_pod_affinity__namespace_selector_victim_is_preempted(void)
+{
+#define VICTIM_CLUSTER(nses)                                               \
+    T_LIST(T_NODE("node1", L("hostname", "node1")) nses ","               \
+        "{\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"subteam2.team1\"," \
+        "\"name\":\"low\",\"labels\":{" SECSCAN "}},\"spec\":{\"nodeName\":" \
+        "\"node1\",\"priority\":1,\"containers\":[{\"name\":\"c\"}]}},"      \
+        "{\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"subteam1.team1\","  \
+        "\"name\":\"p\",\"labels\":{" S1 "}},\"spec\":{\"priority\":10,"     \
+        "\"containers\":[{\"name\":\"c\"}]" T_ANTI(T_TERM_X(                \
+            T_IN("service", SVC_IN), "hostname", TEAM1_SEL)) "}}")
+    struct kp_snapshot s;
+    struct kp_report rep;
+    const struct kp_pod_report *pr;
+
+    CHECK(load_snapshot(&s, VICTIM_CLUSTER("," T_TEAM_NAMESPACES)) == 0);
+    CHECK(analyze(&s, &rep, KP_MODE_INDEPENDENT) == 0);
+    pr = report_for(&rep, "p");
+    CHECK(pr && pr->result == KP_RESULT_PREEMPTS);
+    CHECK(pr && pr->nvictims == 1 &&
+          strcmp(pr->victims[0].pod->name, "low") == 0);
+    kp_report_release(&rep);
+    kp_snapshot_release(&s);
+    CHECK(load_snapshot(&s, VICTIM_CLUSTER("")) == 0);
+    CHECK(analyze(&s, &rep, KP_MODE_INDEPENDENT) == 0);
+    pr = report_for(&rep, "p");
+    CHECK(pr && pr->result == KP_RESULT_FITS);
+    kp_report_release(&rep);
+    kp_snapshot_release(&s);
+#undef VICTIM_CLUSTER
+}
+
 /* ---- RemovePod against recomputation, on generated clusters ---- */
 
 #define GEN_NODES 6
@@ -774,5 +996,9 @@ main(void)
     RUN(test_inter_pod_affinity__victim_with_anti_affinity_is_preempted);
     RUN(test_inter_pod_affinity__affinity_failure_is_not_preempted);
     RUN(test_inter_pod_affinity__remove_pod_matches_recomputation);
+    RUN(test_inter_pod_affinity__namespace_selector_semantics);
+    RUN(test_inter_pod_affinity__warns_once_without_namespaces);
+    RUN(test_inter_pod_affinity__nominated_pod_in_selected_namespace);
+    RUN(test_inter_pod_affinity__namespace_selector_victim_is_preempted);
     return check_done();
 }

@@ -5,6 +5,7 @@
  * TestNodeAffinityPriority, noderesources TestLeastAllocatedScoringStrategy
  * and TestNodeResourcesBalancedAllocation, imagelocality
  * TestImageLocalityPriority, interpodaffinity TestPreferredAffinity,
+ * interpodaffinity TestPreferredAffinityWithHardPodAffinitySymmetricWeight,
  * podtopologyspread TestPodTopologySpreadScore; and
  * pkg/scheduler/schedule_one_test.go TestNumFeasibleNodesToFind.
  *
@@ -12,7 +13,8 @@
  * candidate nodes (the others exist in the snapshot only).  Translation:
  * a pod that upstream builds without containers is written without
  * containers (the non-zero defaults apply per container); a pending pod
- * never has spec.nodeName (dropped where upstream sets it); the "system
+ * never has spec.nodeName (dropped where upstream sets it); upstream's
+ * namespace "" is "default" (in a term's namespaces too); the "system
  * defaulting ... pods match service" row gives the pod a ReplicaSet
  * owner instead of a Service (spread.h).
  */
@@ -27,16 +29,23 @@ struct score_row {
     int64_t want[MAXN];
 };
 
+/* A row whose pending pod is in namespace ns. */
+struct ns_score_row {
+    const char *ns;
+    struct score_row r;
+};
+
 /* Scores of plugin pl for the candidate nodes of a row. */
 static bool
-run_score_row(const struct kp_score_plugin *pl, const struct score_row *r)
+run_score_row_ns(const struct kp_score_plugin *pl, const struct score_row *r,
+                 const char *ns)
 {
     struct row_fixture fx;
     int idx[MAXN];
     int64_t got[MAXN];
     struct kp_score_nodes f;
     size_t n = 0, i;
-    bool ok = row_setup(&fx, r->json, "p");
+    bool ok = row_setup_ns(&fx, r->json, ns, "p");
     const char *s = r->nodes;
 
     while (ok && *s && n < MAXN) {
@@ -64,6 +73,12 @@ run_score_row(const struct kp_score_plugin *pl, const struct score_row *r)
         printf("#   row: %s\n", r->name);
     row_teardown(&fx);
     return ok;
+}
+
+static bool
+run_score_row(const struct kp_score_plugin *pl, const struct score_row *r)
+{
+    return run_score_row_ns(pl, r, "default");
 }
 
 static void
@@ -485,10 +500,91 @@ static const struct score_row ipa_rows[] = {
             T_POD("p", "", SEC1, "")), "node1 node2", {0, 0}},
 };
 
+/*
+ * The namespaceSelector rows, with upstream's four team Namespaces.
+ * TestPreferredAffinityWithHardPodAffinitySymmetricWeight's "with zero
+ * weight" is not ported: hardPodAffinityWeight is always 1 here.
+ */
+#define NS_TERM(w)                                                         \
+    T_WTERM(w, T_TERM_X(T_IN("security", Q("S1")), "region",             \
+                        ",\"namespaces\":[\"subteam2.team2\"],"          \
+                        "\"namespaceSelector\":" T_IN("team", Q("team1"))))
+#define AFF_NS_SELECTOR PREF_AFF(NS_TERM(5))
+#define ANTI_NS_SELECTOR PREF_ANTI(NS_TERM(5))
+#define HARD_POD_AFFINITY "\"podAffinity\":{" T_REQ ":["                   \
+    T_TERM_X(T_IN("service", Q("S1")), "region",                          \
+             ",\"namespaces\":[\"default\",\"subteam2.team2\"],"        \
+             "\"namespaceSelector\":" T_IN("team", Q("team1"))) "]}"
+#define NS_POD(ns, name, node, aff)                                        \
+    T_POD_X(ns, name, node, SEC1, "", aff)
+#define NS_POD_SPREAD(aff, ns3)                                            \
+    T_LIST(T_TEAM_NAMESPACES "," T_NODE("node1", CHINA) ","               \
+           T_NODE("node2", INDIA) ","                                      \
+           NS_POD("subteam1.team1", "e1", "node1", "") ","                 \
+           NS_POD("subteam1.team1", "e2", "node1", "") ","                 \
+           NS_POD(ns3, "e3", "node1", "") ","                              \
+           NS_POD("subteam2.team1", "e4", "node2", "") ","                 \
+           NS_POD("subteam1.team1", "p", "", AFFX(aff)))
+#define HARD_SYM(ns)                                                       \
+    T_LIST(T_TEAM_NAMESPACES "," T_NODE("node1", CHINA) ","               \
+           T_NODE("node2", INDIA) "," T_NODE("node3", AZ1) ","             \
+           T_POD("e1", "node1", "", AFFX(HARD_POD_AFFINITY)) ","           \
+           T_POD("e2", "node2", "", AFFX(HARD_POD_AFFINITY)) ","           \
+           T_POD_X(ns, "p", "", L("service", "S1"), "", ""))
+
+/* Upstream's two anti-affinity rows repeat the affinity rows' names. */
+static const struct ns_score_row ipa_namespace_rows[] = {
+    {"subteam1.team1", {"Affinity symmetry with namespace selector",
+     T_LIST(T_TEAM_NAMESPACES "," T_NODE("node1", CHINA) ","
+            T_NODE("node2", INDIA) "," T_NODE("node3", AZ1) ","
+            T_POD("e1", "node1", SEC1, AFFX(AFF_NS_SELECTOR)) ","
+            T_POD("e2", "node2", SEC2, AFFX(STAY_S2_REGION)) ","
+            NS_POD("subteam1.team1", "p", "", "")),
+     "node1 node2 node3", {100, 0, 0}}},
+    {"subteam1.team1", {"AntiAffinity symmetry with namespace selector",
+     T_LIST(T_TEAM_NAMESPACES "," T_NODE("node1", CHINA) ","
+            T_NODE("node2", INDIA) "," T_NODE("node3", AZ1) ","
+            T_POD("e1", "node1", SEC1, AFFX(ANTI_NS_SELECTOR)) ","
+            T_POD("e2", "node2", SEC2, AFFX(STAY_S2_REGION)) ","
+            NS_POD("subteam1.team1", "p", "", "")),
+     "node1 node2 node3", {0, 100, 100}}},
+    {"subteam1.team1", {"Affinity with pods matching NamespaceSelector",
+     NS_POD_SPREAD(AFF_NS_SELECTOR, "subteam1.team2"), "node1 node2",
+     {100, 0}}},
+    {"subteam1.team1", {"Affinity with pods matching both "
+     "NamespaceSelector and Namespaces fields",
+     NS_POD_SPREAD(AFF_NS_SELECTOR, "subteam2.team2"), "node1 node2",
+     {100, 0}}},
+    {"subteam1.team1", {"Affinity with pods matching NamespaceSelector "
+     "(anti-affinity)",
+     NS_POD_SPREAD(ANTI_NS_SELECTOR, "subteam1.team2"), "node1 node2",
+     {0, 100}}},
+    {"subteam1.team1", {"Affinity with pods matching both "
+     "NamespaceSelector and Namespaces fields (anti-affinity)",
+     NS_POD_SPREAD(ANTI_NS_SELECTOR, "subteam2.team2"), "node1 node2",
+     {0, 100}}},
+    /* TestPreferredAffinityWithHardPodAffinitySymmetricWeight */
+    {"default", {"with default weight", HARD_SYM("default"),
+     "node1 node2 node3", {100, 100, 0}}},
+    {"subteam1.team2", {"with no matching namespace",
+     HARD_SYM("subteam1.team2"), "node1 node2 node3", {0, 0, 0}}},
+    {"subteam1.team1", {"with matching NamespaceSelector",
+     HARD_SYM("subteam1.team1"), "node1 node2 node3", {100, 100, 0}}},
+    {"subteam2.team2", {"with matching Namespaces",
+     HARD_SYM("subteam2.team2"), "node1 node2 node3", {100, 100, 0}}},
+};
+
 static void
 test_score__inter_pod_affinity(void)
 {
+    size_t i;
+
     ROWS(&kp_score_inter_pod_affinity, ipa_rows);
+    for (i = 0; i < sizeof(ipa_namespace_rows) /
+                    sizeof(ipa_namespace_rows[0]); i++)
+        CHECK(run_score_row_ns(&kp_score_inter_pod_affinity,
+                               &ipa_namespace_rows[i].r,
+                               ipa_namespace_rows[i].ns));
 }
 
 /* "all nodes are same priority as Affinity is nil": PreScore skips. */
@@ -505,6 +601,12 @@ test_score__inter_pod_affinity_skips_without_terms(void)
     f.c = &fx.c;
     f.nodes = idx;
     f.n = 1;
+    CHECK(!kp_score_inter_pod_affinity.pre_score(&f, &state));
+    row_teardown(&fx);
+    /* "with no matching namespace" (hard affinity symmetric weight) */
+    CHECK(row_setup_ns(&fx, HARD_SYM("subteam1.team2"), "subteam1.team2",
+                       "p"));
+    f.c = &fx.c;
     CHECK(!kp_score_inter_pod_affinity.pre_score(&f, &state));
     row_teardown(&fx);
 }
