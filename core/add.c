@@ -5,7 +5,8 @@
  * Mirrors what each controller creates from spec.template:
  * pkg/controller/deployment and replicaset (spec.replicas pods),
  * statefulset/stateful_set_utils.go (newStatefulSetPod: <name>-<ordinal>,
- * the pod-name and pod-index labels, one volume per claim template),
+ * the pod-name and pod-index labels, one volume per claim template and,
+ * when the input carries PVCs, the missing claims themselves),
  * job/job_controller.go (min(parallelism, completions) active pods, none
  * while suspended; the job-name labels) and daemon/daemon_controller.go
  * (NodeShouldRunDaemonPod: nodeName, required node affinity, NoSchedule
@@ -342,16 +343,52 @@ add_replicated(struct add_ctx *c, const struct workload *w)
     return 0;
 }
 
+/*
+ * The StatefulSet controller creates a missing claim from its template
+ * before the pod (getPersistentVolumeClaims): unbound, in the set's
+ * namespace, with the DefaultStorageClass admission's class when the
+ * template names none.  Only when the input carries claims: without
+ * them no claim is evaluated.
+ */
+static int
+create_claim(struct add_ctx *c, const struct workload *w, const cJSON *t,
+             const char *claim)
+{
+    const struct kp_storage_class *def;
+    const cJSON *tspec = kp_json_get(t, "spec");
+    cJSON *pvc, *md, *spec;
+    int rc;
+
+    if (!kp_snapshot_volumes_evaluated(c->s) ||
+        kp_snapshot_pvc(c->s, w->ns, claim))
+        return 0;
+    pvc = cJSON_CreateObject();
+    md = cJSON_AddObjectToObject(pvc, "metadata");
+    cJSON_AddStringToObject(md, "name", claim);
+    cJSON_AddStringToObject(md, "namespace", w->ns);
+    spec = cJSON_IsObject(tspec) ? cJSON_Duplicate(tspec, 1)
+                                 : cJSON_CreateObject();
+    cJSON_AddItemToObject(pvc, "spec", spec);
+    def = kp_snapshot_default_storage_class(c->s);
+    if (!kp_json_get(spec, "storageClassName") && def)
+        cJSON_AddStringToObject(spec, "storageClassName", def->name);
+    rc = kp_snapshot_add_object(c->s, pvc, "PersistentVolumeClaim",
+                                w->source, c->err);
+    cJSON_Delete(pvc);
+    return rc < 0 ? kp_error_prefix(c->err, "%s", w->source) : 0;
+}
+
 /* One volume per volumeClaimTemplate, claim <template>-<pod>. */
-static void
-claim_volumes(const struct workload *w, cJSON *pod, const char *name)
+static int
+claim_volumes(struct add_ctx *c, const struct workload *w, cJSON *pod,
+              const char *name)
 {
     const cJSON *vcts = kp_json_get(w->spec, "volumeClaimTemplates");
     const cJSON *t;
     cJSON *spec = object_member(pod, "spec"), *vols;
 
     if (!cJSON_IsArray(vcts) || cJSON_GetArraySize(vcts) == 0)
-        return;
+        return 0;
     vols = cJSON_GetObjectItemCaseSensitive(spec, "volumes");
     if (!cJSON_IsArray(vols)) {
         cJSON_DeleteItemFromObjectCaseSensitive(spec, "volumes");
@@ -372,7 +409,10 @@ claim_volumes(const struct workload *w, cJSON *pod, const char *name)
                                     v, "persistentVolumeClaim"),
                                 "claimName", claim);
         cJSON_AddItemToArray(vols, v);
+        if (create_claim(c, w, t, claim) < 0)
+            return -1;
     }
+    return 0;
 }
 
 /* StatefulSet: <name>-<ordinal>, ordinals from spec.ordinals.start. */
@@ -405,7 +445,10 @@ add_statefulset(struct add_ctx *c, const struct workload *w)
         pod = pod_from_template(w, name, "apps/v1", "StatefulSet", w->name);
         set_label(pod, "statefulset.kubernetes.io/pod-name", name);
         set_label(pod, "apps.kubernetes.io/pod-index", index);
-        claim_volumes(w, pod, name);
+        if (claim_volumes(c, w, pod, name) < 0) {
+            cJSON_Delete(pod);
+            return -1;
+        }
         if (add_from_template(c, w, pod, name) < 0)
             return -1;
     }

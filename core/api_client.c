@@ -90,7 +90,6 @@ struct list_job {
     char *cont;                 /* continue token of the next page */
     struct page *first, *last;
     int restarted, retries, active, done, failed;
-    int optional;               /* a 403 is a warning (kp_live_opts) */
     long long wake_ms;          /* a retry waits until then; 0: none */
     char errbuf[CURL_ERROR_SIZE];
     struct kp_error err;        /* why the list failed */
@@ -802,18 +801,26 @@ schedule_retry(struct fetch *f, struct list_job *j)
     j->wake_ms = now_ms() + wait;
 }
 
-/* 403 on an optional list: say so, and go on as if it were empty. */
 static int
-forbidden_optional(const struct fetch *f, struct list_job *j)
+is_optional(const struct fetch *f, const struct list_job *j)
+{
+    const char *const *r;
+
+    for (r = f->o->optional; r && *r; r++)
+        if (strcmp(*r, j->def->name) == 0)
+            return 1;
+    return 0;
+}
+
+/* An optional list was refused: report it and deliver it empty. */
+static int
+refused(struct fetch *f, struct list_job *j, long code)
 {
     struct kp_error e;
-    char msg[sizeof(e.msg) + 64];
 
-    http_error(j, 403, "", &e);
-    snprintf(msg, sizeof(msg), "%s; going on without %s", e.msg,
-             j->def->name);
-    if (f->o->warn)
-        f->o->warn(f->o->warn_ctx, msg);
+    http_error(j, code, "", &e);
+    if (f->o->refused)
+        f->o->refused(f->o->warn_ctx, j->def->name, e.msg);
     drop_pages(j);
     j->done = 1;
     return 0;
@@ -835,8 +842,8 @@ handle_done(struct fetch *f, struct list_job *j, CURLcode res,
         return page_ok(f, j, err);
     if (code == 410 && j->cont)
         return expired(f, j, err);
-    if (code == 403 && j->optional)
-        return forbidden_optional(f, j);
+    if ((code == 403 || code == 404) && is_optional(f, j))
+        return refused(f, j, code);
     if ((code == 429 || code >= 500) && j->retries < f->max_retries) {
         schedule_retry(f, j);
         return 0;
@@ -999,15 +1006,6 @@ to_overrides(const struct kp_live_opts *o, struct kp_kubeconfig_overrides *k)
 }
 
 static int
-listed(const char *const *names, const char *name)
-{
-    for (; names && *names; names++)
-        if (strcmp(*names, name) == 0)
-            return 1;
-    return 0;
-}
-
-static int
 make_jobs(struct fetch *f, const char *const *resources,
           struct kp_error *err)
 {
@@ -1025,7 +1023,6 @@ make_jobs(struct fetch *f, const char *const *resources,
                              resources[i]);
         snprintf(j->what, sizeof(j->what), "%s%s%s", j->def->name,
                  j->def->group[0] ? "." : "", j->def->group);
-        j->optional = listed(f->o->optional, resources[i]);
         j->easy = curl_easy_init();
         if (!j->easy)
             return kp_errorf(err, KP_EXIT_ERROR, "cannot start the HTTP "

@@ -31,10 +31,13 @@ struct kp_live_opts {
     kp_warn_fn warn;                /* warnings [dropped] */
     void *warn_ctx;
     /*
-     * NULL-terminated resource names whose list the server may refuse
-     * with 403 Forbidden: a warning, and the list is taken as empty.
+     * Resources (NULL-terminated) whose list may be refused: a 403 or 404
+     * on one of them calls refused(warn_ctx, resource, message) and the
+     * list is delivered empty instead of failing the fetch.  The message
+     * reads like the error it replaces ("cannot list ... 403 Forbidden").
      */
     const char *const *optional;
+    void (*refused)(void *ctx, const char *resource, const char *msg);
 };
 
 /*

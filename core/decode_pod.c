@@ -619,21 +619,123 @@ decode_spread(struct kp_snapshot *s, const cJSON *spec, struct kp_pod *p,
     return 0;
 }
 
+/* The volume sources a volume plugin reads, and the member naming each. */
+static const struct {
+    const char *key;
+    enum kp_volume_kind kind;
+    const char *id;
+} volume_sources[] = {
+    {"persistentVolumeClaim", KP_VOL_PVC, "claimName"},
+    {"ephemeral", KP_VOL_EPHEMERAL, NULL},
+    {"gcePersistentDisk", KP_VOL_GCE_PD, "pdName"},
+    {"awsElasticBlockStore", KP_VOL_AWS_EBS, "volumeID"},
+    {"rbd", KP_VOL_RBD, "image"},
+    {"iscsi", KP_VOL_ISCSI, "iqn"},
+    {"azureDisk", KP_VOL_AZURE_DISK, "diskURI"},
+    {"cinder", KP_VOL_CINDER, "volumeID"},
+    {"portworxVolume", KP_VOL_PORTWORX, "volumeID"},
+};
+
+/* One volume; *kept tells whether it is a source of volume_sources. */
 static int
-decode_volumes(const cJSON *spec, struct kp_pod *p, struct kp_error *err)
+decode_one_volume(struct kp_snapshot *s, const cJSON *it,
+                  struct kp_volume *v, bool *kept, struct kp_error *err)
+{
+    size_t i;
+
+    *kept = false;
+    if (kp_json_istr(&s->arena, it, "name", &v->name, err) < 0)
+        return -1;
+    if (!v->name)
+        v->name = "";
+    for (i = 0; i < sizeof(volume_sources) / sizeof(volume_sources[0]);
+         i++) {
+        const cJSON *src;
+
+        if (kp_json_obj(it, volume_sources[i].key, &src, err) < 0)
+            return -1;
+        if (!src)
+            continue;
+        v->kind = volume_sources[i].kind;
+        v->id = "";
+        if ((volume_sources[i].id &&
+             kp_json_istr(&s->arena, src, volume_sources[i].id, &v->id,
+                          err) < 0) ||
+            kp_json_bool(src, "readOnly", &v->read_only, err) < 0 ||
+            (v->kind == KP_VOL_RBD &&
+             (kp_json_istr(&s->arena, src, "pool", &v->pool, err) < 0 ||
+              kp_json_str_array(&s->arena, src, "monitors", &v->nmonitors,
+                                &v->monitors, err) < 0)))
+            return kp_error_path(err, "%s", volume_sources[i].key);
+        if (!v->id)
+            v->id = "";
+        if (v->kind == KP_VOL_RBD && (!v->pool || !v->pool[0]))
+            v->pool = "rbd";
+        *kept = true;
+        return 0;
+    }
+    return 0;
+}
+
+/* Volumes of a source the plugins read (most pods have none). */
+static size_t
+count_kept_volumes(const cJSON *arr)
+{
+    const cJSON *it;
+    size_t n = 0, i;
+
+    cJSON_ArrayForEach(it, arr)
+        for (i = 0; i < sizeof(volume_sources) / sizeof(volume_sources[0]);
+             i++)
+            if (kp_json_get(it, volume_sources[i].key)) {
+                n++;
+                break;
+            }
+    return n;
+}
+
+/* Without a kept volume, only the shape of the list is checked. */
+static int
+check_volume_objects(const cJSON *arr, struct kp_error *err)
+{
+    const cJSON *it;
+    size_t i = 0;
+
+    cJSON_ArrayForEach(it, arr) {
+        if (!cJSON_IsObject(it))
+            return kp_errorf(err, KP_EXIT_ERROR,
+                             "volumes[%zu]: expected an object", i);
+        i++;
+    }
+    return 0;
+}
+
+static int
+decode_volumes(struct kp_snapshot *s, const cJSON *spec, struct kp_pod *p,
+               struct kp_error *err)
 {
     const cJSON *arr, *it;
     size_t i = 0;
 
     if (kp_json_arr(spec, "volumes", &arr, err) < 0)
         return -1;
+    if (!arr || !count_kept_volumes(arr))
+        return check_volume_objects(arr, err);
+    p->volumes = kp_arena_alloc(&s->arena, sizeof(*p->volumes) *
+                                count_kept_volumes(arr));
     cJSON_ArrayForEach(it, arr) {
+        struct kp_volume *v = &p->volumes[p->nvolumes];
+        bool kept;
+
         if (!cJSON_IsObject(it))
             return kp_errorf(err, KP_EXIT_ERROR,
                              "volumes[%zu]: expected an object", i);
-        if (kp_json_get(it, "persistentVolumeClaim") ||
-            kp_json_get(it, "ephemeral"))
+        if (decode_one_volume(s, it, v, &kept, err) < 0)
+            return kp_error_path(err, "volumes[%zu]", i);
+        if (kept && (v->kind == KP_VOL_PVC || v->kind == KP_VOL_EPHEMERAL))
             p->uses_volumes = true;
+        if (kept)
+            p->nvolumes++;
         i++;
     }
     return 0;
@@ -684,7 +786,7 @@ decode_spec(struct kp_snapshot *s, const cJSON *spec, struct kp_pod *p,
         decode_tolerations(s, spec, p, err) < 0 ||
         decode_affinity(s, spec, p, err) < 0 ||
         decode_spread(s, spec, p, err) < 0 ||
-        decode_volumes(spec, p, err) < 0 ||
+        decode_volumes(s, spec, p, err) < 0 ||
         kp_json_obj(spec, "nodeSelector", &nsel, err) < 0)
         return -1;
     if (kp_labels_from_json(&s->arena, nsel, &p->node_selector, err) < 0)

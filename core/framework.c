@@ -6,6 +6,7 @@
  */
 #include "framework.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -231,11 +232,111 @@ kp_cluster_remove(struct kp_cluster *cl, const struct kp_pod *p)
 
 /* ---- cycle ---- */
 
+static bool
+name_in(const char *const *names, size_t n, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return true;
+    return false;
+}
+
+void
+kp_cycle_restrict_nodes(struct kp_cycle *c, int idx,
+                        const char *const *names, size_t n)
+{
+    const char **out = kp_arena_alloc(c->scratch, (n + 1) * sizeof(char *));
+    size_t i, k = 0;
+
+    for (i = 0; i < n; i++)
+        if ((!c->restricted || name_in(c->allowed, c->nallowed, names[i])) &&
+            !name_in(out, k, names[i]))
+            out[k++] = names[i];
+    c->allowed = out;
+    c->nallowed = k;
+    c->restricted = true;
+    if (c->nrestricting < KP_MAX_PLUGINS)
+        c->restricting[c->nrestricting++] = kp_filter_plugins[idx]->name;
+}
+
+bool
+kp_cycle_node_allowed(const struct kp_cycle *c, const struct kp_node *node)
+{
+    return !c->restricted || name_in(c->allowed, c->nallowed, node->name);
+}
+
+/* "[A B]" as Go prints a []string; sorted when sort is set. */
+static char *
+plugin_list(struct kp_arena *a, const struct kp_cycle *c, bool sort)
+{
+    const char *names[KP_MAX_PLUGINS];
+    size_t len = 3, i, j;
+    int n = c->nrestricting;
+    char *out;
+
+    for (i = 0; i < (size_t)n; i++) {
+        names[i] = c->restricting[i];
+        len += strlen(names[i]) + 1;
+    }
+    for (i = 1; sort && i < (size_t)n; i++)
+        for (j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            const char *t = names[j];
+
+            names[j] = names[j - 1];
+            names[j - 1] = t;
+        }
+    out = kp_arena_alloc(a, len);
+    out[0] = '[';
+    for (i = 0, len = 1; i < (size_t)n; i++) {
+        if (i)
+            out[len++] = ' ';
+        memcpy(out + len, names[i], strlen(names[i]));
+        len += strlen(names[i]);
+    }
+    out[len] = ']';
+    return out;
+}
+
+static struct kp_status
+join_status(struct kp_arena *a, const char *prefix, const char *what,
+            const char *suffix)
+{
+    size_t n = strlen(prefix) + strlen(what) + strlen(suffix) + 1;
+    char *m = kp_arena_alloc(a, n);
+
+    snprintf(m, n, "%s%s%s", prefix, what, suffix);
+    return kp_status_new(KP_UNRESOLVABLE, m);
+}
+
+struct kp_status
+kp_cycle_restricted_status(const struct kp_cycle *c)
+{
+    return join_status(c->scratch, "node(s) didn't satisfy plugin(s) ",
+                       plugin_list(c->scratch, c, true), "");
+}
+
+/* The merged PreFilterResult names no node at all. */
+static struct kp_status
+empty_result_status(const struct kp_cycle *c)
+{
+    if (c->nrestricting == 1)
+        return join_status(c->scratch, "node(s) didn't satisfy plugin ",
+                           c->restricting[0], "");
+    return join_status(c->scratch, "node(s) didn't satisfy plugin(s) ",
+                       plugin_list(c->scratch, c, false), " simultaneously");
+}
+
 struct kp_status
 kp_cycle_pre_filter(struct kp_cycle *c)
 {
     size_t i;
 
+    c->restricted = false;
+    c->nallowed = 0;
+    c->allowed = NULL;
+    c->nrestricting = 0;
     for (i = 0; i < kp_nfilter_plugins; i++) {
         const struct kp_plugin *pl = kp_filter_plugins[i];
         struct kp_status st;
@@ -248,6 +349,10 @@ kp_cycle_pre_filter(struct kp_cycle *c)
         if (st.code == KP_SKIP) {
             c->skip[i] = true;
         } else if (st.code != KP_SUCCESS) {
+            st.plugin = pl->name;
+            return st;
+        } else if (c->restricted && c->nallowed == 0) {
+            st = empty_result_status(c);
             st.plugin = pl->name;
             return st;
         }
@@ -397,6 +502,10 @@ const struct kp_plugin *const kp_filter_plugins[] = {
     &kp_plugin_node_affinity,
     &kp_plugin_node_ports,
     &kp_plugin_node_resources_fit,
+    &kp_plugin_volume_restrictions,
+    &kp_plugin_node_volume_limits,
+    &kp_plugin_volume_binding,
+    &kp_plugin_volume_zone,
     &kp_plugin_pod_topology_spread,
     &kp_plugin_inter_pod_affinity,
 };

@@ -71,6 +71,17 @@ struct kp_cycle {
     struct kp_arena *scratch;
     void *state[KP_MAX_PLUGINS];
     bool skip[KP_MAX_PLUGINS];
+    /*
+     * The PreFilterResults merged (intersected) by kp_cycle_pre_filter:
+     * when restricted, only the nodes named in allowed are filtered; the
+     * others are UnschedulableAndUnresolvable (kp_cycle_restricted_status).
+     * restricting names the plugins that returned a result, in order.
+     */
+    bool restricted;
+    size_t nallowed;
+    const char **allowed;
+    int nrestricting;
+    const char *restricting[KP_MAX_PLUGINS];
 };
 
 /* A Filter plugin; hooks other than filter are optional (NULL). */
@@ -112,7 +123,24 @@ struct kp_node_info *kp_node_info_clone(struct kp_arena *a,
                                         size_t nres, size_t extra);
 
 /* Cycle state */
+/*
+ * RunPreFilterPlugins: every PreFilter in order; the first failure is the
+ * result.  A PreFilterResult leaving no node name at all fails with
+ * "node(s) didn't satisfy plugin P" ("plugin(s) [P Q] simultaneously").
+ */
 struct kp_status kp_cycle_pre_filter(struct kp_cycle *c);
+/*
+ * For a PreFilter: return a PreFilterResult, the node names (n >= 0) the
+ * pod may go to; merged with earlier results by intersection.
+ */
+void kp_cycle_restrict_nodes(struct kp_cycle *c, int idx,
+                             const char *const *names, size_t n);
+/* Whether the node is within the merged PreFilterResult (or none). */
+bool kp_cycle_node_allowed(const struct kp_cycle *c,
+                           const struct kp_node *node);
+/* The status of a node outside it: "node(s) didn't satisfy plugin(s)
+ * [P Q]" (plugin names sorted), UnschedulableAndUnresolvable. */
+struct kp_status kp_cycle_restricted_status(const struct kp_cycle *c);
 void kp_cycle_clone(struct kp_cycle *dst, const struct kp_cycle *src);
 /* Remove/add a pod on a (cloned) node info and in the cycle state. */
 void kp_cycle_remove_pod(struct kp_cycle *c, struct kp_node_info *ni,

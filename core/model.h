@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "labels.h"
+#include "quantity.h"
 
 /* Fixed resource ids; scalar resources get ids from KP_RES_FIRST_SCALAR. */
 enum kp_res_id {
@@ -98,6 +99,32 @@ struct kp_namespace {
     int index;
 };
 
+/*
+ * A pod volume that a volume plugin reads (issue 3).  Other volume types
+ * (configMap, secret, emptyDir, projected, ...) are not kept.
+ */
+enum kp_volume_kind {
+    KP_VOL_PVC,             /* persistentVolumeClaim: id = claimName */
+    KP_VOL_EPHEMERAL,       /* ephemeral: claim "<pod>-<volume name>" */
+    KP_VOL_GCE_PD,          /* gcePersistentDisk: id = pdName */
+    KP_VOL_AWS_EBS,         /* awsElasticBlockStore: id = volumeID */
+    KP_VOL_RBD,             /* rbd: id = image, pool, monitors */
+    KP_VOL_ISCSI,           /* iscsi: id = iqn */
+    KP_VOL_AZURE_DISK,      /* azureDisk: id = diskURI */
+    KP_VOL_CINDER,          /* cinder: id = volumeID */
+    KP_VOL_PORTWORX         /* portworxVolume: id = volumeID */
+};
+
+struct kp_volume {
+    const char *name;
+    enum kp_volume_kind kind;
+    const char *id;             /* see enum kp_volume_kind; "" when unset */
+    bool read_only;
+    const char *pool;           /* RBD: "rbd" when unset (API default) */
+    size_t nmonitors;           /* RBD */
+    const char **monitors;
+};
+
 struct kp_pod {
     const char *ns;
     /* the Namespace object named ns; NULL when the snapshot has none */
@@ -143,7 +170,9 @@ struct kp_pod {
     /* ---- read only by scoring (decode_score.c) ---- */
     size_t ncontainers;         /* init + app containers (ImageLocality) */
     const char *controller_kind;/* ownerReferences[controller].kind */
-    bool uses_volumes;          /* PVC/ephemeral volumes: not evaluated */
+    bool uses_volumes;          /* has PVC or ephemeral volumes */
+    size_t nvolumes;            /* the volumes kept (struct kp_volume) */
+    struct kp_volume *volumes;
     bool from_add;              /* came from --add (issue 5) */
     size_t npdbs;               /* PDBs protecting the pod (kp_pdb_matches) */
     int *pdbs;                  /* their indexes in the snapshot */
@@ -182,6 +211,110 @@ struct kp_priority_class {
     int32_t value;
     bool global_default;
     bool preempt_never;
+};
+
+/* ---- storage objects (issue 3: the volume plugins) ---- */
+
+/* PersistentVolumeAccessMode bits */
+#define KP_AM_RWO 1u            /* ReadWriteOnce */
+#define KP_AM_ROX 2u            /* ReadOnlyMany */
+#define KP_AM_RWX 4u            /* ReadWriteMany */
+#define KP_AM_RWOP 8u           /* ReadWriteOncePod */
+
+enum kp_claim_phase {
+    KP_CLAIM_PENDING,
+    KP_CLAIM_BOUND,
+    KP_CLAIM_LOST
+};
+
+struct kp_pvc {
+    const char *ns;
+    const char *name;
+    const char *uid;
+    const char *source;
+    const char *volume_name;    /* spec.volumeName; NULL when empty */
+    /* GetPersistentVolumeClaimClass: beta annotation, else the spec */
+    const char *storage_class;  /* "" when none */
+    unsigned access_modes;      /* KP_AM_* */
+    enum kp_claim_phase phase;
+    bool deleting;              /* metadata.deletionTimestamp set */
+    bool bind_completed;        /* annotation pv.kubernetes.io/bind-completed */
+    const char *selected_node;  /* annotation volume.kubernetes.io/
+                                   selected-node; NULL when absent */
+    const char *owner_uid;      /* the controller ownerReference's uid */
+    struct kp_quantity request; /* spec.resources.requests.storage (0) */
+    struct kp_selector selector;        /* spec.selector (is_null: none) */
+    bool block;                 /* spec.volumeMode: Block */
+    const char *vac;            /* spec.volumeAttributesClassName or "" */
+    int index;
+};
+
+/* A PersistentVolume source, as far as the plugins read it. */
+enum kp_pv_source {
+    KP_PV_OTHER,                /* hostPath, local, nfs, ...: not counted */
+    KP_PV_CSI,                  /* csi: driver, volumeHandle */
+    KP_PV_GCE_PD,               /* id = pdName */
+    KP_PV_AWS_EBS,              /* id = volumeID */
+    KP_PV_AZURE_DISK,           /* id = diskURI */
+    KP_PV_CINDER,               /* id = volumeID */
+    KP_PV_PORTWORX              /* id = volumeID */
+};
+
+struct kp_pv {
+    const char *name;
+    const char *source_file;
+    struct kp_labels labels;
+    bool deleting;
+    const char *storage_class;  /* GetPersistentVolumeClass; "" none */
+    unsigned access_modes;
+    struct kp_quantity capacity;        /* spec.capacity.storage (0) */
+    bool has_claim_ref;
+    const char *claim_ns, *claim_name, *claim_uid;  /* "" when unset */
+    bool block;
+    const char *vac;
+    struct kp_node_selector node_affinity;  /* spec.nodeAffinity.required */
+    enum kp_pv_source kind;
+    const char *driver;         /* csi.driver */
+    const char *id;             /* csi.volumeHandle or the in-tree id */
+    bool available;             /* status.phase == Available */
+    int index;
+};
+
+enum kp_binding_mode {
+    KP_BINDING_IMMEDIATE,
+    KP_BINDING_WAIT_FOR_FIRST_CONSUMER
+};
+
+/* One allowedTopologies term: the AND of key In values. */
+struct kp_topology_term {
+    size_t nexprs;
+    struct kp_requirement *exprs;   /* op KP_OP_IN */
+    bool invalid;                   /* an expression without values */
+};
+
+struct kp_storage_class {
+    const char *name;
+    bool is_default;            /* is-default-class annotation "true" */
+    int64_t creation_time;      /* ns since the epoch */
+    const char *provisioner;
+    enum kp_binding_mode binding_mode;
+    size_t nallowed;
+    struct kp_topology_term *allowed;   /* allowedTopologies */
+};
+
+struct kp_csi_driver_info {
+    const char *name;
+    const char *node_id;
+    bool has_count;
+    int32_t count;              /* allocatable.count */
+    size_t ntopology_keys;
+    const char **topology_keys;
+};
+
+struct kp_csinode {
+    const char *name;
+    size_t ndrivers;
+    struct kp_csi_driver_info *drivers;
 };
 
 #endif

@@ -133,34 +133,21 @@ cmp_int(const void *a, const void *b)
 }
 
 /*
- * The nodes the filter pass walks: every node, or (NodeAffinity's
- * PreFilterResult) only the named ones, in input order instead of
- * upstream's map order.  Nodes left out get the status upstream gives
- * absent nodes, except keep (a nominated node already evaluated, whose
- * status upstream keeps).  Returns the number of nodes in list.
+ * The nodes the filter pass walks: every node, or only those the merged
+ * PreFilterResults name, in input order instead of upstream's map order.
+ * Nodes left out get the status upstream gives absent nodes, except keep
+ * (a nominated node already evaluated, whose status upstream keeps).  Returns the number of nodes in list.
  */
 static size_t
 pass_nodes(struct kp_cycle *c, struct attempt *at, int *list, int keep)
 {
-    size_t n = c->cl->snap->nnodes, i, j, m = 0, nnames;
-    const char *const *names;
+    size_t n = c->cl->snap->nnodes, i, m = 0;
 
-    if (!kp_node_affinity_prefilter_names(c, &nnames, &names)) {
-        for (i = 0; i < n; i++)
-            list[i] = (int)i;
-        return n;
-    }
     for (i = 0; i < n; i++) {
-        for (j = 0; j < nnames; j++)
-            if (strcmp(names[j], c->cl->snap->nodes[i]->name) == 0)
-                break;
-        if (j < nnames) {
+        if (kp_cycle_node_allowed(c, c->cl->nodes[i].node))
             list[m++] = (int)i;
-        } else if ((int)i != keep) {
-            at->statuses[i] = kp_status_new(KP_UNRESOLVABLE,
-                                            KP_REASON_NODE_AFFINITY_PREFILTER);
-            at->statuses[i].plugin = "NodeAffinity";
-        }
+        else if ((int)i != keep)
+            at->statuses[i] = kp_cycle_restricted_status(c);
     }
     return m;
 }

@@ -33,6 +33,10 @@ kp_snapshot_init(struct kp_snapshot *s)
     kp_strmap_init(&s->pdb_index);
     kp_strmap_init(&s->pc_index);
     kp_strmap_init(&s->ns_index);
+    kp_strmap_init(&s->pvc_index);
+    kp_strmap_init(&s->pv_index);
+    kp_strmap_init(&s->sc_index);
+    kp_strmap_init(&s->csinode_index);
     for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
         kp_snapshot_resource_id(s, fixed[i]);
 }
@@ -55,6 +59,14 @@ kp_snapshot_release(struct kp_snapshot *s)
     free(s->node_pods);
     free(s->node_npods);
     free(s->events);
+    free(s->pvcs);
+    free(s->pvs);
+    free(s->scs);
+    free(s->csinodes);
+    kp_strmap_release(&s->pvc_index);
+    kp_strmap_release(&s->pv_index);
+    kp_strmap_release(&s->sc_index);
+    kp_strmap_release(&s->csinode_index);
     kp_strmap_release(&s->res_ids);
     kp_strmap_release(&s->node_index);
     kp_strmap_release(&s->pod_index);
@@ -216,6 +228,59 @@ kp_snapshot_pod(const struct kp_snapshot *s, const char *ns,
     return kp_strmap_get(&s->pod_index, key);
 }
 
+const struct kp_pvc *
+kp_snapshot_pvc(const struct kp_snapshot *s, const char *ns,
+                const char *name)
+{
+    char key[1024];
+
+    snprintf(key, sizeof(key), "%s/%s", ns, name);
+    return kp_strmap_get(&s->pvc_index, key);
+}
+
+const struct kp_pv *
+kp_snapshot_pv(const struct kp_snapshot *s, const char *name)
+{
+    return kp_strmap_get(&s->pv_index, name);
+}
+
+const struct kp_storage_class *
+kp_snapshot_storage_class(const struct kp_snapshot *s, const char *name)
+{
+    return kp_strmap_get(&s->sc_index, name);
+}
+
+const struct kp_csinode *
+kp_snapshot_csinode(const struct kp_snapshot *s, const char *name)
+{
+    return kp_strmap_get(&s->csinode_index, name);
+}
+
+const struct kp_storage_class *
+kp_snapshot_default_storage_class(const struct kp_snapshot *s)
+{
+    const struct kp_storage_class *best = NULL;
+    size_t i;
+
+    for (i = 0; i < s->nscs; i++) {
+        const struct kp_storage_class *sc = s->scs[i];
+
+        if (!sc->is_default)
+            continue;
+        if (!best || sc->creation_time > best->creation_time ||
+            (sc->creation_time == best->creation_time &&
+             strcmp(sc->name, best->name) < 0))
+            best = sc;
+    }
+    return best;
+}
+
+bool
+kp_snapshot_volumes_evaluated(const struct kp_snapshot *s)
+{
+    return s->has_pvc_input && !s->storage_refused;
+}
+
 bool
 kp_pod_is_terminal(const struct kp_pod *p)
 {
@@ -254,7 +319,18 @@ static bool
 namespaced(const char *kind)
 {
     return strcmp(kind, "Node") != 0 && strcmp(kind, "PriorityClass") != 0 &&
-           strcmp(kind, "Namespace") != 0;
+           strcmp(kind, "Namespace") != 0 &&
+           strcmp(kind, "PersistentVolume") != 0 &&
+           strcmp(kind, "StorageClass") != 0 && strcmp(kind, "CSINode") != 0;
+}
+
+/* Kinds whose objects without a namespace are in "default". */
+static bool
+defaults_namespace(const char *kind)
+{
+    return strcmp(kind, "Pod") == 0 ||
+           strcmp(kind, "PodDisruptionBudget") == 0 ||
+           strcmp(kind, "PersistentVolumeClaim") == 0;
 }
 
 /*
@@ -277,8 +353,7 @@ describe(const cJSON *obj, const char *kind, long index, char *buf,
     lower_kind(lk, lower, sizeof(lower));
     if (cJSON_IsString(ns) && ns->valuestring[0])
         nsname = ns->valuestring;
-    else if (strcmp(kind, "Pod") == 0 ||
-             strcmp(kind, "PodDisruptionBudget") == 0)
+    else if (defaults_namespace(kind))
         nsname = "default";
     if (!cJSON_IsString(name) || !name->valuestring[0]) {
         if (index >= 0)
@@ -335,6 +410,55 @@ ns_key(struct kp_snapshot *s, const char *ns, const char *name)
     return kp_arena_strdup(&s->arena, key);
 }
 
+/* PersistentVolumeClaim, PersistentVolume, StorageClass, CSINode. */
+static int
+add_storage(struct kp_snapshot *s, const cJSON *obj, const char *kind,
+            const char *source, struct kp_error *err)
+{
+    if (strcmp(kind, "PersistentVolumeClaim") == 0) {
+        struct kp_pvc *p = kp_arena_alloc(&s->arena, sizeof(*p));
+
+        p->source = source;
+        p->index = (int)s->npvcs;
+        if (kp_decode_pvc(s, obj, p, err) < 0 ||
+            check_name("metadata.name", p->name, err) < 0 ||
+            check_name("metadata.namespace", p->ns, err) < 0 ||
+            index_unique(&s->pvc_index, ns_key(s, p->ns, p->name), p,
+                         err) < 0)
+            return -1;
+        PUSH(s->pvcs, s->npvcs, s->cappvcs, p);
+        s->has_pvc_input = true;
+    } else if (strcmp(kind, "PersistentVolume") == 0) {
+        struct kp_pv *p = kp_arena_alloc(&s->arena, sizeof(*p));
+
+        p->source_file = source;
+        p->index = (int)s->npvs;
+        if (kp_decode_pv(s, obj, p, err) < 0 ||
+            check_name("metadata.name", p->name, err) < 0 ||
+            index_unique(&s->pv_index, p->name, p, err) < 0)
+            return -1;
+        PUSH(s->pvs, s->npvs, s->cappvs, p);
+    } else if (strcmp(kind, "StorageClass") == 0) {
+        struct kp_storage_class *sc = kp_arena_alloc(&s->arena,
+                                                     sizeof(*sc));
+
+        if (kp_decode_storage_class(s, obj, sc, err) < 0 ||
+            check_name("metadata.name", sc->name, err) < 0 ||
+            index_unique(&s->sc_index, sc->name, sc, err) < 0)
+            return -1;
+        PUSH(s->scs, s->nscs, s->capscs, sc);
+    } else {
+        struct kp_csinode *cn = kp_arena_alloc(&s->arena, sizeof(*cn));
+
+        if (kp_decode_csinode(s, obj, cn, err) < 0 ||
+            check_name("metadata.name", cn->name, err) < 0 ||
+            index_unique(&s->csinode_index, cn->name, cn, err) < 0)
+            return -1;
+        PUSH(s->csinodes, s->ncsinodes, s->capcsinodes, cn);
+    }
+    return 0;
+}
+
 static int
 add_known(struct kp_snapshot *s, const cJSON *obj, const char *kind,
           const char *source, struct kp_error *err)
@@ -383,7 +507,7 @@ add_known(struct kp_snapshot *s, const cJSON *obj, const char *kind,
             index_unique(&s->ns_index, ns->name, ns, err) < 0)
             return -1;
         PUSH(s->namespaces, s->nnamespaces, s->capnamespaces, ns);
-    } else {
+    } else if (strcmp(kind, "PriorityClass") == 0) {
         struct kp_priority_class *pc = kp_arena_alloc(&s->arena,
                                                       sizeof(*pc));
 
@@ -392,6 +516,8 @@ add_known(struct kp_snapshot *s, const cJSON *obj, const char *kind,
             index_unique(&s->pc_index, pc->name, pc, err) < 0)
             return -1;
         PUSH(s->pcs, s->npcs, s->cappcs, pc);
+    } else {
+        return add_storage(s, obj, kind, source, err);
     }
     return 0;
 }
@@ -403,7 +529,11 @@ known_kind(const char *kind)
            strcmp(kind, "PodDisruptionBudget") == 0 ||
            strcmp(kind, "PriorityClass") == 0 ||
            strcmp(kind, "Namespace") == 0 ||
-           strcmp(kind, "Event") == 0;
+           strcmp(kind, "Event") == 0 ||
+           strcmp(kind, "PersistentVolumeClaim") == 0 ||
+           strcmp(kind, "PersistentVolume") == 0 ||
+           strcmp(kind, "StorageClass") == 0 ||
+           strcmp(kind, "CSINode") == 0;
 }
 
 /*
@@ -453,6 +583,9 @@ load_list(struct kp_snapshot *s, const cJSON *doc, const char *kind,
         lower_kind(kind, item_kind, sizeof(item_kind));
         return kp_error_prefix(err, "%s", item_kind);
     }
+    /* the API's list of claims says "these are all", even when empty */
+    if (strcmp(kind, "PersistentVolumeClaimList") == 0)
+        s->has_pvc_input = true;
     if (strcmp(kind, "List") != 0) {
         size_t n = strlen(kind) - 4;
 
@@ -876,6 +1009,43 @@ kp_snapshot_check_namespace_selectors(struct kp_snapshot *s,
                      first->name, more);
 }
 
+/*
+ * Without PVCs in the input the PVC and ephemeral volumes of pods are left
+ * out of the volume plugins; say so once.  With PVCs but no PVs at all,
+ * every bound claim would read as bound to a missing volume: say that too.
+ */
+static void
+storage_warnings(struct kp_snapshot *s)
+{
+    size_t i, n = 0;
+
+    if (!kp_snapshot_volumes_evaluated(s)) {
+        for (i = 0; i < s->npods; i++)
+            if (s->pods[i]->uses_volumes && !kp_pod_is_terminal(s->pods[i]))
+                n++;
+        if (n && s->storage_refused)
+            kp_snapshot_warn(s, "%zu pod(s) use PersistentVolumeClaims or "
+                             "ephemeral volumes, which are not evaluated: "
+                             "the storage objects could not be listed", n);
+        else if (n)
+            kp_snapshot_warn(s, "%zu pod(s) use PersistentVolumeClaims or "
+                             "ephemeral volumes, which are not evaluated: "
+                             "the input has no PersistentVolumeClaims (add "
+                             "pvc,pv,storageclasses,csinodes to kubectl get)",
+                             n);
+        return;
+    }
+    if (s->npvs)
+        return;
+    for (i = 0; i < s->npvcs; i++)
+        if (s->pvcs[i]->volume_name)
+            n++;
+    if (n)
+        kp_snapshot_warn(s, "the input has no PersistentVolumes: %zu bound "
+                         "PersistentVolumeClaim(s) name a volume that is "
+                         "not in the input", n);
+}
+
 int
 kp_snapshot_finish(struct kp_snapshot *s, const char *scheduler_name,
                    struct kp_error *err)
@@ -921,6 +1091,7 @@ kp_snapshot_finish(struct kp_snapshot *s, const char *scheduler_name,
     index_pods_by_node(s);
     index_pdbs_by_pod(s);
     link_namespaces(s);
+    storage_warnings(s);
     s->finished = true;
     return 0;
 }

@@ -1,7 +1,8 @@
 /*
  * snapshot.h - the cluster state one analysis reads: nodes, pods, PDBs,
- * PriorityClasses and Namespaces, loaded from kubectl JSON, with name indexes, the
- * resource-name registry and priority resolution.
+ * PriorityClasses, Namespaces and what the volume plugins read (PVCs, PVs,
+ * StorageClasses, CSINodes), loaded from kubectl JSON, with name indexes,
+ * the resource-name registry and priority resolution.
  *
  * Mirrors plugin/pkg/admission/priority/admission.go for priorities and
  * pkg/scheduler/scheduler.go / eventhandlers.go for which pods count.
@@ -44,6 +45,28 @@ struct kp_snapshot {
     struct kp_strmap pdb_index;
     struct kp_strmap pc_index;      /* name -> class */
     struct kp_strmap ns_index;      /* name -> namespace */
+    /* storage (issue 3): PVCs by "ns/name", the others by name */
+    struct kp_pvc **pvcs;
+    size_t npvcs, cappvcs;
+    struct kp_pv **pvs;
+    size_t npvs, cappvs;
+    struct kp_storage_class **scs;
+    size_t nscs, capscs;
+    struct kp_csinode **csinodes;
+    size_t ncsinodes, capcsinodes;
+    struct kp_strmap pvc_index;
+    struct kp_strmap pv_index;
+    struct kp_strmap sc_index;
+    struct kp_strmap csinode_index;
+    /*
+     * The input carries PVCs: a PersistentVolumeClaim object or a
+     * PersistentVolumeClaimList (even empty, as the API returns it).
+     * Without them the PVC and ephemeral volumes of pods are left out
+     * of every volume plugin (kp_snapshot_volumes_evaluated()).
+     */
+    bool has_pvc_input;
+    /* live: a storage list was refused; volumes are not evaluated */
+    bool storage_refused;
     size_t nunknown_kinds;
     size_t ndocuments;
     /* warnings for stderr; the caller prints them */
@@ -109,6 +132,28 @@ void kp_snapshot_warn(struct kp_snapshot *s, const char *fmt, ...)
 /* Whether pdb protects pod (the scheduler's rule, 11.1). */
 bool kp_pdb_matches(const struct kp_pdb *pdb, const struct kp_pod *pod);
 
+/* Storage look-ups (NULL when absent). */
+const struct kp_pvc *kp_snapshot_pvc(const struct kp_snapshot *s,
+                                     const char *ns, const char *name);
+const struct kp_pv *kp_snapshot_pv(const struct kp_snapshot *s,
+                                   const char *name);
+const struct kp_storage_class *
+kp_snapshot_storage_class(const struct kp_snapshot *s, const char *name);
+const struct kp_csinode *kp_snapshot_csinode(const struct kp_snapshot *s,
+                                             const char *name);
+/*
+ * The class the DefaultStorageClass admission plugin gives a claim that
+ * names none: of the classes marked default, the newest (then the first
+ * by name); NULL when there is none.
+ */
+const struct kp_storage_class *
+kp_snapshot_default_storage_class(const struct kp_snapshot *s);
+/*
+ * Whether PVC-dependent volume checks run: the input carries PVCs and no
+ * storage list was refused (see has_pvc_input).
+ */
+bool kp_snapshot_volumes_evaluated(const struct kp_snapshot *s);
+
 /* Pod predicates of section 2 of the semantics. */
 bool kp_pod_is_terminal(const struct kp_pod *p);
 /* Pending for scheduler_name: unbound, not terminal, not deleting. */
@@ -124,6 +169,17 @@ int kp_decode_pdb(struct kp_snapshot *s, const cJSON *obj,
 int kp_decode_priority_class(struct kp_snapshot *s, const cJSON *obj,
                              struct kp_priority_class *pc,
                              struct kp_error *err);
+/* decode_storage.c: PersistentVolumeClaim, PersistentVolume,
+ * StorageClass and CSINode (storage.k8s.io/v1). */
+int kp_decode_pvc(struct kp_snapshot *s, const cJSON *obj, struct kp_pvc *p,
+                  struct kp_error *err);
+int kp_decode_pv(struct kp_snapshot *s, const cJSON *obj, struct kp_pv *p,
+                 struct kp_error *err);
+int kp_decode_storage_class(struct kp_snapshot *s, const cJSON *obj,
+                            struct kp_storage_class *sc,
+                            struct kp_error *err);
+int kp_decode_csinode(struct kp_snapshot *s, const cJSON *obj,
+                      struct kp_csinode *cn, struct kp_error *err);
 /*
  * decode_namespace.c: name and labels, with the kubernetes.io/metadata.name
  * label the API server's defaulting gives every Namespace.

@@ -1,17 +1,13 @@
 /*
  * node_affinity.c - mirrors pkg/scheduler/framework/plugins/nodeaffinity/
  * node_affinity.go: spec.nodeSelector and the required node affinity
- * terms; PreFilter narrows the nodes when every term names nodes with a
- * metadata.name In field requirement.
+ * terms; PreFilter returns a PreFilterResult (the framework narrows the
+ * nodes) when every term names nodes with a metadata.name In field
+ * requirement.
  */
 #include <string.h>
 
 #include "plugins.h"
-
-struct na_state {
-    size_t nnames;
-    const char **names;     /* allowed node names; NULL: no restriction */
-};
 
 static bool
 term_names(const struct kp_node_selector_term *t, struct kp_arena *a,
@@ -50,8 +46,8 @@ static struct kp_status
 pre_filter(struct kp_cycle *c, int idx)
 {
     const struct kp_node_selector *ns = &c->pod->required_node_affinity;
-    struct na_state *st;
-    size_t i, total = 0;
+    const char **names;
+    size_t i, total = 0, n = 0;
     const char ***per;
     size_t *nper;
 
@@ -64,70 +60,30 @@ pre_filter(struct kp_cycle *c, int idx)
             return kp_status_ok();
         total += nper[i];
     }
-    st = kp_arena_alloc(c->scratch, sizeof(*st));
-    st->names = kp_arena_alloc(c->scratch, (total + 1) * sizeof(char *));
+    names = kp_arena_alloc(c->scratch, (total + 1) * sizeof(char *));
     for (i = 0; i < ns->nterms; i++) {
         if (nper[i])
-            memcpy(st->names + st->nnames, per[i], nper[i] * sizeof(char *));
-        st->nnames += nper[i];
+            memcpy(names + n, per[i], nper[i] * sizeof(char *));
+        n += nper[i];
     }
-    if (st->nnames == 0)
+    if (n == 0)
         return kp_status_new(KP_UNRESOLVABLE, KP_REASON_AFFINITY_CONFLICT);
-    c->state[idx] = st;
+    /* PreFilterResult{NodeNames}: the framework filters the others out */
+    kp_cycle_restrict_nodes(c, idx, names, n);
     return kp_status_ok();
 }
 
 static struct kp_status
 filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
 {
-    const struct na_state *st = c->state[idx];
-
-    if (st) {
-        size_t i;
-
-        for (i = 0; i < st->nnames; i++)
-            if (strcmp(st->names[i], ni->node->name) == 0)
-                break;
-        if (i == st->nnames)
-            return kp_status_new(KP_UNRESOLVABLE,
-                                 KP_REASON_NODE_AFFINITY_PREFILTER);
-    }
+    (void)idx;
     if (!kp_pod_matches_node_affinity(c->pod, ni->node))
         return kp_status_new(KP_UNRESOLVABLE, KP_REASON_NODE_AFFINITY);
     return kp_status_ok();
-}
-
-static void *
-clone_state(struct kp_arena *a, const void *state)
-{
-    (void)a;
-    return (void *)state;   /* read-only after PreFilter */
 }
 
 const struct kp_plugin kp_plugin_node_affinity = {
     .name = "NodeAffinity",
     .pre_filter = pre_filter,
     .filter = filter,
-    .clone_state = clone_state,
 };
-
-bool
-kp_node_affinity_prefilter_names(const struct kp_cycle *c, size_t *n,
-                                 const char *const **names)
-{
-    size_t i;
-
-    for (i = 0; i < kp_nfilter_plugins; i++) {
-        const struct na_state *st;
-
-        if (kp_filter_plugins[i] != &kp_plugin_node_affinity)
-            continue;
-        st = c->state[i];
-        if (!st)
-            return false;
-        *n = st->nnames;
-        *names = st->names;
-        return true;
-    }
-    return false;
-}

@@ -1,7 +1,7 @@
 /*
  * plugin_state.h - read-only views of the PreFilter states of
- * InterPodAffinity and PodTopologySpread, so that unit tests can port
- * the upstream rows that compare those states (TestPreFilterState,
+ * InterPodAffinity, PodTopologySpread and VolumeRestrictions, so that
+ * unit tests can port the upstream rows that compare those states (TestPreFilterState,
  * TestPreFilterStateAddRemovePod, ...).  state is c->state[idx] after
  * kp_cycle_pre_filter(); NULL reads as empty.
  */
@@ -32,5 +32,8 @@ int64_t kp_pts_state_match_num(const void *state, size_t i,
 size_t kp_pts_state_domains(const void *state, size_t i);
 /* CriticalPaths[i][0].MatchNum (math.MaxInt32 when no domain). */
 int64_t kp_pts_state_min_match(const void *state, size_t i);
+
+/* VolumeRestrictions: conflictingPVCRefCount (0 for NULL). */
+int64_t kp_vr_state_conflicts(const void *state);
 
 #endif

@@ -13,23 +13,18 @@ extern const struct kp_plugin kp_plugin_taint_toleration;
 extern const struct kp_plugin kp_plugin_node_affinity;
 extern const struct kp_plugin kp_plugin_node_ports;
 extern const struct kp_plugin kp_plugin_node_resources_fit;
+extern const struct kp_plugin kp_plugin_volume_restrictions;
+extern const struct kp_plugin kp_plugin_node_volume_limits;
+extern const struct kp_plugin kp_plugin_volume_binding;
+extern const struct kp_plugin kp_plugin_volume_zone;
 extern const struct kp_plugin kp_plugin_pod_topology_spread;
 extern const struct kp_plugin kp_plugin_inter_pod_affinity;
-
-/*
- * The node names NodeAffinity's PreFilter narrowed the cycle to (its
- * PreFilterResult); false when every node is allowed.
- */
-bool kp_node_affinity_prefilter_names(const struct kp_cycle *c, size_t *n,
-                                      const char *const **names);
 
 #define KP_REASON_NODE_UNSCHEDULABLE "node(s) were unschedulable"
 #define KP_REASON_NODE_NAME "node(s) didn't match the requested node name"
 #define KP_REASON_TAINT "node(s) had untolerated taint(s)"
 #define KP_REASON_NODE_AFFINITY \
     "node(s) didn't match Pod's node affinity/selector"
-#define KP_REASON_NODE_AFFINITY_PREFILTER \
-    "node(s) didn't satisfy plugin(s) [NodeAffinity]"
 #define KP_REASON_AFFINITY_CONFLICT "pod affinity terms conflict"
 #define KP_REASON_NODE_PORTS \
     "node(s) didn't have free ports for the requested pod ports"

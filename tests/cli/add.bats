@@ -41,9 +41,11 @@ kp_pods() {
 }
 
 @test "a StatefulSet becomes pods <name>-<ordinal>" {
-    run kp_pods --add "$ADD/statefulset.yaml" --only-added
+    run --separate-stderr kp_pods --add "$ADD/statefulset.yaml" --only-added
     assert_success
     assert_output "$(printf '%s\n' 'prod db-0 100000' 'prod db-1 100000')"
+    # their claims are not evaluated: the snapshot carries no PVCs
+    assert_equal "$stderr" "warning: 2 pod(s) use PersistentVolumeClaims or ephemeral volumes, which are not evaluated: the input has no PersistentVolumeClaims (add pvc,pv,storageclasses,csinodes to kubectl get)"
 }
 
 @test "a Job starts min(parallelism, completions) pods <name>-<i>" {
@@ -146,7 +148,7 @@ kp_pods() {
 
 @test "--add - reads the manifest from standard input" {
     run bash -c "'$KP' -f '$CLUSTER' --add - --only-added --no-headers \
-        < '$ADD/statefulset.yaml' | awk '{print \$2}'"
+        < '$ADD/statefulset.yaml' 2>/dev/null | awk '{print \$2}'"
     assert_success
     assert_output "$(printf '%s\n' db-0 db-1)"
 }

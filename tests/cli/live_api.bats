@@ -128,7 +128,7 @@ expect_error_prefix() {
     run --separate-stderr "$KP" --kubeconfig "$KC" -A
     assert_reported
     run grep -c '"auth": "token"' "$SERVER_LOG"
-    assert_output 5
+    assert_output 9
 }
 
 @test "asks for pages of 500, gzip, JSON, as kubectl-preempt" {
@@ -137,12 +137,12 @@ expect_error_prefix() {
     run --separate-stderr "$KP" --kubeconfig "$KC" -A
     assert_success
     run grep -c '"query": "limit=500"' "$SERVER_LOG"
-    assert_output 5
+    assert_output 9
     run grep -c '"accept": "application/json".*"accept_encoding": "[^"]*gzip' \
         "$SERVER_LOG"
-    assert_output 5
+    assert_output 9
     run grep -c '"ua": "kubectl-preempt/' "$SERVER_LOG"
-    assert_output 5
+    assert_output 9
 }
 
 @test "follows continue tokens when the server returns short pages" {
@@ -171,7 +171,7 @@ expect_error_prefix() {
     run --separate-stderr "$KP" --kubeconfig "$KC" -A
     assert_reported
     run grep -c '"auth": "cert"' "$SERVER_LOG"
-    assert_output 5
+    assert_output 9
 }
 
 @test "authenticates with client certificate data in the kubeconfig" {
@@ -182,7 +182,7 @@ expect_error_prefix() {
     run --separate-stderr "$KP" --kubeconfig "$KC" -A
     assert_reported
     run grep -c '"user": "kp-tester"' "$SERVER_LOG"
-    assert_output 5
+    assert_output 9
 }
 
 @test "runs a client.authentication.k8s.io/v1 exec plugin" {
@@ -377,6 +377,41 @@ EOF
     token_kubeconfig
     run --separate-stderr "$KP" --kubeconfig "$KC" -A
     expect_error_prefix "cannot list poddisruptionbudgets.policy at the cluster scope: 403 Forbidden: "
+}
+
+@test "403 on a storage list is a warning and leaves volumes unevaluated" {
+    start_server --fault forbidden:storageclasses
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A \
+        --snapshot-out "$BATS_TEST_TMPDIR/snapshot.json"
+    assert_reported
+    assert_equal "${#stderr_lines[@]}" 1
+    case "$stderr" in
+    "warning: cannot list storageclasses.storage.k8s.io at the cluster scope: 403 Forbidden: "*"; volume checks that need PersistentVolumeClaims are skipped") ;;
+    *) fail "unexpected stderr: $stderr" ;;
+    esac
+    # the claims are left out of the snapshot too: offline, the same holds
+    run jq '[.items[] | select(.kind == "PersistentVolumeClaim")] | length' \
+        "$BATS_TEST_TMPDIR/snapshot.json"
+    assert_output 0
+    run jq '[.items[] | select(.kind == "PersistentVolume")] | length' \
+        "$BATS_TEST_TMPDIR/snapshot.json"
+    assert_output 1
+}
+
+@test "the storage lists are read and kept in --snapshot-out" {
+    start_server
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A \
+        --snapshot-out "$BATS_TEST_TMPDIR/snapshot.json"
+    assert_reported
+    assert_equal "$stderr" ""
+    run grep -c '"path": "/apis/storage.k8s.io/v1/csinodes"' "$SERVER_LOG"
+    assert_output 1
+    run jq -r '.items[] | select(.kind == "PersistentVolumeClaim") |
+        .metadata.namespace + "/" + .metadata.name' \
+        "$BATS_TEST_TMPDIR/snapshot.json"
+    assert_output "batch/scratch-0"
 }
 
 @test "an expired continue token restarts the list once" {

@@ -417,9 +417,9 @@ test_api_client__forbidden_group_resource_is_qualified(void)
 }
 
 static void
-keep_warning(void *ctx, const char *msg)
+keep_refusal(void *ctx, const char *resource, const char *msg)
 {
-    snprintf(ctx, 512, "%s", msg);
+    snprintf(ctx, 512, "%s: %s", resource, msg);
 }
 
 /* A list the caller marks optional: 403 is a warning, the rest goes on;
@@ -443,14 +443,13 @@ test_api_client__forbidden_optional_list_is_a_warning(void)
     write_kubeconfig("kc", &s, NULL, TOKEN_USER);
     opts_for(&o, "kc");
     o.optional = optional;
-    o.warn = keep_warning;
+    o.refused = keep_refusal;
     o.warn_ctx = warning;
     CHECK_EQ_INT(kp_live_fetch(&o, resources, on_page, &seen, &err), 0);
-    CHECK_EQ_STR(warning, "cannot list namespaces at the cluster scope: 403 "
-                 "Forbidden: namespaces is forbidden: User "
+    CHECK_EQ_STR(warning, "namespaces: cannot list namespaces at the "
+                 "cluster scope: 403 Forbidden: namespaces is forbidden: User "
                  "\"system:serviceaccount:kp:preempt\" cannot list resource "
-                 "\"namespaces\" in API group \"\" at the cluster scope; "
-                 "going on without namespaces");
+                 "\"namespaces\" in API group \"\" at the cluster scope");
     CHECK_EQ_STR(seen.order, "np");
     CHECK_EQ_INT(seen.items[1], 12);
     o.optional = NULL;
