@@ -553,17 +553,17 @@ scan_fail(size_t *at, const char **what, size_t where, const char *msg)
     return -1;
 }
 
-int
-kp_json_scan(const char *buf, size_t len, int max_depth, size_t *at,
-             const char **what)
+/*
+ * One value from buf[i]: objects and arrays to their closing bracket,
+ * strings and numbers checked; anything else (true, false, null, junk) is
+ * left to cJSON.  On success *at is the offset just after the value.
+ */
+static int
+scan_from(const char *buf, size_t len, size_t i, int max_depth, size_t *at,
+          const char **what)
 {
-    size_t i = 0;
     int depth = 0;
 
-    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
-        i = 3;          /* cJSON skips a byte order mark */
-    if (i == len || (buf[i] != '{' && buf[i] != '['))
-        return 0;
     while (i < len) {
         char c = buf[i];
 
@@ -587,13 +587,47 @@ kp_json_scan(const char *buf, size_t len, int max_depth, size_t *at,
                 break;
             if (!number_ok(buf + start, i - start))
                 return scan_fail(at, what, start, "invalid number");
-        } else {
-            if ((c == '{' || c == '[') && ++depth > max_depth)
+        } else if (c == '{' || c == '[') {
+            if (++depth > max_depth)
                 return scan_fail(at, what, i, "nesting too deep");
-            if ((c == '}' || c == ']') && --depth == 0)
-                return 0;
             i++;
+        } else if (c == '}' || c == ']') {
+            i++;
+            if (--depth <= 0) {
+                *at = i;
+                return 0;
+            }
+        } else {
+            if (depth == 0) {
+                *at = i;
+                return 0;
+            }
+            i++;
+        }
+        if (depth == 0) {
+            *at = i;
+            return 0;
         }
     }
     return scan_fail(at, what, len, "truncated input");
+}
+
+int
+kp_json_scan(const char *buf, size_t len, int max_depth, size_t *at,
+             const char **what)
+{
+    size_t i = 0;
+
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+        i = 3;          /* cJSON skips a byte order mark */
+    if (i == len || (buf[i] != '{' && buf[i] != '['))
+        return 0;
+    return scan_from(buf, len, i, max_depth, at, what);
+}
+
+int
+kp_json_scan_value(const char *buf, size_t len, int max_depth, size_t *at,
+                   const char **what)
+{
+    return scan_from(buf, len, 0, max_depth, at, what);
 }

@@ -72,5 +72,13 @@ int kp_json_validate_at(const cJSON *v, int depth, int max_depth,
  */
 int kp_json_scan(const char *buf, size_t len, int max_depth, size_t *at,
                  const char **what);
+/*
+ * The same checks for one value of any type at buf[0] (no byte order
+ * mark): on success *at is the offset just after an object, array,
+ * string or number, or 0 for anything else (left to cJSON).  kp_json_scan
+ * sets *at the same way after an object or array.
+ */
+int kp_json_scan_value(const char *buf, size_t len, int max_depth,
+                       size_t *at, const char **what);
 
 #endif

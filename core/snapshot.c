@@ -571,17 +571,106 @@ kp_snapshot_add_object(struct kp_snapshot *s, const cJSON *obj,
     return add_object(s, obj, kind, 0, -1, source, err);
 }
 
+/*
+ * Where a List's items are when they are read one at a time from the raw
+ * text (kp_snapshot_load_buffer): the bytes of the "items" array, already
+ * checked by kp_json_scan().  text == NULL: the items are those of the
+ * parsed document.
+ */
+struct items_text {
+    const char *text;           /* the whole buffer (positions) */
+    size_t start, end;          /* '[' .. just after ']' */
+};
+
+static void line_col(const char *buf, size_t off, size_t *line,
+                     size_t *col);
+static size_t skip_ws(const char *buf, size_t len, size_t off);
+
+/* The kind of an item of a List of kind list_kind ("" for List). */
+static int
+item_kind(const cJSON *it, const char *list_kind, long i, const char **out,
+          struct kp_error *err)
+{
+    const cJSON *k = kp_json_get(it, "kind");
+
+    *out = list_kind;
+    if (k && !cJSON_IsString(k))
+        return kp_errorf(err, KP_EXIT_ERROR,
+                         "items[%ld]: kind: expected a string", i);
+    if (k)
+        *out = k->valuestring;
+    if (cJSON_IsObject(it) && !(*out)[0])
+        return kp_errorf(err, KP_EXIT_ERROR, "items[%ld]: kind: missing",
+                         i);
+    return 0;
+}
+
+static int
+syntax_error(const char *buf, size_t at, const char *what,
+             struct kp_error *err)
+{
+    size_t line, col;
+
+    line_col(buf, at, &line, &col);
+    return kp_errorf(err, KP_EXIT_ERROR,
+                     "invalid JSON at line %zu, column %zu%s%s%s", line, col,
+                     what ? " (" : "", what ? what : "", what ? ")" : "");
+}
+
+/*
+ * Parse, validate and add the items of t one by one, freeing each before
+ * the next: the whole List is never a tree in memory.  The text was
+ * scanned already, so cJSON only fails here on what kp_json_scan() does
+ * not look at (a missing comma, a bare word); that is reported at its
+ * place as the whole-document parse would.
+ */
+static int
+load_items_text(struct kp_snapshot *s, const struct items_text *t,
+                const char *list_kind, const char *source,
+                struct kp_error *err)
+{
+    size_t off = skip_ws(t->text, t->end, t->start + 1);
+    long i = 0;
+
+    if (off < t->end && t->text[off] == ']')
+        return 0;
+    for (;;) {
+        const char *end = NULL, *ik;
+        cJSON *it = cJSON_ParseWithLengthOpts(t->text + off, t->end - off,
+                                              &end, 0);
+        int rc;
+
+        if (!it)
+            return syntax_error(t->text, end ? (size_t)(end - t->text) : off,
+                                NULL, err);
+        rc = item_kind(it, list_kind, i, &ik, err);
+        if (rc == 0)
+            rc = add_object(s, it, ik, 2, i, source, err);
+        cJSON_Delete(it);
+        if (rc < 0)
+            return -1;
+        i++;
+        off = skip_ws(t->text, t->end, (size_t)(end - t->text));
+        if (off < t->end && t->text[off] == ']')
+            return 0;
+        if (off >= t->end || t->text[off] != ',')
+            return syntax_error(t->text, off, NULL, err);
+        off = skip_ws(t->text, t->end, off + 1);
+    }
+}
+
 static int
 load_list(struct kp_snapshot *s, const cJSON *doc, const char *kind,
-          const char *source, struct kp_error *err)
+          const struct items_text *t, const char *source,
+          struct kp_error *err)
 {
     const cJSON *items, *it;
-    char item_kind[128] = "";
+    char list_kind[128] = "";
     long i = 0;
 
     if (kp_json_arr(doc, "items", &items, err) < 0) {
-        lower_kind(kind, item_kind, sizeof(item_kind));
-        return kp_error_prefix(err, "%s", item_kind);
+        lower_kind(kind, list_kind, sizeof(list_kind));
+        return kp_error_prefix(err, "%s", list_kind);
     }
     /* the API's list of claims says "these are all", even when empty */
     if (strcmp(kind, "PersistentVolumeClaimList") == 0)
@@ -589,36 +678,38 @@ load_list(struct kp_snapshot *s, const cJSON *doc, const char *kind,
     if (strcmp(kind, "List") != 0) {
         size_t n = strlen(kind) - 4;
 
-        if (n >= sizeof(item_kind))
-            n = sizeof(item_kind) - 1;
-        memcpy(item_kind, kind, n);
-        item_kind[n] = '\0';
+        if (n >= sizeof(list_kind))
+            n = sizeof(list_kind) - 1;
+        memcpy(list_kind, kind, n);
+        list_kind[n] = '\0';
     }
+    if (t->text)
+        return load_items_text(s, t, list_kind, source, err);
     cJSON_ArrayForEach(it, items) {
-        const cJSON *k = kp_json_get(it, "kind");
-        const char *ik = item_kind;
+        const char *ik;
 
-        if (k && !cJSON_IsString(k))
-            return kp_errorf(err, KP_EXIT_ERROR,
-                             "items[%ld]: kind: expected a string", i);
-        if (k)
-            ik = k->valuestring;
-        if (cJSON_IsObject(it) && !ik[0])
-            return kp_errorf(err, KP_EXIT_ERROR,
-                             "items[%ld]: kind: missing", i);
-        if (add_object(s, it, ik, 2, i, source, err) < 0)
+        if (item_kind(it, list_kind, i, &ik, err) < 0 ||
+            add_object(s, it, ik, 2, i, source, err) < 0)
             return -1;
         i++;
     }
     return 0;
 }
 
+static bool
+is_list(const cJSON *kind, const cJSON *items)
+{
+    size_t klen = kind ? strlen(kind->valuestring) : 0;
+
+    return (!kind && items) ||
+           (klen >= 4 && strcmp(kind->valuestring + klen - 4, "List") == 0);
+}
+
 static int
-load_document(struct kp_snapshot *s, const cJSON *doc, const char *source,
-              struct kp_error *err)
+load_document(struct kp_snapshot *s, cJSON *doc, const struct items_text *t,
+              const char *source, struct kp_error *err)
 {
     const cJSON *kind, *items;
-    size_t klen;
 
     if (!cJSON_IsObject(doc))
         return kp_errorf(err, KP_EXIT_ERROR,
@@ -627,9 +718,18 @@ load_document(struct kp_snapshot *s, const cJSON *doc, const char *source,
     items = kp_json_get(doc, "items");
     if (kind && !cJSON_IsString(kind))
         return kp_errorf(err, KP_EXIT_ERROR, "kind: expected a string");
-    klen = kind ? strlen(kind->valuestring) : 0;
-    if ((!kind && items) ||
-        (klen >= 4 && strcmp(kind->valuestring + klen - 4, "List") == 0)) {
+    if (!is_list(kind, items) && t->text) {
+        /* not a List after all: the object needs its "items" parsed */
+        cJSON *v = cJSON_ParseWithLengthOpts(t->text + t->start,
+                                             t->end - t->start, NULL, 0);
+
+        if (!v)
+            return syntax_error(t->text, t->start, NULL, err);
+        cJSON_ReplaceItemInObjectCaseSensitive(doc, "items", v);
+        return load_document(s, doc, &(struct items_text){NULL, 0, 0},
+                             source, err);
+    }
+    if (is_list(kind, items)) {
         /* the List itself, then each item on its own */
         if (kp_json_validate_at(doc, 0, KP_MAX_JSON_DEPTH, "items",
                                 err) < 0) {
@@ -639,8 +739,8 @@ load_document(struct kp_snapshot *s, const cJSON *doc, const char *source,
                        sizeof(what));
             return kp_error_prefix(err, "%s", what);
         }
-        return load_list(s, doc, kind ? kind->valuestring : "List", source,
-                         err);
+        return load_list(s, doc, kind ? kind->valuestring : "List", t,
+                         source, err);
     }
     if (!kind) {
         char what[600];
@@ -651,6 +751,94 @@ load_document(struct kp_snapshot *s, const cJSON *doc, const char *source,
         return kp_errorf(err, KP_EXIT_ERROR, "%s: kind: missing", what);
     }
     return add_object(s, doc, kind->valuestring, 0, -1, source, err);
+}
+
+/*
+ * The top level of one document that is an object, read member by member
+ * from the raw text so that a List's "items" array is not parsed as a
+ * whole: every other member is parsed and attached to *out, "items" (when
+ * it is an array) is scanned and recorded in *t, with an empty array in
+ * its place.  Returns 0 with *off after the document; 1 when the text is
+ * anything but well-formed JSON (the caller then parses the document as a
+ * whole, which reports the problem as it always has); -1 with err set for
+ * a scan error inside items.
+ */
+static int
+read_top_level(const char *buf, size_t len, size_t *off, cJSON **out,
+               struct items_text *t, struct kp_error *err)
+{
+    size_t i = skip_ws(buf, len, *off + 1);
+    cJSON *doc = cJSON_CreateObject();
+
+    t->text = NULL;
+    if (i < len && buf[i] == '}')
+        goto done;
+    for (;;) {
+        const char *end = NULL;
+        cJSON *key, *v;
+
+        if (i >= len || buf[i] != '"')
+            goto fallback;
+        key = cJSON_ParseWithLengthOpts(buf + i, len - i, &end, 0);
+        if (!key || !cJSON_IsString(key)) {
+            cJSON_Delete(key);
+            goto fallback;
+        }
+        i = skip_ws(buf, len, (size_t)(end - buf));
+        if (i >= len || buf[i] != ':') {
+            cJSON_Delete(key);
+            goto fallback;
+        }
+        i = skip_ws(buf, len, i + 1);
+        if (i < len && buf[i] == '[' && !t->text &&
+            strcmp(key->valuestring, "items") == 0) {
+            size_t at = 0;
+            const char *what = NULL;
+
+            if (kp_json_scan_value(buf + i, len - i, KP_MAX_JSON_NESTING - 1,
+                                   &at, &what) < 0) {
+                cJSON_Delete(key);
+                cJSON_Delete(doc);
+                return syntax_error(buf, i + at, what, err);
+            }
+            t->text = buf;
+            t->start = i;
+            t->end = i + at;
+            v = cJSON_CreateArray();
+            end = buf + t->end;
+        } else {
+            size_t at = 0;
+            const char *what = NULL;
+
+            if (kp_json_scan_value(buf + i, len - i, KP_MAX_JSON_NESTING - 1,
+                                   &at, &what) < 0) {
+                cJSON_Delete(key);
+                cJSON_Delete(doc);
+                return syntax_error(buf, i + at, what, err);
+            }
+            v = cJSON_ParseWithLengthOpts(buf + i, len - i, &end, 0);
+            if (!v) {
+                cJSON_Delete(key);
+                goto fallback;
+            }
+        }
+        cJSON_AddItemToObject(doc, key->valuestring, v);
+        cJSON_Delete(key);
+        i = skip_ws(buf, len, (size_t)(end - buf));
+        if (i < len && buf[i] == '}')
+            break;
+        if (i >= len || buf[i] != ',')
+            goto fallback;
+        i = skip_ws(buf, len, i + 1);
+    }
+done:
+    *out = doc;
+    *off = i + 1;
+    return 0;
+fallback:
+    cJSON_Delete(doc);
+    t->text = NULL;
+    return 1;
 }
 
 static void
@@ -679,6 +867,33 @@ skip_ws(const char *buf, size_t len, size_t off)
     return off;
 }
 
+/*
+ * One document at buf[*off] parsed as a whole (anything but an object, or
+ * an object whose text is not well-formed): the scan, then cJSON.
+ */
+static int
+parse_whole(const char *buf, size_t len, size_t *off, cJSON **out,
+            struct kp_error *err)
+{
+    const char *end = NULL, *what = NULL;
+    size_t at = 0;
+    cJSON *doc = NULL;
+
+    if (kp_json_scan(buf + *off, len - *off, KP_MAX_JSON_NESTING, &at,
+                     &what) == 0)
+        doc = cJSON_ParseWithLengthOpts(buf + *off, len - *off, &end, 0);
+    else
+        at += *off;
+    if (!doc) {
+        if (!what)
+            at = end ? (size_t)(end - buf) : *off;
+        return syntax_error(buf, at, what, err);
+    }
+    *out = doc;
+    *off = (size_t)(end - buf);
+    return 0;
+}
+
 int
 kp_snapshot_load_buffer(struct kp_snapshot *s, const char *buf, size_t len,
                         const char *source, struct kp_error *err)
@@ -689,38 +904,29 @@ kp_snapshot_load_buffer(struct kp_snapshot *s, const char *buf, size_t len,
     if (off == len)
         return kp_errorf(err, KP_EXIT_ERROR, "%s: empty input", source);
     while (off < len) {
-        const char *end = NULL, *what = NULL;
-        size_t at = 0;
+        struct items_text t = {NULL, 0, 0};
         cJSON *doc = NULL;
-        int rc;
+        int rc = 1;
 
-        if (kp_json_scan(buf + off, len - off, KP_MAX_JSON_NESTING, &at,
-                         &what) == 0)
-            doc = cJSON_ParseWithLengthOpts(buf + off, len - off, &end, 0);
-        else
-            at += off;
-        if (!doc) {
-            size_t line, col;
-
-            if (!what)
-                at = end ? (size_t)(end - buf) : off;
-            line_col(buf, at, &line, &col);
-            kp_errorf(err, KP_EXIT_ERROR,
-                      "%s: invalid JSON at line %zu, column %zu%s%s%s",
-                      source, line, col, what ? " (" : "",
-                      what ? what : "", what ? ")" : "");
+        if (buf[off] == '{')
+            rc = read_top_level(buf, len, &off, &doc, &t, err);
+        if (rc == 1)
+            rc = parse_whole(buf, len, &off, &doc, err);
+        if (rc < 0) {
+            kp_error_prefix(err, "%s", source);
             return sanitize_error(err);
         }
         ndocs++;
-        rc = load_document(s, doc, source, err);
+        rc = load_document(s, doc, &t, source, err);
         cJSON_Delete(doc);
         if (rc < 0) {
-            if (ndocs > 1)
+            /* a syntax error inside items names no object or document */
+            if (ndocs > 1 && strncmp(err->msg, "invalid JSON at ", 16) != 0)
                 kp_error_prefix(err, "document %zu", ndocs);
             kp_error_prefix(err, "%s", source);
             return sanitize_error(err);
         }
-        off = skip_ws(buf, len, (size_t)(end - buf));
+        off = skip_ws(buf, len, off);
     }
     s->ndocuments += ndocs;
     return 0;
