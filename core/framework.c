@@ -49,6 +49,7 @@ kp_node_info_add(struct kp_node_info *ni, const struct kp_pod *p)
         ni->pods = kp_xrealloc(ni->pods, ni->cap * sizeof(*ni->pods));
     }
     ni->pods[ni->npods++] = p;
+    ni->nanti += p->nanti_affinity > 0;
     for (i = 0; i < p->req.n; i++)
         ni->used[p->req.e[i].id] = kp_wrap_add(ni->used[p->req.e[i].id],
                                                p->req.e[i].value);
@@ -64,6 +65,7 @@ kp_node_info_remove(struct kp_node_info *ni, const struct kp_pod *p)
             memmove(&ni->pods[i], &ni->pods[i + 1],
                     (ni->npods - i - 1) * sizeof(*ni->pods));
             ni->npods--;
+            ni->nanti -= p->nanti_affinity > 0;
             break;
         }
     }
@@ -86,6 +88,7 @@ kp_node_info_clone(struct kp_arena *a, const struct kp_node_info *ni,
     c->used = kp_arena_memdup(a, ni->used, nres * sizeof(int64_t));
     c->cap = ni->npods + extra;
     c->npods = ni->npods;
+    c->nanti = ni->nanti;
     c->pods = kp_arena_alloc(a, (c->cap ? c->cap : 1) * sizeof(*c->pods));
     if (ni->npods)
         memcpy(c->pods, ni->pods, ni->npods * sizeof(*c->pods));
@@ -100,6 +103,7 @@ clone_add(struct kp_node_info *ni, const struct kp_pod *p)
 
     /* capacity was reserved by kp_node_info_clone */
     ni->pods[ni->npods++] = p;
+    ni->nanti += p->nanti_affinity > 0;
     for (i = 0; i < p->req.n; i++)
         ni->used[p->req.e[i].id] = kp_wrap_add(ni->used[p->req.e[i].id],
                                                p->req.e[i].value);

@@ -46,6 +46,12 @@ struct kp_node_info {
     int64_t *used;              /* dense by resource id, snap->nres long */
     size_t npods, cap;
     const struct kp_pod **pods;
+    /*
+     * How many of pods have required anti-affinity terms (NodeInfo's
+     * PodsWithRequiredAntiAffinity): the InterPodAffinity PreFilter of a
+     * pod without terms of its own looks only at those nodes.
+     */
+    size_t nanti;
 };
 
 /* The simulated cluster: node infos plus nominations. */

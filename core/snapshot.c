@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "json_util.h"
 
@@ -966,27 +968,59 @@ read_all(FILE *f, size_t *len, struct kp_error *err, const char *path)
     return buf;
 }
 
+/*
+ * A regular file is mapped rather than read: no copy, no buffer to grow,
+ * and its pages are the page cache's (read ahead sequentially).  Standard
+ * input, pipes and anything mmap refuses are read into memory.
+ */
+static const char *
+map_file(FILE *f, size_t *len, const char *path, bool *mapped,
+         struct kp_error *err)
+{
+    struct stat st;
+    void *p;
+
+    *mapped = false;
+    if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
+        return read_all(f, len, err, path);
+    if ((unsigned long long)st.st_size > KP_MAX_INPUT_BYTES) {
+        kp_errorf(err, KP_EXIT_ERROR, "%s: input larger than %zu bytes",
+                  path, KP_MAX_INPUT_BYTES);
+        return NULL;
+    }
+    p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fileno(f), 0);
+    if (p == MAP_FAILED)
+        return read_all(f, len, err, path);
+    madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+    *mapped = true;
+    *len = (size_t)st.st_size;
+    return p;
+}
+
 int
 kp_snapshot_load_file(struct kp_snapshot *s, const char *path,
                       struct kp_error *err)
 {
-    bool is_stdin = strcmp(path, "-") == 0;
+    bool is_stdin = strcmp(path, "-") == 0, mapped;
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
     const char *name = is_stdin ? "<stdin>" : path;
-    size_t len;
-    char *buf;
+    const char *buf;
+    size_t len = 0;
     int rc;
 
     if (!f)
         return kp_errorf(err, KP_EXIT_ERROR, "%s: %s", path,
                          strerror(errno));
-    buf = read_all(f, &len, err, name);
+    buf = map_file(f, &len, name, &mapped, err);
     if (!is_stdin)
         fclose(f);
     if (!buf)
         return -1;
     rc = kp_snapshot_load_buffer(s, buf, len, name, err);
-    free(buf);
+    if (mapped)
+        munmap((void *)buf, len);
+    else
+        free((void *)buf);
     return rc;
 }
 

@@ -129,6 +129,9 @@ count_cluster(struct kp_cycle *c, struct ipa_state *s)
     for (i = 0; i < cl->snap->nnodes; i++) {
         const struct kp_node_info *ni = &cl->nodes[i];
 
+        /* only the existing pods' anti-affinity can count here */
+        if (!incoming && ni->nanti == 0)
+            continue;
         for (j = 0; j < ni->npods; j++) {
             const struct kp_pod *q = ni->pods[j];
 
