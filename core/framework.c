@@ -60,7 +60,8 @@ kp_node_info_remove(struct kp_node_info *ni, const struct kp_pod *p)
 {
     size_t i;
 
-    for (i = 0; i < ni->npods; i++) {
+    /* from the end: a reprieved pod that does not fit was just added */
+    for (i = ni->npods; i-- > 0;) {
         if (ni->pods[i] == p) {
             memmove(&ni->pods[i], &ni->pods[i + 1],
                     (ni->npods - i - 1) * sizeof(*ni->pods));
@@ -89,6 +90,7 @@ kp_node_info_clone(struct kp_arena *a, const struct kp_node_info *ni,
     c->cap = ni->npods + extra;
     c->npods = ni->npods;
     c->nanti = ni->nanti;
+    c->alloc = ni->alloc;
     c->pods = kp_arena_alloc(a, (c->cap ? c->cap : 1) * sizeof(*c->pods));
     if (ni->npods)
         memcpy(c->pods, ni->pods, ni->npods * sizeof(*c->pods));
@@ -137,9 +139,16 @@ kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
     }
     for (i = 0; i < n; i++) {
         struct kp_node_info *ni = &cl->nodes[i];
+        int64_t *alloc;
 
         ni->node = snap->nodes[i];
         ni->used = kp_xcalloc(cl->nres ? cl->nres : 1, sizeof(int64_t));
+        alloc = kp_xcalloc(cl->nres ? cl->nres : 1, sizeof(int64_t));
+        for (j = 0; j < ni->node->allocatable.n; j++)
+            if ((size_t)ni->node->allocatable.e[j].id < cl->nres)
+                alloc[ni->node->allocatable.e[j].id] =
+                    ni->node->allocatable.e[j].value;
+        ni->alloc = alloc;
         for (j = 0; j < snap->node_npods[i]; j++)
             kp_node_info_add(ni, snap->node_pods[i][j]);
     }
@@ -164,6 +173,7 @@ kp_cluster_release(struct kp_cluster *cl)
 
     for (i = 0; cl->snap && i < cl->snap->nnodes; i++) {
         free(cl->nodes[i].used);
+        free((void *)cl->nodes[i].alloc);
         free(cl->nodes[i].pods);
         free(cl->nominated[i]);
     }
@@ -386,6 +396,35 @@ kp_cycle_remove_pod(struct kp_cycle *c, struct kp_node_info *ni,
     for (i = 0; i < kp_nfilter_plugins; i++)
         if (!c->skip[i] && kp_filter_plugins[i]->remove_pod)
             kp_filter_plugins[i]->remove_pod(c, (int)i, p, ni);
+}
+
+void
+kp_cycle_remove_pods(struct kp_cycle *c, struct kp_node_info *ni,
+                     const struct kp_pod *const *pods, size_t n)
+{
+    size_t i, j, k = 0, out = 0;
+
+    /* pods are in ni's order: one pass keeps the others in order */
+    for (i = 0; i < ni->npods; i++) {
+        if (k < n && ni->pods[i] == pods[k]) {
+            const struct kp_pod *p = pods[k++];
+
+            ni->nanti -= p->nanti_affinity > 0;
+            for (j = 0; j < p->req.n; j++)
+                ni->used[p->req.e[j].id] =
+                    kp_wrap_sub(ni->used[p->req.e[j].id], p->req.e[j].value);
+            continue;
+        }
+        ni->pods[out++] = ni->pods[i];
+    }
+    ni->npods = out;
+    /* any pod not found in order: the general path (never expected) */
+    for (; k < n; k++)
+        kp_node_info_remove(ni, pods[k]);
+    for (k = 0; k < n; k++)
+        for (i = 0; i < kp_nfilter_plugins; i++)
+            if (!c->skip[i] && kp_filter_plugins[i]->remove_pod)
+                kp_filter_plugins[i]->remove_pod(c, (int)i, pods[k], ni);
 }
 
 void

@@ -52,6 +52,8 @@ struct kp_node_info {
      * pod without terms of its own looks only at those nodes.
      */
     size_t nanti;
+    /* the node's allocatable, dense by resource id (NULL: read node) */
+    const int64_t *alloc;
 };
 
 /* The simulated cluster: node infos plus nominations. */
@@ -149,6 +151,13 @@ bool kp_cycle_node_allowed(const struct kp_cycle *c,
 struct kp_status kp_cycle_restricted_status(const struct kp_cycle *c);
 void kp_cycle_clone(struct kp_cycle *dst, const struct kp_cycle *src);
 /* Remove/add a pod on a (cloned) node info and in the cycle state. */
+/*
+ * Remove the n pods (all on ni) at once: ni's pod list is compacted in
+ * one pass, then each plugin's RemovePod runs for each pod in order, as
+ * n calls of kp_cycle_remove_pod would.
+ */
+void kp_cycle_remove_pods(struct kp_cycle *c, struct kp_node_info *ni,
+                          const struct kp_pod *const *pods, size_t n);
 void kp_cycle_remove_pod(struct kp_cycle *c, struct kp_node_info *ni,
                          const struct kp_pod *p);
 void kp_cycle_add_pod(struct kp_cycle *c, struct kp_node_info *ni,

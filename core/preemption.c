@@ -91,7 +91,17 @@ kp_pdb_in_disrupted(const struct kp_pdb *pdb, const struct kp_pod *pod)
     return false;
 }
 
-/* filterPodsWithPDBViolation: split sorted pods into violating / ok. */
+/*
+ * filterPodsWithPDBViolation: split sorted pods into violating / ok.  The
+ * budgets this node's victims use are counted down in a small list of
+ * their own (a node has few victims, each matched by few PDBs), not in a
+ * copy of every PDB's budget.
+ */
+struct budget {
+    size_t pdb;
+    int32_t left;
+};
+
 static void
 filter_pods_with_pdb_violation(struct kp_arena *a,
                                const struct kp_cluster *cl,
@@ -99,10 +109,13 @@ filter_pods_with_pdb_violation(struct kp_arena *a,
                                bool *violating)
 {
     const struct kp_snapshot *snap = cl->snap;
-    int32_t *allowed = kp_arena_memdup(a, cl->pdb_allowed, (snap->npdbs + 1) *
-                                       sizeof(int32_t));
-    size_t i, j, k;
+    struct budget *used = NULL;
+    size_t i, j, k, b, nused = 0, cap = 0;
 
+    for (i = 0; i < n; i++)
+        cap += pods[i]->npdbs;
+    if (cap)
+        used = kp_arena_alloc(a, cap * sizeof(*used));
     for (i = 0; i < n; i++) {
         violating[i] = false;
         /* the PDBs matching a pod were worked out once, at load time */
@@ -110,8 +123,14 @@ filter_pods_with_pdb_violation(struct kp_arena *a,
             j = (size_t)pods[i]->pdbs[k];
             if (kp_pdb_in_disrupted(snap->pdbs[j], pods[i]))
                 continue;
-            allowed[j]--;
-            if (allowed[j] < 0)
+            for (b = 0; b < nused && used[b].pdb != j; b++)
+                ;
+            if (b == nused) {
+                used[nused].pdb = j;
+                used[nused++].left = cl->pdb_allowed[j];
+            }
+            used[b].left--;
+            if (used[b].left < 0)
                 violating[i] = true;
         }
     }
@@ -175,8 +194,7 @@ select_victims_on_node(const struct kp_cycle *base,
         return kp_status_new(KP_UNRESOLVABLE, REASON_NO_VICTIMS);
     kp_cycle_clone(&c, base);
     ni = kp_node_info_clone(a, orig, base->cl->nres, 0);
-    for (i = 0; i < n; i++)
-        kp_cycle_remove_pod(&c, ni, potential[i]);
+    kp_cycle_remove_pods(&c, ni, potential, n);
     st = kp_run_filters_with_nominated(&c, ni);
     if (st.code != KP_SUCCESS)
         return st;

@@ -17,7 +17,8 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
     size_t i;
 
     (void)idx;
-    if ((int64_t)ni->npods + 1 > kp_resvec_get(alloc, KP_RES_PODS)) {
+    if ((int64_t)ni->npods + 1 > (ni->alloc ? ni->alloc[KP_RES_PODS]
+                                  : kp_resvec_get(alloc, KP_RES_PODS))) {
         st.code = KP_UNSCHEDULABLE;
         kp_status_add_reason(&st, KP_REASON_TOO_MANY_PODS);
     }
@@ -25,7 +26,7 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
     for (i = 0; i < req->n; i++) {
         int id = req->e[i].id;
         int64_t want = req->e[i].value;
-        int64_t total = kp_resvec_get(alloc, id);
+        int64_t total = ni->alloc ? ni->alloc[id] : kp_resvec_get(alloc, id);
 
         if (id == KP_RES_PODS || want <= 0)
             continue;
