@@ -381,7 +381,11 @@ json_str_or_null(struct kp_buf *b, const char *s)
         kp_buf_puts(b, "null");
 }
 
-/* "code": ..., "plugin": ..., "reasons": [...] of one status */
+/*
+ * "code": ..., "plugin": ..., "reasons": [...] of one status; the code is
+ * null for a node without one (NULL: not filtered; a potential node the
+ * dry run did not reach).
+ */
 static void
 json_status(struct kp_buf *b, const struct kp_node_status *st)
 {
