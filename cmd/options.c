@@ -101,6 +101,15 @@ h_no_headers(struct kp_options *o, const char *a, struct kp_error *e)
 }
 
 static int
+h_explain_nodes(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    (void)a;
+    (void)e;
+    o->explain_nodes = true;
+    return 0;
+}
+
+static int
 h_namespace(struct kp_options *o, const char *a, struct kp_error *e)
 {
     if (!a[0])
@@ -287,6 +296,10 @@ const struct kp_flag kp_flags[] = {
      "report only the pods that --add brought in", h_only_added},
     {"no-headers", 0, KP_ARG_NONE, NULL, NULL,
      "do not print the table header", h_no_headers},
+    {"explain-nodes", 0, KP_ARG_NONE, NULL, NULL,
+     "per node: the filter that rejected it and what preemption found "
+     "there (lines under each pod; nodes in -o json)",
+     h_explain_nodes},
     {"namespace", 'n', KP_ARG_REQUIRED, "NAMESPACE", NULL,
      "report pending pods of this namespace only", h_namespace},
     {"all-namespaces", 'A', KP_ARG_NONE, NULL, NULL,
@@ -448,6 +461,9 @@ kp_options_parse(struct kp_options *o, int argc, char **argv,
         return kp_errorf(err, KP_EXIT_USAGE, "--min-candidate-nodes-"
                          "percentage and --min-candidate-nodes-absolute "
                          "cannot both be 0");
+    if (o->explain_nodes && o->output == KP_OUTPUT_SUMMARY)
+        return kp_errorf(err, KP_EXIT_USAGE, "--explain-nodes explains "
+                         "each pod: it needs -o table, wide or json");
     if (o->only_added && o->nadds == 0)
         return kp_errorf(err, KP_EXIT_USAGE, "--only-added needs --add");
     if (reads_stdin_twice(o))

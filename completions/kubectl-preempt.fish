@@ -201,6 +201,8 @@ complete -c kubectl-preempt -l only-added \
     -d 'report only the pods that --add brought in'
 complete -c kubectl-preempt -l no-headers \
     -d 'do not print the table header'
+complete -c kubectl-preempt -l explain-nodes \
+    -d 'per node: the filter that rejected it and what preemption found there (lines under each pod; nodes in -o json)'
 complete -c kubectl-preempt -s n -l namespace -x -a '(__kubectl_preempt_value namespace)' \
     -d 'report pending pods of this namespace only'
 complete -c kubectl-preempt -s A -l all-namespaces \

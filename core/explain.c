@@ -644,6 +644,9 @@ check_options(const struct kp_options *o, struct kp_error *err)
     if (o->nadds || o->only_added)
         return kp_errorf(err, KP_EXIT_USAGE, "explain looks at the past: "
                          "--add and --only-added do not apply");
+    if (o->explain_nodes)
+        return kp_errorf(err, KP_EXIT_USAGE, "explain looks at the past: "
+                         "--explain-nodes does not apply");
     if (o->output == KP_OUTPUT_SUMMARY)
         return kp_errorf(err, KP_EXIT_USAGE, "explain prints a table "
                          "(-o table or wide) or JSON (-o json)");

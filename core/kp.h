@@ -60,6 +60,8 @@ struct kp_options {
     size_t nadds;
     const char **adds;
     bool only_added;
+    /* --explain-nodes: per-node filter and preemption status */
+    bool explain_nodes;
 };
 
 void kp_options_init(struct kp_options *o);

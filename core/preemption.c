@@ -10,7 +10,7 @@
 #include <string.h>
 
 #define REASON_NO_VICTIMS "No preemption victims found for incoming pod"
-#define REASON_NOT_HELPFUL "Preemption is not helpful for scheduling"
+#define REASON_NOT_HELPFUL KP_REASON_PREEMPTION_NOT_HELPFUL
 
 /* ---- MoreImportantPod ---- */
 
@@ -242,6 +242,20 @@ calculate_num_candidates(const struct kp_preempt_args *args, size_t n)
 
 /* ---- DryRunPreemption ---- */
 
+/* --explain-nodes: what the dry run made of node (out->nodes may be NULL) */
+static void
+record_node(struct kp_preempt_result *out, int node,
+            enum kp_node_preemption outcome, const struct kp_candidate *cand)
+{
+    if (!out->nodes)
+        return;
+    out->nodes[node].outcome = outcome;
+    if (cand) {
+        out->nodes[node].nvictims = cand->nvictims;
+        out->nodes[node].num_pdb_violations = cand->num_pdb_violations;
+    }
+}
+
 static void
 dry_run_preemption(struct kp_cycle *c, const int *potential, size_t n,
                    size_t offset, size_t k, struct kp_status *dry,
@@ -261,14 +275,21 @@ dry_run_preemption(struct kp_cycle *c, const int *potential, size_t n,
         st = select_victims_on_node(c, &c->cl->nodes[node], &cand);
         out->nexamined++;
         if (st.code == KP_SUCCESS && cand.nvictims > 0) {
+            bool kept = true;
+
             if (cand.num_pdb_violations == 0 && nn < k)
                 nonv[nn++] = cand;
             else if (cand.num_pdb_violations > 0 && nvl < k)
                 viol[nvl++] = cand;
+            else
+                kept = false;
+            record_node(out, node, kept ? KP_NODE_CANDIDATE : KP_NODE_DROPPED,
+                        &cand);
             if (nn > 0 && nn + nvl >= k)
                 break;
             continue;
         }
+        record_node(out, node, KP_NODE_NO_VICTIMS_HELP, NULL);
         if (st.code == KP_SUCCESS) {
             char *msg = kp_arena_alloc(a, 256);
 
@@ -458,10 +479,20 @@ kp_preempt(struct kp_cycle *c, const struct kp_status *statuses,
         out->message = msg;
         return;
     }
+    if (args->record_nodes) {
+        /* zeroed: every node KP_NODE_NOT_TRIED until it is potential */
+        out->nodes = kp_arena_alloc(c->scratch, (n + 1) *
+                                    sizeof(*out->nodes));
+        out->dry = dry;
+    }
     /* nodesWherePreemptionMightHelp: exactly Unschedulable, input order */
-    for (i = 0; i < n; i++)
-        if (statuses[i].code == KP_UNSCHEDULABLE)
-            potential[np++] = (int)i;
+    for (i = 0; i < n; i++) {
+        if (statuses[i].code != KP_UNSCHEDULABLE)
+            continue;
+        potential[np++] = (int)i;
+        if (out->nodes)
+            out->nodes[i].outcome = KP_NODE_NOT_EVALUATED;
+    }
     out->npotential = np;
     if (np > 0) {
         size_t k = calculate_num_candidates(args, np);

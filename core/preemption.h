@@ -16,6 +16,7 @@ struct kp_preempt_args {
     int min_candidate_nodes_percentage;     /* 10 */
     int min_candidate_nodes_absolute;       /* 100 */
     long offset;                            /* 0 */
+    bool record_nodes;                      /* fill out->nodes */
 };
 
 struct kp_candidate {
@@ -23,6 +24,26 @@ struct kp_candidate {
     size_t nvictims;
     const struct kp_pod **victims;          /* most important first */
     bool *violating;                        /* per victim: PDB violated */
+    int num_pdb_violations;
+};
+
+/*
+ * What DryRunPreemption made of one node (recorded only on request).
+ * Upstream keeps a status only for the nodes whose SelectVictimsOnNode
+ * failed; every other node reads as "Preemption is not helpful for
+ * scheduling" in the FitError, candidates included.
+ */
+enum kp_node_preemption {
+    KP_NODE_NOT_TRIED,          /* filter code not Unschedulable */
+    KP_NODE_NOT_EVALUATED,      /* potential, but the dry run stopped first */
+    KP_NODE_NO_VICTIMS_HELP,    /* SelectVictimsOnNode failed: dry[node] */
+    KP_NODE_CANDIDATE,          /* in the candidate list */
+    KP_NODE_DROPPED             /* victims found, but the list was full */
+};
+
+struct kp_preempt_node {
+    enum kp_node_preemption outcome;
+    size_t nvictims;                        /* CANDIDATE, DROPPED */
     int num_pdb_violations;
 };
 
@@ -42,6 +63,13 @@ struct kp_preempt_result {
     size_t npotential;                      /* nodes where it might help */
     size_t num_candidates;                  /* k of GetOffsetAndNumCandidates */
     size_t nexamined;                       /* nodes dry-run */
+    /*
+     * With args->record_nodes and a dry run (not NOT_ELIGIBLE): per node
+     * (snapshot order) the outcome, and dry[i] the status DryRunPreemption
+     * recorded for a NO_VICTIMS_HELP node.  Both in c->scratch.
+     */
+    struct kp_preempt_node *nodes;
+    const struct kp_status *dry;
 };
 
 /*
@@ -54,6 +82,10 @@ void kp_preempt(struct kp_cycle *c, const struct kp_status *statuses,
 
 /* MoreImportantPod: higher priority, then earlier start time. */
 bool kp_more_important_pod(const struct kp_pod *a, const struct kp_pod *b);
+/* The reason upstream gives nodes absent from DryRunPreemption's map. */
+#define KP_REASON_PREEMPTION_NOT_HELPFUL \
+    "Preemption is not helpful for scheduling"
+
 /* The histogram form of FitError: "<n> <reason>, ..." sorted as strings. */
 char *kp_reason_histogram(struct kp_arena *a, const struct kp_status *st,
                           size_t n, const char *absent_reason);

@@ -17,18 +17,28 @@ struct table {
     size_t ncols, nrows, caprows;
     const char *const *headers;
     char **cells;                   /* nrows * ncols, malloc'ed */
+    char **after;                   /* per row: printed under it, or NULL */
 };
 
+/* Add a row; after (malloc'ed, or NULL) is printed as is under it. */
 static void
-table_row(struct table *t, char **cells)
+table_row_after(struct table *t, char **cells, char *after)
 {
     if (t->nrows == t->caprows) {
         t->caprows = t->caprows ? t->caprows * 2 : 16;
         t->cells = kp_xrealloc(t->cells, t->caprows * t->ncols *
                                sizeof(char *));
+        t->after = kp_xrealloc(t->after, t->caprows * sizeof(char *));
     }
     memcpy(&t->cells[t->nrows * t->ncols], cells, t->ncols * sizeof(char *));
+    t->after[t->nrows] = after;
     t->nrows++;
+}
+
+static void
+table_row(struct table *t, char **cells)
+{
+    table_row_after(t, cells, NULL);
 }
 
 static void
@@ -53,10 +63,15 @@ table_print(struct table *t, bool no_headers, struct kp_buf *out)
             else
                 kp_buf_printf(out, "%-*s   ", (int)w[c], s);
         }
+        if (r > 0 && t->after[r - 1])
+            kp_buf_puts(out, t->after[r - 1]);
     }
     for (r = 0; r < t->nrows * t->ncols; r++)
         free(t->cells[r]);
+    for (r = 0; r < t->nrows; r++)
+        free(t->after[r]);
     free(t->cells);
+    free(t->after);
     free(w);
 }
 
@@ -106,6 +121,129 @@ wide_note(const struct kp_pod_report *pr)
     return kp_xstrdup(pr->message ? pr->message : "");
 }
 
+/* ---- --explain-nodes ---- */
+
+static const char *const code_names[] = {
+    "Success", "Unschedulable", "UnschedulableAndUnresolvable", "Error",
+    "Skip"};
+
+static const char *const outcome_names[] = {
+    "notTried", "notEvaluated", "noVictimsHelp", "candidate", "dropped"};
+
+static void
+join_reasons(struct kp_buf *b, const struct kp_node_status *st)
+{
+    int r;
+
+    if (st->nreasons == 0)
+        kp_buf_puts(b, code_names[st->code]);
+    for (r = 0; r < st->nreasons; r++)
+        kp_buf_printf(b, "%s%s", r ? ", " : "", st->reasons[r]);
+}
+
+/* "2 victims, 1 PDB violation" */
+static void
+victim_counts(struct kp_buf *b, const struct kp_node_report *nr)
+{
+    kp_buf_printf(b, "%u victim%s", (unsigned)nr->nvictims,
+                  nr->nvictims == 1 ? "" : "s");
+    if (nr->num_pdb_violations)
+        kp_buf_printf(b, ", %u PDB violation%s",
+                      (unsigned)nr->num_pdb_violations,
+                      nr->num_pdb_violations == 1 ? "" : "s");
+}
+
+/* The filter column of a node line: reasons, "fits" or "not evaluated". */
+static char *
+node_filter_text(const struct kp_pod_report *pr, size_t i)
+{
+    const struct kp_node_status *st = pr->nodes[i].filter;
+    struct kp_buf b;
+
+    if (!st)
+        return kp_xstrdup("not evaluated");
+    if (st->code == KP_SUCCESS)
+        return kp_xstrdup(pr->node == (int)i ? "fits (chosen)" : "fits");
+    kp_buf_init(&b);
+    join_reasons(&b, st);
+    return b.data;
+}
+
+/* The preemption column: "preemption: <result> (<detail>)", or "". */
+static char *
+node_preemption_text(const struct kp_pod_report *pr, size_t i)
+{
+    const struct kp_node_report *nr = &pr->nodes[i];
+    const struct kp_node_status *st = nr->preemption;
+    struct kp_buf b;
+
+    if (!st)
+        return kp_xstrdup("");
+    kp_buf_init(&b);
+    kp_buf_printf(&b, "preemption: %s", outcome_names[st->outcome]);
+    switch (st->outcome) {
+    case KP_NODE_CANDIDATE:
+    case KP_NODE_DROPPED:
+        kp_buf_puts(&b, " (");
+        victim_counts(&b, nr);
+        kp_buf_puts(&b, pr->nominated_node == (int)i ? "), nominated" :
+                        st->outcome == KP_NODE_DROPPED ?
+                        "; the candidate list was full)" : ")");
+        break;
+    case KP_NODE_NO_VICTIMS_HELP:
+    case KP_NODE_NOT_TRIED:
+        kp_buf_puts(&b, " (");
+        join_reasons(&b, st);
+        kp_buf_puts(&b, ")");
+        break;
+    default:
+        break;
+    }
+    return b.data;
+}
+
+/*
+ * The lines under a pod's row: one per node, in input order, aligned
+ * within the pod ("  node-b   NodeResourcesFit   Insufficient cpu
+ * preemption: candidate (1 victim)").
+ */
+static char *
+node_lines(const struct kp_snapshot *snap, const struct kp_pod_report *pr)
+{
+    size_t n = snap->nnodes, i, c, w[4] = {0, 0, 0, 0};
+    char **cells = kp_xcalloc(n * 4 + 1, sizeof(char *));
+    struct kp_buf b;
+
+    kp_buf_init(&b);
+    kp_buf_puts(&b, "");
+    for (i = 0; i < n && pr->nodes; i++) {
+        const struct kp_node_status *f = pr->nodes[i].filter;
+
+        cells[i * 4] = kp_xstrdup(snap->nodes[i]->name);
+        cells[i * 4 + 1] = kp_xstrdup(f && f->plugin ? f->plugin : "-");
+        cells[i * 4 + 2] = node_filter_text(pr, i);
+        cells[i * 4 + 3] = node_preemption_text(pr, i);
+        for (c = 0; c < 4; c++)
+            if (strlen(cells[i * 4 + c]) > w[c])
+                w[c] = strlen(cells[i * 4 + c]);
+    }
+    for (i = 0; i < n && pr->nodes; i++) {
+        bool last = !cells[i * 4 + 3][0];
+
+        kp_buf_printf(&b, "  %-*s   %-*s   ", (int)w[0], cells[i * 4],
+                      (int)w[1], cells[i * 4 + 1]);
+        if (last)
+            kp_buf_printf(&b, "%s\n", cells[i * 4 + 2]);
+        else
+            kp_buf_printf(&b, "%-*s   %s\n", (int)w[2], cells[i * 4 + 2],
+                          cells[i * 4 + 3]);
+        for (c = 0; c < 4; c++)
+            free(cells[i * 4 + c]);
+    }
+    free(cells);
+    return b.data;
+}
+
 /* Whether --add put pods into the snapshot. */
 static bool
 any_added(const struct kp_snapshot *snap)
@@ -133,7 +271,8 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
                                      "DECIDED-BY", "VICTIM-PODS", "ADDED",
                                      "MESSAGE"};
     bool added = wide && any_added(snap);
-    struct table t = {wide ? 12 + added : 7, 0, 0, added ? ha : h, NULL};
+    struct table t = {wide ? 12 + added : 7, 0, 0, added ? ha : h, NULL,
+                      NULL};
     size_t i;
 
     for (i = 0; i < rep->npods; i++) {
@@ -162,10 +301,12 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
                 cells[11] = kp_xstrdup(pr->pod->from_add ? "yes" : "no");
             cells[11 + added] = wide_note(pr);
         }
-        table_row(&t, cells);
+        table_row_after(&t, cells, rep->explain_nodes ?
+                        node_lines(snap, pr) : NULL);
     }
     if (t.nrows == 0) {
         free(t.cells);
+        free(t.after);
         return;
     }
     table_print(&t, no_headers, out);
@@ -240,9 +381,77 @@ json_str_or_null(struct kp_buf *b, const char *s)
         kp_buf_puts(b, "null");
 }
 
+/*
+ * "code": ..., "plugin": ..., "reasons": [...] of one status; the code is
+ * null for a node without one (NULL: not filtered; a potential node the
+ * dry run did not reach).
+ */
+static void
+json_status(struct kp_buf *b, const struct kp_node_status *st)
+{
+    int r;
+
+    kp_buf_puts(b, "\"code\": ");
+    if (st && !(st->outcome == KP_NODE_NOT_EVALUATED && !st->nreasons))
+        kp_buf_printf(b, "\"%s\"", code_names[st->code]);
+    else
+        kp_buf_puts(b, "null");
+    kp_buf_puts(b, ", \"plugin\": ");
+    json_str_or_null(b, st ? st->plugin : NULL);
+    kp_buf_puts(b, ", \"reasons\": [");
+    for (r = 0; st && r < st->nreasons; r++) {
+        if (r)
+            kp_buf_puts(b, ", ");
+        kp_buf_json_str(b, st->reasons[r]);
+    }
+    kp_buf_puts(b, "]");
+}
+
+static void
+json_node_preemption(struct kp_buf *b, const struct kp_pod_report *pr,
+                     size_t i)
+{
+    const struct kp_node_report *nr = &pr->nodes[i];
+    const struct kp_node_status *st = nr->preemption;
+
+    if (!st) {
+        kp_buf_puts(b, "null");
+        return;
+    }
+    kp_buf_printf(b, "{\"result\": \"%s\", ", outcome_names[st->outcome]);
+    json_status(b, st);
+    if (st->outcome == KP_NODE_CANDIDATE || st->outcome == KP_NODE_DROPPED)
+        kp_buf_printf(b, ", \"victims\": %u, \"pdbViolations\": %u, "
+                      "\"nominated\": %s", (unsigned)nr->nvictims,
+                      (unsigned)nr->num_pdb_violations,
+                      pr->nominated_node == (int)i ? "true" : "false");
+    kp_buf_puts(b, "}");
+}
+
+/* "nodes": one object per node, input order (--explain-nodes) */
+static void
+json_nodes(struct kp_buf *b, const struct kp_snapshot *snap,
+           const struct kp_pod_report *pr)
+{
+    size_t i, n = pr->nodes ? snap->nnodes : 0;
+
+    kp_buf_puts(b, ",\n      \"nodes\": [");
+    for (i = 0; i < n; i++) {
+        kp_buf_puts(b, i ? ",\n        {\"node\": " :
+                           "\n        {\"node\": ");
+        kp_buf_json_str(b, snap->nodes[i]->name);
+        kp_buf_puts(b, ", ");
+        json_status(b, pr->nodes[i].filter);
+        kp_buf_puts(b, ", \"preemption\": ");
+        json_node_preemption(b, pr, i);
+        kp_buf_puts(b, "}");
+    }
+    kp_buf_puts(b, n ? "\n      ]" : "]");
+}
+
 static void
 json_pod(struct kp_buf *b, const struct kp_snapshot *snap,
-         const struct kp_pod_report *pr)
+         const struct kp_report *rep, const struct kp_pod_report *pr)
 {
     const struct kp_pod *p = pr->pod;
     size_t i;
@@ -281,6 +490,8 @@ json_pod(struct kp_buf *b, const struct kp_snapshot *snap,
     json_candidates(b, snap, pr);
     kp_buf_puts(b, ",\n      \"message\": ");
     json_str_or_null(b, pr->message);
+    if (rep->explain_nodes)
+        json_nodes(b, snap, pr);
     kp_buf_puts(b, "\n    }");
 }
 
@@ -304,7 +515,7 @@ kp_render_json(const struct kp_snapshot *snap, const struct kp_report *rep,
             continue;
         kp_buf_puts(out, first ? "\n" : ",\n");
         first = 0;
-        json_pod(out, snap, &rep->pods[i]);
+        json_pod(out, snap, rep, &rep->pods[i]);
     }
     kp_buf_puts(out, first ? "]\n}\n" : "\n  ]\n}\n");
 }
@@ -392,7 +603,7 @@ kp_render_summary(const struct kp_snapshot *snap, const struct kp_report *rep,
                                     "NOT-ELIGIBLE", "VICTIMS",
                                     "PDB-VIOLATIONS"};
     struct summary_row *rows = kp_xcalloc(rep->npods + 1, sizeof(*rows));
-    struct table t = {10, 0, 0, h, NULL};
+    struct table t = {10, 0, 0, h, NULL, NULL};
     size_t i, n = summary_rows(snap, rep, rows);
 
     for (i = 0; i < n; i++) {
@@ -414,6 +625,7 @@ kp_render_summary(const struct kp_snapshot *snap, const struct kp_report *rep,
     free(rows);
     if (t.nrows == 0) {
         free(t.cells);
+        free(t.after);
         return;
     }
     table_print(&t, no_headers, out);

@@ -187,8 +187,10 @@ kp_run(const struct kp_options *o, struct kp_run_result *r,
         kp_snapshot_finish(&snap, o->scheduler_name, err) < 0)
         goto out;
     kp_snapshot_check_namespace_selectors(&snap, o->scheduler_name);
-    if (kp_analyze(&snap, o, &rep, err) < 0 ||
-        mark_reported(&snap, o, default_ns, &rep, err) < 0)
+    /* reported pods first: only they keep a per-node view */
+    kp_analyze_queue(&snap, o, &rep);
+    if (mark_reported(&snap, o, default_ns, &rep, err) < 0 ||
+        kp_analyze_run(&snap, o, &rep, err) < 0)
         goto out;
     if (o->output == KP_OUTPUT_JSON)
         kp_render_json(&snap, &rep, &r->out);

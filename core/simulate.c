@@ -120,9 +120,19 @@ keep_candidates(struct kp_report *rep, struct kp_pod_report *pr,
 
 struct attempt {
     struct kp_status *statuses;
+    bool *seen;                 /* --explain-nodes: node has a status */
     const char *prefilter_msg;
     int fit_node;
 };
+
+/* A status for node i (seen is kept only for --explain-nodes). */
+static void
+set_status(struct attempt *at, size_t i, struct kp_status st)
+{
+    at->statuses[i] = st;
+    if (at->seen)
+        at->seen[i] = true;
+}
 
 static int
 cmp_int(const void *a, const void *b)
@@ -147,7 +157,7 @@ pass_nodes(struct kp_cycle *c, struct attempt *at, int *list, int keep)
         if (kp_cycle_node_allowed(c, c->cl->nodes[i].node))
             list[m++] = (int)i;
         else if ((int)i != keep)
-            at->statuses[i] = kp_cycle_restricted_status(c);
+            set_status(at, i, kp_cycle_restricted_status(c));
     }
     return m;
 }
@@ -175,17 +185,18 @@ find_nodes_that_fit(struct kp_cycle *c, struct attempt *at,
     at->fit_node = -1;
     if (st.code != KP_SUCCESS) {
         for (i = 0; i < n; i++)
-            at->statuses[i] = st;
+            set_status(at, i, st);
         at->prefilter_msg = st.nreasons ? st.reasons[0] : "";
         return;
     }
     if (nominated >= 0) {
         st = kp_run_filters_with_nominated(c, &cl->nodes[nominated]);
         if (st.code == KP_SUCCESS) {
+            set_status(at, (size_t)nominated, st);
             at->fit_node = nominated;
             return;
         }
-        at->statuses[nominated] = st;
+        set_status(at, (size_t)nominated, st);
         nominated_failed = true;
     }
     m = pass_nodes(c, at, list, nominated_failed ? nominated : -1);
@@ -193,8 +204,8 @@ find_nodes_that_fit(struct kp_cycle *c, struct attempt *at,
     for (i = 0; i < m && nf < k; i++) {
         int node = list[(*next_start + i) % m];
 
-        at->statuses[node] = kp_run_filters_with_nominated(c,
-                                                           &cl->nodes[node]);
+        set_status(at, (size_t)node,
+                   kp_run_filters_with_nominated(c, &cl->nodes[node]));
         if (node == nominated)
             nominated_seen = true;
         if (at->statuses[node].code == KP_SUCCESS)
@@ -221,9 +232,10 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
     const struct kp_snapshot *snap = c->cl->snap;
     size_t n = snap->nnodes;
     struct attempt at = {0};
+    bool explain = o->explain_nodes && pr->reported;
     struct kp_preempt_args args = {o->min_candidate_nodes_percentage,
                                    o->min_candidate_nodes_absolute,
-                                   o->offset};
+                                   o->offset, explain};
     struct kp_preempt_result res;
     const char *hist, *post;
 
@@ -234,8 +246,12 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
         return;
     }
     at.statuses = kp_arena_alloc(c->scratch, n * sizeof(*at.statuses));
+    if (explain)
+        at.seen = kp_arena_alloc(c->scratch, n * sizeof(*at.seen));
     find_nodes_that_fit(c, &at, next_start);
     if (at.fit_node >= 0) {
+        if (explain)
+            kp_pod_report_keep_nodes(rep, pr, n, at.statuses, at.seen, NULL);
         pr->result = KP_RESULT_FITS;
         pr->node = at.fit_node;
         pr->message = join3(&rep->arena, "fits on node ",
@@ -249,6 +265,8 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
     pr->num_candidates = res.num_candidates;
     pr->nexamined = res.nexamined;
     keep_candidates(rep, pr, &res);
+    if (explain)
+        kp_pod_report_keep_nodes(rep, pr, n, at.statuses, at.seen, &res);
     if (res.outcome == KP_PREEMPT_CHOSEN) {
         const struct kp_candidate *best = &pr->candidates[res.chosen];
         char tail[512];
@@ -350,22 +368,37 @@ collect_pending(const struct kp_snapshot *snap, const struct kp_options *o,
     return n;
 }
 
-int
-kp_analyze(const struct kp_snapshot *snap, const struct kp_options *o,
-           struct kp_report *rep, struct kp_error *err)
+void
+kp_analyze_queue(const struct kp_snapshot *snap, const struct kp_options *o,
+                 struct kp_report *rep)
 {
-    struct kp_cluster cl;
-    struct kp_arena scratch;
     const struct kp_pod **queue;
-    size_t i, next_start = 0;
+    size_t i;
 
-    (void)err;
     memset(rep, 0, sizeof(*rep));
     kp_arena_init(&rep->arena);
+    kp_strmap_init(&rep->node_statuses);
     rep->mode = o->mode;
+    rep->explain_nodes = o->explain_nodes;
     rep->npods = collect_pending(snap, o, &queue);
     rep->pods = kp_arena_alloc(&rep->arena, (rep->npods + 1) *
                                sizeof(*rep->pods));
+    for (i = 0; i < rep->npods; i++) {
+        rep->pods[i].pod = queue[i];
+        rep->pods[i].queue_position = (int)i + 1;
+    }
+    free(queue);
+}
+
+int
+kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
+               struct kp_report *rep, struct kp_error *err)
+{
+    struct kp_cluster cl;
+    struct kp_arena scratch;
+    size_t i, next_start = 0;
+
+    (void)err;
     kp_cluster_init(&cl, snap, o->scheduler_name);
     for (i = 0; i < rep->npods; i++) {
         struct kp_pod_report *pr = &rep->pods[i];
@@ -374,10 +407,8 @@ kp_analyze(const struct kp_snapshot *snap, const struct kp_options *o,
         memset(&c, 0, sizeof(c));
         kp_arena_init(&scratch);
         c.cl = &cl;
-        c.pod = queue[i];
+        c.pod = pr->pod;
         c.scratch = &scratch;
-        pr->pod = queue[i];
-        pr->queue_position = (int)i + 1;
         /* independent mode: every pod alone, from the first node */
         if (o->mode != KP_MODE_QUEUE)
             next_start = 0;
@@ -387,13 +418,25 @@ kp_analyze(const struct kp_snapshot *snap, const struct kp_options *o,
         kp_arena_release(&scratch);
     }
     kp_cluster_release(&cl);
-    free(queue);
     return 0;
+}
+
+int
+kp_analyze(const struct kp_snapshot *snap, const struct kp_options *o,
+           struct kp_report *rep, struct kp_error *err)
+{
+    size_t i;
+
+    kp_analyze_queue(snap, o, rep);
+    for (i = 0; i < rep->npods; i++)
+        rep->pods[i].reported = true;
+    return kp_analyze_run(snap, o, rep, err);
 }
 
 void
 kp_report_release(struct kp_report *rep)
 {
+    kp_strmap_release(&rep->node_statuses);
     kp_arena_release(&rep->arena);
     memset(rep, 0, sizeof(*rep));
 }
