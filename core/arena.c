@@ -64,8 +64,9 @@ kp_arena_init(struct kp_arena *a)
     memset(a, 0, sizeof(*a));
 }
 
-void *
-kp_arena_alloc(struct kp_arena *a, size_t n)
+/* n bytes, not zeroed. */
+static void *
+alloc_raw(struct kp_arena *a, size_t n)
 {
     struct kp_arena_chunk *c = a->head;
     void *p;
@@ -74,7 +75,12 @@ kp_arena_alloc(struct kp_arena *a, size_t n)
     if (!c || c->size - c->used < n) {
         size_t size = n > CHUNK_SIZE / 4 ? n : CHUNK_SIZE;
 
-        c = kp_xmalloc(sizeof(*c) + size);
+        if (size == CHUNK_SIZE && a->spare) {
+            c = a->spare;
+            a->spare = c->next;
+        } else {
+            c = kp_xmalloc(sizeof(*c) + size);
+        }
         c->size = size;
         c->used = 0;
         if (size == n && a->head) {
@@ -89,6 +95,14 @@ kp_arena_alloc(struct kp_arena *a, size_t n)
     p = c->data + c->used;
     c->used += n;
     a->total += n;
+    return p;
+}
+
+void *
+kp_arena_alloc(struct kp_arena *a, size_t n)
+{
+    void *p = alloc_raw(a, n);
+
     memset(p, 0, n);
     return p;
 }
@@ -100,7 +114,7 @@ kp_arena_strndup(struct kp_arena *a, const char *s, size_t n)
 
     if (!s)
         return NULL;
-    p = kp_arena_alloc(a, n + 1);
+    p = alloc_raw(a, n + 1);
     memcpy(p, s, n);
     p[n] = '\0';
     return p;
@@ -119,7 +133,7 @@ kp_arena_memdup(struct kp_arena *a, const void *p, size_t n)
 
     if (!n)
         return NULL;
-    q = kp_arena_alloc(a, n);
+    q = alloc_raw(a, n);
     memcpy(q, p, n);
     return q;
 }
@@ -179,14 +193,36 @@ kp_arena_intern(struct kp_arena *a, const char *s)
 void
 kp_arena_release(struct kp_arena *a)
 {
+    kp_arena_reset(a);
+    while (a->spare) {
+        struct kp_arena_chunk *n = a->spare->next;
+
+        free(a->spare);
+        a->spare = n;
+    }
+    memset(a, 0, sizeof(*a));
+}
+
+void
+kp_arena_reset(struct kp_arena *a)
+{
     struct kp_arena_chunk *c = a->head;
 
     while (c) {
         struct kp_arena_chunk *n = c->next;
 
-        free(c);
+        if (c->size == CHUNK_SIZE) {
+            c->used = 0;
+            c->next = a->spare;
+            a->spare = c;
+        } else {
+            free(c);
+        }
         c = n;
     }
     free(a->strs);
-    memset(a, 0, sizeof(*a));
+    a->head = NULL;
+    a->strs = NULL;
+    a->nstrs = a->capstrs = 0;
+    a->total = 0;
 }

@@ -14,6 +14,7 @@ struct kp_arena_chunk;
 
 struct kp_arena {
     struct kp_arena_chunk *head;
+    struct kp_arena_chunk *spare;   /* chunks kept by kp_arena_reset() */
     size_t total;               /* bytes handed out, for the memory limit */
     /* string interning table (open addressing) */
     const char **strs;
@@ -36,5 +37,11 @@ const char *kp_arena_intern(struct kp_arena *a, const char *s);
 /* Copy of an array of n elements of size sz. */
 void *kp_arena_memdup(struct kp_arena *a, const void *p, size_t n);
 void kp_arena_release(struct kp_arena *a);
+/*
+ * Forget everything allocated (as kp_arena_release) but keep the standard
+ * chunks for the next allocations: a scratch arena reused for each pod
+ * does not go back to malloc (and the kernel) every time.
+ */
+void kp_arena_reset(struct kp_arena *a);
 
 #endif

@@ -69,7 +69,16 @@ kp_buf_json_str(struct kp_buf *b, const char *s)
     const unsigned char *p = (const unsigned char *)s;
 
     kp_buf_add(b, "\"", 1);
-    for (; *p; p++) {
+    for (;;) {
+        const unsigned char *run = p;
+
+        /* the bytes that need no escape go in as one run */
+        while (*p >= 0x20 && *p != '"' && *p != '\\')
+            p++;
+        if (p > run)
+            kp_buf_add(b, (const char *)run, (size_t)(p - run));
+        if (!*p)
+            break;
         switch (*p) {
         case '"':
             kp_buf_add(b, "\\\"", 2);
@@ -87,11 +96,9 @@ kp_buf_json_str(struct kp_buf *b, const char *s)
             kp_buf_add(b, "\\r", 2);
             break;
         default:
-            if (*p < 0x20)
-                kp_buf_printf(b, "\\u%04x", *p);
-            else
-                kp_buf_add(b, (const char *)p, 1);
+            kp_buf_printf(b, "\\u%04x", *p);
         }
+        p++;
     }
     kp_buf_add(b, "\"", 1);
 }

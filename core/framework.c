@@ -125,6 +125,7 @@ kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
     cl->scheduler_name = scheduler_name;
     cl->nodes = kp_xcalloc(n ? n : 1, sizeof(*cl->nodes));
     cl->nominated = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated));
+    cl->nominated_prio = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated_prio));
     cl->nnominated = kp_xcalloc(n ? n : 1, sizeof(size_t));
     cl->capnominated = kp_xcalloc(n ? n : 1, sizeof(size_t));
     cl->nominated_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
@@ -176,9 +177,11 @@ kp_cluster_release(struct kp_cluster *cl)
         free((void *)cl->nodes[i].alloc);
         free(cl->nodes[i].pods);
         free(cl->nominated[i]);
+        free(cl->nominated_prio[i]);
     }
     free(cl->nodes);
     free(cl->nominated);
+    free(cl->nominated_prio);
     free(cl->nnominated);
     free(cl->capnominated);
     free(cl->nominated_node_of);
@@ -200,6 +203,9 @@ kp_cluster_clear_nomination(struct kp_cluster *cl, const struct kp_pod *p)
         if (cl->nominated[node][i] == p) {
             memmove(&cl->nominated[node][i], &cl->nominated[node][i + 1],
                     (cl->nnominated[node] - i - 1) * sizeof(void *));
+            memmove(&cl->nominated_prio[node][i],
+                    &cl->nominated_prio[node][i + 1],
+                    (cl->nnominated[node] - i - 1) * sizeof(int32_t));
             cl->nnominated[node]--;
             break;
         }
@@ -216,7 +222,10 @@ kp_cluster_nominate(struct kp_cluster *cl, const struct kp_pod *p, int node)
                                  cl->capnominated[node] * 2 : 4;
         cl->nominated[node] = kp_xrealloc(cl->nominated[node],
             cl->capnominated[node] * sizeof(void *));
+        cl->nominated_prio[node] = kp_xrealloc(cl->nominated_prio[node],
+            cl->capnominated[node] * sizeof(int32_t));
     }
+    cl->nominated_prio[node][cl->nnominated[node]] = p->priority;
     cl->nominated[node][cl->nnominated[node]++] = p;
     cl->nominated_node_of[p->index] = node;
 }
@@ -470,8 +479,12 @@ kp_run_filters_with_nominated(const struct kp_cycle *c,
     struct kp_node_info *copy;
     struct kp_status st;
 
+    const int32_t *gp = cl->nominated_prio[node];
+    int32_t prio = c->pod->priority;
+
+    /* priorities kept beside the pointers: no pod is read to say no */
     for (i = 0; i < n; i++)
-        if (g[i] != c->pod && g[i]->priority >= c->pod->priority)
+        if (gp[i] >= prio && g[i] != c->pod)
             ng++;
     if (ng == 0)
         return kp_run_filters(c, ni);

@@ -63,6 +63,7 @@ struct kp_cluster {
     struct kp_node_info *nodes;             /* by node index */
     /* nominated pods per node (pointers into snap->pods) */
     const struct kp_pod ***nominated;
+    int32_t **nominated_prio;               /* their priorities, in step */
     size_t *nnominated, *capnominated;
     int *nominated_node_of;                 /* by pod index; -1 none */
     int *placed_node_of;                    /* by pod index; -1 none */

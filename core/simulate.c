@@ -400,12 +400,12 @@ kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
 
     (void)err;
     kp_cluster_init(&cl, snap, o->scheduler_name);
+    kp_arena_init(&scratch);
     for (i = 0; i < rep->npods; i++) {
         struct kp_pod_report *pr = &rep->pods[i];
         struct kp_cycle c;
 
         memset(&c, 0, sizeof(c));
-        kp_arena_init(&scratch);
         c.cl = &cl;
         c.pod = pr->pod;
         c.scratch = &scratch;
@@ -415,8 +415,9 @@ kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
         attempt_pod(&c, o, rep, pr, &next_start);
         if (o->mode == KP_MODE_QUEUE)
             apply_decision(&cl, pr);
-        kp_arena_release(&scratch);
+        kp_arena_reset(&scratch);
     }
+    kp_arena_release(&scratch);
     kp_cluster_release(&cl);
     return 0;
 }
