@@ -74,10 +74,14 @@ struct kp_cluster {
 
 #define KP_MAX_PLUGINS 16
 
+struct kp_pool;
+
 struct kp_cycle {
     const struct kp_cluster *cl;
     const struct kp_pod *pod;
     struct kp_arena *scratch;
+    /* threads for the per-node passes (pool.h); NULL: this thread only */
+    struct kp_pool *pool;
     void *state[KP_MAX_PLUGINS];
     bool skip[KP_MAX_PLUGINS];
     /*

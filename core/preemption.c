@@ -4,6 +4,7 @@
  * document applies (input order, --offset, first candidate on a tie).
  */
 #include "preemption.h"
+#include "pool.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -256,6 +257,30 @@ record_node(struct kp_preempt_result *out, int node,
     }
 }
 
+/*
+ * The nodes of one batch, evaluated by the pool's threads; each thread
+ * allocates in its own arena (the cycle's scratch for that thread).
+ */
+struct dry_batch {
+    const struct kp_cycle *c;
+    const int *potential;
+    size_t n, offset, first;
+    struct kp_candidate *cand;
+    struct kp_status *st;
+};
+
+static void
+dry_run_one(void *ctx, size_t j, struct kp_arena *a)
+{
+    struct dry_batch *b = ctx;
+    struct kp_cycle wc = *b->c;
+    int node = b->potential[(b->offset + b->first + j) % b->n];
+
+    wc.scratch = a;
+    memset(&b->cand[j], 0, sizeof(b->cand[j]));
+    b->st[j] = select_victims_on_node(&wc, &wc.cl->nodes[node], &b->cand[j]);
+}
+
 static void
 dry_run_preemption(struct kp_cycle *c, const int *potential, size_t n,
                    size_t offset, size_t k, struct kp_status *dry,
@@ -264,41 +289,59 @@ dry_run_preemption(struct kp_cycle *c, const int *potential, size_t n,
     struct kp_arena *a = c->scratch;
     struct kp_candidate *nonv = kp_arena_alloc(a, k * sizeof(*nonv));
     struct kp_candidate *viol = kp_arena_alloc(a, k * sizeof(*viol));
-    size_t nn = 0, nvl = 0, i;
+    size_t nn = 0, nvl = 0, i = 0, j, size = 1;
+    struct dry_batch b = {c, potential, n, offset, 0, NULL, NULL};
 
-    for (i = 0; i < n; i++) {
-        int node = potential[(offset + i) % n];
-        struct kp_candidate cand;
-        struct kp_status st;
+    /*
+     * With threads, nodes are evaluated a batch at a time and the results
+     * taken in order, exactly as the one-by-one loop takes them; what a
+     * batch evaluated past the stopping point is dropped.
+     */
+    if (c->pool)
+        size = (size_t)kp_pool_threads(c->pool) * 8;
+    b.cand = kp_arena_alloc(a, size * sizeof(*b.cand));
+    b.st = kp_arena_alloc(a, size * sizeof(*b.st));
+    while (i < n) {
+        size_t m = n - i < size ? n - i : size;
 
-        memset(&cand, 0, sizeof(cand));
-        st = select_victims_on_node(c, &c->cl->nodes[node], &cand);
-        out->nexamined++;
-        if (st.code == KP_SUCCESS && cand.nvictims > 0) {
-            bool kept = true;
+        b.first = i;
+        if (c->pool)
+            kp_pool_run(c->pool, m, dry_run_one, &b);
+        else
+            dry_run_one(&b, 0, a);
+        for (j = 0; j < m; j++, i++) {
+            int node = potential[(offset + i) % n];
+            struct kp_candidate cand = b.cand[j];
+            struct kp_status st = b.st[j];
 
-            if (cand.num_pdb_violations == 0 && nn < k)
-                nonv[nn++] = cand;
-            else if (cand.num_pdb_violations > 0 && nvl < k)
-                viol[nvl++] = cand;
-            else
-                kept = false;
-            record_node(out, node, kept ? KP_NODE_CANDIDATE : KP_NODE_DROPPED,
-                        &cand);
-            if (nn > 0 && nn + nvl >= k)
-                break;
-            continue;
+            out->nexamined++;
+            if (st.code == KP_SUCCESS && cand.nvictims > 0) {
+                bool kept = true;
+
+                if (cand.num_pdb_violations == 0 && nn < k)
+                    nonv[nn++] = cand;
+                else if (cand.num_pdb_violations > 0 && nvl < k)
+                    viol[nvl++] = cand;
+                else
+                    kept = false;
+                record_node(out, node,
+                            kept ? KP_NODE_CANDIDATE : KP_NODE_DROPPED, &cand);
+                if (nn > 0 && nn + nvl >= k)
+                    goto done;
+                continue;
+            }
+            record_node(out, node, KP_NODE_NO_VICTIMS_HELP, NULL);
+            if (st.code == KP_SUCCESS) {
+                char *msg = kp_arena_alloc(a, 256);
+
+                snprintf(msg, 256, "expected at least one victim pod on "
+                         "node %s", c->cl->nodes[node].node->name);
+                st = kp_status_new(KP_ERROR, msg);
+            }
+            dry[node] = st;
         }
-        record_node(out, node, KP_NODE_NO_VICTIMS_HELP, NULL);
-        if (st.code == KP_SUCCESS) {
-            char *msg = kp_arena_alloc(a, 256);
-
-            snprintf(msg, 256, "expected at least one victim pod on node %s",
-                     c->cl->nodes[node].node->name);
-            st = kp_status_new(KP_ERROR, msg);
-        }
-        dry[node] = st;
     }
+done:
     out->ncandidates = nn + nvl;
     out->candidates = kp_arena_alloc(a, (nn + nvl + 1) *
                                      sizeof(*out->candidates));

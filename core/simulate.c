@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pool.h"
 #include "report.h"
 #include "score.h"
 #include "plugins/plugins.h"
@@ -170,10 +171,30 @@ pass_nodes(struct kp_cycle *c, struct attempt *at, int *list, int keep)
  * by the number of nodes processed.  When a node fits, the statuses of
  * nodes the pass did not reach are left unset (they are not reported).
  */
+struct filter_batch {
+    const struct kp_cycle *c;
+    const int *list;
+    size_t m, start, first;
+    struct kp_status *st;
+};
+
+static void
+filter_one(void *ctx, size_t j, struct kp_arena *a)
+{
+    struct filter_batch *b = ctx;
+    struct kp_cycle wc = *b->c;
+    int node = b->list[(b->start + b->first + j) % b->m];
+
+    wc.scratch = a;
+    b->st[j] = kp_run_filters_with_nominated(&wc, &wc.cl->nodes[node]);
+}
+
 static void
 find_nodes_that_fit(struct kp_cycle *c, struct attempt *at,
                     size_t *next_start)
 {
+    struct filter_batch b = {c, NULL, 0, 0, 0, NULL};
+    size_t size = 1;
     const struct kp_cluster *cl = c->cl;
     size_t n = cl->snap->nnodes, i, m, k, nf = 0, processed = 0;
     int nominated = cl->nominated_node_of[c->pod->index];
@@ -201,15 +222,30 @@ find_nodes_that_fit(struct kp_cycle *c, struct attempt *at,
     }
     m = pass_nodes(c, at, list, nominated_failed ? nominated : -1);
     k = kp_num_feasible_nodes_to_find(m);
-    for (i = 0; i < m && nf < k; i++) {
-        int node = list[(*next_start + i) % m];
+    b.list = list;
+    b.m = m;
+    b.start = *next_start;
+    if (c->pool)
+        size = (size_t)kp_pool_threads(c->pool) * 32;
+    b.st = kp_arena_alloc(c->scratch, size * sizeof(*b.st));
+    /* a batch at a time with threads, taken in order (as dry_run) */
+    for (i = 0; i < m && nf < k;) {
+        size_t cnt = m - i < size ? m - i : size, j;
 
-        set_status(at, (size_t)node,
-                   kp_run_filters_with_nominated(c, &cl->nodes[node]));
-        if (node == nominated)
-            nominated_seen = true;
-        if (at->statuses[node].code == KP_SUCCESS)
-            feasible[nf++] = node;
+        b.first = i;
+        if (c->pool)
+            kp_pool_run(c->pool, cnt, filter_one, &b);
+        else
+            filter_one(&b, 0, c->scratch);
+        for (j = 0; j < cnt && nf < k; j++, i++) {
+            int node = list[(*next_start + i) % m];
+
+            set_status(at, (size_t)node, b.st[j]);
+            if (node == nominated)
+                nominated_seen = true;
+            if (at->statuses[node].code == KP_SUCCESS)
+                feasible[nf++] = node;
+        }
     }
     /*
      * processedNodes = feasible nodes + nodes with a status; a failed
@@ -396,11 +432,13 @@ kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
 {
     struct kp_cluster cl;
     struct kp_arena scratch;
+    struct kp_pool *pool;
     size_t i, next_start = 0;
 
     (void)err;
     kp_cluster_init(&cl, snap, o->scheduler_name);
     kp_arena_init(&scratch);
+    pool = kp_pool_new(kp_pool_default_threads());
     for (i = 0; i < rep->npods; i++) {
         struct kp_pod_report *pr = &rep->pods[i];
         struct kp_cycle c;
@@ -409,6 +447,7 @@ kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
         c.cl = &cl;
         c.pod = pr->pod;
         c.scratch = &scratch;
+        c.pool = pool;
         /* independent mode: every pod alone, from the first node */
         if (o->mode != KP_MODE_QUEUE)
             next_start = 0;
@@ -416,7 +455,9 @@ kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
         if (o->mode == KP_MODE_QUEUE)
             apply_decision(&cl, pr);
         kp_arena_reset(&scratch);
+        kp_pool_reset(pool);
     }
+    kp_pool_free(pool);
     kp_arena_release(&scratch);
     kp_cluster_release(&cl);
     return 0;
