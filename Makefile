@@ -2,10 +2,11 @@
 #   make            build bin/kubectl-preempt
 #   make demo       build, then analyse examples/cluster.json
 #   make test       build, then run every test (unit, cases, bats), and
-#                   the whole suite again under ASan+UBSan
+#                   the whole suite again under ASan+UBSan, replays the
+#                   fuzz corpora and crashers (libFuzzer), runs each fuzz
+#                   target for FUZZ_SHORT_SECONDS (10 s), and runs
+#                   valgrind memcheck on the examples
 #   make install    PREFIX=/usr/local: binary, man page, completions
-#                   and replays the fuzz corpora and crashers (libFuzzer),
-#                   and runs valgrind memcheck on the examples
 # Missing Debian packages are installed first (apt-get; needs root).
 
 CC      ?= cc
@@ -29,7 +30,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BIN      = bin/kubectl-preempt
 
 .PHONY: all deps demo test test-one asan install uninstall clean dist \
-        check-style bench fuzz fuzz-replay
+        check-style bench fuzz fuzz-replay fuzz-short
 
 all: $(BIN)
 
@@ -84,8 +85,11 @@ test: deps
 	$(MAKE) --no-print-directory test-one BUILD=build-asan \
 	    CFLAGS="-O1 -g $(SAN)" CC=clang >build-asan.log 2>&1; s2=$$?; \
 	    sed 's/^/[asan] /' build-asan.log | grep -v '^\[asan\] make'; \
-	$(MAKE) --no-print-directory fuzz-replay >build-fuzz.log 2>&1; s3=$$?; \
-	    grep -E '^(ok|not ok) ' build-fuzz.log | sed 's/^/[fuzz-replay] /'; \
+	{ $(MAKE) --no-print-directory fuzz-replay; r=$$?; \
+	    $(MAKE) --no-print-directory fuzz-short; f=$$?; \
+	    [ $$r = 0 ] && [ $$f = 0 ]; \
+	    } >build-fuzz.log 2>&1; s3=$$?; \
+	    grep -E '^(ok|not ok) ' build-fuzz.log | sed 's/^/[fuzz] /'; \
 	    echo "$$(grep -c '^ok ' build-fuzz.log) passed, $$(grep -c \
 	        '^not ok ' build-fuzz.log) failed" >>build-fuzz.log; \
 	tests/valgrind build/kubectl-preempt >build-valgrind.log 2>&1; s4=$$?; \

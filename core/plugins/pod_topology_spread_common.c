@@ -79,8 +79,9 @@ merge_match_label_keys(struct kp_arena *a,
         if (v)
             set_requirement(a, &out->reqs[n++], c->match_label_keys[i], v);
     }
-    memcpy(out->reqs + n, c->selector.reqs,
-           c->selector.nreq * sizeof(*out->reqs));
+    if (c->selector.nreq)       /* an empty selector has reqs == NULL */
+        memcpy(out->reqs + n, c->selector.reqs,
+               c->selector.nreq * sizeof(*out->reqs));
     out->nreq = n + c->selector.nreq;
 }
 

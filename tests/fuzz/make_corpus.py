@@ -4,9 +4,14 @@
 Run from the top directory: python3 tests/fuzz/make_corpus.py
 Seeds come from examples/cluster.json, the "snapshot" member of
 tests/cases/**/*.json, tests/fixtures/live/*.json, the string literals of
-tests/unit/test_quantity.c, test_labels.c and test_kubeconfig.c, and a
-few hand-written inputs below.  Each seed is named after its source and
-kept under 64 KiB; the set is deterministic.
+tests/unit/test_quantity.c, test_labels.c and test_kubeconfig.c,
+tests/fixtures/volumes/, tests/fixtures/add/ and examples/release.yaml
+(--add manifests, also for the YAML converter), and a few hand-written
+inputs below.  Each seed is named after its source and kept under 64 KiB;
+the set is deterministic.
+
+    python3 tests/fuzz/make_corpus.py                 # every target
+    python3 tests/fuzz/make_corpus.py fuzz_yaml ...   # only these
 
 With build-fuzz/fuzz_* built (make -f tests/fuzz/Makefile.inc fuzz-build),
 each target's candidates are then reduced with libFuzzer's -merge=1
@@ -20,6 +25,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 
 OUT = "tests/fuzz/corpus"
@@ -126,7 +132,85 @@ def load_seeds():
                    "rb").read()
     c.add("hand_namespaces_q.json", ns.rstrip())
     c.add("hand_namespaces_i.json", ns.rstrip() + b"\n")
+    # Volumes: PVCs, PVs, StorageClasses, CSINodes and pods that use them
+    vol = open("tests/fixtures/volumes/cluster.json", "rb").read()
+    c.add("volumes_cluster_q.json", vol.rstrip())
+    c.add("volumes_cluster_i.json", vol.rstrip() + b"\n")
+    # Scoring: pods that fit on several nodes, so that the Score plugins
+    # run (PodTopologySpread ScheduleAnyway, preferred node affinity,
+    # preferred pod (anti-)affinity, default spreading of owned pods).
+    for suffix, text in (("q", compact(scoring_snapshot())),
+                         ("i", compact(scoring_snapshot()) + "\n")):
+        c.add("hand_scoring_%s.json" % suffix, text)
     return c.count()
+
+
+def scoring_snapshot():
+    def node(name, zone, cpu):
+        return {"kind": "Node", "metadata": {"name": name, "labels": {
+            "kubernetes.io/hostname": name,
+            "topology.kubernetes.io/zone": zone, "disk": "ssd" if
+            zone == "a" else "hdd", "gen": "3" if cpu > 4 else "2"}},
+            "status": {"allocatable": {"cpu": str(cpu), "memory": "16Gi",
+                                       "pods": "110"}}}
+
+    def pod(name, labels, spec, node_name=None, owner=None):
+        md = {"name": name, "namespace": "web", "labels": labels,
+              "creationTimestamp": "2026-01-01T00:00:%02dZ" % len(name)}
+        if owner:
+            md["ownerReferences"] = [{"kind": "ReplicaSet", "name": owner,
+                                      "controller": True, "uid": "u1"}]
+        spec = dict(spec, containers=[{"name": "c", "resources": {
+            "requests": {"cpu": "500m", "memory": "256Mi"}}}])
+        st = {"phase": "Pending"}
+        if node_name:
+            spec["nodeName"] = node_name
+            st = {"phase": "Running",
+                  "startTime": "2026-01-01T00:01:00Z"}
+        return {"kind": "Pod", "metadata": md, "spec": spec, "status": st}
+
+    web = {"app": "web"}
+    spread = [{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone",
+               "whenUnsatisfiable": "ScheduleAnyway",
+               "labelSelector": {"matchLabels": web},
+               "nodeTaintsPolicy": "Honor"},
+              {"maxSkew": 2, "topologyKey": "kubernetes.io/hostname",
+               "whenUnsatisfiable": "ScheduleAnyway",
+               "labelSelector": {"matchExpressions": [
+                   {"key": "app", "operator": "In", "values": ["web"]}]},
+               "matchLabelKeys": ["pod-template-hash"]}]
+    preferred = {"nodeAffinity": {
+        "preferredDuringSchedulingIgnoredDuringExecution": [
+            {"weight": 80, "preference": {"matchExpressions": [
+                {"key": "disk", "operator": "In", "values": ["ssd"]}]}},
+            {"weight": 20, "preference": {"matchExpressions": [
+                {"key": "gen", "operator": "Gt", "values": ["2"]},
+                {"key": "spot", "operator": "DoesNotExist"}]}}]},
+        "podAntiAffinity": {
+            "preferredDuringSchedulingIgnoredDuringExecution": [
+                {"weight": 50, "podAffinityTerm": {
+                    "topologyKey": "kubernetes.io/hostname",
+                    "labelSelector": {"matchLabels": web}}}]},
+        "podAffinity": {
+            "preferredDuringSchedulingIgnoredDuringExecution": [
+                {"weight": 10, "podAffinityTerm": {
+                    "topologyKey": "topology.kubernetes.io/zone",
+                    "labelSelector": {"matchLabels": {"app": "db"}}}}]}}
+    items = [node("n1", "a", 4), node("n2", "a", 8), node("n3", "b", 8),
+             node("n4", "c", 2),
+             pod("web-1", dict(web, **{"pod-template-hash": "h"}), {},
+                 "n1", "web-rs"),
+             pod("web-2", dict(web, **{"pod-template-hash": "h"}), {},
+                 "n2", "web-rs"),
+             pod("db-1", {"app": "db"}, {}, "n3"),
+             pod("web-3", dict(web, **{"pod-template-hash": "h"}),
+                 {"topologySpreadConstraints": spread,
+                  "affinity": preferred}),
+             pod("web-4", dict(web, **{"pod-template-hash": "h"}),
+                 {"affinity": preferred}, owner="web-rs"),
+             pod("web-5", web, {"topologySpreadConstraints": spread[:1]},
+                 owner="web-rs")]
+    return {"kind": "List", "items": items}
 
 
 def quantity_seeds():
@@ -211,10 +295,90 @@ def kubeconfig_seeds():
     return c.count()
 
 
+def yaml_seeds():
+    """fuzz_yaml: YAML streams (manifests, kubeconfigs, YAML 1.1)."""
+    c = Corpus("fuzz_yaml")
+    paths = ["examples/release.yaml"] + \
+        sorted(glob.glob("tests/fixtures/add/*.yaml")) + \
+        sorted(glob.glob("tests/fuzz/corpus/fuzz_kubeconfig/*"))
+    for path in paths:
+        c.add(os.path.basename(os.path.dirname(path)) + "_" +
+              os.path.basename(path), open(path, "rb").read())
+    hand = {
+        "scalars": "a: yes\nb: Off\nc: 0x1F\nd: 0o17\ne: 0755\n"
+                   "f: 1_000\ng: -.5e3\nh: ~\ni: !!str 12\nj: '12'\n"
+                   "k: \"t\\u00e9\"\nl: 2026-01-01\nm: .inf\nn: 0b101\n"
+                   "o: 18446744073709551615\np: -9223372036854775809\n",
+        "keys": "1: a\n0x2: b\ntrue: c\n~: d\n1.5: e\n1e3: f\n",
+        "blocks": "a: |\n  line 1\n  line 2\nb: >-\n  folded\n  text\n"
+                  "c:\n- x\n- [y, {z: 1}]\n- {}\n- []\n",
+        "docs": "---\na: 1\n...\n---\n---\n- 1\n--- plain\n",
+        "directives": "%YAML 1.1\n%TAG !k! tag:k8s.io,2024:\n---\n"
+                      "!k!x {a: !!int 1, b: !!float 2, c: !!null ''}\n",
+        "alias": "a: &x 1\nb: *x\n",
+        "dup": "a: 1\nb: 2\na: 3\n",
+        "complex_key": "? [a, b]\n: 1\n",
+        "deep": "[" * 40 + "]" * 40 + "\n",
+        "flow": "{apiVersion: v1, kind: Pod, metadata: {name: p}, spec: "
+                "{containers: [{name: c, image: i}]}}",
+    }
+    for name, text in sorted(hand.items()):
+        c.add("hand_" + name, text)
+    return c.count()
+
+
+def add_seeds():
+    """fuzz_add: --add manifests; odd last byte queue, even
+    independent."""
+    c = Corpus("fuzz_add")
+    paths = ["examples/release.yaml"] + \
+        sorted(glob.glob("tests/fixtures/add/*"))
+    for path in paths:
+        data = open(path, "rb").read()
+        base = os.path.basename(path)
+        c.add(base, data)
+        c.add(base + "_q", data.rstrip() + b"#")
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+           "spec": {"priorityClassName": "prod-critical", "containers": [
+               {"name": "c", "resources": {"requests": {"cpu": "2"}}}]}}
+    tmpl = {"metadata": {"labels": {"app": "x"}},
+            "spec": {"containers": [{"name": "c", "resources": {
+                "requests": {"cpu": "100m"}}}]}}
+    sts = {"apiVersion": "apps/v1", "kind": "StatefulSet",
+           "metadata": {"name": "s", "namespace": "prod"},
+           "spec": {"replicas": 3, "template": tmpl,
+                    "volumeClaimTemplates": [{"metadata": {"name": "d"},
+                     "spec": {"accessModes": ["ReadWriteOnce"],
+                              "resources": {"requests":
+                                            {"storage": "1Gi"}}}}]}}
+    ds = {"apiVersion": "apps/v1", "kind": "DaemonSet",
+          "metadata": {"name": "d"}, "spec": {"template": {
+              "metadata": tmpl["metadata"], "spec": dict(
+                  tmpl["spec"], tolerations=[{"operator": "Exists"}],
+                  affinity={"nodeAffinity": {
+                      "requiredDuringSchedulingIgnoredDuringExecution": {
+                          "nodeSelectorTerms": [{"matchExpressions": [{
+                              "key": "topology.kubernetes.io/zone",
+                              "operator": "In", "values": ["b"]}]}]}}})}}}
+    job = {"apiVersion": "batch/v1", "kind": "Job",
+           "metadata": {"name": "j"},
+           "spec": {"parallelism": 3, "completions": 2, "suspend": False,
+                    "template": tmpl}}
+    pc = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+          "metadata": {"name": "urgent"}, "value": 2000000}
+    c.add("hand_pod_q.json", compact(pod))
+    c.add("hand_list.json", compact({"kind": "List", "items": [
+        pc, dict(pod, spec=dict(pod["spec"], priorityClassName="urgent")),
+        sts, ds, job]}) + "\n")
+    c.add("hand_concatenated.json", "\n".join(
+        compact(o) for o in (pc, sts, ds, job)))
+    return c.count()
+
+
 def merge(target):
     """Keep the seeds of target that add coverage (libFuzzer -merge=1)."""
     binary = os.path.join("build-fuzz", target)
-    if not os.access(binary, os.X_OK):
+    if os.environ.get("KP_NO_MERGE") or not os.access(binary, os.X_OK):
         return False
     seeds = os.path.join(OUT, target)
     with tempfile.TemporaryDirectory() as tmp:
@@ -253,8 +417,14 @@ def write_dict(target, tokens):
         f.write("# %s.dict - generated by make_corpus.py from core/\n"
                 % target)
         for i, tok in enumerate(tokens):
-            esc = tok.replace("\\", "\\\\").replace('"', '\\"')
-            esc = esc.replace("\n", "\\x0a")
+            esc = ""
+            for b in tok.encode("utf-8"):
+                if b in (0x5c, 0x22):
+                    esc += "\\" + chr(b)
+                elif 0x20 <= b < 0x7f:
+                    esc += chr(b)
+                else:
+                    esc += "\\x%02x" % b
             f.write('kw%d="%s"\n' % (i, esc))
 
 
@@ -268,20 +438,43 @@ def dictionaries():
     write_dict("fuzz_kubeconfig", [w + ":" for w in kube] +
                ["- name: ", "\n  ", "{", "}", "[", "]", "&a", "*a",
                 "!!binary", "---\n", "'", '"'])
+    write_dict("fuzz_yaml", ["---\n", "...\n", "- ", ": ", "? ", "\n  ",
+                             "{", "}", "[", "]", ", ", "|", "|-", ">",
+                             ">+", "'", '"', "#", "&a ", "*a", "!!str ",
+                             "!!int ", "!!float ", "!!null ", "!!bool ",
+                             "!!map ", "!!seq ", "!local ", "! ",
+                             "%YAML 1.1\n", "%TAG ! tag:x,2024:\n",
+                             "~", "null", "Null", "yes", "No", "on", "OFF",
+                             "y", "0x", "0o", "0b", "_", ".5", "e+", "E-",
+                             ".inf", ".NaN", "2026-01-01T00:00:00Z",
+                             "\\u00e9", "\\x41", "\\N", "\t", "\r\n",
+                             "\ufeff"])
+    add = source_words(["core/add.c", "core/decode_pod.c",
+                        "core/decode_policy.c", "core/decode_storage.c"])
+    write_dict("fuzz_add", [w + ": " for w in add] + ['"%s"' % w
+                                                      for w in add] +
+               ["---\n", "- ", "\n  ", "{", "}", "[", "]", "replicas: ",
+                "parallelism: ", "completions: ", "suspend: true",
+                "ordinals: {start: ", "nodeName: ", "0", "1", "100000"])
 
 
 def main():
+    only = sys.argv[1:]
     dictionaries()
     for name, fn in (("fuzz_load", load_seeds),
                      ("fuzz_quantity", quantity_seeds),
                      ("fuzz_selector", selector_seeds),
-                     ("fuzz_kubeconfig", kubeconfig_seeds)):
+                     ("fuzz_kubeconfig", kubeconfig_seeds),
+                     ("fuzz_yaml", yaml_seeds),
+                     ("fuzz_add", add_seeds)):
+        if only and name not in only:
+            continue
         n = fn()
         if merge(name):
             print("%s: %d candidates, %d kept by -merge=1" %
                   (name, n, len(os.listdir(os.path.join(OUT, name)))))
         else:
-            print("%s: %d seeds (not merged: build-fuzz/%s missing)" %
+            print("%s: %d seeds (not merged: KP_NO_MERGE set or build-fuzz/%s missing)" %
                   (name, n, name))
 
 

@@ -572,6 +572,26 @@ test_pod_topology_spread__match_label_keys_narrow_the_selector(void)
     row_teardown(&fx);
 }
 
+/* matchLabelKeys on an empty selector: the merged selector is the
+ * matchLabelKeys requirement alone (memcpy of the selector's NULL
+ * requirement list, found by fuzz_load, was undefined behaviour). */
+static void
+test_pod_topology_spread__match_label_keys_on_empty_selector(void)
+{
+    struct row_fixture fx;
+
+    CHECK(row_setup(&fx, T_LIST(
+        T_NODE("n1", L("node", "n1")) "," T_NODE("n2", L("node", "n2")) ","
+        T_POD("a1", "n1", L("app", "a") "," L("version", "v1"), "") ","
+        T_POD("a2", "n1", L("app", "a") "," L("version", "v1"), "") ","
+        T_POD("b1", "n2", L("app", "a") "," L("version", "v2"), "") ","
+        T_POD("p", "", L("app", "a") "," L("version", "v1"),
+              T_SPREAD(P_HARD(1, "node", "{}",
+                              ",\"matchLabelKeys\":[\"version\"]")))), "p"));
+    CHECK(row_check_filter(&fx, PLUGIN, "US", R_SPREAD, R_LABEL));
+    row_teardown(&fx);
+}
+
 /* An empty selector counts no pod (countPodsMatchSelector) although the
  * pod matches itself: skew is at most 1 everywhere. */
 static void
@@ -657,6 +677,7 @@ main(void)
     RUN(test_pod_topology_spread__add_pod_updates_counts);
     RUN(test_pod_topology_spread__update_respects_node_inclusion);
     RUN(test_pod_topology_spread__match_label_keys_narrow_the_selector);
+    RUN(test_pod_topology_spread__match_label_keys_on_empty_selector);
     RUN(test_pod_topology_spread__empty_selector_counts_nothing);
     RUN(test_pod_topology_spread__invalid_selector_errors);
     RUN(test_pod_topology_spread__remove_pod_matches_recomputation);
