@@ -28,19 +28,25 @@ struct kp_pool {
     /* the current run */
     kp_pool_fn fn;
     void *ctx;
-    size_t n;
+    size_t n, grain;
     atomic_size_t next;
 };
 
+/*
+ * Items are claimed a few at a time: one shared counter touched per item
+ * would bounce between the cores more than a Filter call costs.
+ */
 static void
 work(struct kp_pool *p, struct worker *w)
 {
     for (;;) {
-        size_t i = atomic_fetch_add(&p->next, 1);
+        size_t i = atomic_fetch_add(&p->next, p->grain), end;
 
         if (i >= p->n)
             return;
-        p->fn(p->ctx, i, &w->arena);
+        end = i + p->grain < p->n ? i + p->grain : p->n;
+        for (; i < end; i++)
+            p->fn(p->ctx, i, &w->arena);
     }
 }
 
@@ -134,6 +140,9 @@ kp_pool_run(struct kp_pool *p, size_t n, kp_pool_fn fn, void *ctx)
     p->fn = fn;
     p->ctx = ctx;
     p->n = n;
+    p->grain = n / ((size_t)p->nthreads * 8);
+    if (p->grain == 0)
+        p->grain = 1;
     atomic_store(&p->next, 0);
     p->busy = p->nthreads - 1;
     p->generation++;

@@ -297,10 +297,15 @@ dry_run_preemption(struct kp_cycle *c, const int *potential, size_t n,
      * taken in order, exactly as the one-by-one loop takes them; what a
      * batch evaluated past the stopping point is dropped.
      */
-    if (c->pool)
-        size = (size_t)kp_pool_threads(c->pool) * 8;
-    b.cand = kp_arena_alloc(a, size * sizeof(*b.cand));
-    b.st = kp_arena_alloc(a, size * sizeof(*b.st));
+    if (c->pool) {
+        /* the first batch is what the loop needs at best: k nodes */
+        size = k > 16 ? k : 16;
+        b.cand = kp_arena_alloc(a, n * sizeof(*b.cand));
+        b.st = kp_arena_alloc(a, n * sizeof(*b.st));
+    } else {
+        b.cand = kp_arena_alloc(a, sizeof(*b.cand));
+        b.st = kp_arena_alloc(a, sizeof(*b.st));
+    }
     while (i < n) {
         size_t m = n - i < size ? n - i : size;
 
@@ -340,6 +345,8 @@ dry_run_preemption(struct kp_cycle *c, const int *potential, size_t n,
             }
             dry[node] = st;
         }
+        if (c->pool)
+            size *= 2;
     }
 done:
     out->ncandidates = nn + nvl;

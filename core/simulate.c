@@ -226,8 +226,8 @@ find_nodes_that_fit(struct kp_cycle *c, struct attempt *at,
     b.m = m;
     b.start = *next_start;
     if (c->pool)
-        size = (size_t)kp_pool_threads(c->pool) * 32;
-    b.st = kp_arena_alloc(c->scratch, size * sizeof(*b.st));
+        size = 256;     /* then doubled: few batches, little spare work */
+    b.st = kp_arena_alloc(c->scratch, (c->pool ? m + 1 : 1) * sizeof(*b.st));
     /* a batch at a time with threads, taken in order (as dry_run) */
     for (i = 0; i < m && nf < k;) {
         size_t cnt = m - i < size ? m - i : size, j;
@@ -246,6 +246,8 @@ find_nodes_that_fit(struct kp_cycle *c, struct attempt *at,
             if (at->statuses[node].code == KP_SUCCESS)
                 feasible[nf++] = node;
         }
+        if (c->pool)
+            size *= 2;
     }
     /*
      * processedNodes = feasible nodes + nodes with a status; a failed
