@@ -524,9 +524,31 @@ parse_yaml(struct kc_file *f, const char *text, size_t len,
  * Load one file into m.  A missing file is skipped (*missing set) unless
  * it was named explicitly.
  */
+/*
+ * A kubeconfig holds tokens and keys: one that the group or everybody may
+ * read is worth a warning (as Helm gives; kubectl itself writes its files
+ * 0600).  Only the mode is told, never the content.
+ */
+static void
+warn_loose_mode(const struct kp_kubeconfig_overrides *o, const char *path)
+{
+    struct stat st;
+    char msg[1200];
+
+    if (!o->warn || stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+        !(st.st_mode & (S_IRWXG | S_IRWXO)))
+        return;
+    snprintf(msg, sizeof(msg), "kubeconfig '%s' is %s-readable (mode %04o): "
+             "it may hold credentials; chmod 600 it", path,
+             (st.st_mode & S_IROTH) ? "world" : "group",
+             (unsigned)(st.st_mode & 07777));
+    o->warn(o->warn_ctx, msg);
+}
+
 static int
 load_file(struct kc_merged *m, struct kp_arena *a, const char *path,
-          int explicit_path, int *missing, struct kp_error *err)
+          int explicit_path, const struct kp_kubeconfig_overrides *o,
+          int *missing, struct kp_error *err)
 {
     struct kc_file *f;
     char *text;
@@ -541,6 +563,7 @@ load_file(struct kc_merged *m, struct kp_arena *a, const char *path,
     if (e)
         return kp_errorf(err, KP_EXIT_ERROR, "cannot read kubeconfig '%s': "
                          "%s", path, strerror(e));
+    warn_loose_mode(o, path);
     f = &m->files[m->nfiles++];
     memset(f, 0, sizeof(*f));
     f->path = kp_arena_strdup(a, path);
@@ -618,7 +641,7 @@ load_env_list(struct kc_merged *m, struct kp_arena *a, const char *env,
     for (i = 0; i < n && rc == 0; i++) {
         int missing;
 
-        rc = load_file(m, a, paths[i], 0, &missing, err);
+        rc = load_file(m, a, paths[i], 0, o, &missing, err);
         nmissing += (size_t)missing;
     }
     if (rc == 0 && n && nmissing == n)
@@ -640,14 +663,14 @@ load_files(struct kc_merged *m, struct kp_arena *a,
 
     if (is_set(o->kubeconfig)) {
         m->files = kp_xcalloc(1, sizeof(*m->files));
-        return load_file(m, a, o->kubeconfig, 1, &missing, err);
+        return load_file(m, a, o->kubeconfig, 1, o, &missing, err);
     }
     if (is_set(env))
         return load_env_list(m, a, env, o, err);
     m->files = kp_xcalloc(1, sizeof(*m->files));
     if (!is_set(home))
         return 0;
-    return load_file(m, a, arena_join(a, home, ".kube/config"), 0,
+    return load_file(m, a, arena_join(a, home, ".kube/config"), 0, o,
                      &missing, err);
 }
 

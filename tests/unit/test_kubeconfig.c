@@ -287,6 +287,43 @@ test_kubeconfig__current_context_of_the_first_file_that_sets_it(void)
     kp_rest_config_release(&fx.rc);
 }
 
+/* Group- or world-readable kubeconfigs are warned about, 0600 is not. */
+static void
+test_kubeconfig__loose_file_mode_is_warned_about(void)
+{
+    static const char *const text =
+        "current-context: c\n"
+        "clusters:\n- name: k\n  cluster: {server: https://k}\n"
+        "contexts:\n- {name: c, context: {cluster: k, user: u}}\n"
+        "users:\n- name: u\n  user: {token: secret-token}\n";
+    static const struct {
+        int mode;
+        const char *word;
+    } rows[] = {{0644, "world"}, {0640, "group"}, {0604, "world"}};
+    struct fixture fx;
+    char want[1300];
+    size_t i;
+
+    for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        reset_env(&fx);
+        write_file("loose.yaml", text, rows[i].mode);
+        setenv("KUBECONFIG", p("loose.yaml"), 1);
+        CHECK_EQ_INT(load(&fx), 0);
+        snprintf(want, sizeof(want), "kubeconfig '%s' is %s-readable "
+                 "(mode %04o): it may hold credentials; chmod 600 it",
+                 p("loose.yaml"), rows[i].word, rows[i].mode);
+        CHECK_EQ_STR(last_warning, want);
+        CHECK(!strstr(last_warning, "secret-token"));
+        kp_rest_config_release(&fx.rc);
+    }
+    reset_env(&fx);
+    write_file("tight.yaml", text, 0600);
+    setenv("KUBECONFIG", p("tight.yaml"), 1);
+    CHECK_EQ_INT(load(&fx), 0);
+    CHECK_EQ_STR(last_warning, "");
+    kp_rest_config_release(&fx.rc);
+}
+
 static void
 test_kubeconfig__all_missing_list_warns_and_finds_no_config(void)
 {
@@ -763,6 +800,7 @@ main(void)
     RUN(test_kubeconfig__kubeconfig_list_first_file_wins_per_entry);
     RUN(test_kubeconfig__current_context_of_the_first_file_that_sets_it);
     RUN(test_kubeconfig__all_missing_list_warns_and_finds_no_config);
+    RUN(test_kubeconfig__loose_file_mode_is_warned_about);
     RUN(test_kubeconfig__home_config_is_the_default);
     RUN(test_kubeconfig__duplicate_name_in_one_file_is_an_error);
     RUN(test_kubeconfig__yaml_syntax_error_names_file_and_line);
