@@ -39,20 +39,33 @@ kp_status_add_reason(struct kp_status *st, const char *reason)
 
 /* ---- NodeInfo ---- */
 
-void
-kp_node_info_add(struct kp_node_info *ni, const struct kp_pod *p)
+/*
+ * What a pod adds to (sign 1) or takes from (sign -1) its node's
+ * aggregates: requested resources and the anti-affinity count.  The pod
+ * list itself is the caller's.
+ */
+static void
+account(struct kp_node_info *ni, const struct kp_pod *p, int sign)
 {
     size_t i;
 
+    if (p->nanti_affinity > 0)
+        ni->nanti = sign > 0 ? ni->nanti + 1 : ni->nanti - 1;
+    for (i = 0; i < p->req.n; i++)
+        ni->used[p->req.e[i].id] = sign > 0 ?
+            kp_wrap_add(ni->used[p->req.e[i].id], p->req.e[i].value) :
+            kp_wrap_sub(ni->used[p->req.e[i].id], p->req.e[i].value);
+}
+
+void
+kp_node_info_add(struct kp_node_info *ni, const struct kp_pod *p)
+{
     if (ni->npods == ni->cap) {
         ni->cap = ni->cap ? ni->cap * 2 : 8;
         ni->pods = kp_xrealloc(ni->pods, ni->cap * sizeof(*ni->pods));
     }
     ni->pods[ni->npods++] = p;
-    ni->nanti += p->nanti_affinity > 0;
-    for (i = 0; i < p->req.n; i++)
-        ni->used[p->req.e[i].id] = kp_wrap_add(ni->used[p->req.e[i].id],
-                                               p->req.e[i].value);
+    account(ni, p, 1);
 }
 
 void
@@ -70,6 +83,7 @@ kp_node_info_remove(struct kp_node_info *ni, const struct kp_pod *p)
             break;
         }
     }
+    /* requests go even for a pod not found, as they always have */
     for (i = 0; i < p->req.n; i++)
         ni->used[p->req.e[i].id] = kp_wrap_sub(ni->used[p->req.e[i].id],
                                                p->req.e[i].value);
@@ -101,14 +115,9 @@ kp_node_info_clone(struct kp_arena *a, const struct kp_node_info *ni,
 static void
 clone_add(struct kp_node_info *ni, const struct kp_pod *p)
 {
-    size_t i;
-
     /* capacity was reserved by kp_node_info_clone */
     ni->pods[ni->npods++] = p;
-    ni->nanti += p->nanti_affinity > 0;
-    for (i = 0; i < p->req.n; i++)
-        ni->used[p->req.e[i].id] = kp_wrap_add(ni->used[p->req.e[i].id],
-                                               p->req.e[i].value);
+    account(ni, p, 1);
 }
 
 /* ---- cluster ---- */
@@ -395,45 +404,44 @@ kp_cycle_clone(struct kp_cycle *dst, const struct kp_cycle *src)
                                                               src->state[i]);
 }
 
-void
-kp_cycle_remove_pod(struct kp_cycle *c, struct kp_node_info *ni,
-                    const struct kp_pod *p)
+static void
+remove_hooks(struct kp_cycle *c, struct kp_node_info *ni,
+             const struct kp_pod *p)
 {
     size_t i;
 
-    kp_node_info_remove(ni, p);
     for (i = 0; i < kp_nfilter_plugins; i++)
         if (!c->skip[i] && kp_filter_plugins[i]->remove_pod)
             kp_filter_plugins[i]->remove_pod(c, (int)i, p, ni);
 }
 
 void
+kp_cycle_remove_pod(struct kp_cycle *c, struct kp_node_info *ni,
+                    const struct kp_pod *p)
+{
+    kp_node_info_remove(ni, p);
+    remove_hooks(c, ni, p);
+}
+
+void
 kp_cycle_remove_pods(struct kp_cycle *c, struct kp_node_info *ni,
                      const struct kp_pod *const *pods, size_t n)
 {
-    size_t i, j, k = 0, out = 0;
+    size_t i, k = 0, out = 0;
 
     /* pods are in ni's order: one pass keeps the others in order */
     for (i = 0; i < ni->npods; i++) {
-        if (k < n && ni->pods[i] == pods[k]) {
-            const struct kp_pod *p = pods[k++];
-
-            ni->nanti -= p->nanti_affinity > 0;
-            for (j = 0; j < p->req.n; j++)
-                ni->used[p->req.e[j].id] =
-                    kp_wrap_sub(ni->used[p->req.e[j].id], p->req.e[j].value);
-            continue;
-        }
-        ni->pods[out++] = ni->pods[i];
+        if (k < n && ni->pods[i] == pods[k])
+            account(ni, pods[k++], -1);
+        else
+            ni->pods[out++] = ni->pods[i];
     }
     ni->npods = out;
     /* any pod not found in order: the general path (never expected) */
     for (; k < n; k++)
         kp_node_info_remove(ni, pods[k]);
     for (k = 0; k < n; k++)
-        for (i = 0; i < kp_nfilter_plugins; i++)
-            if (!c->skip[i] && kp_filter_plugins[i]->remove_pod)
-                kp_filter_plugins[i]->remove_pod(c, (int)i, pods[k], ni);
+        remove_hooks(c, ni, pods[k]);
 }
 
 void

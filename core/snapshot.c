@@ -412,6 +412,22 @@ ns_key(struct kp_snapshot *s, const char *ns, const char *name)
     return kp_arena_strdup(&s->arena, key);
 }
 
+/*
+ * The checks every object's name goes through: valid names (and
+ * namespace, for namespaced kinds: ns != NULL), then unique in its index
+ * under "ns/name" or "name".
+ */
+static int
+register_name(struct kp_snapshot *s, struct kp_strmap *index,
+              const char *ns, const char *name, void *obj,
+              struct kp_error *err)
+{
+    if (check_name("metadata.name", name, err) < 0 ||
+        (ns && check_name("metadata.namespace", ns, err) < 0))
+        return -1;
+    return index_unique(index, ns ? ns_key(s, ns, name) : name, obj, err);
+}
+
 /* PersistentVolumeClaim, PersistentVolume, StorageClass, CSINode. */
 static int
 add_storage(struct kp_snapshot *s, const cJSON *obj, const char *kind,
@@ -423,10 +439,8 @@ add_storage(struct kp_snapshot *s, const cJSON *obj, const char *kind,
         p->source = source;
         p->index = (int)s->npvcs;
         if (kp_decode_pvc(s, obj, p, err) < 0 ||
-            check_name("metadata.name", p->name, err) < 0 ||
-            check_name("metadata.namespace", p->ns, err) < 0 ||
-            index_unique(&s->pvc_index, ns_key(s, p->ns, p->name), p,
-                         err) < 0)
+            register_name(s, &s->pvc_index, p->ns, p->name,
+                          p, err) < 0)
             return -1;
         PUSH(s->pvcs, s->npvcs, s->cappvcs, p);
         s->has_pvc_input = true;
@@ -436,8 +450,8 @@ add_storage(struct kp_snapshot *s, const cJSON *obj, const char *kind,
         p->source_file = source;
         p->index = (int)s->npvs;
         if (kp_decode_pv(s, obj, p, err) < 0 ||
-            check_name("metadata.name", p->name, err) < 0 ||
-            index_unique(&s->pv_index, p->name, p, err) < 0)
+            register_name(s, &s->pv_index, NULL, p->name, p,
+                          err) < 0)
             return -1;
         PUSH(s->pvs, s->npvs, s->cappvs, p);
     } else if (strcmp(kind, "StorageClass") == 0) {
@@ -445,16 +459,16 @@ add_storage(struct kp_snapshot *s, const cJSON *obj, const char *kind,
                                                      sizeof(*sc));
 
         if (kp_decode_storage_class(s, obj, sc, err) < 0 ||
-            check_name("metadata.name", sc->name, err) < 0 ||
-            index_unique(&s->sc_index, sc->name, sc, err) < 0)
+            register_name(s, &s->sc_index, NULL, sc->name, sc,
+                          err) < 0)
             return -1;
         PUSH(s->scs, s->nscs, s->capscs, sc);
     } else {
         struct kp_csinode *cn = kp_arena_alloc(&s->arena, sizeof(*cn));
 
         if (kp_decode_csinode(s, obj, cn, err) < 0 ||
-            check_name("metadata.name", cn->name, err) < 0 ||
-            index_unique(&s->csinode_index, cn->name, cn, err) < 0)
+            register_name(s, &s->csinode_index, NULL, cn->name, cn,
+                          err) < 0)
             return -1;
         PUSH(s->csinodes, s->ncsinodes, s->capcsinodes, cn);
     }
@@ -471,10 +485,8 @@ add_known(struct kp_snapshot *s, const cJSON *obj, const char *kind,
         p->source = source;
         p->index = (int)s->npods;
         if (kp_decode_pod(s, obj, p, err) < 0 ||
-            check_name("metadata.name", p->name, err) < 0 ||
-            check_name("metadata.namespace", p->ns, err) < 0 ||
-            index_unique(&s->pod_index, ns_key(s, p->ns, p->name), p,
-                         err) < 0)
+            register_name(s, &s->pod_index, p->ns, p->name,
+                          p, err) < 0)
             return -1;
         PUSH(s->pods, s->npods, s->cappods, p);
         kp_snapshot_note_disruption(s, obj, p);
@@ -486,18 +498,16 @@ add_known(struct kp_snapshot *s, const cJSON *obj, const char *kind,
         n->source = source;
         n->index = (int)s->nnodes;
         if (kp_decode_node(s, obj, n, err) < 0 ||
-            check_name("metadata.name", n->name, err) < 0 ||
-            index_unique(&s->node_index, n->name, n, err) < 0)
+            register_name(s, &s->node_index, NULL, n->name, n,
+                          err) < 0)
             return -1;
         PUSH(s->nodes, s->nnodes, s->capnodes, n);
     } else if (strcmp(kind, "PodDisruptionBudget") == 0) {
         struct kp_pdb *p = kp_arena_alloc(&s->arena, sizeof(*p));
 
         if (kp_decode_pdb(s, obj, p, err) < 0 ||
-            check_name("metadata.name", p->name, err) < 0 ||
-            check_name("metadata.namespace", p->ns, err) < 0 ||
-            index_unique(&s->pdb_index, ns_key(s, p->ns, p->name), p,
-                         err) < 0)
+            register_name(s, &s->pdb_index, p->ns, p->name,
+                          p, err) < 0)
             return -1;
         PUSH(s->pdbs, s->npdbs, s->cappdbs, p);
     } else if (strcmp(kind, "Namespace") == 0) {
@@ -505,8 +515,8 @@ add_known(struct kp_snapshot *s, const cJSON *obj, const char *kind,
 
         ns->index = (int)s->nnamespaces;
         if (kp_decode_namespace(s, obj, ns, err) < 0 ||
-            check_name("metadata.name", ns->name, err) < 0 ||
-            index_unique(&s->ns_index, ns->name, ns, err) < 0)
+            register_name(s, &s->ns_index, NULL, ns->name, ns,
+                          err) < 0)
             return -1;
         PUSH(s->namespaces, s->nnamespaces, s->capnamespaces, ns);
     } else if (strcmp(kind, "PriorityClass") == 0) {
@@ -514,8 +524,8 @@ add_known(struct kp_snapshot *s, const cJSON *obj, const char *kind,
                                                       sizeof(*pc));
 
         if (kp_decode_priority_class(s, obj, pc, err) < 0 ||
-            check_name("metadata.name", pc->name, err) < 0 ||
-            index_unique(&s->pc_index, pc->name, pc, err) < 0)
+            register_name(s, &s->pc_index, NULL, pc->name, pc,
+                          err) < 0)
             return -1;
         PUSH(s->pcs, s->npcs, s->cappcs, pc);
     } else {
@@ -776,7 +786,8 @@ read_top_level(const char *buf, size_t len, size_t *off, cJSON **out,
     if (i < len && buf[i] == '}')
         goto done;
     for (;;) {
-        const char *end = NULL;
+        const char *end = NULL, *what = NULL;
+        size_t at = 0;
         cJSON *key, *v;
 
         if (i >= len || buf[i] != '"')
@@ -792,32 +803,20 @@ read_top_level(const char *buf, size_t len, size_t *off, cJSON **out,
             goto fallback;
         }
         i = skip_ws(buf, len, i + 1);
+        if (kp_json_scan_value(buf + i, len - i, KP_MAX_JSON_NESTING - 1, &at,
+                               &what) < 0) {
+            cJSON_Delete(key);
+            cJSON_Delete(doc);
+            return syntax_error(buf, i + at, what, err);
+        }
         if (i < len && buf[i] == '[' && !t->text &&
             strcmp(key->valuestring, "items") == 0) {
-            size_t at = 0;
-            const char *what = NULL;
-
-            if (kp_json_scan_value(buf + i, len - i, KP_MAX_JSON_NESTING - 1,
-                                   &at, &what) < 0) {
-                cJSON_Delete(key);
-                cJSON_Delete(doc);
-                return syntax_error(buf, i + at, what, err);
-            }
             t->text = buf;
             t->start = i;
             t->end = i + at;
             v = cJSON_CreateArray();
             end = buf + t->end;
         } else {
-            size_t at = 0;
-            const char *what = NULL;
-
-            if (kp_json_scan_value(buf + i, len - i, KP_MAX_JSON_NESTING - 1,
-                                   &at, &what) < 0) {
-                cJSON_Delete(key);
-                cJSON_Delete(doc);
-                return syntax_error(buf, i + at, what, err);
-            }
             v = cJSON_ParseWithLengthOpts(buf + i, len - i, &end, 0);
             if (!v) {
                 cJSON_Delete(key);
