@@ -29,6 +29,7 @@
 #include "kp.h"
 #include "report.h"
 #include "snapshot.h"
+#include "memfd_input.h"
 
 #define MAX_ANALYZE 200
 
@@ -75,38 +76,13 @@ static const char BASE[] =
     "]}\n"
     "{\"kind\":\"PersistentVolumeClaimList\",\"items\":[]}\n";
 
-static int memfd = -1;
-static char memfd_path[64];
 
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    memfd = memfd_create("kp-fuzz-add", MFD_CLOEXEC);
-    if (memfd < 0) {
-        perror("memfd_create");
-        abort();
-    }
-    snprintf(memfd_path, sizeof(memfd_path), "/proc/self/fd/%d", memfd);
-    return 0;
-}
-
-/* Replace the memfd's contents with data. */
-static int
-store(const uint8_t *data, size_t size)
-{
-    size_t off = 0;
-
-    if (ftruncate(memfd, 0) < 0)
-        return -1;
-    while (off < size) {
-        ssize_t n = pwrite(memfd, data + off, size - off, (off_t)off);
-
-        if (n <= 0)
-            return -1;
-        off += (size_t)n;
-    }
+    memfd_open("kp-fuzz-add");
     return 0;
 }
 

@@ -20,12 +20,11 @@
 #include <unistd.h>
 
 #include "kubeconfig.h"
+#include "memfd_input.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static int memfd = -1;
-static char memfd_path[64];
 
 static void
 ignore_warning(void *ctx, const char *msg)
@@ -44,30 +43,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
     unsetenv("POD_NAMESPACE");
     unsetenv("KUBECONFIG");
     setenv("KP_SERVICEACCOUNT_DIR", "/nonexistent/kp-fuzz", 1);
-    memfd = memfd_create("kp-fuzz-kubeconfig", MFD_CLOEXEC);
-    if (memfd < 0) {
-        perror("memfd_create");
-        abort();
-    }
-    snprintf(memfd_path, sizeof(memfd_path), "/proc/self/fd/%d", memfd);
-    return 0;
-}
-
-/* Replace the memfd's contents with data. */
-static int
-store(const uint8_t *data, size_t size)
-{
-    size_t off = 0;
-
-    if (ftruncate(memfd, 0) < 0)
-        return -1;
-    while (off < size) {
-        ssize_t n = pwrite(memfd, data + off, size - off, (off_t)off);
-
-        if (n <= 0)
-            return -1;
-        off += (size_t)n;
-    }
+    memfd_open("kp-fuzz-kubeconfig");
     return 0;
 }
 
