@@ -65,6 +65,7 @@ kp_node_info_add(struct kp_node_info *ni, const struct kp_pod *p)
         ni->pods = kp_xrealloc(ni->pods, ni->cap * sizeof(*ni->pods));
     }
     ni->pods[ni->npods++] = p;
+    ni->gen++;
     account(ni, p, 1);
 }
 
@@ -73,6 +74,7 @@ kp_node_info_remove(struct kp_node_info *ni, const struct kp_pod *p)
 {
     size_t i;
 
+    ni->gen++;
     /* from the end: a reprieved pod that does not fit was just added */
     for (i = ni->npods; i-- > 0;) {
         if (ni->pods[i] == p) {
@@ -100,6 +102,9 @@ kp_node_info_clone(struct kp_arena *a, const struct kp_node_info *ni,
     struct kp_node_info *c = kp_arena_alloc(a, sizeof(*c));
 
     c->node = ni->node;
+    c->index = ni->index;
+    c->unschedulable = ni->unschedulable;
+    c->ntaints = ni->ntaints;
     c->used = kp_arena_memdup(a, ni->used, nres * sizeof(int64_t));
     c->cap = ni->npods + extra;
     c->npods = ni->npods;
@@ -120,6 +125,95 @@ clone_add(struct kp_node_info *ni, const struct kp_pod *p)
     account(ni, p, 1);
 }
 
+/* ---- victim tables ---- */
+
+struct by_importance {
+    const struct kp_pod *pod;
+    uint32_t pos;
+};
+
+static int
+cmp_by_importance(const void *x, const void *y)
+{
+    return kp_importance_cmp(((const struct by_importance *)x)->pod,
+                             ((const struct by_importance *)y)->pod);
+}
+
+/* The table of ni in one block, from a (or malloc when a is NULL). */
+static struct kp_victim_table *
+build_table(struct kp_arena *a, const struct kp_node_info *ni, size_t nres)
+{
+    size_t n = ni->npods, k, r, sz;
+    struct kp_victim_table *vt;
+    struct by_importance *order;
+    char *mem;
+
+    sz = sizeof(*vt) + (n + 1) * nres * sizeof(int64_t) +
+         (n + 1) * sizeof(void *) + (n + 1) * sizeof(int32_t) +
+         3 * (n + 1) * sizeof(uint32_t) + sizeof(uint32_t);
+    mem = a ? kp_arena_alloc(a, sz) : kp_xcalloc(1, sz);
+    vt = (struct kp_victim_table *)(void *)mem;
+    mem += sizeof(*vt);
+    vt->tail_req = (int64_t *)(void *)mem;
+    mem += (n + 1) * nres * sizeof(int64_t);
+    vt->pods = (const struct kp_pod **)(void *)mem;
+    mem += (n + 1) * sizeof(void *);
+    vt->prio = (int32_t *)(void *)mem;
+    mem += (n + 1) * sizeof(int32_t);
+    vt->pos = (uint32_t *)(void *)mem;
+    mem += (n + 1) * sizeof(uint32_t);
+    vt->npdbs = (uint32_t *)(void *)mem;
+    mem += (n + 1) * sizeof(uint32_t);
+    vt->tail_anti = (uint32_t *)(void *)mem;
+    vt->n = n;
+    vt->nres = nres;
+    vt->gen = ni->gen;
+    order = kp_xmalloc((n + 1) * sizeof(*order));
+    for (k = 0; k < n; k++) {
+        order[k].pod = ni->pods[k];
+        order[k].pos = (uint32_t)k;
+    }
+    qsort(order, n, sizeof(*order), cmp_by_importance);
+    for (k = 0; k < n; k++) {
+        vt->pods[k] = order[k].pod;
+        vt->pos[k] = order[k].pos;
+        vt->prio[k] = order[k].pod->priority;
+        vt->npdbs[k] = (uint32_t)order[k].pod->npdbs;
+    }
+    free(order);
+    memset(&vt->tail_req[n * nres], 0, nres * sizeof(int64_t));
+    vt->tail_anti[n] = 0;
+    for (k = n; k-- > 0;) {
+        const struct kp_pod *p = vt->pods[k];
+        int64_t *row = &vt->tail_req[k * nres];
+
+        memcpy(row, row + nres, nres * sizeof(int64_t));
+        for (r = 0; r < p->req.n; r++)
+            row[p->req.e[r].id] = kp_wrap_add(row[p->req.e[r].id],
+                                              p->req.e[r].value);
+        vt->tail_anti[k] = vt->tail_anti[k + 1] + (p->nanti_affinity > 0);
+    }
+    return vt;
+}
+
+static void
+rebuild_table(struct kp_cluster *cl, int node)
+{
+    free(cl->vt[node]);
+    cl->vt[node] = build_table(NULL, &cl->nodes[node], cl->nres);
+}
+
+const struct kp_victim_table *
+kp_victim_table_get(const struct kp_cluster *cl, int node, struct kp_arena *a)
+{
+    const struct kp_node_info *ni = &cl->nodes[node];
+
+    if (cl->vt && cl->vt[node] && cl->vt[node]->gen == ni->gen &&
+        cl->vt[node]->n == ni->npods)
+        return cl->vt[node];
+    return build_table(a, ni, cl->nres);
+}
+
 /* ---- cluster ---- */
 
 void
@@ -135,6 +229,7 @@ kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
     cl->nodes = kp_xcalloc(n ? n : 1, sizeof(*cl->nodes));
     cl->nominated = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated));
     cl->nominated_prio = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated_prio));
+    cl->nominated_max = kp_xmalloc((n ? n : 1) * sizeof(int32_t));
     cl->nnominated = kp_xcalloc(n ? n : 1, sizeof(size_t));
     cl->capnominated = kp_xcalloc(n ? n : 1, sizeof(size_t));
     cl->nominated_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
@@ -147,13 +242,21 @@ kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
         cl->nominated_node_of[i] = -1;
         cl->placed_node_of[i] = -1;
     }
+    /* node-major blocks: the Filter pass walks them in order */
+    cl->used_block = kp_xcalloc((n ? n : 1) * (cl->nres ? cl->nres : 1),
+                                sizeof(int64_t));
+    cl->alloc_block = kp_xcalloc((n ? n : 1) * (cl->nres ? cl->nres : 1),
+                                 sizeof(int64_t));
     for (i = 0; i < n; i++) {
         struct kp_node_info *ni = &cl->nodes[i];
-        int64_t *alloc;
+        int64_t *alloc = &cl->alloc_block[i * cl->nres];
 
         ni->node = snap->nodes[i];
-        ni->used = kp_xcalloc(cl->nres ? cl->nres : 1, sizeof(int64_t));
-        alloc = kp_xcalloc(cl->nres ? cl->nres : 1, sizeof(int64_t));
+        ni->index = (int)i;
+        ni->unschedulable = ni->node->unschedulable;
+        ni->ntaints = ni->node->ntaints;
+        ni->used = &cl->used_block[i * cl->nres];
+        cl->nominated_max[i] = INT32_MIN;
         for (j = 0; j < ni->node->allocatable.n; j++)
             if ((size_t)ni->node->allocatable.e[j].id < cl->nres)
                 alloc[ni->node->allocatable.e[j].id] =
@@ -162,6 +265,9 @@ kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
         for (j = 0; j < snap->node_npods[i]; j++)
             kp_node_info_add(ni, snap->node_pods[i][j]);
     }
+    cl->vt = kp_xcalloc(n ? n : 1, sizeof(*cl->vt));
+    for (i = 0; i < n; i++)
+        rebuild_table(cl, (int)i);
     /* nominated pods: pending in this scheduler's queue, node exists */
     for (i = 0; i < snap->npods; i++) {
         const struct kp_pod *p = snap->pods[i];
@@ -182,12 +288,16 @@ kp_cluster_release(struct kp_cluster *cl)
     size_t i;
 
     for (i = 0; cl->snap && i < cl->snap->nnodes; i++) {
-        free(cl->nodes[i].used);
-        free((void *)cl->nodes[i].alloc);
         free(cl->nodes[i].pods);
         free(cl->nominated[i]);
         free(cl->nominated_prio[i]);
+        if (cl->vt)
+            free(cl->vt[i]);
     }
+    free(cl->vt);
+    free(cl->used_block);
+    free(cl->alloc_block);
+    free(cl->nominated_max);
     free(cl->nodes);
     free(cl->nominated);
     free(cl->nominated_prio);
@@ -219,6 +329,10 @@ kp_cluster_clear_nomination(struct kp_cluster *cl, const struct kp_pod *p)
             break;
         }
     }
+    cl->nominated_max[node] = INT32_MIN;
+    for (i = 0; i < cl->nnominated[node]; i++)
+        if (cl->nominated_prio[node][i] > cl->nominated_max[node])
+            cl->nominated_max[node] = cl->nominated_prio[node][i];
     cl->nominated_node_of[p->index] = -1;
 }
 
@@ -235,6 +349,8 @@ kp_cluster_nominate(struct kp_cluster *cl, const struct kp_pod *p, int node)
             cl->capnominated[node] * sizeof(int32_t));
     }
     cl->nominated_prio[node][cl->nnominated[node]] = p->priority;
+    if (p->priority > cl->nominated_max[node])
+        cl->nominated_max[node] = p->priority;
     cl->nominated[node][cl->nnominated[node]++] = p;
     cl->nominated_node_of[p->index] = node;
 }
@@ -244,6 +360,7 @@ kp_cluster_place(struct kp_cluster *cl, const struct kp_pod *p, int node)
 {
     kp_cluster_clear_nomination(cl, p);
     kp_node_info_add(&cl->nodes[node], p);
+    rebuild_table(cl, node);
     cl->placed_node_of[p->index] = node;
 }
 
@@ -257,8 +374,10 @@ kp_cluster_remove(struct kp_cluster *cl, const struct kp_pod *p)
         n = kp_snapshot_node(cl->snap, p->node_name);
         node = n ? n->index : -1;
     }
-    if (node >= 0)
+    if (node >= 0) {
         kp_node_info_remove(&cl->nodes[node], p);
+        rebuild_table(cl, node);
+    }
     cl->removed[p->index] = true;
 }
 
@@ -424,24 +543,74 @@ kp_cycle_remove_pod(struct kp_cycle *c, struct kp_node_info *ni,
 }
 
 void
-kp_cycle_remove_pods(struct kp_cycle *c, struct kp_node_info *ni,
-                     const struct kp_pod *const *pods, size_t n)
+kp_cycle_remove_tail(struct kp_cycle *c, struct kp_node_info *ni,
+                     const struct kp_victim_table *vt, size_t first)
 {
-    size_t i, k = 0, out = 0;
+    const int64_t *row = &vt->tail_req[first * vt->nres];
+    size_t i, k, kept = 0, nout = 0;
+    bool *out = kp_arena_alloc(c->scratch, ni->npods + 1);
+    const struct kp_pod **gone = kp_arena_alloc(c->scratch, (vt->n - first +
+                                                1) * sizeof(*gone));
 
-    /* pods are in ni's order: one pass keeps the others in order */
+    memset(out, 0, ni->npods + 1);
+    for (k = first; k < vt->n; k++)
+        out[vt->pos[k]] = true;
     for (i = 0; i < ni->npods; i++) {
-        if (k < n && ni->pods[i] == pods[k])
-            account(ni, pods[k++], -1);
+        if (out[i])
+            gone[nout++] = ni->pods[i];
         else
-            ni->pods[out++] = ni->pods[i];
+            ni->pods[kept++] = ni->pods[i];
     }
-    ni->npods = out;
-    /* any pod not found in order: the general path (never expected) */
-    for (; k < n; k++)
-        kp_node_info_remove(ni, pods[k]);
-    for (k = 0; k < n; k++)
-        remove_hooks(c, ni, pods[k]);
+    ni->npods = kept;
+    for (i = 0; i < vt->nres; i++)
+        ni->used[i] = kp_wrap_sub(ni->used[i], row[i]);
+    ni->nanti -= vt->tail_anti[first];
+    /* the RemovePod hooks in the node's order */
+    for (i = 0; i < nout; i++)
+        remove_hooks(c, ni, gone[i]);
+}
+
+/* pods[k]'s requests: the difference of two tail rows */
+static void
+table_account(struct kp_node_info *ni, const struct kp_victim_table *vt,
+              size_t k, int sign)
+{
+    const int64_t *row = &vt->tail_req[k * vt->nres];
+    const int64_t *next = row + vt->nres;
+    size_t r;
+
+    for (r = 0; r < vt->nres; r++) {
+        int64_t v = kp_wrap_sub(row[r], next[r]);
+
+        ni->used[r] = sign > 0 ? kp_wrap_add(ni->used[r], v) :
+                      kp_wrap_sub(ni->used[r], v);
+    }
+    if (vt->tail_anti[k] != vt->tail_anti[k + 1])
+        ni->nanti = sign > 0 ? ni->nanti + 1 : ni->nanti - 1;
+}
+
+void
+kp_cycle_add_table_pod(struct kp_cycle *c, struct kp_node_info *ni,
+                       const struct kp_victim_table *vt, size_t k)
+{
+    size_t i;
+
+    /* capacity was reserved by kp_node_info_clone */
+    ni->pods[ni->npods++] = vt->pods[k];
+    table_account(ni, vt, k, 1);
+    for (i = 0; i < kp_nfilter_plugins; i++)
+        if (!c->skip[i] && kp_filter_plugins[i]->add_pod)
+            kp_filter_plugins[i]->add_pod(c, (int)i, vt->pods[k], ni);
+}
+
+void
+kp_cycle_remove_table_pod(struct kp_cycle *c, struct kp_node_info *ni,
+                          const struct kp_victim_table *vt, size_t k)
+{
+    /* it was put back last */
+    ni->npods--;
+    table_account(ni, vt, k, -1);
+    remove_hooks(c, ni, vt->pods[k]);
 }
 
 void
@@ -464,7 +633,7 @@ kp_run_filters(const struct kp_cycle *c, const struct kp_node_info *ni)
     for (i = 0; i < kp_nfilter_plugins; i++) {
         struct kp_status st;
 
-        if (c->skip[i])
+        if (c->skip[i] || (c->fit_only && kp_filter_plugins[i]->node_static))
             continue;
         st = kp_filter_plugins[i]->filter(c, (int)i, ni);
         if (st.code != KP_SUCCESS) {
@@ -480,16 +649,21 @@ kp_run_filters_with_nominated(const struct kp_cycle *c,
                               const struct kp_node_info *ni)
 {
     const struct kp_cluster *cl = c->cl;
-    int node = ni->node->index;
-    const struct kp_pod **g = cl->nominated[node];
-    size_t n = cl->nnominated[node], i, ng = 0;
+    int node = ni->index;
+    const struct kp_pod **g;
+    size_t n, i, ng = 0;
     struct kp_cycle tmp;
     struct kp_node_info *copy;
     struct kp_status st;
-
-    const int32_t *gp = cl->nominated_prio[node];
+    const int32_t *gp;
     int32_t prio = c->pod->priority;
 
+    /* one dense array says "none of higher or equal priority" */
+    if (cl->nominated_max[node] < prio)
+        return kp_run_filters(c, ni);
+    g = cl->nominated[node];
+    n = cl->nnominated[node];
+    gp = cl->nominated_prio[node];
     /* priorities kept beside the pointers: no pod is read to say no */
     for (i = 0; i < n; i++)
         if (gp[i] >= prio && g[i] != c->pod)

@@ -54,6 +54,15 @@ struct kp_node_info {
     size_t nanti;
     /* the node's allocatable, dense by resource id (NULL: read node) */
     const int64_t *alloc;
+    /* bumped by every change of pods (kp_victim_table.gen) */
+    unsigned long gen;
+    /*
+     * Copied from node, so that the Filter pass reads nothing else of a
+     * node its first plugins turn down or let through on these alone.
+     */
+    int index;
+    bool unschedulable;
+    size_t ntaints;
 };
 
 /* The simulated cluster: node infos plus nominations. */
@@ -64,13 +73,50 @@ struct kp_cluster {
     /* nominated pods per node (pointers into snap->pods) */
     const struct kp_pod ***nominated;
     int32_t **nominated_prio;               /* their priorities, in step */
+    int32_t *nominated_max;                 /* the highest; INT32_MIN: none */
     size_t *nnominated, *capnominated;
     int *nominated_node_of;                 /* by pod index; -1 none */
     int *placed_node_of;                    /* by pod index; -1 none */
     bool *removed;                          /* by pod index */
     int32_t *pdb_allowed;                   /* disruptionsAllowed, by PDB */
     const char *scheduler_name;
+    int64_t *used_block, *alloc_block;      /* nodes[i].used / .alloc */
+    /* per node, rebuilt whenever its pods change (kp_victim_table) */
+    struct kp_victim_table **vt;
 };
+
+/*
+ * A node's pods most important first (MoreImportantPod), with what the
+ * dry run reads of them kept dense, so that SelectVictimsOnNode touches
+ * no pod to find, remove and reprieve its potential victims: priorities,
+ * PDB counts, each pod's position in the NodeInfo, and the requests of
+ * every tail pods[k..n) summed per resource (k = 0..n), from which one
+ * pod's requests are the difference of two rows.  gen is the NodeInfo's
+ * gen it was built from.
+ */
+struct kp_victim_table {
+    size_t n, nres;
+    unsigned long gen;
+    const struct kp_pod **pods;
+    int32_t *prio;
+    uint32_t *pos;
+    uint32_t *npdbs;
+    uint32_t *tail_anti;        /* n + 1: pods with anti-affinity terms */
+    int64_t *tail_req;          /* (n + 1) x nres */
+};
+
+/*
+ * The node's table: the cluster's, kept current by kp_cluster_place and
+ * kp_cluster_remove, or (NodeInfo changed another way) one built in a.
+ */
+const struct kp_victim_table *
+kp_victim_table_get(const struct kp_cluster *cl, int node, struct kp_arena *a);
+/*
+ * MoreImportantPod as a comparison (preemption.c): < 0 when a is more
+ * important: higher priority, then earlier start time, then namespace
+ * and name (our rule for the last tie).
+ */
+int kp_importance_cmp(const struct kp_pod *a, const struct kp_pod *b);
 
 #define KP_MAX_PLUGINS 16
 
@@ -91,6 +137,13 @@ struct kp_cycle {
      * restricting names the plugins that returned a result, in order.
      */
     bool restricted;
+    /*
+     * Set by the reprieve loop of SelectVictimsOnNode, which reads only
+     * whether the pod fits: the plugins marked node_static (their answer
+     * depends on the pod and the node, never on the node's pods) passed
+     * once the victims were removed and are not run again.
+     */
+    bool fit_only;
     size_t nallowed;
     const char **allowed;
     int nrestricting;
@@ -100,6 +153,7 @@ struct kp_cycle {
 /* A Filter plugin; hooks other than filter are optional (NULL). */
 struct kp_plugin {
     const char *name;
+    bool node_static;           /* see kp_cycle.fit_only */
     /* PreFilter: may fill c->state[idx]; KP_SKIP skips Filter. */
     struct kp_status (*pre_filter)(struct kp_cycle *c, int idx);
     struct kp_status (*filter)(const struct kp_cycle *c, int idx,
@@ -156,15 +210,19 @@ bool kp_cycle_node_allowed(const struct kp_cycle *c,
 struct kp_status kp_cycle_restricted_status(const struct kp_cycle *c);
 void kp_cycle_clone(struct kp_cycle *dst, const struct kp_cycle *src);
 /* Remove/add a pod on a (cloned) node info and in the cycle state. */
-/*
- * Remove the n pods (all on ni) at once: ni's pod list is compacted in
- * one pass, then each plugin's RemovePod runs for each pod in order, as
- * n calls of kp_cycle_remove_pod would.
- */
-void kp_cycle_remove_pods(struct kp_cycle *c, struct kp_node_info *ni,
-                          const struct kp_pod *const *pods, size_t n);
 void kp_cycle_remove_pod(struct kp_cycle *c, struct kp_node_info *ni,
                          const struct kp_pod *p);
+/*
+ * The same with the table's figures instead of the pods': take out
+ * pods[first..n) (a clone of the table's node), put pods[k] back, take
+ * pods[k] out again (it is the last pod of ni: just put back).
+ */
+void kp_cycle_remove_tail(struct kp_cycle *c, struct kp_node_info *ni,
+                          const struct kp_victim_table *vt, size_t first);
+void kp_cycle_add_table_pod(struct kp_cycle *c, struct kp_node_info *ni,
+                            const struct kp_victim_table *vt, size_t k);
+void kp_cycle_remove_table_pod(struct kp_cycle *c, struct kp_node_info *ni,
+                               const struct kp_victim_table *vt, size_t k);
 void kp_cycle_add_pod(struct kp_cycle *c, struct kp_node_info *ni,
                       const struct kp_pod *p);
 

@@ -22,8 +22,8 @@ start_time(const struct kp_pod *p)
     return p->has_start_time ? p->start_time : INT64_MAX;
 }
 
-static int
-cmp_importance(const struct kp_pod *a, const struct kp_pod *b)
+int
+kp_importance_cmp(const struct kp_pod *a, const struct kp_pod *b)
 {
     int c;
 
@@ -33,19 +33,6 @@ cmp_importance(const struct kp_pod *a, const struct kp_pod *b)
         return start_time(a) < start_time(b) ? -1 : 1;
     c = strcmp(a->ns, b->ns);
     return c ? c : strcmp(a->name, b->name);
-}
-
-bool
-kp_more_important_pod(const struct kp_pod *a, const struct kp_pod *b)
-{
-    return cmp_importance(a, b) < 0;
-}
-
-static int
-qsort_importance(const void *x, const void *y)
-{
-    return cmp_importance(*(const struct kp_pod *const *)x,
-                          *(const struct kp_pod *const *)y);
 }
 
 /* ---- PodEligibleToPreemptOthers ---- */
@@ -106,19 +93,22 @@ struct budget {
 static void
 filter_pods_with_pdb_violation(struct kp_arena *a,
                                const struct kp_cluster *cl,
-                               const struct kp_pod **pods, size_t n,
+                               const struct kp_victim_table *vt, size_t first,
                                bool *violating)
 {
     const struct kp_snapshot *snap = cl->snap;
     struct budget *used = NULL;
-    size_t i, j, k, b, nused = 0, cap = 0;
+    size_t i, j, k, b, nused = 0, cap = 0, n = vt->n - first;
+    const struct kp_pod *const *pods = vt->pods + first;
 
     for (i = 0; i < n; i++)
-        cap += pods[i]->npdbs;
+        cap += vt->npdbs[first + i];
     if (cap)
         used = kp_arena_alloc(a, cap * sizeof(*used));
     for (i = 0; i < n; i++) {
         violating[i] = false;
+        if (vt->npdbs[first + i] == 0)
+            continue;
         /* the PDBs matching a pod were worked out once, at load time */
         for (k = 0; k < pods[i]->npdbs; k++) {
             j = (size_t)pods[i]->pdbs[k];
@@ -139,70 +129,71 @@ filter_pods_with_pdb_violation(struct kp_arena *a,
 
 /* ---- SelectVictimsOnNode ---- */
 
+/*
+ * Put pods[k] back; keep it when the pod still fits.  Only whether it
+ * fits is read (an Error status is "does not fit" too, as upstream's
+ * reprievePod), so the node_static plugins are not run again.
+ */
 static bool
-reprieve(struct kp_cycle *c, struct kp_node_info *ni, const struct kp_pod *v)
+reprieve(struct kp_cycle *c, struct kp_node_info *ni,
+         const struct kp_victim_table *vt, size_t k)
 {
     struct kp_status st;
 
-    kp_cycle_add_pod(c, ni, v);
+    kp_cycle_add_table_pod(c, ni, vt, k);
+    c->fit_only = true;
     st = kp_run_filters_with_nominated(c, ni);
+    c->fit_only = false;
     if (st.code == KP_SUCCESS)
         return true;
-    kp_cycle_remove_pod(c, ni, v);
+    kp_cycle_remove_table_pod(c, ni, vt, k);
     return false;
 }
 
-/* Re-sort victims (with their PDB flags) most important first. */
-static void
-sort_victims(struct kp_candidate *cand)
+static int
+cmp_size(const void *x, const void *y)
 {
-    size_t i, j;
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
 
-    for (i = 1; i < cand->nvictims; i++) {
-        const struct kp_pod *v = cand->victims[i];
-        bool f = cand->violating[i];
-
-        for (j = i; j > 0 && cmp_importance(v, cand->victims[j - 1]) < 0;
-             j--) {
-            cand->victims[j] = cand->victims[j - 1];
-            cand->violating[j] = cand->violating[j - 1];
-        }
-        cand->victims[j] = v;
-        cand->violating[j] = f;
-    }
+    return (a > b) - (a < b);
 }
 
+/*
+ * The potential victims are the tail of the node's table (lowest
+ * priority last), already in MoreImportantPod order: no pod is read to
+ * pick, sort, remove or put back one of them.
+ */
 static struct kp_status
-select_victims_on_node(const struct kp_cycle *base,
-                       const struct kp_node_info *orig,
+select_victims_on_node(const struct kp_cycle *base, int node,
                        struct kp_candidate *out)
 {
     struct kp_arena *a = base->scratch;
     const struct kp_pod *p = base->pod;
-    const struct kp_pod **potential;
+    const struct kp_cluster *cl = base->cl;
+    const struct kp_victim_table *vt = kp_victim_table_get(cl, node, a);
     struct kp_node_info *ni;
     struct kp_cycle c;
     struct kp_status st;
     bool *violating;
-    size_t i, n = 0, nv = 0, nok = 0;
+    size_t *kept;
+    size_t i, first = vt->n, n, nv = 0, nok = 0;
     int pass;
 
-    potential = kp_arena_alloc(a, (orig->npods + 1) * sizeof(*potential));
-    for (i = 0; i < orig->npods; i++)
-        if (orig->pods[i]->priority < p->priority)
-            potential[n++] = orig->pods[i];
+    while (first > 0 && vt->prio[first - 1] < p->priority)
+        first--;
+    n = vt->n - first;
     if (n == 0)
         return kp_status_new(KP_UNRESOLVABLE, REASON_NO_VICTIMS);
     kp_cycle_clone(&c, base);
-    ni = kp_node_info_clone(a, orig, base->cl->nres, 0);
-    kp_cycle_remove_pods(&c, ni, potential, n);
+    ni = kp_node_info_clone(a, &cl->nodes[node], cl->nres, 0);
+    kp_cycle_remove_tail(&c, ni, vt, first);
     st = kp_run_filters_with_nominated(&c, ni);
     if (st.code != KP_SUCCESS)
         return st;
-    qsort(potential, n, sizeof(*potential), qsort_importance);
     violating = kp_arena_alloc(a, n * sizeof(bool));
-    filter_pods_with_pdb_violation(a, base->cl, potential, n, violating);
-    out->node = orig->node->index;
+    filter_pods_with_pdb_violation(a, cl, vt, first, violating);
+    kept = kp_arena_alloc(a, n * sizeof(*kept));
+    out->node = node;
     out->victims = kp_arena_alloc(a, n * sizeof(*out->victims));
     out->violating = kp_arena_alloc(a, n * sizeof(bool));
     /* reprieve PDB-violating pods first, then the others */
@@ -214,16 +205,20 @@ select_victims_on_node(const struct kp_cycle *base,
                 nv++;
             else
                 nok++;
-            if (reprieve(&c, ni, potential[i]))
+            if (reprieve(&c, ni, vt, first + i))
                 continue;
-            out->victims[out->nvictims] = potential[i];
-            out->violating[out->nvictims++] = pass == 0;
+            kept[out->nvictims++] = i;
             if (pass == 0)
                 out->num_pdb_violations++;
         }
     }
+    /* most important first: the table's order */
     if (nv && nok)
-        sort_victims(out);
+        qsort(kept, out->nvictims, sizeof(*kept), cmp_size);
+    for (i = 0; i < out->nvictims; i++) {
+        out->victims[i] = vt->pods[first + kept[i]];
+        out->violating[i] = violating[kept[i]];
+    }
     return kp_status_ok();
 }
 
@@ -278,7 +273,7 @@ dry_run_one(void *ctx, size_t j, struct kp_arena *a)
 
     wc.scratch = a;
     memset(&b->cand[j], 0, sizeof(b->cand[j]));
-    b->st[j] = select_victims_on_node(&wc, &wc.cl->nodes[node], &b->cand[j]);
+    b->st[j] = select_victims_on_node(&wc, node, &b->cand[j]);
 }
 
 static void

@@ -80,8 +80,6 @@ void kp_preempt(struct kp_cycle *c, const struct kp_status *statuses,
                 const struct kp_preempt_args *args,
                 struct kp_preempt_result *out);
 
-/* MoreImportantPod: higher priority, then earlier start time. */
-bool kp_more_important_pod(const struct kp_pod *a, const struct kp_pod *b);
 /* The reason upstream gives nodes absent from DryRunPreemption's map. */
 #define KP_REASON_PREEMPTION_NOT_HELPFUL \
     "Preemption is not helpful for scheduling"

@@ -84,6 +84,7 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
 
 const struct kp_plugin kp_plugin_node_affinity = {
     .name = "NodeAffinity",
+    .node_static = true,
     .pre_filter = pre_filter,
     .filter = filter,
 };

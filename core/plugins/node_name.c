@@ -17,5 +17,6 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
 
 const struct kp_plugin kp_plugin_node_name = {
     .name = "NodeName",
+    .node_static = true,
     .filter = filter,
 };

@@ -13,12 +13,13 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
         "node.kubernetes.io/unschedulable", "", "NoSchedule"};
 
     (void)idx;
-    if (!ni->node->unschedulable || kp_tolerates_any(c->pod, &taint))
+    if (!ni->unschedulable || kp_tolerates_any(c->pod, &taint))
         return kp_status_ok();
     return kp_status_new(KP_UNRESOLVABLE, KP_REASON_NODE_UNSCHEDULABLE);
 }
 
 const struct kp_plugin kp_plugin_node_unschedulable = {
     .name = "NodeUnschedulable",
+    .node_static = true,
     .filter = filter,
 };

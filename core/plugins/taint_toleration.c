@@ -13,7 +13,7 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
     size_t i;
 
     (void)idx;
-    for (i = 0; i < ni->node->ntaints; i++) {
+    for (i = 0; i < ni->ntaints; i++) {
         const struct kp_taint *t = &ni->node->taints[i];
 
         if (strcmp(t->effect, "NoSchedule") != 0 &&
@@ -27,5 +27,6 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
 
 const struct kp_plugin kp_plugin_taint_toleration = {
     .name = "TaintToleration",
+    .node_static = true,
     .filter = filter,
 };

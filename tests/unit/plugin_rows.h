@@ -219,7 +219,7 @@ row_clone_node(struct row_fixture *fx, int i)
     struct kp_node_info *c = kp_arena_alloc(&fx->scratch, sizeof(*c));
     size_t k;
 
-    c->node = ni->node;
+    *c = *ni;           /* node, index and the fields copied from node */
     c->used = kp_arena_alloc(&fx->scratch, (fx->cl.nres + 1) *
                              sizeof(int64_t));
     for (k = 0; k < fx->cl.nres; k++)

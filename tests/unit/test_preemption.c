@@ -273,6 +273,85 @@ test_preemption__prefilter_node_names_narrow_the_pass(void)
     kp_snapshot_release(&s);
 }
 
+/*
+ * Queue mode: the victims of one preemption are gone for the next dry
+ * run on the same node, the survivors are still candidates, and the
+ * nominated pod of higher priority keeps its room (addGENominatedPods).
+ */
+static void
+test_preemption__queue_second_dry_run_sees_removed_victims(void)
+{
+    struct kp_snapshot s;
+    struct kp_report rep;
+    const struct kp_pod_report *pr;
+
+    CHECK(load_snapshot(&s, LIST(
+        NODE("n1", "3", "10") ","
+        POD("d", "c1", "1", "1", "n1", "") ","
+        POD("d", "c2", "2", "1", "n1", "") ","
+        POD("d", "c3", "3", "1", "n1", "") ","
+        POD("d", "p", "10", "1", "", "") ","
+        POD("d", "q", "9", "1", "", ""))) == 0);
+    CHECK(analyze(&s, &rep, KP_MODE_QUEUE) == 0);
+    pr = report_for(&rep, "p");
+    CHECK(pr && pr->result == KP_RESULT_PREEMPTS && pr->nvictims == 1);
+    CHECK(pr && pr->nvictims == 1 &&
+          strcmp(pr->victims[0].pod->name, "c1") == 0);
+    pr = report_for(&rep, "q");
+    CHECK(pr && pr->result == KP_RESULT_PREEMPTS && pr->nvictims == 1);
+    CHECK(pr && pr->nvictims == 1 &&
+          strcmp(pr->victims[0].pod->name, "c2") == 0);
+    kp_report_release(&rep);
+    kp_snapshot_release(&s);
+}
+
+/*
+ * The victim table of a node: its pods most important first; rebuilt
+ * when the cluster places or removes a pod, and built afresh when the
+ * NodeInfo was changed another way.
+ */
+static void
+test_preemption__victim_table_follows_node_changes(void)
+{
+    struct kp_snapshot s;
+    struct kp_cluster cl;
+    struct kp_arena a;
+    const struct kp_victim_table *vt;
+
+    CHECK(load_snapshot(&s, LIST(
+        NODE("n1", "4", "10") ","
+        POD("d", "low", "1", "1", "n1", "") ","
+        POD("d", "high", "7", "2", "n1", "") ","
+        POD("d", "mid", "3", "1", "", ""))) == 0);
+    kp_cluster_init(&cl, &s, "default-scheduler");
+    kp_arena_init(&a);
+    vt = kp_victim_table_get(&cl, 0, &a);
+    CHECK(vt == cl.vt[0] && vt->n == 2);
+    CHECK(vt->n == 2 && strcmp(vt->pods[0]->name, "high") == 0 &&
+          vt->prio[1] == 1);
+    /* tail sums: row 0 is every pod's cpu, row 1 the last pod's */
+    CHECK(vt->tail_req[0 * vt->nres + KP_RES_CPU] == 3000);
+    CHECK(vt->tail_req[1 * vt->nres + KP_RES_CPU] == 1000);
+    kp_cluster_place(&cl, kp_snapshot_pod(&s, "d", "mid"), 0);
+    vt = kp_victim_table_get(&cl, 0, &a);
+    CHECK(vt == cl.vt[0] && vt->n == 3);
+    CHECK(vt->n == 3 && strcmp(vt->pods[1]->name, "mid") == 0 &&
+          vt->pos[1] == 2);
+    kp_cluster_remove(&cl, kp_snapshot_pod(&s, "d", "high"));
+    vt = kp_victim_table_get(&cl, 0, &a);
+    CHECK(vt->n == 2 && strcmp(vt->pods[0]->name, "mid") == 0);
+    /* changed behind the cluster's back: a fresh table, not the stale one */
+    kp_node_info_add(&cl.nodes[0], kp_snapshot_pod(&s, "d", "high"));
+    vt = kp_victim_table_get(&cl, 0, &a);
+    CHECK(vt != cl.vt[0] && vt->n == 3);
+    CHECK(vt->n == 3 && strcmp(vt->pods[0]->name, "high") == 0 &&
+          vt->pos[0] == 2);
+    kp_node_info_remove(&cl.nodes[0], kp_snapshot_pod(&s, "d", "high"));
+    kp_arena_release(&a);
+    kp_cluster_release(&cl);
+    kp_snapshot_release(&s);
+}
+
 /* zero nodes: kube-scheduler's ErrNoNodesAvailable */
 static void
 test_preemption__no_nodes_is_unschedulable(void)
@@ -299,6 +378,8 @@ main(void)
     RUN(test_preemption__queue_nomination_reserves_room);
     RUN(test_preemption__queue_placement_fills_node);
     RUN(test_preemption__no_nodes_is_unschedulable);
+    RUN(test_preemption__queue_second_dry_run_sees_removed_victims);
+    RUN(test_preemption__victim_table_follows_node_changes);
     RUN(test_preemption__queue_filter_pass_rotates_start_node);
     RUN(test_preemption__prefilter_node_names_narrow_the_pass);
     return check_done();
