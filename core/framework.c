@@ -5,6 +5,7 @@
  * AddPod/RemovePod bookkeeping of pkg/scheduler/framework/types.go.
  */
 #include "framework.h"
+#include "preemption.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,16 +142,19 @@ cmp_by_importance(const void *x, const void *y)
 
 /* The table of ni in one block, from a (or malloc when a is NULL). */
 static struct kp_victim_table *
-build_table(struct kp_arena *a, const struct kp_node_info *ni, size_t nres)
+build_table(struct kp_arena *a, const struct kp_snapshot *snap,
+            const struct kp_node_info *ni, size_t nres)
 {
-    size_t n = ni->npods, k, r, sz;
+    size_t n = ni->npods, k, r, sz, npdb = 0;
     struct kp_victim_table *vt;
     struct by_importance *order;
     char *mem;
 
+    for (k = 0; k < n; k++)
+        npdb += ni->pods[k]->npdbs;
     sz = sizeof(*vt) + (n + 1) * nres * sizeof(int64_t) +
          (n + 1) * sizeof(void *) + (n + 1) * sizeof(int32_t) +
-         3 * (n + 1) * sizeof(uint32_t) + sizeof(uint32_t);
+         3 * (n + 1) * sizeof(uint32_t) + (npdb + 1) * sizeof(int32_t);
     mem = a ? kp_arena_alloc(a, sz) : kp_xcalloc(1, sz);
     vt = (struct kp_victim_table *)(void *)mem;
     mem += sizeof(*vt);
@@ -162,9 +166,11 @@ build_table(struct kp_arena *a, const struct kp_node_info *ni, size_t nres)
     mem += (n + 1) * sizeof(int32_t);
     vt->pos = (uint32_t *)(void *)mem;
     mem += (n + 1) * sizeof(uint32_t);
-    vt->npdbs = (uint32_t *)(void *)mem;
+    vt->pdb_off = (uint32_t *)(void *)mem;
     mem += (n + 1) * sizeof(uint32_t);
     vt->tail_anti = (uint32_t *)(void *)mem;
+    mem += (n + 1) * sizeof(uint32_t);
+    vt->pdb = (int32_t *)(void *)mem;
     vt->n = n;
     vt->nres = nres;
     vt->gen = ni->gen;
@@ -174,12 +180,19 @@ build_table(struct kp_arena *a, const struct kp_node_info *ni, size_t nres)
         order[k].pos = (uint32_t)k;
     }
     qsort(order, n, sizeof(*order), cmp_by_importance);
+    npdb = 0;
     for (k = 0; k < n; k++) {
-        vt->pods[k] = order[k].pod;
+        const struct kp_pod *p = order[k].pod;
+
+        vt->pods[k] = p;
         vt->pos[k] = order[k].pos;
-        vt->prio[k] = order[k].pod->priority;
-        vt->npdbs[k] = (uint32_t)order[k].pod->npdbs;
+        vt->prio[k] = p->priority;
+        vt->pdb_off[k] = (uint32_t)npdb;
+        for (r = 0; r < p->npdbs; r++)
+            if (!kp_pdb_in_disrupted(snap->pdbs[p->pdbs[r]], p))
+                vt->pdb[npdb++] = p->pdbs[r];
     }
+    vt->pdb_off[n] = (uint32_t)npdb;
     free(order);
     memset(&vt->tail_req[n * nres], 0, nres * sizeof(int64_t));
     vt->tail_anti[n] = 0;
@@ -200,7 +213,7 @@ static void
 rebuild_table(struct kp_cluster *cl, int node)
 {
     free(cl->vt[node]);
-    cl->vt[node] = build_table(NULL, &cl->nodes[node], cl->nres);
+    cl->vt[node] = build_table(NULL, cl->snap, &cl->nodes[node], cl->nres);
 }
 
 const struct kp_victim_table *
@@ -211,7 +224,7 @@ kp_victim_table_get(const struct kp_cluster *cl, int node, struct kp_arena *a)
     if (cl->vt && cl->vt[node] && cl->vt[node]->gen == ni->gen &&
         cl->vt[node]->n == ni->npods)
         return cl->vt[node];
-    return build_table(a, ni, cl->nres);
+    return build_table(a, cl->snap, ni, cl->nres);
 }
 
 /* ---- cluster ---- */
@@ -644,37 +657,58 @@ kp_run_filters(const struct kp_cycle *c, const struct kp_node_info *ni)
     return kp_status_ok();
 }
 
-struct kp_status
-kp_run_filters_with_nominated(const struct kp_cycle *c,
-                              const struct kp_node_info *ni)
+/* How many nominated pods addGENominatedPods puts on ni's node for c. */
+static size_t
+count_ge_nominated(const struct kp_cycle *c, const struct kp_node_info *ni)
 {
     const struct kp_cluster *cl = c->cl;
     int node = ni->index;
-    const struct kp_pod **g;
     size_t n, i, ng = 0;
-    struct kp_cycle tmp;
-    struct kp_node_info *copy;
-    struct kp_status st;
     const int32_t *gp;
     int32_t prio = c->pod->priority;
 
     /* one dense array says "none of higher or equal priority" */
     if (cl->nominated_max[node] < prio)
-        return kp_run_filters(c, ni);
-    g = cl->nominated[node];
+        return 0;
     n = cl->nnominated[node];
     gp = cl->nominated_prio[node];
     /* priorities kept beside the pointers: no pod is read to say no */
     for (i = 0; i < n; i++)
-        if (gp[i] >= prio && g[i] != c->pod)
+        if (gp[i] >= prio && cl->nominated[node][i] != c->pod)
             ng++;
+    return ng;
+}
+
+bool
+kp_cycle_with_nominated(const struct kp_cycle *c,
+                        const struct kp_node_info *ni, size_t extra,
+                        struct kp_cycle *nc, struct kp_node_info **nni)
+{
+    const struct kp_cluster *cl = c->cl;
+    int node = ni->index;
+    const struct kp_pod **g = cl->nominated[node];
+    size_t ng = count_ge_nominated(c, ni), i;
+
     if (ng == 0)
-        return kp_run_filters(c, ni);
-    kp_cycle_clone(&tmp, c);
-    copy = kp_node_info_clone(c->scratch, ni, cl->nres, ng);
-    for (i = 0; i < n; i++)
+        return false;
+    kp_cycle_clone(nc, c);
+    *nni = kp_node_info_clone(c->scratch, ni, cl->nres, ng + extra);
+    for (i = 0; i < cl->nnominated[node]; i++)
         if (g[i] != c->pod && g[i]->priority >= c->pod->priority)
-            kp_cycle_add_pod(&tmp, copy, g[i]);
+            kp_cycle_add_pod(nc, *nni, g[i]);
+    return true;
+}
+
+struct kp_status
+kp_run_filters_with_nominated(const struct kp_cycle *c,
+                              const struct kp_node_info *ni)
+{
+    struct kp_cycle tmp;
+    struct kp_node_info *copy;
+    struct kp_status st;
+
+    if (!kp_cycle_with_nominated(c, ni, 0, &tmp, &copy))
+        return kp_run_filters(c, ni);
     st = kp_run_filters(&tmp, copy);
     if (st.code != KP_SUCCESS)
         return st;

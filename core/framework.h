@@ -100,7 +100,12 @@ struct kp_victim_table {
     const struct kp_pod **pods;
     int32_t *prio;
     uint32_t *pos;
-    uint32_t *npdbs;
+    /*
+     * pods[k]'s PDBs that count (kp_pdb_in_disrupted excluded):
+     * pdb[pdb_off[k] .. pdb_off[k + 1]), snapshot indexes
+     */
+    uint32_t *pdb_off;
+    int32_t *pdb;
     uint32_t *tail_anti;        /* n + 1: pods with anti-affinity terms */
     int64_t *tail_req;          /* (n + 1) x nres */
 };
@@ -230,6 +235,14 @@ struct kp_status kp_run_filters(const struct kp_cycle *c,
                                 const struct kp_node_info *ni);
 struct kp_status kp_run_filters_with_nominated(const struct kp_cycle *c,
                                                const struct kp_node_info *ni);
+/*
+ * addGENominatedPods: a copy of (c, ni) with the nominated pods of equal
+ * or higher priority added (room for extra more pods), into *nc and
+ * *nni; false (nothing made) when the node has none.
+ */
+bool kp_cycle_with_nominated(const struct kp_cycle *c,
+                             const struct kp_node_info *ni, size_t extra,
+                             struct kp_cycle *nc, struct kp_node_info **nni);
 
 /* int64 arithmetic that wraps as Go's does, without undefined behaviour */
 static inline int64_t

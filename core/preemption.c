@@ -96,24 +96,21 @@ filter_pods_with_pdb_violation(struct kp_arena *a,
                                const struct kp_victim_table *vt, size_t first,
                                bool *violating)
 {
-    const struct kp_snapshot *snap = cl->snap;
     struct budget *used = NULL;
-    size_t i, j, k, b, nused = 0, cap = 0, n = vt->n - first;
-    const struct kp_pod *const *pods = vt->pods + first;
+    size_t i, j, k, b, nused = 0, n = vt->n - first;
+    size_t cap = vt->pdb_off[vt->n] - vt->pdb_off[first];
 
-    for (i = 0; i < n; i++)
-        cap += vt->npdbs[first + i];
     if (cap)
         used = kp_arena_alloc(a, cap * sizeof(*used));
     for (i = 0; i < n; i++) {
         violating[i] = false;
-        if (vt->npdbs[first + i] == 0)
-            continue;
-        /* the PDBs matching a pod were worked out once, at load time */
-        for (k = 0; k < pods[i]->npdbs; k++) {
-            j = (size_t)pods[i]->pdbs[k];
-            if (kp_pdb_in_disrupted(snap->pdbs[j], pods[i]))
-                continue;
+        /*
+         * the PDBs matching a pod were worked out at load time, those
+         * that already count it as disrupted left out in the table
+         */
+        for (k = vt->pdb_off[first + i]; k < vt->pdb_off[first + i + 1];
+             k++) {
+            j = (size_t)vt->pdb[k];
             for (b = 0; b < nused && used[b].pdb != j; b++)
                 ;
             if (b == nused) {
@@ -130,23 +127,47 @@ filter_pods_with_pdb_violation(struct kp_arena *a,
 /* ---- SelectVictimsOnNode ---- */
 
 /*
+ * The node being emptied, and (when the node has nominated pods of equal
+ * or higher priority) a copy of it with them added, kept in step instead
+ * of made afresh for every pod put back.
+ */
+struct victim_node {
+    struct kp_cycle c, nc;
+    struct kp_node_info *ni, *nni;
+    bool nominated;
+};
+
+/*
  * Put pods[k] back; keep it when the pod still fits.  Only whether it
  * fits is read (an Error status is "does not fit" too, as upstream's
- * reprievePod), so the node_static plugins are not run again.
+ * reprievePod), so the node_static plugins are not run again; with
+ * nominated pods it must fit with them (RunFilterPluginsWithNominated-
+ * Pods' first pass) and without them.  Pass or fail does not depend on
+ * the order of a node's pods, so the nominated copy can take pods[k]
+ * after its nominated pods.
  */
 static bool
-reprieve(struct kp_cycle *c, struct kp_node_info *ni,
-         const struct kp_victim_table *vt, size_t k)
+reprieve(struct victim_node *vn, const struct kp_victim_table *vt, size_t k)
 {
-    struct kp_status st;
+    bool fits;
 
-    kp_cycle_add_table_pod(c, ni, vt, k);
-    c->fit_only = true;
-    st = kp_run_filters_with_nominated(c, ni);
-    c->fit_only = false;
-    if (st.code == KP_SUCCESS)
+    kp_cycle_add_table_pod(&vn->c, vn->ni, vt, k);
+    vn->c.fit_only = true;
+    if (vn->nominated) {
+        kp_cycle_add_table_pod(&vn->nc, vn->nni, vt, k);
+        vn->nc.fit_only = true;
+        fits = kp_run_filters(&vn->nc, vn->nni).code == KP_SUCCESS &&
+               kp_run_filters(&vn->c, vn->ni).code == KP_SUCCESS;
+        vn->nc.fit_only = false;
+    } else {
+        fits = kp_run_filters(&vn->c, vn->ni).code == KP_SUCCESS;
+    }
+    vn->c.fit_only = false;
+    if (fits)
         return true;
-    kp_cycle_remove_table_pod(c, ni, vt, k);
+    kp_cycle_remove_table_pod(&vn->c, vn->ni, vt, k);
+    if (vn->nominated)
+        kp_cycle_remove_table_pod(&vn->nc, vn->nni, vt, k);
     return false;
 }
 
@@ -171,8 +192,7 @@ select_victims_on_node(const struct kp_cycle *base, int node,
     const struct kp_pod *p = base->pod;
     const struct kp_cluster *cl = base->cl;
     const struct kp_victim_table *vt = kp_victim_table_get(cl, node, a);
-    struct kp_node_info *ni;
-    struct kp_cycle c;
+    struct victim_node vn;
     struct kp_status st;
     bool *violating;
     size_t *kept;
@@ -184,12 +204,13 @@ select_victims_on_node(const struct kp_cycle *base, int node,
     n = vt->n - first;
     if (n == 0)
         return kp_status_new(KP_UNRESOLVABLE, REASON_NO_VICTIMS);
-    kp_cycle_clone(&c, base);
-    ni = kp_node_info_clone(a, &cl->nodes[node], cl->nres, 0);
-    kp_cycle_remove_tail(&c, ni, vt, first);
-    st = kp_run_filters_with_nominated(&c, ni);
+    kp_cycle_clone(&vn.c, base);
+    vn.ni = kp_node_info_clone(a, &cl->nodes[node], cl->nres, 0);
+    kp_cycle_remove_tail(&vn.c, vn.ni, vt, first);
+    st = kp_run_filters_with_nominated(&vn.c, vn.ni);
     if (st.code != KP_SUCCESS)
         return st;
+    vn.nominated = kp_cycle_with_nominated(&vn.c, vn.ni, n, &vn.nc, &vn.nni);
     violating = kp_arena_alloc(a, n * sizeof(bool));
     filter_pods_with_pdb_violation(a, cl, vt, first, violating);
     kept = kp_arena_alloc(a, n * sizeof(*kept));
@@ -205,7 +226,7 @@ select_victims_on_node(const struct kp_cycle *base, int node,
                 nv++;
             else
                 nok++;
-            if (reprieve(&c, ni, vt, first + i))
+            if (reprieve(&vn, vt, first + i))
                 continue;
             kept[out->nvictims++] = i;
             if (pass == 0)

@@ -341,9 +341,96 @@ json_victim(struct kp_buf *b, const struct kp_snapshot *snap,
     kp_buf_puts(b, "]}");
 }
 
+/*
+ * The candidate lists repeat the same nodes and pods thousands of times
+ * (every candidate of every pod, as the contract asks): their JSON is
+ * escaped once, on first use, and copied after that.
+ */
+struct json_names {
+    struct kp_arena a;
+    struct kp_buf tmp;
+    const char **node, **pod;           /* by node / pod index */
+    size_t *node_len, *pod_len;
+};
+
+static void
+json_names_init(struct json_names *jn, const struct kp_snapshot *snap)
+{
+    kp_arena_init(&jn->a);
+    kp_buf_init(&jn->tmp);
+    jn->node = kp_xcalloc(snap->nnodes + 1, sizeof(*jn->node));
+    jn->node_len = kp_xcalloc(snap->nnodes + 1, sizeof(size_t));
+    jn->pod = kp_xcalloc(snap->npods + 1, sizeof(*jn->pod));
+    jn->pod_len = kp_xcalloc(snap->npods + 1, sizeof(size_t));
+}
+
+static void
+json_names_release(struct json_names *jn)
+{
+    kp_arena_release(&jn->a);
+    kp_buf_release(&jn->tmp);
+    free(jn->node);
+    free(jn->node_len);
+    free(jn->pod);
+    free(jn->pod_len);
+}
+
+/* copy tmp into the arena as the cached text */
+static const char *
+json_names_keep(struct json_names *jn, size_t *len)
+{
+    *len = jn->tmp.len;
+    return kp_arena_strndup(&jn->a, jn->tmp.data, jn->tmp.len);
+}
+
+/* "\"node name\"" */
+static void
+put_node_name(struct kp_buf *b, struct json_names *jn,
+              const struct kp_snapshot *snap, int node)
+{
+    if (!jn->node[node]) {
+        jn->tmp.len = 0;
+        kp_buf_json_str(&jn->tmp, snap->nodes[node]->name);
+        jn->node[node] = json_names_keep(jn, &jn->node_len[node]);
+    }
+    kp_buf_add(b, jn->node[node], jn->node_len[node]);
+}
+
+/* {"namespace": ..., "name": ...} */
+static void
+put_pod_ref(struct kp_buf *b, struct json_names *jn, const struct kp_pod *p)
+{
+    if (!jn->pod[p->index]) {
+        jn->tmp.len = 0;
+        kp_buf_puts(&jn->tmp, "{\"namespace\": ");
+        kp_buf_json_str(&jn->tmp, p->ns);
+        kp_buf_puts(&jn->tmp, ", \"name\": ");
+        kp_buf_json_str(&jn->tmp, p->name);
+        kp_buf_puts(&jn->tmp, "}");
+        jn->pod[p->index] = json_names_keep(jn, &jn->pod_len[p->index]);
+    }
+    kp_buf_add(b, jn->pod[p->index], jn->pod_len[p->index]);
+}
+
+static void
+put_int(struct kp_buf *b, long v)
+{
+    char d[24];
+    size_t n = sizeof(d);
+    unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+
+    do {
+        d[--n] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        d[--n] = '-';
+    kp_buf_add(b, d + n, sizeof(d) - n);
+}
+
 static void
 json_candidates(struct kp_buf *b, const struct kp_snapshot *snap,
-                const struct kp_pod_report *pr)
+                struct json_names *jn, const struct kp_pod_report *pr)
 {
     size_t i, j;
 
@@ -355,19 +442,20 @@ json_candidates(struct kp_buf *b, const struct kp_snapshot *snap,
     for (i = 0; i < pr->ncandidates; i++) {
         const struct kp_candidate *c = &pr->candidates[i];
 
-        kp_buf_puts(b, "        {\"node\": ");
-        kp_buf_json_str(b, snap->nodes[c->node]->name);
-        kp_buf_puts(b, ", \"victims\": [");
+        kp_buf_add(b, "        {\"node\": ", 17);
+        put_node_name(b, jn, snap, c->node);
+        kp_buf_add(b, ", \"victims\": [", 14);
         for (j = 0; j < c->nvictims; j++) {
-            kp_buf_puts(b, j ? ", {\"namespace\": " : "{\"namespace\": ");
-            kp_buf_json_str(b, c->victims[j]->ns);
-            kp_buf_puts(b, ", \"name\": ");
-            kp_buf_json_str(b, c->victims[j]->name);
-            kp_buf_puts(b, "}");
+            if (j)
+                kp_buf_add(b, ", ", 2);
+            put_pod_ref(b, jn, c->victims[j]);
         }
-        kp_buf_printf(b, "], \"pdbViolations\": %d}%s\n",
-                      c->num_pdb_violations,
-                      i + 1 < pr->ncandidates ? "," : "");
+        kp_buf_add(b, "], \"pdbViolations\": ", 20);
+        put_int(b, c->num_pdb_violations);
+        if (i + 1 < pr->ncandidates)
+            kp_buf_add(b, "},\n", 3);
+        else
+            kp_buf_add(b, "}\n", 2);
     }
     kp_buf_puts(b, "      ]");
 }
@@ -451,7 +539,8 @@ json_nodes(struct kp_buf *b, const struct kp_snapshot *snap,
 
 static void
 json_pod(struct kp_buf *b, const struct kp_snapshot *snap,
-         const struct kp_report *rep, const struct kp_pod_report *pr)
+         const struct kp_report *rep, struct json_names *jn,
+         const struct kp_pod_report *pr)
 {
     const struct kp_pod *p = pr->pod;
     size_t i;
@@ -487,7 +576,7 @@ json_pod(struct kp_buf *b, const struct kp_snapshot *snap,
                   pr->pdb_violations);
     json_str_or_null(b, pr->decided_by);
     kp_buf_puts(b, ",\n      \"candidates\": ");
-    json_candidates(b, snap, pr);
+    json_candidates(b, snap, jn, pr);
     kp_buf_puts(b, ",\n      \"message\": ");
     json_str_or_null(b, pr->message);
     if (rep->explain_nodes)
@@ -500,7 +589,9 @@ kp_render_json(const struct kp_snapshot *snap, const struct kp_report *rep,
                struct kp_buf *out)
 {
     size_t i, first = 1;
+    struct json_names jn;
 
+    json_names_init(&jn, snap);
     kp_buf_printf(out, "{\n  \"apiVersion\": \"kubectl-preempt/v1\",\n"
                   "  \"kind\": \"PreemptionReport\",\n"
                   "  \"mode\": \"%s\",\n"
@@ -515,9 +606,10 @@ kp_render_json(const struct kp_snapshot *snap, const struct kp_report *rep,
             continue;
         kp_buf_puts(out, first ? "\n" : ",\n");
         first = 0;
-        json_pod(out, snap, rep, &rep->pods[i]);
+        json_pod(out, snap, rep, &jn, &rep->pods[i]);
     }
     kp_buf_puts(out, first ? "]\n}\n" : "\n  ]\n}\n");
+    json_names_release(&jn);
 }
 
 /* ---- summary (-o summary) ---- */
