@@ -3,6 +3,7 @@
  * output or one error line, return the contract's exit status.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/kp.h"
@@ -19,9 +20,25 @@ print_error(const struct kp_error *err)
 static int
 write_out(const struct kp_buf *b)
 {
+    if (b->sink_error)
+        return -1;
     if (b->len && fwrite(b->data, 1, b->len, stdout) != b->len)
         return -1;
     return fflush(stdout) == 0 ? 0 : -1;
+}
+
+/* Warnings go to stderr before any output (and only once). */
+static void
+print_warnings(void *ctx, struct kp_run_result *r)
+{
+    size_t i;
+
+    (void)ctx;
+    for (i = 0; i < r->nwarnings; i++) {
+        fprintf(stderr, "warning: %s\n", r->warnings[i]);
+        free(r->warnings[i]);
+    }
+    r->nwarnings = 0;
 }
 
 int
@@ -31,7 +48,6 @@ main(int argc, char **argv)
     struct kp_run_result r;
     struct kp_error err = {0, ""};
     struct kp_buf help;
-    size_t i;
     bool explain;
     int rc;
 
@@ -54,10 +70,13 @@ main(int argc, char **argv)
         return rc > 0 ? KP_EXIT_OK : print_error(&err);
     }
     kp_buf_release(&help);
+    /* a JSON report goes out as it is rendered: it can be gigabytes */
+    o.stream = stdout;
+    o.before_stream = print_warnings;
     rc = explain ? kp_explain(&o, &r, &err) : kp_run(&o, &r, &err);
     /* on failure the one error line is all that stderr gets */
-    for (i = 0; rc == 0 && i < r.nwarnings; i++)
-        fprintf(stderr, "warning: %s\n", r.warnings[i]);
+    if (rc == 0)
+        print_warnings(NULL, &r);
     if (rc < 0) {
         kp_run_result_release(&r);
         kp_options_release(&o);

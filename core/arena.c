@@ -8,7 +8,9 @@
 #include <sys/mman.h>
 
 /*
- * Chunks are 256 KiB until an arena holds BIG_AFTER bytes, then 4 MiB,
+ * Chunks are 256 KiB until an arena has held BIG_AFTER bytes (a reset
+ * arena keeps taking big ones: a scratch arena's arrays of one status
+ * per node then come from kept chunks, not from malloc), then 4 MiB,
  * aligned on 2 MiB and offered to the kernel for transparent huge pages:
  * a snapshot of 150,000 pods is gigabytes of model read in random order,
  * and 4 KiB pages make that a page fault per page and a TLB miss per
@@ -101,7 +103,7 @@ alloc_raw(struct kp_arena *a, size_t n)
 
     n = (n + 15) & ~(size_t)15;
     if (!c || c->size - c->used < n) {
-        size_t want = a->total >= BIG_AFTER ? BIG_DATA : CHUNK_SIZE;
+        size_t want = a->peak >= BIG_AFTER ? BIG_DATA : CHUNK_SIZE;
         size_t size = n > want / 4 ? n : want;
 
         if (size == want && a->spare && a->spare->size >= n) {
@@ -127,6 +129,8 @@ alloc_raw(struct kp_arena *a, size_t n)
     p = c->data + c->used;
     c->used += n;
     a->total += n;
+    if (a->total > a->peak)
+        a->peak = a->total;
     return p;
 }
 

@@ -16,6 +16,7 @@ struct kp_arena {
     struct kp_arena_chunk *head;
     struct kp_arena_chunk *spare;   /* chunks kept by kp_arena_reset() */
     size_t total;               /* bytes handed out, for the memory limit */
+    size_t peak;                /* the most total has been (reset keeps it) */
     /* string interning table (open addressing) */
     const char **strs;
     size_t nstrs, capstrs;

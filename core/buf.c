@@ -20,9 +20,22 @@ kp_buf_release(struct kp_buf *b)
     memset(b, 0, sizeof(*b));
 }
 
+#define FLUSH_AT (1024 * 1024)
+
+void
+kp_buf_set_sink(struct kp_buf *b, FILE *sink)
+{
+    b->sink = sink;
+}
+
 static void
 reserve(struct kp_buf *b, size_t n)
 {
+    if (b->sink && b->len >= FLUSH_AT) {
+        if (!b->sink_error && fwrite(b->data, 1, b->len, b->sink) != b->len)
+            b->sink_error = true;
+        b->len = 0;
+    }
     if (b->len + n + 1 <= b->cap)
         return;
     while (b->len + n + 1 > b->cap)

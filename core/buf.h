@@ -1,19 +1,31 @@
 /*
  * buf.h - growable byte buffer with a hard cap (curl's dynbuf idea).
- * Output is rendered into a buffer and written only when complete.
+ * Output is rendered into a buffer and written only when complete, or
+ * (kp_buf_set_sink) a megabyte at a time once nothing can fail.
  */
 #ifndef KP_BUF_H
 #define KP_BUF_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct kp_buf {
     char *data;
     size_t len, cap;
+    /* kp_buf_set_sink: written out once a megabyte is waiting */
+    FILE *sink;
+    bool sink_error;            /* a write to sink failed */
 };
 
 void kp_buf_init(struct kp_buf *b);
+/*
+ * From now on, whenever a megabyte or more is waiting, write it to sink
+ * and empty the buffer: what was added is never read back.  The caller
+ * writes what is left at the end.
+ */
+void kp_buf_set_sink(struct kp_buf *b, FILE *sink);
 void kp_buf_release(struct kp_buf *b);
 void kp_buf_add(struct kp_buf *b, const char *s, size_t n);
 void kp_buf_puts(struct kp_buf *b, const char *s);

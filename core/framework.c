@@ -754,7 +754,8 @@ kp_pod_matches_node_affinity(const struct kp_pod *p, const struct kp_node *n)
         const char *v = kp_labels_get(&n->labels,
                                       p->node_selector.items[i].key);
 
-        if (!v || strcmp(v, p->node_selector.items[i].value) != 0)
+        if (!v || (v != p->node_selector.items[i].value &&
+                   strcmp(v, p->node_selector.items[i].value) != 0))
             return false;
     }
     if (p->required_node_affinity.is_null)

@@ -3,12 +3,14 @@
  *
  * kp_run() does the whole job into an output buffer; nothing is printed
  * by core/.  Warnings are returned for the caller to print on stderr.
+ * The one exception is asked for by the caller: options.stream.
  */
 #ifndef KP_KP_H
 #define KP_KP_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "buf.h"
 #include "error.h"
@@ -32,6 +34,8 @@ enum kp_fail_on {
     KP_FAIL_PDB_VIOLATION = 1 << 1,
     KP_FAIL_UNSCHEDULABLE = 1 << 2
 };
+
+struct kp_run_result;
 
 struct kp_options {
     enum kp_mode mode;
@@ -62,6 +66,17 @@ struct kp_options {
     bool only_added;
     /* --explain-nodes: per-node filter and preemption status */
     bool explain_nodes;
+    /*
+     * -o json, when stream is set: once the analysis is done (nothing
+     * can fail any more), before_stream gets the warnings so far (and may
+     * take them), then the report is written to stream as it is rendered,
+     * a megabyte at a time: the largest reports (every candidate of every
+     * pod) are not held whole.  r->out keeps the last part, not written
+     * yet; r->out.sink_error says a write failed.
+     */
+    FILE *stream;
+    void (*before_stream)(void *ctx, struct kp_run_result *r);
+    void *stream_ctx;
 };
 
 void kp_options_init(struct kp_options *o);

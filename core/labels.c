@@ -281,6 +281,14 @@ kp_labels_get(const struct kp_labels *l, const char *key)
 
     if (!l || !key)
         return NULL;
+    /*
+     * A snapshot's label keys and selector keys are interned in its
+     * arena: the same key is most often the same pointer, found without
+     * a strcmp.  Keys of one map are unique, so the first hit is the one.
+     */
+    for (i = 0; i < l->n; i++)
+        if (l->items[i].key == key)
+            return l->items[i].value;
     for (i = 0; i < l->n; i++)
         if (strcmp(l->items[i].key, key) == 0)
             return l->items[i].value;
@@ -430,8 +438,9 @@ has_value(const struct kp_requirement *r, const char *v)
 {
     size_t i;
 
+    /* interned: the same value is usually the same pointer */
     for (i = 0; i < r->nvalues; i++)
-        if (strcmp(r->values[i], v) == 0)
+        if (r->values[i] == v || strcmp(r->values[i], v) == 0)
             return true;
     return false;
 }

@@ -158,8 +158,11 @@ kp_run_result_add_warning(struct kp_run_result *r, const char *msg)
 
 static void
 take_warnings(struct kp_snapshot *s, const struct kp_options *o,
-              struct kp_run_result *r)
+              struct kp_run_result *r, bool *taken)
 {
+    if (*taken)
+        return;
+    *taken = true;
     kp_run_result_take_warnings(r, s);
     if (o->verbose && s->nunknown_kinds) {
         char buf[128];
@@ -177,6 +180,7 @@ kp_run(const struct kp_options *o, struct kp_run_result *r,
     struct kp_snapshot snap;
     struct kp_report rep;
     char default_ns[256] = "default";
+    bool taken = false;
     int rc = -1;
 
     memset(r, 0, sizeof(*r));
@@ -192,6 +196,12 @@ kp_run(const struct kp_options *o, struct kp_run_result *r,
     if (mark_reported(&snap, o, default_ns, &rep, err) < 0 ||
         kp_analyze_run(&snap, o, &rep, err) < 0)
         goto out;
+    if (o->output == KP_OUTPUT_JSON && o->stream) {
+        take_warnings(&snap, o, r, &taken);
+        if (o->before_stream)
+            o->before_stream(o->stream_ctx, r);
+        kp_buf_set_sink(&r->out, o->stream);
+    }
     if (o->output == KP_OUTPUT_JSON)
         kp_render_json(&snap, &rep, &r->out);
     else if (o->output == KP_OUTPUT_SUMMARY)
@@ -202,7 +212,7 @@ kp_run(const struct kp_options *o, struct kp_run_result *r,
     r->exit_code = exit_status(&rep, o->fail_on);
     rc = 0;
 out:
-    take_warnings(&snap, o, r);
+    take_warnings(&snap, o, r, &taken);
     if (rc < 0)
         kp_buf_release(&r->out);
     kp_report_release(&rep);
