@@ -154,13 +154,16 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
         npdb += ni->pods[k]->npdbs;
     sz = sizeof(*vt) + (n + 1) * nres * sizeof(int64_t) +
          (n + 1) * sizeof(void *) + (n + 1) * sizeof(int32_t) +
-         3 * (n + 1) * sizeof(uint32_t) + (npdb + 1) * sizeof(int32_t);
+         3 * (n + 1) * sizeof(uint32_t) + (npdb + 1) * sizeof(int32_t) +
+         (n + 1) * sizeof(void *);
     mem = a ? kp_arena_alloc(a, sz) : kp_xcalloc(1, sz);
     vt = (struct kp_victim_table *)(void *)mem;
     mem += sizeof(*vt);
     vt->tail_req = (int64_t *)(void *)mem;
     mem += (n + 1) * nres * sizeof(int64_t);
     vt->pods = (const struct kp_pod **)(void *)mem;
+    mem += (n + 1) * sizeof(void *);
+    vt->anti = (const struct kp_pod **)(void *)mem;
     mem += (n + 1) * sizeof(void *);
     vt->prio = (int32_t *)(void *)mem;
     mem += (n + 1) * sizeof(int32_t);
@@ -178,6 +181,8 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
     for (k = 0; k < n; k++) {
         order[k].pod = ni->pods[k];
         order[k].pos = (uint32_t)k;
+        if (ni->pods[k]->nanti_affinity > 0)
+            vt->anti[vt->nanti++] = ni->pods[k];
     }
     qsort(order, n, sizeof(*order), cmp_by_importance);
     npdb = 0;
@@ -216,6 +221,18 @@ rebuild_table(struct kp_cluster *cl, int node)
     cl->vt[node] = build_table(NULL, cl->snap, &cl->nodes[node], cl->nres);
 }
 
+const struct kp_pod *const *
+kp_node_anti_pods(const struct kp_cluster *cl, int node, size_t *n)
+{
+    const struct kp_victim_table *vt = cl->vt ? cl->vt[node] : NULL;
+
+    if (!vt || vt->gen != cl->nodes[node].gen ||
+        vt->n != cl->nodes[node].npods)
+        return NULL;
+    *n = vt->nanti;
+    return vt->anti;
+}
+
 const struct kp_victim_table *
 kp_victim_table_get(const struct kp_cluster *cl, int node, struct kp_arena *a)
 {
@@ -243,6 +260,8 @@ kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
     cl->nominated = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated));
     cl->nominated_prio = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated_prio));
     cl->nominated_max = kp_xmalloc((n ? n : 1) * sizeof(int32_t));
+    cl->nominated_req = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated_req));
+    cl->nominated_anti = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated_anti));
     cl->nnominated = kp_xcalloc(n ? n : 1, sizeof(size_t));
     cl->capnominated = kp_xcalloc(n ? n : 1, sizeof(size_t));
     cl->nominated_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
@@ -304,6 +323,8 @@ kp_cluster_release(struct kp_cluster *cl)
         free(cl->nodes[i].pods);
         free(cl->nominated[i]);
         free(cl->nominated_prio[i]);
+        free(cl->nominated_req[i]);
+        free(cl->nominated_anti[i]);
         if (cl->vt)
             free(cl->vt[i]);
     }
@@ -311,6 +332,8 @@ kp_cluster_release(struct kp_cluster *cl)
     free(cl->used_block);
     free(cl->alloc_block);
     free(cl->nominated_max);
+    free(cl->nominated_req);
+    free(cl->nominated_anti);
     free(cl->nodes);
     free(cl->nominated);
     free(cl->nominated_prio);
@@ -338,6 +361,13 @@ kp_cluster_clear_nomination(struct kp_cluster *cl, const struct kp_pod *p)
             memmove(&cl->nominated_prio[node][i],
                     &cl->nominated_prio[node][i + 1],
                     (cl->nnominated[node] - i - 1) * sizeof(int32_t));
+            memmove(&cl->nominated_req[node][i * cl->nres],
+                    &cl->nominated_req[node][(i + 1) * cl->nres],
+                    (cl->nnominated[node] - i - 1) * cl->nres *
+                    sizeof(int64_t));
+            memmove(&cl->nominated_anti[node][i],
+                    &cl->nominated_anti[node][i + 1],
+                    (cl->nnominated[node] - i - 1) * sizeof(bool));
             cl->nnominated[node]--;
             break;
         }
@@ -352,6 +382,9 @@ kp_cluster_clear_nomination(struct kp_cluster *cl, const struct kp_pod *p)
 void
 kp_cluster_nominate(struct kp_cluster *cl, const struct kp_pod *p, int node)
 {
+    int64_t *row;
+    size_t i;
+
     kp_cluster_clear_nomination(cl, p);
     if (cl->nnominated[node] == cl->capnominated[node]) {
         cl->capnominated[node] = cl->capnominated[node] ?
@@ -360,7 +393,18 @@ kp_cluster_nominate(struct kp_cluster *cl, const struct kp_pod *p, int node)
             cl->capnominated[node] * sizeof(void *));
         cl->nominated_prio[node] = kp_xrealloc(cl->nominated_prio[node],
             cl->capnominated[node] * sizeof(int32_t));
+        cl->nominated_req[node] = kp_xrealloc(cl->nominated_req[node],
+            cl->capnominated[node] * (cl->nres ? cl->nres : 1) *
+            sizeof(int64_t));
+        cl->nominated_anti[node] = kp_xrealloc(cl->nominated_anti[node],
+            cl->capnominated[node] * sizeof(bool));
     }
+    row = &cl->nominated_req[node][cl->nnominated[node] * cl->nres];
+    memset(row, 0, cl->nres * sizeof(int64_t));
+    for (i = 0; i < p->req.n; i++)
+        row[p->req.e[i].id] = kp_wrap_add(row[p->req.e[i].id],
+                                          p->req.e[i].value);
+    cl->nominated_anti[node][cl->nnominated[node]] = p->nanti_affinity > 0;
     cl->nominated_prio[node][cl->nnominated[node]] = p->priority;
     if (p->priority > cl->nominated_max[node])
         cl->nominated_max[node] = p->priority;
@@ -657,6 +701,22 @@ kp_run_filters(const struct kp_cycle *c, const struct kp_node_info *ni)
     return kp_status_ok();
 }
 
+/* kp_cycle_add_pod with p's requests given as a dense row */
+static void
+add_row_pod(struct kp_cycle *c, struct kp_node_info *ni,
+            const struct kp_pod *p, const int64_t *row, bool anti)
+{
+    size_t i, nres = c->cl->nres;
+
+    ni->pods[ni->npods++] = p;
+    for (i = 0; i < nres; i++)
+        ni->used[i] = kp_wrap_add(ni->used[i], row[i]);
+    ni->nanti += anti;
+    for (i = 0; i < kp_nfilter_plugins; i++)
+        if (!c->skip[i] && kp_filter_plugins[i]->add_pod)
+            kp_filter_plugins[i]->add_pod(c, (int)i, p, ni);
+}
+
 /* How many nominated pods addGENominatedPods puts on ni's node for c. */
 static size_t
 count_ge_nominated(const struct kp_cycle *c, const struct kp_node_info *ni)
@@ -693,9 +753,11 @@ kp_cycle_with_nominated(const struct kp_cycle *c,
         return false;
     kp_cycle_clone(nc, c);
     *nni = kp_node_info_clone(c->scratch, ni, cl->nres, ng + extra);
+    /* requests and priorities from the dense copies: no pod read here */
     for (i = 0; i < cl->nnominated[node]; i++)
-        if (g[i] != c->pod && g[i]->priority >= c->pod->priority)
-            kp_cycle_add_pod(nc, *nni, g[i]);
+        if (g[i] != c->pod && cl->nominated_prio[node][i] >= c->pod->priority)
+            add_row_pod(nc, *nni, g[i], &cl->nominated_req[node][i * cl->nres],
+                        cl->nominated_anti[node][i]);
     return true;
 }
 

@@ -74,6 +74,9 @@ struct kp_cluster {
     const struct kp_pod ***nominated;
     int32_t **nominated_prio;               /* their priorities, in step */
     int32_t *nominated_max;                 /* the highest; INT32_MIN: none */
+    /* in step too: each one's requests (nres) and anti-affinity flag */
+    int64_t **nominated_req;
+    bool **nominated_anti;
     size_t *nnominated, *capnominated;
     int *nominated_node_of;                 /* by pod index; -1 none */
     int *placed_node_of;                    /* by pod index; -1 none */
@@ -107,9 +110,19 @@ struct kp_victim_table {
     uint32_t *pdb_off;
     int32_t *pdb;
     uint32_t *tail_anti;        /* n + 1: pods with anti-affinity terms */
+    /* those pods in the NodeInfo's order (PodsWithRequiredAntiAffinity) */
+    const struct kp_pod **anti;
+    size_t nanti;
     int64_t *tail_req;          /* (n + 1) x nres */
 };
 
+/*
+ * The pods of the node with required anti-affinity terms, in the
+ * NodeInfo's order, from the cluster's table; NULL when that table is not
+ * current (the caller then walks the NodeInfo's pods).
+ */
+const struct kp_pod *const *kp_node_anti_pods(const struct kp_cluster *cl,
+                                              int node, size_t *n);
 /*
  * The node's table: the cluster's, kept current by kp_cluster_place and
  * kp_cluster_remove, or (NodeInfo changed another way) one built in a.

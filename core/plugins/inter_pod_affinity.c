@@ -128,10 +128,19 @@ count_cluster(struct kp_cycle *c, struct ipa_state *s)
 
     for (i = 0; i < cl->snap->nnodes; i++) {
         const struct kp_node_info *ni = &cl->nodes[i];
+        const struct kp_pod *const *anti;
+        size_t nanti;
 
         /* only the existing pods' anti-affinity can count here */
         if (!incoming && ni->nanti == 0)
             continue;
+        /* and only pods with terms have any: the node keeps their list */
+        if (!incoming && (anti = kp_node_anti_pods(cl, (int)i, &nanti))) {
+            for (j = 0; j < nanti; j++)
+                update_existing_anti(c->scratch, s, &s->existing_anti,
+                                     anti[j], p, ni->node, 1);
+            continue;
+        }
         for (j = 0; j < ni->npods; j++) {
             const struct kp_pod *q = ni->pods[j];
 
