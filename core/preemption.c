@@ -462,10 +462,10 @@ char *
 kp_reason_histogram(struct kp_arena *a, const struct kp_status *st,
                     size_t n, const char *absent_reason)
 {
-    const char **reasons = kp_arena_alloc(a, (n * KP_MAX_REASONS + 1) *
-                                          sizeof(char *));
-    size_t *counts = kp_arena_alloc(a, (n * KP_MAX_REASONS + 1) *
-                                    sizeof(size_t));
+    /* distinct reasons are few: the lists grow as they come */
+    size_t cap = 16;
+    const char **reasons = kp_arena_alloc(a, cap * sizeof(char *));
+    size_t *counts = kp_arena_alloc(a, cap * sizeof(size_t));
     char **items;
     size_t nr = 0, i, j, len = 1;
     int r;
@@ -480,11 +480,29 @@ kp_reason_histogram(struct kp_arena *a, const struct kp_status *st,
 
             if (!reason)
                 continue;
+            /* most reasons are the same static strings: pointers first */
             for (j = 0; j < nr; j++)
-                if (strcmp(reasons[j], reason) == 0)
+                if (reasons[j] == reason)
                     break;
             if (j == nr)
+                for (j = 0; j < nr; j++)
+                    if (strcmp(reasons[j], reason) == 0)
+                        break;
+            if (j == nr) {
+                if (nr == cap) {
+                    const char **nreas = kp_arena_alloc(a, 2 * cap *
+                                                        sizeof(char *));
+                    size_t *ncounts = kp_arena_alloc(a, 2 * cap *
+                                                     sizeof(size_t));
+
+                    memcpy(nreas, reasons, cap * sizeof(char *));
+                    memcpy(ncounts, counts, cap * sizeof(size_t));
+                    reasons = nreas;
+                    counts = ncounts;
+                    cap *= 2;
+                }
                 reasons[nr++] = reason;
+            }
             counts[j]++;
         }
     }

@@ -90,7 +90,7 @@ fill_victims(struct kp_report *rep, const struct kp_snapshot *snap,
         v->pod = cand->victims[i];
         v->node = cand->node;
         v->violates_pdb = cand->violating[i];
-        v->pdbs = kp_arena_alloc(&rep->arena, (snap->npdbs + 1) *
+        v->pdbs = kp_arena_alloc(&rep->arena, (v->pod->npdbs + 1) *
                                  sizeof(*v->pdbs));
         for (j = 0; j < v->pod->npdbs; j++)
             v->pdbs[v->npdbs++] = snap->pdbs[v->pod->pdbs[j]];
