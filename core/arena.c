@@ -135,6 +135,12 @@ alloc_raw(struct kp_arena *a, size_t n)
 }
 
 void *
+kp_arena_alloc_uninit(struct kp_arena *a, size_t n)
+{
+    return alloc_raw(a, n);
+}
+
+void *
 kp_arena_alloc(struct kp_arena *a, size_t n)
 {
     void *p = alloc_raw(a, n);

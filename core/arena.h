@@ -30,6 +30,8 @@ char *kp_xstrdup(const char *s);
 void kp_arena_init(struct kp_arena *a);
 /* Zeroed, 16-byte aligned memory owned by the arena. */
 void *kp_arena_alloc(struct kp_arena *a, size_t n);
+/* n bytes, not zeroed: for arrays written whole before they are read */
+void *kp_arena_alloc_uninit(struct kp_arena *a, size_t n);
 /* Copy of s (NULL stays NULL). */
 char *kp_arena_strdup(struct kp_arena *a, const char *s);
 char *kp_arena_strndup(struct kp_arena *a, const char *s, size_t n);

@@ -111,7 +111,9 @@ kp_node_info_clone(struct kp_arena *a, const struct kp_node_info *ni,
     c->npods = ni->npods;
     c->nanti = ni->nanti;
     c->alloc = ni->alloc;
-    c->pods = kp_arena_alloc(a, (c->cap ? c->cap : 1) * sizeof(*c->pods));
+    /* the first npods are copied, the rest written as pods come */
+    c->pods = kp_arena_alloc_uninit(a, (c->cap ? c->cap : 1) *
+                                    sizeof(*c->pods));
     if (ni->npods)
         memcpy(c->pods, ni->pods, ni->npods * sizeof(*c->pods));
     /* mark as arena-owned: cap grows are impossible, see add below */
@@ -605,9 +607,9 @@ kp_cycle_remove_tail(struct kp_cycle *c, struct kp_node_info *ni,
 {
     const int64_t *row = &vt->tail_req[first * vt->nres];
     size_t i, k, kept = 0, nout = 0;
-    bool *out = kp_arena_alloc(c->scratch, ni->npods + 1);
-    const struct kp_pod **gone = kp_arena_alloc(c->scratch, (vt->n - first +
-                                                1) * sizeof(*gone));
+    bool *out = kp_arena_alloc_uninit(c->scratch, ni->npods + 1);
+    const struct kp_pod **gone = kp_arena_alloc_uninit(c->scratch,
+        (vt->n - first + 1) * sizeof(*gone));
 
     memset(out, 0, ni->npods + 1);
     for (k = first; k < vt->n; k++)

@@ -207,10 +207,19 @@ select_victims_on_node(const struct kp_cycle *base, int node,
     kp_cycle_clone(&vn.c, base);
     vn.ni = kp_node_info_clone(a, &cl->nodes[node], cl->nres, 0);
     kp_cycle_remove_tail(&vn.c, vn.ni, vt, first);
-    st = kp_run_filters_with_nominated(&vn.c, vn.ni);
+    /*
+     * RunFilterPluginsWithNominatedPods, with the nominated copy made
+     * once for this check and the whole reprieve loop
+     */
+    vn.nominated = kp_cycle_with_nominated(&vn.c, vn.ni, n, &vn.nc, &vn.nni);
+    if (vn.nominated) {
+        st = kp_run_filters(&vn.nc, vn.nni);
+        if (st.code != KP_SUCCESS)
+            return st;
+    }
+    st = kp_run_filters(&vn.c, vn.ni);
     if (st.code != KP_SUCCESS)
         return st;
-    vn.nominated = kp_cycle_with_nominated(&vn.c, vn.ni, n, &vn.nc, &vn.nni);
     violating = kp_arena_alloc(a, n * sizeof(bool));
     filter_pods_with_pdb_violation(a, cl, vt, first, violating);
     kept = kp_arena_alloc(a, n * sizeof(*kept));
@@ -316,8 +325,9 @@ dry_run_preemption(struct kp_cycle *c, const int *potential, size_t n,
     if (c->pool) {
         /* the first batch is what the loop needs at best: k nodes */
         size = k > 16 ? k : 16;
-        b.cand = kp_arena_alloc(a, n * sizeof(*b.cand));
-        b.st = kp_arena_alloc(a, n * sizeof(*b.st));
+        /* each entry is written by dry_run_one before it is read */
+        b.cand = kp_arena_alloc_uninit(a, n * sizeof(*b.cand));
+        b.st = kp_arena_alloc_uninit(a, n * sizeof(*b.st));
     } else {
         b.cand = kp_arena_alloc(a, sizeof(*b.cand));
         b.st = kp_arena_alloc(a, sizeof(*b.st));

@@ -227,7 +227,9 @@ find_nodes_that_fit(struct kp_cycle *c, struct attempt *at,
     b.start = *next_start;
     if (c->pool)
         size = 256;     /* then doubled: few batches, little spare work */
-    b.st = kp_arena_alloc(c->scratch, (c->pool ? m + 1 : 1) * sizeof(*b.st));
+    /* each entry is written by filter_one before it is read */
+    b.st = kp_arena_alloc_uninit(c->scratch,
+                                 (c->pool ? m + 1 : 1) * sizeof(*b.st));
     /* a batch at a time with threads, taken in order (as dry_run) */
     for (i = 0; i < m && nf < k;) {
         size_t cnt = m - i < size ? m - i : size, j;

@@ -36,10 +36,11 @@ ns_listed(const struct kp_affinity_term *t, const char *owner_ns,
 {
     size_t i;
 
+    /* namespaces are interned: equal ones are mostly the same pointer */
     if (t->nnamespaces == 0 && !t->has_ns_selector)
-        return strcmp(owner_ns, ns) == 0;
+        return owner_ns == ns || strcmp(owner_ns, ns) == 0;
     for (i = 0; i < t->nnamespaces; i++)
-        if (strcmp(t->namespaces[i], ns) == 0)
+        if (t->namespaces[i] == ns || strcmp(t->namespaces[i], ns) == 0)
             return true;
     return false;
 }
