@@ -151,9 +151,15 @@ fail(struct kp_list_stream *ls, const char *fmt, ...)
 {
     va_list ap;
 
+    char *p;
+
     va_start(ap, fmt);
     vsnprintf(ls->err.msg, sizeof(ls->err.msg), fmt, ap);
     va_end(ap);
+    /* one line: what the page said is quoted as is */
+    for (p = ls->err.msg; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7F)
+            *p = '?';
     ls->err.exit_code = KP_EXIT_ERROR;
     ls->state = S_FAILED;
     return -1;

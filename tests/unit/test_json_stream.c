@@ -260,6 +260,8 @@ test_json_stream__malformed_pages_give_one_line_saying_what_and_where(void)
                 "expected ':'");
     check_error("{\"kind\":\"NodeList\",\"items\":[]}",
                 "kind is 'NodeList', expected 'PodList'");
+    check_error("{\"kind\":\"Pod\nList\"}",
+                "kind is 'Pod?List', expected 'PodList'");
     check_error("{\"apiVersion\":\"v2\",\"items\":[]}",
                 "apiVersion is 'v2', expected 'v1'");
     check_error("{\"kind\":\"PodList\",\"kind\":\"PodList\"}",
