@@ -7,7 +7,10 @@
  * auth, impersonation headers, gzip) and kubectl's chunked lists
  * (--chunk-size 500: limit and continue), with the list restart of
  * k8s.io/client-go/tools/pager on an expired continue token.  The
- * lists are read in parallel on one curl multi handle.
+ * lists are read in parallel on one curl multi handle; each page is
+ * split into items as its bytes arrive (json_stream.h) and the items go
+ * to the caller's sink list after list, in the caller's order: no
+ * response body is held whole.
  */
 #include "api_client.h"
 
