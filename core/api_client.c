@@ -7,7 +7,10 @@
  * auth, impersonation headers, gzip) and kubectl's chunked lists
  * (--chunk-size 500: limit and continue), with the list restart of
  * k8s.io/client-go/tools/pager on an expired continue token.  The
- * lists are read in parallel on one curl multi handle.
+ * lists are read in parallel on one curl multi handle; each page is
+ * split into items as its bytes arrive (json_stream.h) and the items go
+ * to the caller's sink list after list, in the caller's order: no
+ * response body is held whole.
  */
 #include "api_client.h"
 
@@ -20,6 +23,7 @@
 #include <curl/curl.h>
 
 #include "arena.h"
+#include "json_stream.h"
 
 #if LIBCURL_VERSION_NUM < 0x074d00
 #error "libcurl 7.77 or later is needed (CURLOPT_*_BLOB)"
@@ -34,7 +38,9 @@
 #define DEFAULT_RETRY_WAIT_MS 10000
 #define FIRST_BACKOFF_MS 200
 #define CONNECT_TIMEOUT_MS 30000
-#define MAX_BODY ((size_t)1 << 30)
+#define MAX_ERROR_BODY ((size_t)1 << 20)
+/* pages a list ahead of its turn may hold before it waits */
+#define HOLD_PAGES 2
 #define MAX_STATUS_MSG 300
 #define SETTLE_MS 2000
 
@@ -71,28 +77,43 @@ static const struct resource_def resource_defs[] = {
 struct buf {
     char *data;
     size_t len, cap;
-    int too_large;
 };
 
-struct page {
-    struct page *next;
-    char *body;
+/* An item held by a list ahead of its turn (index -1: end of a page). */
+struct held_item {
     size_t len;
+    long index;
 };
 
-/* One resource's list: its pages so far and its current request. */
+struct fetch;
+
+/*
+ * One resource's list: its current request, the splitter its pages go
+ * through and, while it is not its turn, the items it holds.
+ */
 struct list_job {
     const struct resource_def *def;
+    struct fetch *f;
     char what[96];              /* "pods", "poddisruptionbudgets.policy" */
     CURL *easy;
-    struct buf body;
+    struct buf body;            /* the body of an error response */
+    struct kp_list_stream *ls;
+    char list_kind[64];         /* "PodList" */
     long retry_after_s;         /* -1: no Retry-After header */
     char *cont;                 /* continue token of the next page */
-    struct page *first, *last;
+    struct buf held;            /* held_item headers, each + its text */
+    int held_pages;
     int restarted, retries, active, done, failed;
+    int got_page;               /* a 200 response has begun */
+    int turn;                   /* its items go to the sink as they come */
+    int paused;                 /* holds HOLD_PAGES pages: next one later */
+    int stream_failed;          /* the splitter or the sink failed */
+    int sink_failed;            /* the sink did: err is its message */
+    int refused;                /* an optional list refused; refused_msg */
     long long wake_ms;          /* a retry waits until then; 0: none */
     char errbuf[CURL_ERROR_SIZE];
     struct kp_error err;        /* why the list failed */
+    struct kp_error refused_msg;
 };
 
 /* Where to send requests, derived once from the server URL. */
@@ -112,6 +133,7 @@ struct fetch {
     CURLM *multi;
     struct curl_slist *headers;
     char *proxy;
+    const struct kp_list_sink *sink;
     struct list_job *jobs;
     size_t njobs, next_deliver;
     long limit, max_wait_ms;
@@ -203,104 +225,6 @@ slist_free_wiped(struct curl_slist *l)
     curl_slist_free_all(l);
 }
 
-/* ---- JSON scanning (the continue token without parsing the items) ----- */
-
-static const char *
-skip_ws(const char *p, const char *end)
-{
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-        p++;
-    return p;
-}
-
-/* p at '"'; returns just past the closing quote, or NULL. */
-static const char *
-skip_string(const char *p, const char *end)
-{
-    for (p++; p < end; p++) {
-        if (*p == '\\')
-            p++;
-        else if (*p == '"')
-            return p + 1;
-    }
-    return NULL;
-}
-
-static const char *
-skip_value(const char *p, const char *end)
-{
-    int depth = 0;
-
-    if (p < end && *p == '"')
-        return skip_string(p, end);
-    if (p < end && *p != '{' && *p != '[') {
-        while (p < end && !strchr(",}] \t\r\n", *p))
-            p++;
-        return p;
-    }
-    for (; p < end; p++) {
-        if (*p == '"') {
-            p = skip_string(p, end);
-            if (!p)
-                return NULL;
-            p--;
-        } else if (*p == '{' || *p == '[') {
-            depth++;
-        } else if ((*p == '}' || *p == ']') && --depth == 0) {
-            return p + 1;
-        }
-    }
-    return NULL;
-}
-
-static char *
-continue_of(const char *v, size_t n)
-{
-    cJSON *md = cJSON_ParseWithLength(v, n);
-    const cJSON *c = cJSON_GetObjectItemCaseSensitive(md, "continue");
-    char *out = NULL;
-
-    if (cJSON_IsString(c) && c->valuestring[0])
-        out = kp_xstrdup(c->valuestring);
-    cJSON_Delete(md);
-    return out;
-}
-
-/*
- * Walk the top-level object of a List page: check that it is complete
- * and take metadata.continue (NULL when it is the last page).
- */
-static int
-scan_list(const char *body, size_t len, char **cont)
-{
-    const char *p = skip_ws(body, body + len), *end = body + len;
-
-    *cont = NULL;
-    if (p >= end || *p++ != '{')
-        return -1;
-    for (p = skip_ws(p, end); p < end && *p != '}';) {
-        const char *k = p, *ke = *p == '"' ? skip_string(p, end) : NULL;
-        const char *v, *ve;
-
-        if (!ke || (p = skip_ws(ke, end)) >= end || *p != ':')
-            return -1;
-        v = skip_ws(p + 1, end);
-        ve = skip_value(v, end);
-        if (!ve || ve == v)
-            return -1;
-        if (ke - k == 10 && !memcmp(k, "\"metadata\"", 10) && !*cont)
-            *cont = continue_of(v, (size_t)(ve - v));
-        p = skip_ws(ve, end);
-        if (p < end && *p == ',')
-            p = skip_ws(p + 1, end);
-        else if (p >= end || *p != '}')
-            return -1;
-    }
-    if (p >= end || skip_ws(p + 1, end) != end)
-        return -1;
-    return 0;
-}
-
 /* ---- errors ----------------------------------------------------------- */
 
 /* The message of a Status body, else the start of the body, sanitised. */
@@ -384,10 +308,6 @@ transport_error(const struct fetch *f, struct list_job *j, CURLcode res,
         return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s from the "
                          "server %s: request timed out: %s", j->what,
                          f->ep.display, detail);
-    if (res == CURLE_WRITE_ERROR && j->body.too_large)
-        return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s from the "
-                         "server %s: response larger than %zu bytes",
-                         j->what, f->ep.display, MAX_BODY);
     if (res == CURLE_PARTIAL_FILE)
         return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s from the "
                          "server %s: the response was cut short: %s",
@@ -398,18 +318,12 @@ transport_error(const struct fetch *f, struct list_job *j, CURLcode res,
 
 /* ---- curl callbacks --------------------------------------------------- */
 
-static size_t
-on_body(char *data, size_t size, size_t nmemb, void *userp)
+/* Append to a growable buffer (no cap). */
+static void
+buf_add(struct buf *b, const void *data, size_t n)
 {
-    struct buf *b = userp;
-    size_t n = size * nmemb;
-
-    if (b->len + n + 1 > MAX_BODY) {
-        b->too_large = 1;
-        return 0;
-    }
     if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 64 * 1024;
+        size_t cap = b->cap ? b->cap : 4096;
 
         while (cap < b->len + n + 1)
             cap *= 2;
@@ -419,6 +333,31 @@ on_body(char *data, size_t size, size_t nmemb, void *userp)
     memcpy(b->data + b->len, data, n);
     b->len += n;
     b->data[b->len] = '\0';
+}
+
+/*
+ * The body of a 200 response goes through the list's splitter as it
+ * comes; that of any other (a Status) is kept, up to MAX_ERROR_BODY, for
+ * the error message.
+ */
+static size_t
+on_body(char *data, size_t size, size_t nmemb, void *userp)
+{
+    struct list_job *j = userp;
+    size_t n = size * nmemb;
+    long code = 0;
+
+    curl_easy_getinfo(j->easy, CURLINFO_RESPONSE_CODE, &code);
+    if (code != 200) {
+        if (j->body.len + n <= MAX_ERROR_BODY)
+            buf_add(&j->body, data, n);
+        return n;
+    }
+    j->got_page = 1;
+    if (kp_list_stream_feed(j->ls, data, n, &j->err) < 0) {
+        j->stream_failed = 1;
+        return 0;
+    }
     return n;
 }
 
@@ -666,7 +605,7 @@ setup_easy(struct fetch *f, struct list_job *j)
     if (!rc->disable_compression)
         curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, &j->body);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, j);
     curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(c, CURLOPT_HEADERDATA, j);
     curl_easy_setopt(c, CURLOPT_ERRORBUFFER, j->errbuf);
@@ -710,7 +649,7 @@ start_request(struct fetch *f, struct list_job *j, struct kp_error *err)
         url = tmp;
     }
     j->body.len = 0;
-    j->body.too_large = 0;
+    kp_list_stream_reset(j->ls);
     j->errbuf[0] = '\0';
     j->retry_after_s = -1;
     j->wake_ms = 0;
@@ -725,49 +664,137 @@ start_request(struct fetch *f, struct list_job *j, struct kp_error *err)
 
 /* ---- responses -------------------------------------------------------- */
 
-static void
-drop_pages(struct list_job *j)
-{
-    while (j->first) {
-        struct page *p = j->first;
+/* ---- items: to the sink on the list's turn, else held ------------------ */
 
-        j->first = p->next;
-        free(p->body);
-        free(p);
-    }
-    j->last = NULL;
+static void
+drop_held(struct list_job *j)
+{
+    free(j->held.data);
+    memset(&j->held, 0, sizeof(j->held));
+    j->held_pages = 0;
 }
+
+static void
+hold(struct list_job *j, const char *text, size_t len, long index)
+{
+    struct held_item h;
+
+    h.len = len;
+    h.index = index;
+    buf_add(&j->held, &h, sizeof(h));
+    if (len)
+        buf_add(&j->held, text, len);
+}
+
+/* A sink call failed: make sure it says why. */
+static int
+sink_error(struct list_job *j, struct kp_error *err)
+{
+    j->sink_failed = 1;
+    if (!err->msg[0])
+        kp_errorf(err, KP_EXIT_ERROR, "cannot load %s", j->what);
+    return -1;
+}
+
+static int
+sink_item(struct list_job *j, const char *text, size_t len, long index,
+          struct kp_error *err)
+{
+    const struct kp_list_sink *k = j->f->sink;
+
+    err->msg[0] = '\0';
+    if (index < 0) {
+        if (k->page_end && k->page_end(k->ctx, j->def->name, err) < 0)
+            return sink_error(j, err);
+        return 0;
+    }
+    if (k->item(k->ctx, j->def->name, text, len, index, err) < 0)
+        return sink_error(j, err);
+    return 0;
+}
+
+/* kp_list_stream's callback: one item of the page being read. */
+static int
+on_item(void *ctx, const char *text, size_t len, long index,
+        struct kp_error *err)
+{
+    struct list_job *j = ctx;
+
+    if (j->turn)
+        return sink_item(j, text, len, index, err);
+    hold(j, text, len, index);
+    return 0;
+}
+
+/* The list's turn has come: what it holds goes to the sink. */
+static int
+drain_held(struct list_job *j, struct kp_error *err)
+{
+    size_t off = 0;
+    int r = 0;
+
+    while (r == 0 && off + sizeof(struct held_item) <= j->held.len) {
+        struct held_item h;
+
+        memcpy(&h, j->held.data + off, sizeof(h));
+        off += sizeof(h);
+        r = sink_item(j, j->held.data + off, h.len, h.index, err);
+        off += h.len;
+    }
+    drop_held(j);
+    return r;
+}
+
+/* The list starts again: forget what it held or delivered. */
+static int
+forget_items(struct list_job *j, struct kp_error *err)
+{
+    const struct kp_list_sink *k = j->f->sink;
+
+    drop_held(j);
+    j->paused = 0;
+    err->msg[0] = '\0';
+    if (j->turn && k->restart && k->restart(k->ctx, j->def->name, err) < 0)
+        return sink_error(j, err);
+    return 0;
+}
+
+/* ---- responses -------------------------------------------------------- */
 
 static int
 page_ok(struct fetch *f, struct list_job *j, struct kp_error *err)
 {
-    struct page *p;
-    char *cont;
+    const char *cont;
 
-    if (!j->body.data || scan_list(j->body.data, j->body.len, &cont) < 0)
-        return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s from the "
-                         "server %s: the response is not a complete JSON "
-                         "object", j->what, f->ep.display);
-    p = kp_xcalloc(1, sizeof(*p));
-    p->body = j->body.data;
-    p->len = j->body.len;
-    memset(&j->body, 0, sizeof(j->body));
-    if (j->last)
-        j->last->next = p;
-    else
-        j->first = p;
-    j->last = p;
+    if (kp_list_stream_finish(j->ls, err) < 0)
+        return kp_error_prefix(err, "cannot list %s from the server %s",
+                               j->what, f->ep.display);
+    cont = kp_list_stream_continue(j->ls);
     free(j->cont);
-    j->cont = cont;
+    j->cont = cont ? kp_xstrdup(cont) : NULL;
     j->retries = 0;
-    if (!cont) {
+    if (j->turn) {
+        if (sink_item(j, NULL, 0, -1, err) < 0)
+            return -1;
+    } else {
+        hold(j, NULL, 0, -1);
+        j->held_pages++;
+    }
+    if (!j->cont) {
         j->done = 1;
+        return 0;
+    }
+    if (!j->turn && j->held_pages >= HOLD_PAGES) {
+        j->paused = 1;
         return 0;
     }
     return start_request(f, j, err);
 }
 
-/* 410 Gone on a continue token: start the list again, once. */
+/*
+ * 410 Gone on a continue token: start the list again, once, after the
+ * sink has dropped what the list delivered (or the list what it held).
+ */
 static int
 expired(struct fetch *f, struct list_job *j, struct kp_error *err)
 {
@@ -777,7 +804,8 @@ expired(struct fetch *f, struct list_job *j, struct kp_error *err)
                          "was restarted (the list changes faster than it "
                          "can be read page by page); try again", j->what);
     j->restarted = 1;
-    drop_pages(j);
+    if (forget_items(j, err) < 0)
+        return -1;
     free(j->cont);
     j->cont = NULL;
     return start_request(f, j, err);
@@ -812,17 +840,24 @@ is_optional(const struct fetch *f, const struct list_job *j)
     return 0;
 }
 
-/* An optional list was refused: report it and deliver it empty. */
+/*
+ * An optional list was refused: it is delivered empty, and reported on
+ * its turn (so that the warnings come in the order of the lists).
+ */
 static int
 refused(struct fetch *f, struct list_job *j, long code)
 {
     struct kp_error e;
 
-    http_error(j, code, "", &e);
-    if (f->o->refused)
-        f->o->refused(f->o->warn_ctx, j->def->name, e.msg);
-    drop_pages(j);
+    http_error(j, code, "", &j->refused_msg);
+    if (forget_items(j, &e) < 0) {
+        j->err = e;
+        return -1;
+    }
+    j->refused = 1;
     j->done = 1;
+    if (j->turn && f->o->refused)
+        f->o->refused(f->o->warn_ctx, j->def->name, j->refused_msg.msg);
     return 0;
 }
 
@@ -835,6 +870,12 @@ handle_done(struct fetch *f, struct list_job *j, CURLcode res,
 
     curl_multi_remove_handle(f->multi, j->easy);
     j->active = 0;
+    if (res == CURLE_WRITE_ERROR && j->stream_failed) {
+        if (j->sink_failed)
+            return -1;      /* err holds the sink's message */
+        return kp_error_prefix(err, "cannot list %s from the server %s",
+                               j->what, f->ep.display);
+    }
     if (res != CURLE_OK)
         return transport_error(f, j, res, err);
     curl_easy_getinfo(j->easy, CURLINFO_RESPONSE_CODE, &code);
@@ -906,30 +947,41 @@ settled(const struct fetch *f, struct kp_error *err)
     return 1;
 }
 
-/* Hand over, in order, the pages of every list that is complete. */
+/*
+ * Give the lists their turns, in order: a list's turn starts once it has
+ * begun to answer (a refused list is reported then instead), its held
+ * items go to the sink, and it streams until it is complete.
+ */
 static int
-deliver(struct fetch *f, kp_page_fn fn, void *ctx, struct kp_error *err)
+take_turns(struct fetch *f, struct kp_error *err)
 {
-    while (f->next_deliver < f->njobs && f->jobs[f->next_deliver].done) {
+    while (f->next_deliver < f->njobs) {
         struct list_job *j = &f->jobs[f->next_deliver];
+        const struct kp_list_sink *k = f->sink;
 
-        while (j->first) {
-            struct page *p = j->first;
-            int r;
-
+        if (!j->turn && j->refused) {
+            if (f->o->refused)
+                f->o->refused(f->o->warn_ctx, j->def->name,
+                              j->refused_msg.msg);
+            f->next_deliver++;
+            continue;
+        }
+        if (!j->turn) {
+            if (!j->got_page)
+                return 0;
+            j->turn = 1;
             err->msg[0] = '\0';
-            r = fn(ctx, j->def->name, p->body, p->len, err);
-            j->first = p->next;
-            free(p->body);
-            free(p);
-            if (r < 0) {
-                if (!err->msg[0])
-                    kp_errorf(err, KP_EXIT_ERROR, "cannot load %s",
-                              j->what);
-                return -1;
+            if ((k->begin && k->begin(k->ctx, j->def->name, err) < 0) ||
+                drain_held(j, err) < 0)
+                return sink_error(j, err);
+            if (j->paused) {
+                j->paused = 0;
+                if (start_request(f, j, err) < 0)
+                    return -1;
             }
         }
-        j->last = NULL;
+        if (!j->done)
+            return 0;
         f->next_deliver++;
     }
     return 0;
@@ -958,7 +1010,7 @@ wake_jobs(struct fetch *f, struct kp_error *err)
 }
 
 static int
-run(struct fetch *f, kp_page_fn fn, void *ctx, struct kp_error *err)
+run(struct fetch *f, struct kp_error *err)
 {
     size_t i;
 
@@ -975,7 +1027,7 @@ run(struct fetch *f, kp_page_fn fn, void *ctx, struct kp_error *err)
         drain_messages(f);
         if (f->fail_deadline && settled(f, err))
             return -1;
-        if (!f->fail_deadline && deliver(f, fn, ctx, err) < 0)
+        if (!f->fail_deadline && take_turns(f, err) < 0)
             return -1;
         if (f->next_deliver == f->njobs)
             break;
@@ -1023,6 +1075,11 @@ make_jobs(struct fetch *f, const char *const *resources,
                              resources[i]);
         snprintf(j->what, sizeof(j->what), "%s%s%s", j->def->name,
                  j->def->group[0] ? "." : "", j->def->group);
+        snprintf(j->list_kind, sizeof(j->list_kind), "%sList",
+                 j->def->kind);
+        j->f = f;
+        j->ls = kp_list_stream_new(j->list_kind, j->def->api_version,
+                                   on_item, j);
         j->easy = curl_easy_init();
         if (!j->easy)
             return kp_errorf(err, KP_EXIT_ERROR, "cannot start the HTTP "
@@ -1069,7 +1126,8 @@ fetch_release(struct fetch *f)
         if (j->active)
             curl_multi_remove_handle(f->multi, j->easy);
         curl_easy_cleanup(j->easy);
-        drop_pages(j);
+        drop_held(j);
+        kp_list_stream_free(j->ls);
         free(j->body.data);
         free(j->cont);
     }
@@ -1084,7 +1142,7 @@ fetch_release(struct fetch *f)
 
 int
 kp_live_fetch(const struct kp_live_opts *o, const char *const *resources,
-              kp_page_fn fn, void *ctx, struct kp_error *err)
+              const struct kp_list_sink *sink, struct kp_error *err)
 {
     struct fetch f;
     struct kp_error local;
@@ -1093,11 +1151,12 @@ kp_live_fetch(const struct kp_live_opts *o, const char *const *resources,
     if (!err)
         err = &local;
     memset(&f, 0, sizeof(f));
+    f.sink = sink;
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
         return kp_errorf(err, KP_EXIT_ERROR, "cannot start the HTTP client");
     r = fetch_init(&f, o, resources, err);
     if (r == 0)
-        r = run(&f, fn, ctx, err);
+        r = run(&f, err);
     fetch_release(&f);
     curl_global_cleanup();
     return r;

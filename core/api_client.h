@@ -32,8 +32,9 @@ struct kp_live_opts {
     void *warn_ctx;
     /*
      * Resources (NULL-terminated) whose list may be refused: a 403 or 404
-     * on one of them calls refused(warn_ctx, resource, message) and the
-     * list is delivered empty instead of failing the fetch.  The message
+     * on one of them calls refused(warn_ctx, resource, message), on the
+     * list's turn (see kp_list_sink), and the list is delivered empty
+     * instead of failing the fetch.  The message
      * reads like the error it replaces ("cannot list ... 403 Forbidden").
      */
     const char *const *optional;
@@ -41,26 +42,50 @@ struct kp_live_opts {
 };
 
 /*
- * Called once per page, serially, in the order of the resources list,
- * each resource's pages in order.  body is the raw JSON of one List page
- * (e.g. a PodList), NUL-terminated, borrowed for the call.  Return -1
- * with err set to abort the fetch.
+ * Where kp_live_fetch() hands the lists: every call is serial, made in
+ * the order of the resources list (a list's turn comes when the lists
+ * before it are complete), each list's items in order.  A list's pages
+ * are not held whole: each item is handed over as soon as its bytes have
+ * arrived (json_stream.h).  Lists are read in parallel, though: a list
+ * ahead of its turn holds the items it read (at most HOLD_PAGES = 2
+ * pages, then it waits) until its turn.  Return -1 with err set to abort
+ * the fetch; err is then the fetch's error as is.
  */
-typedef int (*kp_page_fn)(void *ctx, const char *resource, const char *body,
-                          size_t len, struct kp_error *err);
+struct kp_list_sink {
+    void *ctx;
+    /* The list's turn: its items follow (not called for a refused list). */
+    int (*begin)(void *ctx, const char *resource, struct kp_error *err);
+    /*
+     * One item: the JSON text of one element of a page's items (len
+     * bytes, not NUL-terminated, borrowed for the call; checked by
+     * kp_json_scan_value), index its place in its page.  The items are
+     * of the resource's kind and apiVersion (kp_live_resource_kind()):
+     * pages of any other kind or apiVersion are refused.
+     */
+    int (*item)(void *ctx, const char *resource, const char *text,
+                size_t len, long index, struct kp_error *err);
+    /* Optional: the end of a page, once its items were handed over. */
+    int (*page_end)(void *ctx, const char *resource, struct kp_error *err);
+    /*
+     * The list restarts from its first page (410 Gone on an expired
+     * continue token, once, as client-go's pager does; or an optional
+     * list refused after its first page): forget every item handed over
+     * since begin, so that none is seen twice.
+     */
+    int (*restart)(void *ctx, const char *resource, struct kp_error *err);
+};
 
 /*
  * List every resource of the NULL-terminated list cluster-wide, all lists
- * in parallel, and hand their pages to fn.  A resource's pages are
- * delivered once its whole list has been read, so that a list restarted
- * after an expired continue token (410 Gone, once) is never seen twice.
- * Known resources: nodes, pods, poddisruptionbudgets, priorityclasses,
- * namespaces, persistentvolumeclaims, persistentvolumes, storageclasses,
- * csinodes, events.  Returns 0, or -1 with err set (exit code
- * KP_EXIT_ERROR).
+ * in parallel, and hand their items to sink.  Known resources: nodes,
+ * pods, poddisruptionbudgets, priorityclasses, namespaces,
+ * persistentvolumeclaims, persistentvolumes, storageclasses, csinodes,
+ * events.  An optional list refused (see kp_live_opts.optional) is
+ * reported through refused() on its turn, with no begin.  Returns 0, or
+ * -1 with err set (exit code KP_EXIT_ERROR).
  */
 int kp_live_fetch(const struct kp_live_opts *o, const char *const *resources,
-                  kp_page_fn fn, void *ctx, struct kp_error *err);
+                  const struct kp_list_sink *sink, struct kp_error *err);
 
 /*
  * The namespace of the selected context (or of the in-cluster service

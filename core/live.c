@@ -2,14 +2,19 @@
  * live.c - see live.h.  Fetches nodes, pods, PodDisruptionBudgets,
  * PriorityClasses, Namespaces and the storage objects of the volume
  * plugins (PVs, StorageClasses, CSINodes, PVCs) with api_client.c, feeds
- * every page to the snapshot loader, and writes --snapshot-out as it goes
- * (closed only on success).  Namespaces only serve pod affinity
+ * every item to the snapshot loader as it arrives (kp_snapshot_load_item,
+ * the file loader's per-item path), and writes --snapshot-out as it goes
+ * (closed only on success).  The lists come one after the other, in the
+ * order below, so the snapshot, the warnings and --snapshot-out are
+ * the same whatever the timing; a list restarted after 410 Gone is first
+ * rolled back from both.  Namespaces only serve pod affinity
  * namespaceSelectors and the storage lists only the volume plugins: a
  * 403 or 404 on those is a warning (volumes are then not evaluated), not
  * a failure.
  */
 #include "live.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,28 +24,93 @@
 struct live_ctx {
     struct kp_snapshot *s;
     struct kp_snapshot_out *so;
+    /* the list whose turn it is */
+    const char *source;         /* "<api:pods>", interned */
+    const char *kind, *api_version;
+    bool skip;                  /* claims after a refused storage list */
+    struct kp_snapshot_mark mark;
+    struct kp_snapshot_out_mark out_mark;
 };
 
+/*
+ * A list's turn (the lists come one after the other, in order): note
+ * where the snapshot and --snapshot-out stand, to go back there if the
+ * list restarts.
+ */
 static int
-on_page(void *ctx, const char *resource, const char *body, size_t len,
-        struct kp_error *err)
+on_begin(void *ctx, const char *resource, struct kp_error *err)
 {
     struct live_ctx *lc = ctx;
     char source[128];
 
+    if (kp_live_resource_kind(resource, &lc->kind, &lc->api_version) < 0)
+        return kp_errorf(err, KP_EXIT_ERROR, "unknown resource '%s'",
+                         resource);
+    snprintf(source, sizeof(source), "<api:%s>", resource);
+    lc->source = kp_arena_intern(&lc->s->arena, source);
     /*
      * The claims come last of the storage lists: once another was
      * refused they are dropped (also from --snapshot-out), so that the
-     * snapshot holds PVCs only with the objects they need.
+     * snapshot holds PVCs only with the objects they need.  The API's
+     * list of claims says "these are all", even when empty.
      */
-    if (lc->s->storage_refused &&
-        strcmp(resource, "persistentvolumeclaims") == 0)
-        return 0;
-    snprintf(source, sizeof(source), "<api:%s>", resource);
-    if (kp_snapshot_load_buffer(lc->s, body, len, source, err) < 0)
-        return -1;
+    lc->skip = false;
+    if (strcmp(lc->kind, "PersistentVolumeClaim") == 0) {
+        lc->skip = lc->s->storage_refused;
+        if (!lc->skip)
+            lc->s->has_pvc_input = true;
+    }
+    kp_snapshot_mark(lc->s, &lc->mark);
     if (lc->so)
-        return kp_snapshot_out_add_page(lc->so, resource, body, len, err);
+        kp_snapshot_out_mark(lc->so, &lc->out_mark);
+    return 0;
+}
+
+/* One item: into the snapshot, then --snapshot-out. */
+static int
+on_item(void *ctx, const char *resource, const char *text, size_t len,
+        long index, struct kp_error *err)
+{
+    struct live_ctx *lc = ctx;
+    cJSON *obj = NULL;
+    int r;
+
+    (void)resource;
+    if (lc->skip)
+        return 0;
+    if (kp_snapshot_load_item(lc->s, text, len, lc->kind, index, lc->source,
+                              lc->so ? &obj : NULL, err) < 0)
+        return -1;
+    if (!lc->so)
+        return 0;
+    r = kp_snapshot_out_add_item(lc->so, obj, lc->kind, lc->api_version,
+                                 err);
+    cJSON_Delete(obj);
+    return r;
+}
+
+static int
+on_page_end(void *ctx, const char *resource, struct kp_error *err)
+{
+    struct live_ctx *lc = ctx;
+
+    (void)resource;
+    (void)err;
+    if (!lc->skip)
+        lc->s->ndocuments++;
+    return 0;
+}
+
+/* The list restarts: drop what it loaded and wrote. */
+static int
+on_restart(void *ctx, const char *resource, struct kp_error *err)
+{
+    struct live_ctx *lc = ctx;
+
+    (void)resource;
+    kp_snapshot_rollback(lc->s, &lc->mark);
+    if (lc->so)
+        return kp_snapshot_out_rollback(lc->so, &lc->out_mark, err);
     return 0;
 }
 
@@ -91,9 +161,13 @@ kp_load_live_resources(struct kp_snapshot *s, const struct kp_options *o,
                        size_t ns_len, struct kp_error *err)
 {
     struct kp_live_opts lo;
-    struct live_ctx lc = {s, NULL};
+    struct live_ctx lc;
+    struct kp_list_sink sink = {&lc, on_begin, on_item, on_page_end,
+                                on_restart};
 
     memset(&lo, 0, sizeof(lo));
+    memset(&lc, 0, sizeof(lc));
+    lc.s = s;
     lo.kubeconfig = o->kubeconfig;
     lo.context = o->context;
     lo.cluster = o->cluster;
@@ -114,7 +188,7 @@ kp_load_live_resources(struct kp_snapshot *s, const struct kp_options *o,
         if (!lc.so)
             return -1;
     }
-    if (kp_live_fetch(&lo, resources, on_page, &lc, err) < 0) {
+    if (kp_live_fetch(&lo, resources, &sink, err) < 0) {
         kp_snapshot_out_abort(lc.so);
         return -1;
     }

@@ -630,6 +630,35 @@ syntax_error(const char *buf, size_t at, const char *what,
 }
 
 /*
+ * Parse one item at text (up to len bytes), find its kind and add it: the
+ * per-item path of Lists read from files and from live pages.  *end is
+ * set after the item.  Returns 0; -1 with err set; -2 when cJSON cannot
+ * parse it (*end then at the place it stopped, or NULL).
+ */
+static int
+load_one_item(struct kp_snapshot *s, const char *text, size_t len,
+              const char *list_kind, long index, const char *source,
+              const char **end, cJSON **keep, struct kp_error *err)
+{
+    cJSON *it = cJSON_ParseWithLengthOpts(text, len, end, 0);
+    const char *ik;
+    int rc;
+
+    if (keep)
+        *keep = NULL;
+    if (!it)
+        return -2;
+    rc = item_kind(it, list_kind, index, &ik, err);
+    if (rc == 0)
+        rc = add_object(s, it, ik, 2, index, source, err);
+    if (rc == 0 && keep)
+        *keep = it;
+    else
+        cJSON_Delete(it);
+    return rc;
+}
+
+/*
  * Parse, validate and add the items of t one by one, freeing each before
  * the next: the whole List is never a tree in memory.  The text was
  * scanned already, so cJSON only fails here on what kp_json_scan() does
@@ -647,18 +676,13 @@ load_items_text(struct kp_snapshot *s, const struct items_text *t,
     if (off < t->end && t->text[off] == ']')
         return 0;
     for (;;) {
-        const char *end = NULL, *ik;
-        cJSON *it = cJSON_ParseWithLengthOpts(t->text + off, t->end - off,
-                                              &end, 0);
-        int rc;
+        const char *end = NULL;
+        int rc = load_one_item(s, t->text + off, t->end - off, list_kind, i,
+                               source, &end, NULL, err);
 
-        if (!it)
+        if (rc == -2)
             return syntax_error(t->text, end ? (size_t)(end - t->text) : off,
                                 NULL, err);
-        rc = item_kind(it, list_kind, i, &ik, err);
-        if (rc == 0)
-            rc = add_object(s, it, ik, 2, i, source, err);
-        cJSON_Delete(it);
         if (rc < 0)
             return -1;
         i++;
@@ -669,6 +693,32 @@ load_items_text(struct kp_snapshot *s, const struct items_text *t,
             return syntax_error(t->text, off, NULL, err);
         off = skip_ws(t->text, t->end, off + 1);
     }
+}
+
+int
+kp_snapshot_load_item(struct kp_snapshot *s, const char *text, size_t len,
+                      const char *item_kind, long index, const char *source,
+                      cJSON **keep, struct kp_error *err)
+{
+    const char *end = NULL;
+    int rc = load_one_item(s, text, len, item_kind, index, source, &end,
+                           keep, err);
+
+    if (rc == -2)
+        kp_errorf(err, KP_EXIT_ERROR, "items[%ld]: invalid JSON at byte %zu "
+                  "of the item", index, end ? (size_t)(end - text) : 0);
+    if (rc == 0 && skip_ws(text, len, (size_t)(end - text)) != len) {
+        if (keep) {
+            cJSON_Delete(*keep);
+            *keep = NULL;
+        }
+        rc = kp_errorf(err, KP_EXIT_ERROR, "items[%ld]: data after the "
+                       "item", index);
+    }
+    if (rc == 0)
+        return 0;
+    kp_error_prefix(err, "%s", source);
+    return sanitize_error(err);
 }
 
 static int
@@ -1021,6 +1071,90 @@ kp_snapshot_load_file(struct kp_snapshot *s, const char *path,
     else
         free((void *)buf);
     return rc;
+}
+
+/* ---- rolling back a list (live: a restarted list) ---- */
+
+void
+kp_snapshot_mark(const struct kp_snapshot *s, struct kp_snapshot_mark *m)
+{
+    m->nnodes = s->nnodes;
+    m->npods = s->npods;
+    m->npdbs = s->npdbs;
+    m->npcs = s->npcs;
+    m->nnamespaces = s->nnamespaces;
+    m->npvcs = s->npvcs;
+    m->npvs = s->npvs;
+    m->nscs = s->nscs;
+    m->ncsinodes = s->ncsinodes;
+    m->nevents = s->nevents;
+    m->nwarnings = s->nwarnings;
+    m->nres = s->nres;
+    m->nunknown_kinds = s->nunknown_kinds;
+    m->ndocuments = s->ndocuments;
+    m->has_pvc_input = s->has_pvc_input;
+}
+
+/* Remove "ns/name" (ns != NULL) or name from index. */
+static void
+unregister_name(struct kp_strmap *index, const char *ns, const char *name)
+{
+    char key[1024];
+
+    if (!ns) {
+        kp_strmap_remove(index, name);
+        return;
+    }
+    snprintf(key, sizeof(key), "%s/%s", ns, name);
+    kp_strmap_remove(index, key);
+}
+
+static void
+rollback_storage(struct kp_snapshot *s, const struct kp_snapshot_mark *m)
+{
+    while (s->npvcs > m->npvcs) {
+        const struct kp_pvc *p = s->pvcs[--s->npvcs];
+
+        unregister_name(&s->pvc_index, p->ns, p->name);
+    }
+    while (s->npvs > m->npvs)
+        kp_strmap_remove(&s->pv_index, s->pvs[--s->npvs]->name);
+    while (s->nscs > m->nscs)
+        kp_strmap_remove(&s->sc_index, s->scs[--s->nscs]->name);
+    while (s->ncsinodes > m->ncsinodes)
+        kp_strmap_remove(&s->csinode_index,
+                         s->csinodes[--s->ncsinodes]->name);
+}
+
+void
+kp_snapshot_rollback(struct kp_snapshot *s, const struct kp_snapshot_mark *m)
+{
+    while (s->nnodes > m->nnodes)
+        kp_strmap_remove(&s->node_index, s->nodes[--s->nnodes]->name);
+    while (s->npods > m->npods) {
+        const struct kp_pod *p = s->pods[--s->npods];
+
+        unregister_name(&s->pod_index, p->ns, p->name);
+    }
+    while (s->npdbs > m->npdbs) {
+        const struct kp_pdb *p = s->pdbs[--s->npdbs];
+
+        unregister_name(&s->pdb_index, p->ns, p->name);
+    }
+    while (s->npcs > m->npcs)
+        kp_strmap_remove(&s->pc_index, s->pcs[--s->npcs]->name);
+    while (s->nnamespaces > m->nnamespaces)
+        kp_strmap_remove(&s->ns_index,
+                         s->namespaces[--s->nnamespaces]->name);
+    rollback_storage(s, m);
+    while (s->nres > m->nres)
+        kp_strmap_remove(&s->res_ids, s->res_names[--s->nres]);
+    while (s->nwarnings > m->nwarnings)
+        free(s->warnings[--s->nwarnings]);
+    s->nevents = m->nevents;
+    s->nunknown_kinds = m->nunknown_kinds;
+    s->ndocuments = m->ndocuments;
+    s->has_pvc_input = m->has_pvc_input;
 }
 
 /* ---- after loading ---- */

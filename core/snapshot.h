@@ -91,6 +91,37 @@ void kp_snapshot_release(struct kp_snapshot *s);
 int kp_snapshot_load_buffer(struct kp_snapshot *s, const char *buf,
                             size_t len, const char *source,
                             struct kp_error *err);
+/*
+ * Load one item of a List whose items are of kind item_kind ("Pod"):
+ * text is the item's JSON (len bytes, one value, already checked by
+ * kp_json_scan_value), index its place in the page's items.  The same
+ * path as the items of a List read from a file; kp_list_stream
+ * (json_stream.h) feeds it from live pages.  source must outlive s (an
+ * interned string); errors are prefixed with it.  When keep is not NULL
+ * it receives the parsed item (the caller deletes it), else NULL.
+ */
+int kp_snapshot_load_item(struct kp_snapshot *s, const char *text,
+                          size_t len, const char *item_kind, long index,
+                          const char *source, cJSON **keep,
+                          struct kp_error *err);
+
+/*
+ * A point to roll back to: what was loaded after kp_snapshot_mark()
+ * (objects of every kind, their names in the indexes, resource names,
+ * Events, warnings, counters) is dropped by kp_snapshot_rollback(), as
+ * if it had never been loaded.  Before kp_snapshot_finish() only.
+ */
+struct kp_snapshot_mark {
+    size_t nnodes, npods, npdbs, npcs, nnamespaces, npvcs, npvs, nscs;
+    size_t ncsinodes, nevents, nwarnings, nres, nunknown_kinds;
+    size_t ndocuments;
+    bool has_pvc_input;
+};
+void kp_snapshot_mark(const struct kp_snapshot *s,
+                      struct kp_snapshot_mark *m);
+void kp_snapshot_rollback(struct kp_snapshot *s,
+                          const struct kp_snapshot_mark *m);
+
 /* Read path ("-" for standard input) and load it. */
 int kp_snapshot_load_file(struct kp_snapshot *s, const char *path,
                           struct kp_error *err);

@@ -4,7 +4,9 @@
  * Mirrors what "kubectl get nodes,pods,... -o json" prints: a v1 List
  * whose items carry the kind and apiVersion that the API server leaves
  * out of list items (kubectl's printers set them from the list's type).
- * Items are streamed out page by page; the file is replaced atomically.
+ * Items are streamed out one by one as the live lists hand them over; a
+ * restarted list is cut off the file (kp_snapshot_out_rollback).  The
+ * file is replaced atomically.
  */
 #include "snapshot_out.h"
 
@@ -18,7 +20,6 @@
 
 #include <cjson/cJSON.h>
 
-#include "api_client.h"
 #include "arena.h"
 
 struct kp_snapshot_out {
@@ -72,32 +73,6 @@ prepend_string(cJSON *obj, const char *key, const char *value)
     cJSON_Delete(tmp);
 }
 
-/* The items' kind: the list's kind less "List", else the resource's. */
-static int
-item_type(const cJSON *page, const char *resource, char *kind, size_t n,
-          const char **api_version)
-{
-    const cJSON *k = cJSON_GetObjectItemCaseSensitive(page, "kind");
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(page, "apiVersion");
-    const char *rk = NULL;
-    size_t len;
-
-    *api_version = NULL;
-    kp_live_resource_kind(resource, &rk, api_version);
-    if (cJSON_IsString(v) && v->valuestring[0])
-        *api_version = v->valuestring;
-    len = cJSON_IsString(k) ? strlen(k->valuestring) : 0;
-    if (len > 4 && len - 4 < n && !strcmp(k->valuestring + len - 4, "List")) {
-        memcpy(kind, k->valuestring, len - 4);
-        kind[len - 4] = '\0';
-    } else if (rk) {
-        snprintf(kind, n, "%s", rk);
-    } else {
-        return -1;
-    }
-    return *api_version ? 0 : -1;
-}
-
 static int
 write_item(struct kp_snapshot_out *so, cJSON *item, const char *kind,
            const char *api_version)
@@ -117,32 +92,38 @@ write_item(struct kp_snapshot_out *so, cJSON *item, const char *kind,
 }
 
 int
-kp_snapshot_out_add_page(struct kp_snapshot_out *so, const char *resource,
-                         const char *body, size_t len, struct kp_error *err)
+kp_snapshot_out_add_item(struct kp_snapshot_out *so, cJSON *item,
+                         const char *kind, const char *api_version,
+                         struct kp_error *err)
 {
-    cJSON *page = cJSON_ParseWithLength(body, len);
-    cJSON *items = cJSON_GetObjectItemCaseSensitive(page, "items");
-    cJSON *item;
-    const char *api_version;
-    char kind[128];
-    int r = 0;
+    if (!cJSON_IsObject(item))
+        return 0;
+    if (write_item(so, item, kind, api_version) < 0)
+        return kp_errorf(err, KP_EXIT_ERROR, "cannot write '%s': %s",
+                         so->tmp, strerror(errno));
+    return 0;
+}
 
-    if (!cJSON_IsObject(page) ||
-        item_type(page, resource, kind, sizeof(kind), &api_version) < 0) {
-        cJSON_Delete(page);
-        return kp_errorf(err, KP_EXIT_ERROR, "snapshot: the %s page is not "
-                         "a List", resource);
-    }
-    cJSON_ArrayForEach(item, items) {
-        if (cJSON_IsObject(item) && write_item(so, item, kind,
-                                               api_version) < 0) {
-            r = kp_errorf(err, KP_EXIT_ERROR, "cannot write '%s': %s",
-                          so->tmp, strerror(errno));
-            break;
-        }
-    }
-    cJSON_Delete(page);
-    return r;
+void
+kp_snapshot_out_mark(struct kp_snapshot_out *so,
+                     struct kp_snapshot_out_mark *m)
+{
+    m->offset = ftell(so->f);
+    m->nitems = so->nitems;
+}
+
+int
+kp_snapshot_out_rollback(struct kp_snapshot_out *so,
+                         const struct kp_snapshot_out_mark *m,
+                         struct kp_error *err)
+{
+    if (fflush(so->f) != 0 || m->offset < 0 ||
+        ftruncate(fileno(so->f), (off_t)m->offset) != 0 ||
+        fseek(so->f, m->offset, SEEK_SET) != 0)
+        return kp_errorf(err, KP_EXIT_ERROR, "cannot write '%s': %s",
+                         so->tmp, strerror(errno));
+    so->nitems = m->nitems;
+    return 0;
 }
 
 /* fsync the directory holding path, so that the rename is durable. */

@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+#include <cjson/cJSON.h>
+
 #include "error.h"
 
 struct kp_snapshot_out;
@@ -20,11 +22,24 @@ struct kp_snapshot_out *kp_snapshot_out_open(const char *path,
                                              struct kp_error *err);
 
 /*
- * Append the items of one List page (the body a kp_page_fn receives;
- * resource names the list, for lists that carry no kind).
+ * Append one item of a list whose items are of kind / api_version: the
+ * two are set first in item (which is changed), as kubectl prints them.
+ * Items that are not objects are skipped.
  */
-int kp_snapshot_out_add_page(struct kp_snapshot_out *so, const char *resource,
-                             const char *body, size_t len,
+int kp_snapshot_out_add_item(struct kp_snapshot_out *so, cJSON *item,
+                             const char *kind, const char *api_version,
+                             struct kp_error *err);
+
+/* What was written so far, to go back to (a live list restarted). */
+struct kp_snapshot_out_mark {
+    long offset;
+    size_t nitems;
+};
+void kp_snapshot_out_mark(struct kp_snapshot_out *so,
+                          struct kp_snapshot_out_mark *m);
+/* Drop what was written after m (the file is truncated there). */
+int kp_snapshot_out_rollback(struct kp_snapshot_out *so,
+                             const struct kp_snapshot_out_mark *m,
                              struct kp_error *err);
 
 /*

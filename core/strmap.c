@@ -84,6 +84,35 @@ kp_strmap_get(const struct kp_strmap *m, const char *key)
     return NULL;
 }
 
+void *
+kp_strmap_remove(struct kp_strmap *m, const char *key)
+{
+    size_t j, k, home;
+    void *old;
+
+    if (!m->cap || !key)
+        return NULL;
+    j = hash(key) & (m->cap - 1);
+    while (m->slots[j].key && strcmp(m->slots[j].key, key) != 0)
+        j = (j + 1) & (m->cap - 1);
+    if (!m->slots[j].key)
+        return NULL;
+    old = m->slots[j].value;
+    m->slots[j].key = NULL;
+    m->n--;
+    /* move back the entries of the run after j that may land in j */
+    for (k = (j + 1) & (m->cap - 1); m->slots[k].key;
+         k = (k + 1) & (m->cap - 1)) {
+        home = hash(m->slots[k].key) & (m->cap - 1);
+        if (((k - home) & (m->cap - 1)) >= ((k - j) & (m->cap - 1))) {
+            m->slots[j] = m->slots[k];
+            m->slots[k].key = NULL;
+            j = k;
+        }
+    }
+    return old;
+}
+
 void
 kp_strmap_release(struct kp_strmap *m)
 {

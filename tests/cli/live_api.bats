@@ -421,6 +421,58 @@ EOF
     assert_reported
 }
 
+@test "a 410 after pages were loaded rolls the list back, with no duplicates" {
+    # pods, 2 a page: pages 1-4 are loaded (a list ahead of its turn holds
+    # at most 2 pages, so these were streamed), page 5 gets 410 Gone
+    start_server --max-page 2
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A -o json
+    assert_success
+    want="$output"
+    teardown
+    rm -f "$BATS_TEST_TMPDIR/port" "$SERVER_LOG"
+    start_server --max-page 2 --fault expired-continue-late:pods \
+        --expire-at 8
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A -o json \
+        --snapshot-out "$BATS_TEST_TMPDIR/snapshot.json"
+    assert_success
+    assert_equal "$stderr" ""
+    assert_equal "$output" "$want"
+    # 6 pages, of which 4 were read twice, and the 410
+    run grep -c '"path": "/api/v1/pods"' "$SERVER_LOG"
+    assert_output 11
+    run jq -r '[.items[] | select(.kind == "Pod")] | length,
+        (map(.metadata.namespace + "/" + .metadata.name) | unique | length)' \
+        "$BATS_TEST_TMPDIR/snapshot.json"
+    assert_output "12
+12"
+    run --separate-stderr "$KP" -f "$BATS_TEST_TMPDIR/snapshot.json" -A \
+        -o json
+    assert_success
+    assert_equal "$output" "$want"
+}
+
+@test "the live report equals the report on the same objects in a file" {
+    start_server --max-page 3
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A -o json
+    assert_success
+    live="$output"
+    live_err="$stderr"
+    # the lists in the order they are read, as one file
+    (cd "$FIXTURES" && jq -s '{kind: "List", apiVersion: "v1",
+        items: [.[].items[]]}' nodes.json pods.json \
+        poddisruptionbudgets.json priorityclasses.json namespaces.json \
+        persistentvolumes.json persistentvolumeclaims.json) \
+        > "$BATS_TEST_TMPDIR/cluster.json"
+    run --separate-stderr "$KP" -f "$BATS_TEST_TMPDIR/cluster.json" -A \
+        -o json
+    assert_success
+    assert_equal "$output" "$live"
+    assert_equal "$stderr" "$live_err"
+}
+
 @test "a continue token expiring again fails clearly" {
     start_server --max-page 2 --fault expired-continue
     token_kubeconfig

@@ -18,6 +18,9 @@ means once per list.
   forbidden              403 with an RBAC Status body
   expired-continue       410 Gone for every request carrying a continue
   expired-continue-once  410 Gone for the first such request only
+  expired-continue-late  410 Gone, once, for the first request whose
+                         continue token starts at or past item
+                         --expire-at (the first pages were served)
   too-many-requests      429 with Retry-After: --retry-after, once
   too-many-requests-always  429 every time
   server-error-once      500 once, then OK
@@ -235,7 +238,10 @@ class Handler(BaseHTTPRequestHandler):
                 'cannot list resource "%s" in API group "%s" at the '
                 'cluster scope' % (name, name, group)))
             return True
-        if cont and (st.active("expired-continue", name) or
+        late = (cont and st.active("expired-continue-late", name) and
+                (read_token(cont) or 0) >= st.args.expire_at and
+                st.fire_once("expired-continue-late", name))
+        if cont and (late or st.active("expired-continue", name) or
                      (st.active("expired-continue-once", name) and
                       st.fire_once("expired-continue-once", name))):
             self.send_json(410, status(410, "Expired", EXPIRED_MESSAGE))
@@ -323,6 +329,8 @@ def parse_args(argv):
     p.add_argument("--max-page", type=int, default=0,
                    help="serve at most this many items per page")
     p.add_argument("--retry-after", type=int, default=1)
+    p.add_argument("--expire-at", type=int, default=8,
+                   help="first item of expired-continue-late's 410")
     p.add_argument("--slow-seconds", type=float, default=3.0)
     p.add_argument("--lifetime", type=float, default=120.0)
     return p.parse_args(argv)

@@ -38,13 +38,16 @@ struct server {
     char log[400];
 };
 
-/* What the page callback saw. */
+/* What the sink saw. */
 struct seen {
-    int calls;
+    int calls;              /* pages */
     int items[4];           /* per resource of all_resources */
     char order[512];        /* resource names, one letter per page */
     int bad_json;
-    int abort_after;        /* return -1 at this call (1-based), 0 never */
+    int abort_after;        /* return -1 at this page (1-based), 0 never */
+    int restarts;
+    int begin_items;        /* at the current list's begin */
+    size_t begin_order;
     struct kp_snapshot_out *so;
 };
 
@@ -170,31 +173,75 @@ resource_index(const char *r)
 }
 
 static int
-on_page(void *ctx, const char *resource, const char *body, size_t len,
-        struct kp_error *err)
+on_begin(void *ctx, const char *resource, struct kp_error *err)
 {
     struct seen *s = ctx;
-    cJSON *page = cJSON_ParseWithLength(body, len);
     int i = resource_index(resource);
+
+    (void)err;
+    s->begin_items = i < 0 ? 0 : s->items[i];
+    s->begin_order = strlen(s->order);
+    return 0;
+}
+
+static int
+on_item(void *ctx, const char *resource, const char *text, size_t len,
+        long index, struct kp_error *err)
+{
+    struct seen *s = ctx;
+    cJSON *item = cJSON_ParseWithLength(text, len);
+    int i = resource_index(resource);
+    const char *kind, *api_version;
+    int r = 0;
+
+    (void)index;
+    if (!cJSON_IsObject(item) || i < 0)
+        s->bad_json++;
+    else
+        s->items[i]++;
+    if (s->so && kp_live_resource_kind(resource, &kind, &api_version) == 0)
+        r = kp_snapshot_out_add_item(s->so, item, kind, api_version, err);
+    cJSON_Delete(item);
+    return r;
+}
+
+static int
+on_page_end(void *ctx, const char *resource, struct kp_error *err)
+{
+    struct seen *s = ctx;
     size_t n = strlen(s->order);
 
     s->calls++;
-    if (!cJSON_IsObject(page) || i < 0 || body[len] != '\0')
-        s->bad_json++;
-    else
-        s->items[i] += cJSON_GetArraySize(
-            cJSON_GetObjectItemCaseSensitive(page, "items"));
-    cJSON_Delete(page);
     if (n + 1 < sizeof(s->order)) {
         s->order[n] = resource[0];
         s->order[n + 1] = '\0';
     }
-    if (s->so && kp_snapshot_out_add_page(s->so, resource, body, len,
-                                          err) < 0)
-        return -1;
     if (s->abort_after && s->calls == s->abort_after)
         return kp_errorf(err, KP_EXIT_ERROR, "stop here");
     return 0;
+}
+
+static int
+on_restart(void *ctx, const char *resource, struct kp_error *err)
+{
+    struct seen *s = ctx;
+    int i = resource_index(resource);
+
+    (void)err;
+    s->restarts++;
+    if (i >= 0)
+        s->items[i] = s->begin_items;
+    s->order[s->begin_order] = '\0';
+    return 0;
+}
+
+/* The sink of seen. */
+static struct kp_list_sink
+sink_of(struct seen *s)
+{
+    struct kp_list_sink k = {s, on_begin, on_item, on_page_end, on_restart};
+
+    return k;
 }
 
 static const char TOKEN_USER[] = "    token: s3cr3t-token\n";
@@ -235,10 +282,11 @@ setup_no_server(struct fixture *fx, int port)
 static int
 fetch(struct fixture *fx)
 {
+    struct kp_list_sink k = sink_of(&fx->seen);
     int r;
 
     memset(&fx->err, 0, sizeof(fx->err));
-    r = kp_live_fetch(&fx->o, all_resources, on_page, &fx->seen, &fx->err);
+    r = kp_live_fetch(&fx->o, all_resources, &k, &fx->err);
     if (r < 0)
         printf("# note: %s\n", fx->err.msg);    /* TAP comment */
     return r;
@@ -436,6 +484,7 @@ test_api_client__forbidden_optional_list_is_a_warning(void)
     struct kp_live_opts o;
     struct kp_error err;
     struct seen seen;
+    struct kp_list_sink k = sink_of(&seen);
     char warning[512] = "";
 
     memset(&seen, 0, sizeof(seen));
@@ -445,7 +494,7 @@ test_api_client__forbidden_optional_list_is_a_warning(void)
     o.optional = optional;
     o.refused = keep_refusal;
     o.warn_ctx = warning;
-    CHECK_EQ_INT(kp_live_fetch(&o, resources, on_page, &seen, &err), 0);
+    CHECK_EQ_INT(kp_live_fetch(&o, resources, &k, &err), 0);
     CHECK_EQ_STR(warning, "namespaces: cannot list namespaces at the "
                  "cluster scope: 403 Forbidden: namespaces is forbidden: User "
                  "\"system:serviceaccount:kp:preempt\" cannot list resource "
@@ -454,7 +503,7 @@ test_api_client__forbidden_optional_list_is_a_warning(void)
     CHECK_EQ_INT(seen.items[1], 12);
     o.optional = NULL;
     memset(&seen, 0, sizeof(seen));
-    CHECK_EQ_INT(kp_live_fetch(&o, resources, on_page, &seen, &err), -1);
+    CHECK_EQ_INT(kp_live_fetch(&o, resources, &k, &err), -1);
     CHECK(!strncmp(err.msg, "cannot list namespaces at the cluster scope: "
                    "403 Forbidden: ", 59));
     stop_server(&s);
@@ -752,8 +801,7 @@ test_snapshot_out__abort_leaves_no_file(void)
 {
     struct kp_error err;
     struct kp_snapshot_out *so;
-    const char *page = "{\"kind\":\"PodList\",\"apiVersion\":\"v1\","
-                       "\"items\":[{}]}";
+    cJSON *item = cJSON_CreateObject();
     char out[400], tmp[410];
     struct stat st;
 
@@ -761,8 +809,8 @@ test_snapshot_out__abort_leaves_no_file(void)
     snprintf(tmp, sizeof(tmp), "%s.tmp", out);
     so = kp_snapshot_out_open(out, &err);
     CHECK(so != NULL);
-    CHECK_EQ_INT(kp_snapshot_out_add_page(so, "pods", page, strlen(page),
-                                          &err), 0);
+    CHECK_EQ_INT(kp_snapshot_out_add_item(so, item, "Pod", "v1", &err), 0);
+    cJSON_Delete(item);
     kp_snapshot_out_abort(so);
     CHECK(stat(out, &st) != 0);
     CHECK(stat(tmp, &st) != 0);
