@@ -12,15 +12,6 @@
 #include <string.h>
 
 struct kp_status
-kp_status_ok(void)
-{
-    struct kp_status st;
-
-    memset(&st, 0, sizeof(st));
-    return st;
-}
-
-struct kp_status
 kp_status_new(enum kp_code code, const char *reason)
 {
     struct kp_status st = kp_status_ok();
@@ -157,7 +148,7 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
     sz = sizeof(*vt) + (n + 1) * nres * sizeof(int64_t) +
          (n + 1) * sizeof(void *) + (n + 1) * sizeof(int32_t) +
          3 * (n + 1) * sizeof(uint32_t) + (npdb + 1) * sizeof(int32_t) +
-         (n + 1) * sizeof(void *);
+         2 * (n + 1) * sizeof(void *);
     mem = a ? kp_arena_alloc(a, sz) : kp_xcalloc(1, sz);
     vt = (struct kp_victim_table *)(void *)mem;
     mem += sizeof(*vt);
@@ -166,6 +157,8 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
     vt->pods = (const struct kp_pod **)(void *)mem;
     mem += (n + 1) * sizeof(void *);
     vt->anti = (const struct kp_pod **)(void *)mem;
+    mem += (n + 1) * sizeof(void *);
+    vt->ns = (const char **)(void *)mem;
     mem += (n + 1) * sizeof(void *);
     vt->prio = (int32_t *)(void *)mem;
     mem += (n + 1) * sizeof(int32_t);
@@ -183,6 +176,7 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
     for (k = 0; k < n; k++) {
         order[k].pod = ni->pods[k];
         order[k].pos = (uint32_t)k;
+        vt->ns[k] = ni->pods[k]->ns;
         if (ni->pods[k]->nanti_affinity > 0)
             vt->anti[vt->nanti++] = ni->pods[k];
     }
@@ -223,16 +217,15 @@ rebuild_table(struct kp_cluster *cl, int node)
     cl->vt[node] = build_table(NULL, cl->snap, &cl->nodes[node], cl->nres);
 }
 
-const struct kp_pod *const *
-kp_node_anti_pods(const struct kp_cluster *cl, int node, size_t *n)
+const struct kp_victim_table *
+kp_node_table(const struct kp_cluster *cl, int node)
 {
     const struct kp_victim_table *vt = cl->vt ? cl->vt[node] : NULL;
 
     if (!vt || vt->gen != cl->nodes[node].gen ||
         vt->n != cl->nodes[node].npods)
         return NULL;
-    *n = vt->nanti;
-    return vt->anti;
+    return vt;
 }
 
 const struct kp_victim_table *

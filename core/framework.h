@@ -36,7 +36,14 @@ struct kp_status {
     const char *plugin;
 };
 
-struct kp_status kp_status_ok(void);
+/* Success; inline: every Filter call of every node returns one */
+static inline struct kp_status
+kp_status_ok(void)
+{
+    struct kp_status st = {KP_SUCCESS, 0, {NULL}, NULL};
+
+    return st;
+}
 struct kp_status kp_status_new(enum kp_code code, const char *reason);
 void kp_status_add_reason(struct kp_status *st, const char *reason);
 
@@ -113,16 +120,18 @@ struct kp_victim_table {
     /* those pods in the NodeInfo's order (PodsWithRequiredAntiAffinity) */
     const struct kp_pod **anti;
     size_t nanti;
+    /* each pod's namespace, in the NodeInfo's order */
+    const char **ns;
     int64_t *tail_req;          /* (n + 1) x nres */
 };
 
 /*
- * The pods of the node with required anti-affinity terms, in the
- * NodeInfo's order, from the cluster's table; NULL when that table is not
- * current (the caller then walks the NodeInfo's pods).
+ * The cluster's table of the node when it is current (the NodeInfo was
+ * changed only through the cluster), else NULL: the caller then walks
+ * the NodeInfo's pods.
  */
-const struct kp_pod *const *kp_node_anti_pods(const struct kp_cluster *cl,
-                                              int node, size_t *n);
+const struct kp_victim_table *kp_node_table(const struct kp_cluster *cl,
+                                            int node);
 /*
  * The node's table: the cluster's, kept current by kp_cluster_place and
  * kp_cluster_remove, or (NodeInfo changed another way) one built in a.

@@ -117,28 +117,75 @@ update_with_pod(struct kp_arena *a, struct ipa_state *s,
     update_anti(a, s, &s->anti, incoming, q, node, delta);
 }
 
-/* getExistingAntiAffinityCounts and getIncomingAffinityAntiAffinityCounts */
+/*
+ * When none of the incoming pod's terms has a namespaceSelector, only
+ * pods of the namespaces the terms name can match one of them.
+ */
+static bool
+terms_name_namespaces(const struct kp_pod *p)
+{
+    size_t i;
+
+    for (i = 0; i < p->naffinity; i++)
+        if (p->affinity[i].has_ns_selector)
+            return false;
+    for (i = 0; i < p->nanti_affinity; i++)
+        if (p->anti_affinity[i].has_ns_selector)
+            return false;
+    return true;
+}
+
+static bool
+ns_in_terms(const struct kp_pod *p, const char *ns)
+{
+    size_t i;
+
+    for (i = 0; i < p->naffinity; i++)
+        if (kp_term_ns_listed(&p->affinity[i], p->ns, ns))
+            return true;
+    for (i = 0; i < p->nanti_affinity; i++)
+        if (kp_term_ns_listed(&p->anti_affinity[i], p->ns, ns))
+            return true;
+    return false;
+}
+
+/*
+ * getExistingAntiAffinityCounts and getIncomingAffinityAntiAffinityCounts.
+ * The counts are sums: with the node's table current, the existing pods'
+ * anti-affinity comes from its list of pods with terms, and the incoming
+ * pod's terms are tried only on pods of the namespaces they name (read
+ * from the table, not from the pods).
+ */
 static void
 count_cluster(struct kp_cycle *c, struct ipa_state *s)
 {
     const struct kp_cluster *cl = c->cl;
     const struct kp_pod *p = c->pod;
     bool incoming = p->naffinity > 0 || p->nanti_affinity > 0;
+    bool by_ns = incoming && terms_name_namespaces(p);
     size_t i, j;
 
     for (i = 0; i < cl->snap->nnodes; i++) {
         const struct kp_node_info *ni = &cl->nodes[i];
-        const struct kp_pod *const *anti;
-        size_t nanti;
+        const struct kp_victim_table *vt;
 
         /* only the existing pods' anti-affinity can count here */
         if (!incoming && ni->nanti == 0)
             continue;
-        /* and only pods with terms have any: the node keeps their list */
-        if (!incoming && (anti = kp_node_anti_pods(cl, (int)i, &nanti))) {
-            for (j = 0; j < nanti; j++)
+        vt = kp_node_table(cl, (int)i);
+        if (vt && (!incoming || by_ns)) {
+            for (j = 0; j < vt->nanti; j++)
                 update_existing_anti(c->scratch, s, &s->existing_anti,
-                                     anti[j], p, ni->node, 1);
+                                     vt->anti[j], p, ni->node, 1);
+            for (j = 0; incoming && j < ni->npods; j++) {
+                const struct kp_pod *q = ni->pods[j];
+
+                if (!ns_in_terms(p, vt->ns[j]))
+                    continue;
+                update_affinity(c->scratch, s, &s->affinity, p, q, ni->node,
+                                1);
+                update_anti(c->scratch, s, &s->anti, p, q, ni->node, 1);
+            }
             continue;
         }
         for (j = 0; j < ni->npods; j++) {

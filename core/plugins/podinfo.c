@@ -30,9 +30,9 @@ ns_selector_everything(const struct kp_affinity_term *t)
            !t->ns_selector.invalid && t->ns_selector.nreq == 0;
 }
 
-static bool
-ns_listed(const struct kp_affinity_term *t, const char *owner_ns,
-          const char *ns)
+bool
+kp_term_ns_listed(const struct kp_affinity_term *t, const char *owner_ns,
+                  const char *ns)
 {
     size_t i;
 
@@ -85,7 +85,7 @@ kp_incoming_term_matches(const struct kp_affinity_term *t,
                          const unsigned char *sel, const char *owner_ns,
                          const struct kp_pod *q)
 {
-    if (!ns_listed(t, owner_ns, q->ns) && !ns_selector_everything(t) &&
+    if (!kp_term_ns_listed(t, owner_ns, q->ns) && !ns_selector_everything(t) &&
         !(sel && q->ns_obj && sel[q->ns_obj->index]))
         return false;
     return kp_selector_matches(&t->selector, &q->labels);
@@ -96,7 +96,7 @@ kp_existing_term_matches(const struct kp_affinity_term *t,
                          const char *owner_ns, const struct kp_pod *pod,
                          const struct kp_labels *ns_labels)
 {
-    if (!ns_listed(t, owner_ns, pod->ns) && !ns_selector_everything(t) &&
+    if (!kp_term_ns_listed(t, owner_ns, pod->ns) && !ns_selector_everything(t) &&
         !(t->has_ns_selector && ns_labels &&
           kp_selector_matches(&t->ns_selector, ns_labels)))
         return false;

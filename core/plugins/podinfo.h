@@ -47,6 +47,12 @@ const unsigned char **kp_affinity_terms_merge_namespaces(
  * from kp_affinity_terms_merge_namespaces, may be NULL), or the selector
  * is `{}`; and the labelSelector matches q's labels.
  */
+/*
+ * Whether a pod of namespace ns is in the namespaces t names (its owner's
+ * when none); with no namespaceSelector, no other pod can match t.
+ */
+bool kp_term_ns_listed(const struct kp_affinity_term *t, const char *owner_ns,
+                       const char *ns);
 bool kp_incoming_term_matches(const struct kp_affinity_term *t,
                               const unsigned char *sel,
                               const char *owner_ns, const struct kp_pod *q);
