@@ -246,6 +246,39 @@ kp_arena_release(struct kp_arena *a)
 }
 
 void
+kp_arena_mark(const struct kp_arena *a, struct kp_arena_mark *m)
+{
+    m->head = a->head;
+    m->used = a->head ? a->head->used : 0;
+    m->total = a->total;
+}
+
+void
+kp_arena_rollback(struct kp_arena *a, const struct kp_arena_mark *m)
+{
+    /*
+     * Chunks started after the mark go back to the spares (blocks of
+     * their own are freed); a block that went in behind the marked chunk
+     * stays until the next reset.
+     */
+    while (a->head && a->head != m->head) {
+        struct kp_arena_chunk *c = a->head;
+
+        a->head = c->next;
+        if (c->size == CHUNK_SIZE || c->size == BIG_DATA) {
+            c->used = 0;
+            c->next = a->spare;
+            a->spare = c;
+        } else {
+            free(c);
+        }
+    }
+    if (a->head)
+        a->head->used = m->used;
+    a->total = m->total;
+}
+
+void
 kp_arena_reset(struct kp_arena *a)
 {
     struct kp_arena_chunk *c = a->head;

@@ -47,4 +47,16 @@ void kp_arena_release(struct kp_arena *a);
  */
 void kp_arena_reset(struct kp_arena *a);
 
+/*
+ * A position in the arena, to take back what was allocated after it
+ * (kp_arena_rollback): scratch copies made for one check and dropped.
+ * Nothing allocated after the mark may be used after the rollback.
+ */
+struct kp_arena_mark {
+    struct kp_arena_chunk *head;
+    size_t used, total;
+};
+void kp_arena_mark(const struct kp_arena *a, struct kp_arena_mark *m);
+void kp_arena_rollback(struct kp_arena *a, const struct kp_arena_mark *m);
+
 #endif

@@ -763,12 +763,16 @@ kp_run_filters_with_nominated(const struct kp_cycle *c,
     struct kp_cycle tmp;
     struct kp_node_info *copy;
     struct kp_status st;
+    struct kp_arena_mark mark;
 
+    kp_arena_mark(c->scratch, &mark);
     if (!kp_cycle_with_nominated(c, ni, 0, &tmp, &copy))
         return kp_run_filters(c, ni);
     st = kp_run_filters(&tmp, copy);
     if (st.code != KP_SUCCESS)
-        return st;
+        return st;      /* its reasons may live in the copy's memory */
+    /* the copy is done with: the next node's reuses its memory */
+    kp_arena_rollback(c->scratch, &mark);
     return kp_run_filters(c, ni);
 }
 
