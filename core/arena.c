@@ -281,23 +281,11 @@ kp_arena_rollback(struct kp_arena *a, const struct kp_arena_mark *m)
 void
 kp_arena_reset(struct kp_arena *a)
 {
-    struct kp_arena_chunk *c = a->head;
+    static const struct kp_arena_mark empty = {NULL, 0, 0};
 
-    while (c) {
-        struct kp_arena_chunk *n = c->next;
-
-        if (c->size == CHUNK_SIZE || c->size == BIG_DATA) {
-            c->used = 0;
-            c->next = a->spare;
-            a->spare = c;
-        } else {
-            free(c);
-        }
-        c = n;
-    }
+    /* back to nothing: every chunk to the spares */
+    kp_arena_rollback(a, &empty);
     free(a->strs);
-    a->head = NULL;
     a->strs = NULL;
     a->nstrs = a->capstrs = 0;
-    a->total = 0;
 }

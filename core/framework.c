@@ -222,8 +222,8 @@ kp_node_table(const struct kp_cluster *cl, int node)
 {
     const struct kp_victim_table *vt = cl->vt ? cl->vt[node] : NULL;
 
-    if (!vt || vt->gen != cl->nodes[node].gen ||
-        vt->n != cl->nodes[node].npods)
+    /* every add and remove bumps gen */
+    if (!vt || vt->gen != cl->nodes[node].gen)
         return NULL;
     return vt;
 }
@@ -231,12 +231,9 @@ kp_node_table(const struct kp_cluster *cl, int node)
 const struct kp_victim_table *
 kp_victim_table_get(const struct kp_cluster *cl, int node, struct kp_arena *a)
 {
-    const struct kp_node_info *ni = &cl->nodes[node];
+    const struct kp_victim_table *vt = kp_node_table(cl, node);
 
-    if (cl->vt && cl->vt[node] && cl->vt[node]->gen == ni->gen &&
-        cl->vt[node]->n == ni->npods)
-        return cl->vt[node];
-    return build_table(a, cl->snap, ni, cl->nres);
+    return vt ? vt : build_table(a, cl->snap, &cl->nodes[node], cl->nres);
 }
 
 /* ---- cluster ---- */
@@ -575,6 +572,17 @@ kp_cycle_clone(struct kp_cycle *dst, const struct kp_cycle *src)
                                                               src->state[i]);
 }
 
+/* the plugins' PreFilterExtensions AddPod / RemovePod */
+static void
+add_hooks(struct kp_cycle *c, struct kp_node_info *ni, const struct kp_pod *p)
+{
+    size_t i;
+
+    for (i = 0; i < kp_nfilter_plugins; i++)
+        if (!c->skip[i] && kp_filter_plugins[i]->add_pod)
+            kp_filter_plugins[i]->add_pod(c, (int)i, p, ni);
+}
+
 static void
 remove_hooks(struct kp_cycle *c, struct kp_node_info *ni,
              const struct kp_pod *p)
@@ -645,14 +653,10 @@ void
 kp_cycle_add_table_pod(struct kp_cycle *c, struct kp_node_info *ni,
                        const struct kp_victim_table *vt, size_t k)
 {
-    size_t i;
-
     /* capacity was reserved by kp_node_info_clone */
     ni->pods[ni->npods++] = vt->pods[k];
     table_account(ni, vt, k, 1);
-    for (i = 0; i < kp_nfilter_plugins; i++)
-        if (!c->skip[i] && kp_filter_plugins[i]->add_pod)
-            kp_filter_plugins[i]->add_pod(c, (int)i, vt->pods[k], ni);
+    add_hooks(c, ni, vt->pods[k]);
 }
 
 void
@@ -669,12 +673,8 @@ void
 kp_cycle_add_pod(struct kp_cycle *c, struct kp_node_info *ni,
                  const struct kp_pod *p)
 {
-    size_t i;
-
     clone_add(ni, p);
-    for (i = 0; i < kp_nfilter_plugins; i++)
-        if (!c->skip[i] && kp_filter_plugins[i]->add_pod)
-            kp_filter_plugins[i]->add_pod(c, (int)i, p, ni);
+    add_hooks(c, ni, p);
 }
 
 struct kp_status
@@ -707,9 +707,7 @@ add_row_pod(struct kp_cycle *c, struct kp_node_info *ni,
     for (i = 0; i < nres; i++)
         ni->used[i] = kp_wrap_add(ni->used[i], row[i]);
     ni->nanti += anti;
-    for (i = 0; i < kp_nfilter_plugins; i++)
-        if (!c->skip[i] && kp_filter_plugins[i]->add_pod)
-            kp_filter_plugins[i]->add_pod(c, (int)i, p, ni);
+    add_hooks(c, ni, p);
 }
 
 /* How many nominated pods addGENominatedPods puts on ni's node for c. */

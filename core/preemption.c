@@ -138,9 +138,27 @@ struct victim_node {
 };
 
 /*
+ * RunFilterPluginsWithNominatedPods on the node being emptied: with the
+ * nominated pods (when it has some), then without; the first failure.
+ */
+static struct kp_status
+run_filters(struct victim_node *vn)
+{
+    struct kp_status st;
+
+    if (vn->nominated) {
+        st = kp_run_filters(&vn->nc, vn->nni);
+        if (st.code != KP_SUCCESS)
+            return st;
+    }
+    return kp_run_filters(&vn->c, vn->ni);
+}
+
+/*
  * Put pods[k] back; keep it when the pod still fits.  Only whether it
  * fits is read (an Error status is "does not fit" too, as upstream's
- * reprievePod), so the node_static plugins are not run again; with
+ * reprievePod), so the node_static plugins are not run again (fit_only,
+ * set once the first check passed); with
  * nominated pods it must fit with them (RunFilterPluginsWithNominated-
  * Pods' first pass) and without them.  Pass or fail does not depend on
  * the order of a node's pods, so the nominated copy can take pods[k]
@@ -149,21 +167,10 @@ struct victim_node {
 static bool
 reprieve(struct victim_node *vn, const struct kp_victim_table *vt, size_t k)
 {
-    bool fits;
-
     kp_cycle_add_table_pod(&vn->c, vn->ni, vt, k);
-    vn->c.fit_only = true;
-    if (vn->nominated) {
+    if (vn->nominated)
         kp_cycle_add_table_pod(&vn->nc, vn->nni, vt, k);
-        vn->nc.fit_only = true;
-        fits = kp_run_filters(&vn->nc, vn->nni).code == KP_SUCCESS &&
-               kp_run_filters(&vn->c, vn->ni).code == KP_SUCCESS;
-        vn->nc.fit_only = false;
-    } else {
-        fits = kp_run_filters(&vn->c, vn->ni).code == KP_SUCCESS;
-    }
-    vn->c.fit_only = false;
-    if (fits)
+    if (run_filters(vn).code == KP_SUCCESS)
         return true;
     kp_cycle_remove_table_pod(&vn->c, vn->ni, vt, k);
     if (vn->nominated)
@@ -212,14 +219,11 @@ select_victims_on_node(const struct kp_cycle *base, int node,
      * once for this check and the whole reprieve loop
      */
     vn.nominated = kp_cycle_with_nominated(&vn.c, vn.ni, n, &vn.nc, &vn.nni);
-    if (vn.nominated) {
-        st = kp_run_filters(&vn.nc, vn.nni);
-        if (st.code != KP_SUCCESS)
-            return st;
-    }
-    st = kp_run_filters(&vn.c, vn.ni);
+    st = run_filters(&vn);
     if (st.code != KP_SUCCESS)
         return st;
+    /* from here on only whether the pod fits is read (reprieve) */
+    vn.c.fit_only = vn.nc.fit_only = true;
     violating = kp_arena_alloc(a, n * sizeof(bool));
     filter_pods_with_pdb_violation(a, cl, vt, first, violating);
     kept = kp_arena_alloc(a, n * sizeof(*kept));

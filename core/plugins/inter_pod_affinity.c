@@ -173,27 +173,19 @@ count_cluster(struct kp_cycle *c, struct ipa_state *s)
         if (!incoming && ni->nanti == 0)
             continue;
         vt = kp_node_table(cl, (int)i);
-        if (vt && (!incoming || by_ns)) {
+        if (vt)
             for (j = 0; j < vt->nanti; j++)
                 update_existing_anti(c->scratch, s, &s->existing_anti,
                                      vt->anti[j], p, ni->node, 1);
-            for (j = 0; incoming && j < ni->npods; j++) {
-                const struct kp_pod *q = ni->pods[j];
-
-                if (!ns_in_terms(p, vt->ns[j]))
-                    continue;
-                update_affinity(c->scratch, s, &s->affinity, p, q, ni->node,
-                                1);
-                update_anti(c->scratch, s, &s->anti, p, q, ni->node, 1);
-            }
+        if (vt && !incoming)
             continue;
-        }
         for (j = 0; j < ni->npods; j++) {
             const struct kp_pod *q = ni->pods[j];
 
-            update_existing_anti(c->scratch, s, &s->existing_anti, q, p,
-                                 ni->node, 1);
-            if (!incoming)
+            if (!vt)
+                update_existing_anti(c->scratch, s, &s->existing_anti, q, p,
+                                     ni->node, 1);
+            if (!incoming || (vt && by_ns && !ns_in_terms(p, vt->ns[j])))
                 continue;
             update_affinity(c->scratch, s, &s->affinity, p, q, ni->node, 1);
             update_anti(c->scratch, s, &s->anti, p, q, ni->node, 1);

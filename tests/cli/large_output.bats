@@ -9,15 +9,13 @@
 bats_require_minimum_version 1.5.0
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
+load '../helpers/bench_cluster'
 
 ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
 KP="${KP_BIN:-$BATS_TEST_DIRNAME/../../build/kubectl-preempt}"
 
 setup_file() {
-    cc -std=c11 -O1 -D_GNU_SOURCE -o "$BATS_FILE_TMPDIR/gen" \
-        "$ROOT/bench/gen.c"
-    "$BATS_FILE_TMPDIR/gen" 120 2400 150 60 \
-        -o "$BATS_FILE_TMPDIR/gen.json" 2>/dev/null
+    bench_cluster "$BATS_FILE_TMPDIR/gen.json" 120 2400 150 60
     cat >"$BATS_FILE_TMPDIR/orphan.json" <<'JSON'
 {"kind": "Pod", "apiVersion": "v1",
  "metadata": {"namespace": "default", "name": "orphan"},
