@@ -800,6 +800,7 @@ decode_conditions(const cJSON *status, struct kp_pod *p,
 {
     const cJSON *arr, *it;
     size_t i = 0;
+    bool seen_target = false, seen_ready = false;
 
     if (kp_json_arr(status, "conditions", &arr, err) < 0)
         return -1;
@@ -807,21 +808,28 @@ decode_conditions(const cJSON *status, struct kp_pod *p,
         const cJSON *type = kp_json_get(it, "type");
         const cJSON *st = kp_json_get(it, "status");
         const cJSON *reason = kp_json_get(it, "reason");
+        bool is_true;
 
         if (!cJSON_IsObject(it))
             return kp_errorf(err, KP_EXIT_ERROR,
                              "conditions[%zu]: expected an object", i);
         i++;
-        if (!cJSON_IsString(type) ||
-            strcmp(type->valuestring, "DisruptionTarget") != 0)
+        if (!cJSON_IsString(type))
             continue;
-        /* the first condition of that type decides */
-        p->preemption_target =
-            cJSON_IsString(st) && strcmp(st->valuestring, "True") == 0 &&
-            cJSON_IsString(reason) &&
-            (strcmp(reason->valuestring, "PreemptionByScheduler") == 0 ||
-             strcmp(reason->valuestring, "PreemptionByKubeScheduler") == 0);
-        break;
+        is_true = cJSON_IsString(st) && strcmp(st->valuestring, "True") == 0;
+        /* the first condition of a type decides (GetPodCondition) */
+        if (!seen_ready && strcmp(type->valuestring, "Ready") == 0) {
+            seen_ready = true;
+            p->ready = is_true;
+        } else if (!seen_target &&
+                   strcmp(type->valuestring, "DisruptionTarget") == 0) {
+            seen_target = true;
+            p->preemption_target =
+                is_true && cJSON_IsString(reason) &&
+                (strcmp(reason->valuestring, "PreemptionByScheduler") == 0 ||
+                 strcmp(reason->valuestring,
+                        "PreemptionByKubeScheduler") == 0);
+        }
     }
     return 0;
 }

@@ -49,6 +49,102 @@ account(struct kp_node_info *ni, const struct kp_pod *p, int sign)
             kp_wrap_sub(ni->used[p->req.e[i].id], p->req.e[i].value);
 }
 
+/* ---- HostPortInfo ---- */
+
+static bool
+same_port(const struct kp_host_port *a, const struct kp_host_port *b)
+{
+    return a->port == b->port &&
+           (a->ip == b->ip || strcmp(a->ip, b->ip) == 0) &&
+           (a->protocol == b->protocol ||
+            strcmp(a->protocol, b->protocol) == 0);
+}
+
+void
+kp_port_set_add(struct kp_port_set *s, struct kp_arena *a,
+                const struct kp_host_port *hp)
+{
+    size_t i;
+
+    if (hp->port <= 0)
+        return;
+    for (i = 0; i < s->n; i++)
+        if (same_port(&s->e[i], hp))
+            return;
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 4;
+
+        if (a) {
+            struct kp_host_port *e = kp_arena_alloc(a, cap * sizeof(*e));
+
+            if (s->n)
+                memcpy(e, s->e, s->n * sizeof(*e));
+            s->e = e;
+        } else {
+            s->e = kp_xrealloc(s->e, cap * sizeof(*s->e));
+        }
+        s->cap = cap;
+    }
+    s->e[s->n++] = *hp;
+}
+
+void
+kp_port_set_remove(struct kp_port_set *s, const struct kp_host_port *hp)
+{
+    size_t i;
+
+    for (i = 0; i < s->n; i++) {
+        if (same_port(&s->e[i], hp)) {
+            memmove(&s->e[i], &s->e[i + 1], (s->n - i - 1) * sizeof(*s->e));
+            s->n--;
+            return;
+        }
+    }
+}
+
+/*
+ * CheckConflict: a wanted 0.0.0.0 conflicts with the (protocol, port) on
+ * any IP; another IP with the same one on that IP or on 0.0.0.0.
+ */
+bool
+kp_port_set_conflict(const struct kp_port_set *s,
+                     const struct kp_host_port *hp)
+{
+    bool any = strcmp(hp->ip, "0.0.0.0") == 0;
+    size_t i;
+
+    if (hp->port <= 0)
+        return false;
+    for (i = 0; i < s->n; i++) {
+        const struct kp_host_port *u = &s->e[i];
+
+        if (u->port != hp->port || strcmp(u->protocol, hp->protocol) != 0)
+            continue;
+        if (any || strcmp(u->ip, "0.0.0.0") == 0 || strcmp(u->ip, hp->ip) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* updateUsedPorts: a NULL for the cluster's NodeInfos */
+static void
+ports_add(struct kp_node_info *ni, struct kp_arena *a, const struct kp_pod *p)
+{
+    size_t i;
+
+    for (i = 0; i < p->nhost_ports; i++)
+        kp_port_set_add(&ni->ports, a, &p->host_ports[i]);
+}
+
+static void
+ports_remove(struct kp_node_info *ni, const struct kp_pod *p)
+{
+    size_t i;
+
+    for (i = 0; i < p->nhost_ports; i++)
+        kp_port_set_remove(&ni->ports, &p->host_ports[i]);
+}
+
 void
 kp_node_info_add(struct kp_node_info *ni, const struct kp_pod *p)
 {
@@ -59,6 +155,7 @@ kp_node_info_add(struct kp_node_info *ni, const struct kp_pod *p)
     ni->pods[ni->npods++] = p;
     ni->gen++;
     account(ni, p, 1);
+    ports_add(ni, NULL, p);
 }
 
 void
@@ -74,6 +171,7 @@ kp_node_info_remove(struct kp_node_info *ni, const struct kp_pod *p)
                     (ni->npods - i - 1) * sizeof(*ni->pods));
             ni->npods--;
             ni->nanti -= p->nanti_affinity > 0;
+            ports_remove(ni, p);
             break;
         }
     }
@@ -107,16 +205,21 @@ kp_node_info_clone(struct kp_arena *a, const struct kp_node_info *ni,
                                     sizeof(*c->pods));
     if (ni->npods)
         memcpy(c->pods, ni->pods, ni->npods * sizeof(*c->pods));
+    /* the used ports are the clone's own, growing in a */
+    c->ports.n = c->ports.cap = ni->ports.n;
+    c->ports.e = ni->ports.n ? kp_arena_memdup(a, ni->ports.e, ni->ports.n *
+                                               sizeof(*ni->ports.e)) : NULL;
     /* mark as arena-owned: cap grows are impossible, see add below */
     return c;
 }
 
 static void
-clone_add(struct kp_node_info *ni, const struct kp_pod *p)
+clone_add(struct kp_arena *a, struct kp_node_info *ni, const struct kp_pod *p)
 {
     /* capacity was reserved by kp_node_info_clone */
     ni->pods[ni->npods++] = p;
     account(ni, p, 1);
+    ports_add(ni, a, p);
 }
 
 /* ---- victim tables ---- */
@@ -313,6 +416,7 @@ kp_cluster_release(struct kp_cluster *cl)
 
     for (i = 0; cl->snap && i < cl->snap->nnodes; i++) {
         free(cl->nodes[i].pods);
+        free(cl->nodes[i].ports.e);
         free(cl->nominated[i]);
         free(cl->nominated_prio[i]);
         free(cl->nominated_req[i]);
@@ -626,8 +730,10 @@ kp_cycle_remove_tail(struct kp_cycle *c, struct kp_node_info *ni,
         ni->used[i] = kp_wrap_sub(ni->used[i], row[i]);
     ni->nanti -= vt->tail_anti[first];
     /* the RemovePod hooks in the node's order */
-    for (i = 0; i < nout; i++)
+    for (i = 0; i < nout; i++) {
+        ports_remove(ni, gone[i]);
         remove_hooks(c, ni, gone[i]);
+    }
 }
 
 /* pods[k]'s requests: the difference of two tail rows */
@@ -656,6 +762,7 @@ kp_cycle_add_table_pod(struct kp_cycle *c, struct kp_node_info *ni,
     /* capacity was reserved by kp_node_info_clone */
     ni->pods[ni->npods++] = vt->pods[k];
     table_account(ni, vt, k, 1);
+    ports_add(ni, c->scratch, vt->pods[k]);
     add_hooks(c, ni, vt->pods[k]);
 }
 
@@ -666,6 +773,7 @@ kp_cycle_remove_table_pod(struct kp_cycle *c, struct kp_node_info *ni,
     /* it was put back last */
     ni->npods--;
     table_account(ni, vt, k, -1);
+    ports_remove(ni, vt->pods[k]);
     remove_hooks(c, ni, vt->pods[k]);
 }
 
@@ -673,7 +781,7 @@ void
 kp_cycle_add_pod(struct kp_cycle *c, struct kp_node_info *ni,
                  const struct kp_pod *p)
 {
-    clone_add(ni, p);
+    clone_add(c->scratch, ni, p);
     add_hooks(c, ni, p);
 }
 
@@ -707,12 +815,13 @@ add_row_pod(struct kp_cycle *c, struct kp_node_info *ni,
     for (i = 0; i < nres; i++)
         ni->used[i] = kp_wrap_add(ni->used[i], row[i]);
     ni->nanti += anti;
+    ports_add(ni, c->scratch, p);
     add_hooks(c, ni, p);
 }
 
-/* How many nominated pods addGENominatedPods puts on ni's node for c. */
-static size_t
-count_ge_nominated(const struct kp_cycle *c, const struct kp_node_info *ni)
+size_t
+kp_cycle_count_ge_nominated(const struct kp_cycle *c,
+                            const struct kp_node_info *ni)
 {
     const struct kp_cluster *cl = c->cl;
     int node = ni->index;
@@ -732,25 +841,33 @@ count_ge_nominated(const struct kp_cycle *c, const struct kp_node_info *ni)
     return ng;
 }
 
+void
+kp_cycle_add_ge_nominated(struct kp_cycle *c, struct kp_node_info *ni)
+{
+    const struct kp_cluster *cl = c->cl;
+    int node = ni->index;
+    const struct kp_pod **g = cl->nominated[node];
+    size_t i;
+
+    /* requests and priorities from the dense copies */
+    for (i = 0; i < cl->nnominated[node]; i++)
+        if (g[i] != c->pod && cl->nominated_prio[node][i] >= c->pod->priority)
+            add_row_pod(c, ni, g[i], &cl->nominated_req[node][i * cl->nres],
+                        cl->nominated_anti[node][i]);
+}
+
 bool
 kp_cycle_with_nominated(const struct kp_cycle *c,
                         const struct kp_node_info *ni, size_t extra,
                         struct kp_cycle *nc, struct kp_node_info **nni)
 {
-    const struct kp_cluster *cl = c->cl;
-    int node = ni->index;
-    const struct kp_pod **g = cl->nominated[node];
-    size_t ng = count_ge_nominated(c, ni), i;
+    size_t ng = kp_cycle_count_ge_nominated(c, ni);
 
     if (ng == 0)
         return false;
     kp_cycle_clone(nc, c);
-    *nni = kp_node_info_clone(c->scratch, ni, cl->nres, ng + extra);
-    /* requests and priorities from the dense copies: no pod read here */
-    for (i = 0; i < cl->nnominated[node]; i++)
-        if (g[i] != c->pod && cl->nominated_prio[node][i] >= c->pod->priority)
-            add_row_pod(nc, *nni, g[i], &cl->nominated_req[node][i * cl->nres],
-                        cl->nominated_anti[node][i]);
+    *nni = kp_node_info_clone(c->scratch, ni, c->cl->nres, ng + extra);
+    kp_cycle_add_ge_nominated(nc, *nni);
     return true;
 }
 

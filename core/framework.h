@@ -47,6 +47,17 @@ kp_status_ok(void)
 struct kp_status kp_status_new(enum kp_code code, const char *reason);
 void kp_status_add_reason(struct kp_status *st, const char *reason);
 
+/*
+ * HostPortInfo: the node's used (ip, protocol, port) triples as a set.
+ * Like upstream's map of maps, it does not count holders: removing a pod
+ * deletes its triples although another pod of the node may declare the
+ * same one (NodeInfo.updateUsedPorts, HostPortInfo.Remove).
+ */
+struct kp_port_set {
+    size_t n, cap;
+    struct kp_host_port *e;
+};
+
 /* NodeInfo: the pods on a node and what they request. */
 struct kp_node_info {
     const struct kp_node *node;
@@ -70,6 +81,11 @@ struct kp_node_info {
     int index;
     bool unschedulable;
     size_t ntaints;
+    /*
+     * UsedPorts.  The cluster's NodeInfos own theirs (malloc); a clone's
+     * live in the arena it was cloned into, and grow there.
+     */
+    struct kp_port_set ports;
 };
 
 /* The simulated cluster: node infos plus nominations. */
@@ -208,9 +224,19 @@ void kp_cluster_place(struct kp_cluster *cl, const struct kp_pod *p,
                       int node);
 void kp_cluster_remove(struct kp_cluster *cl, const struct kp_pod *p);
 
-/* NodeInfo operations */
+/* NodeInfo operations (on the cluster's NodeInfos) */
 void kp_node_info_add(struct kp_node_info *ni, const struct kp_pod *p);
+/* On the cluster's NodeInfos or on a clone: removing allocates nothing. */
 void kp_node_info_remove(struct kp_node_info *ni, const struct kp_pod *p);
+/*
+ * HostPortInfo.Add / Remove / CheckConflict (a NULL: the set is
+ * malloc-owned; else it grows in a).
+ */
+void kp_port_set_add(struct kp_port_set *s, struct kp_arena *a,
+                     const struct kp_host_port *hp);
+void kp_port_set_remove(struct kp_port_set *s, const struct kp_host_port *hp);
+bool kp_port_set_conflict(const struct kp_port_set *s,
+                          const struct kp_host_port *hp);
 /* Copy into the scratch arena (preemption's private NodeInfo). */
 struct kp_node_info *kp_node_info_clone(struct kp_arena *a,
                                         const struct kp_node_info *ni,
@@ -260,11 +286,20 @@ struct kp_status kp_run_filters_with_nominated(const struct kp_cycle *c,
 /*
  * addGENominatedPods: a copy of (c, ni) with the nominated pods of equal
  * or higher priority added (room for extra more pods), into *nc and
- * *nni; false (nothing made) when the node has none.
+ * *nni; false (nothing made) when the node has none.  The copy's plugin
+ * states overlay c's (tpcount.h): c must not change while it is in use.
  */
 bool kp_cycle_with_nominated(const struct kp_cycle *c,
                              const struct kp_node_info *ni, size_t extra,
                              struct kp_cycle *nc, struct kp_node_info **nni);
+/* How many pods addGENominatedPods would add to ni's node for c. */
+size_t kp_cycle_count_ge_nominated(const struct kp_cycle *c,
+                                   const struct kp_node_info *ni);
+/*
+ * The adding part alone: the nominated pods of equal or higher priority
+ * added to (c, ni) in place, ni a clone with room for them.
+ */
+void kp_cycle_add_ge_nominated(struct kp_cycle *c, struct kp_node_info *ni);
 
 /* int64 arithmetic that wraps as Go's does, without undefined behaviour */
 static inline int64_t

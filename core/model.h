@@ -144,6 +144,7 @@ struct kp_pod {
     enum kp_phase phase;
     bool deleting;              /* metadata.deletionTimestamp set */
     bool preemption_target;     /* DisruptionTarget True by scheduler */
+    bool ready;                 /* condition Ready is True (IsPodReady) */
     bool has_start_time;
     int64_t start_time;         /* ns since epoch */
     int64_t creation_time;      /* ns since epoch */

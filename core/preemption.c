@@ -212,13 +212,26 @@ select_victims_on_node(const struct kp_cycle *base, int node,
     if (n == 0)
         return kp_status_new(KP_UNRESOLVABLE, REASON_NO_VICTIMS);
     kp_cycle_clone(&vn.c, base);
-    vn.ni = kp_node_info_clone(a, &cl->nodes[node], cl->nres, 0);
+    vn.ni = kp_node_info_clone(a, &cl->nodes[node], cl->nres, n);
     kp_cycle_remove_tail(&vn.c, vn.ni, vt, first);
     /*
      * RunFilterPluginsWithNominatedPods, with the nominated copy made
-     * once for this check and the whole reprieve loop
+     * once for this check and the whole reprieve loop.  Upstream clones
+     * the state as it is at each call and adds the nominated pods; the
+     * counts are sums, so the copy can instead take every step of vn.c
+     * after them.  It is cloned from base, not from vn.c: a clone's
+     * counts overlay its source (tpcount.h), and vn.c changes under it
+     * with every pod put back.
      */
-    vn.nominated = kp_cycle_with_nominated(&vn.c, vn.ni, n, &vn.nc, &vn.nni);
+    vn.nominated = kp_cycle_count_ge_nominated(&vn.c, vn.ni) > 0;
+    if (vn.nominated) {
+        kp_cycle_clone(&vn.nc, base);
+        vn.nni = kp_node_info_clone(a, &cl->nodes[node], cl->nres,
+                                    n + kp_cycle_count_ge_nominated(&vn.c,
+                                                                    vn.ni));
+        kp_cycle_remove_tail(&vn.nc, vn.nni, vt, first);
+        kp_cycle_add_ge_nominated(&vn.nc, vn.nni);
+    }
     st = run_filters(&vn);
     if (st.code != KP_SUCCESS)
         return st;

@@ -333,8 +333,10 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
 /*
  * Once a victim has terminated, the disruption controller recomputes each
  * of its PDBs' disruptionsAllowed (currentHealthy - desiredHealthy, at
- * least 0): one healthy pod fewer.  Pods already in disruptedPods were
- * accounted for by the API server.
+ * least 0; pkg/controller/disruption/disruption.go updatePdbStatus).
+ * currentHealthy (countHealthyPods) counted the victim only when it was
+ * not terminating, not in the PDB's disruptedPods and Ready: only then
+ * is the budget one fewer.  desiredHealthy does not depend on the pod.
  */
 static void
 account_pdb_disruption(struct kp_cluster *cl, const struct kp_pod *victim)
@@ -342,6 +344,8 @@ account_pdb_disruption(struct kp_cluster *cl, const struct kp_pod *victim)
     const struct kp_snapshot *snap = cl->snap;
     size_t j, k;
 
+    if (victim->deleting || !victim->ready)
+        return;
     for (k = 0; k < victim->npdbs; k++) {
         j = (size_t)victim->pdbs[k];
         if (kp_pdb_in_disrupted(snap->pdbs[j], victim))

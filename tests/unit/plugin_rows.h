@@ -229,6 +229,11 @@ row_clone_node(struct row_fixture *fx, int i)
     c->pods = kp_arena_alloc(&fx->scratch, c->cap * sizeof(*c->pods));
     for (k = 0; k < ni->npods; k++)
         c->pods[k] = ni->pods[k];
+    /* the used ports are the clone's own */
+    c->ports.n = c->ports.cap = 0;
+    c->ports.e = NULL;
+    for (k = 0; k < ni->ports.n; k++)
+        kp_port_set_add(&c->ports, &fx->scratch, &ni->ports.e[k]);
     return c;
 }
 
