@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../core/kp.h"
+#include "../core/selfcheck.h"
 #include "completion.h"
 #include "options.h"
 
@@ -89,5 +90,11 @@ main(int argc, char **argv)
     }
     kp_run_result_release(&r);
     kp_options_release(&o);
+    /* the test build's self-check (core/selfcheck.h): loud, exit 70 */
+    if (kp_selfcheck_failures() > 0) {
+        fprintf(stderr, "selfcheck: %zu disagreement(s), first: %s\n",
+                kp_selfcheck_failures(), kp_selfcheck_first());
+        return 70;
+    }
     return rc;
 }

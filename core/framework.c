@@ -6,6 +6,7 @@
  */
 #include "framework.h"
 #include "preemption.h"
+#include "selfcheck.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -329,6 +330,13 @@ kp_node_table(const struct kp_cluster *cl, int node)
     if (!vt || vt->gen != cl->nodes[node].gen)
         return NULL;
     return vt;
+}
+
+const struct kp_victim_table *
+kp_victim_table_build(const struct kp_cluster *cl, int node,
+                      struct kp_arena *a)
+{
+    return build_table(a, cl->snap, &cl->nodes[node], cl->nres);
 }
 
 const struct kp_victim_table *
@@ -883,6 +891,8 @@ kp_run_filters_with_nominated(const struct kp_cycle *c,
     kp_arena_mark(c->scratch, &mark);
     if (!kp_cycle_with_nominated(c, ni, 0, &tmp, &copy))
         return kp_run_filters(c, ni);
+    KP_SELFCHECK_NOMINATED(c, ni, copy);
+    KP_SELFCHECK_NODE(&tmp, copy);
     st = kp_run_filters(&tmp, copy);
     if (st.code != KP_SUCCESS)
         return st;      /* its reasons may live in the copy's memory */

@@ -154,6 +154,10 @@ const struct kp_victim_table *kp_node_table(const struct kp_cluster *cl,
  */
 const struct kp_victim_table *
 kp_victim_table_get(const struct kp_cluster *cl, int node, struct kp_arena *a);
+/* A table of the node built afresh in a (the self-check's reference). */
+const struct kp_victim_table *
+kp_victim_table_build(const struct kp_cluster *cl, int node,
+                      struct kp_arena *a);
 /*
  * MoreImportantPod as a comparison (preemption.c): < 0 when a is more
  * important: higher priority, then earlier start time, then namespace

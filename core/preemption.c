@@ -5,6 +5,7 @@
  */
 #include "preemption.h"
 #include "pool.h"
+#include "selfcheck.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,17 +165,31 @@ run_filters(struct victim_node *vn)
  * the order of a node's pods, so the nominated copy can take pods[k]
  * after its nominated pods.
  */
+/* The self-check of the test build (selfcheck.h) on both copies. */
+static void
+check_victim_node(const struct victim_node *vn)
+{
+    KP_SELFCHECK_NODE(&vn->c, vn->ni);
+    if (vn->nominated) {
+        KP_SELFCHECK_NOMINATED(&vn->c, vn->ni, vn->nni);
+        KP_SELFCHECK_NODE(&vn->nc, vn->nni);
+    }
+    (void)vn;
+}
+
 static bool
 reprieve(struct victim_node *vn, const struct kp_victim_table *vt, size_t k)
 {
     kp_cycle_add_table_pod(&vn->c, vn->ni, vt, k);
     if (vn->nominated)
         kp_cycle_add_table_pod(&vn->nc, vn->nni, vt, k);
+    check_victim_node(vn);
     if (run_filters(vn).code == KP_SUCCESS)
         return true;
     kp_cycle_remove_table_pod(&vn->c, vn->ni, vt, k);
     if (vn->nominated)
         kp_cycle_remove_table_pod(&vn->nc, vn->nni, vt, k);
+    check_victim_node(vn);
     return false;
 }
 
@@ -232,6 +247,7 @@ select_victims_on_node(const struct kp_cycle *base, int node,
         kp_cycle_remove_tail(&vn.nc, vn.nni, vt, first);
         kp_cycle_add_ge_nominated(&vn.nc, vn.nni);
     }
+    check_victim_node(&vn);
     st = run_filters(&vn);
     if (st.code != KP_SUCCESS)
         return st;

@@ -28,6 +28,45 @@ size_t kp_selfcheck_failures(void);
 const char *kp_selfcheck_first(void);
 void kp_selfcheck_reset(void);
 
+struct kp_cycle;
+struct kp_node_info;
+struct kp_cluster;
+
+/*
+ * The checks (selfcheck_state.c), called through the macros below so
+ * that the normal build compiles them away:
+ * - node: a private NodeInfo (ni, a clone of the cycle's node changed by
+ *   the dry run) and the cycle state c that went with it: aggregates and
+ *   used ports from ni's pods; the InterPodAffinity and PodTopologySpread
+ *   states against PreFilter run afresh on the cycle's cluster (no victim
+ *   tables: the slow path) with the pods taken out and put in replayed
+ *   through RemovePod/AddPod on that fresh state, and InterPodAffinity's
+ *   also against PreFilter run on the cluster with ni in place;
+ * - nominated: (nc, nni) is (c, ni) with the nominated pods of equal or
+ *   higher priority added (addGENominatedPods), nothing else;
+ * - cluster: between two pods of the queue, every NodeInfo's aggregates
+ *   and ports, its victim table against one built afresh, the nominated
+ *   pods' dense copies, and the PDB budgets against the budgets counted
+ *   from the snapshot's PDBs and the pods removed so far.
+ */
+void kp_selfcheck_node_state(const struct kp_cycle *c,
+                             const struct kp_node_info *ni);
+void kp_selfcheck_nominated_copy(const struct kp_cycle *c,
+                                 const struct kp_node_info *ni,
+                                 const struct kp_node_info *nni);
+void kp_selfcheck_cluster(const struct kp_cluster *cl);
+
+#ifdef KP_SELFCHECK
+#define KP_SELFCHECK_NODE(c, ni) kp_selfcheck_node_state((c), (ni))
+#define KP_SELFCHECK_NOMINATED(c, ni, nni) \
+    kp_selfcheck_nominated_copy((c), (ni), (nni))
+#define KP_SELFCHECK_CLUSTER(cl) kp_selfcheck_cluster(cl)
+#else
+#define KP_SELFCHECK_NODE(c, ni) ((void)0)
+#define KP_SELFCHECK_NOMINATED(c, ni, nni) ((void)0)
+#define KP_SELFCHECK_CLUSTER(cl) ((void)0)
+#endif
+
 /* For the checks themselves (thread-safe). */
 void kp_selfcheck_count(void);
 void kp_selfcheck_fail(const char *fmt, ...)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pool.h"
+#include "selfcheck.h"
 #include "report.h"
 #include "score.h"
 #include "plugins/plugins.h"
@@ -447,6 +448,7 @@ kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
     kp_cluster_init(&cl, snap, o->scheduler_name);
     kp_arena_init(&scratch);
     pool = kp_pool_new(kp_pool_default_threads());
+    KP_SELFCHECK_CLUSTER(&cl);
     for (i = 0; i < rep->npods; i++) {
         struct kp_pod_report *pr = &rep->pods[i];
         struct kp_cycle c;
@@ -460,8 +462,10 @@ kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
         if (o->mode != KP_MODE_QUEUE)
             next_start = 0;
         attempt_pod(&c, o, rep, pr, &next_start);
-        if (o->mode == KP_MODE_QUEUE)
+        if (o->mode == KP_MODE_QUEUE) {
             apply_decision(&cl, pr);
+            KP_SELFCHECK_CLUSTER(&cl);
+        }
         kp_arena_reset(&scratch);
         kp_pool_reset(pool);
     }

@@ -353,3 +353,28 @@ kp_ipa_state_len(const void *state, enum kp_ipa_counts which)
 {
     return state ? ipa_map(state, which)->nonzero : 0;
 }
+
+bool
+kp_ipa_state_same(const void *a, const void *b, char *why, size_t whylen)
+{
+    static const char *const names[] = {"existingAntiAffinityCounts",
+                                        "affinityCounts",
+                                        "antiAffinityCounts"};
+    struct kp_tpcount empty;
+    char sub[256];
+    int w;
+
+    kp_tpcount_init(&empty);
+    for (w = 0; w < 3; w++) {
+        const struct kp_tpcount *ma = a ? ipa_map(a, (enum kp_ipa_counts)w) :
+                                      &empty;
+        const struct kp_tpcount *mb = b ? ipa_map(b, (enum kp_ipa_counts)w) :
+                                      &empty;
+
+        if (!kp_tpcount_same(ma, mb, false, sub, sizeof(sub))) {
+            snprintf(why, whylen, "InterPodAffinity %s %s", names[w], sub);
+            return false;
+        }
+    }
+    return true;
+}

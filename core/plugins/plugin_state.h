@@ -8,6 +8,7 @@
 #ifndef KP_PLUGIN_STATE_H
 #define KP_PLUGIN_STATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +33,18 @@ int64_t kp_pts_state_match_num(const void *state, size_t i,
 size_t kp_pts_state_domains(const void *state, size_t i);
 /* CriticalPaths[i][0].MatchNum (math.MaxInt32 when no domain). */
 int64_t kp_pts_state_min_match(const void *state, size_t i);
+
+/*
+ * Whether two states of InterPodAffinity / PodTopologySpread hold the
+ * same counts (NULL reads as empty); why gets the first difference.  For
+ * PodTopologySpread the critical paths must also give the true minimum
+ * of every constraint's domains.  The self-check (selfcheck.h) compares
+ * the dry run's states with recomputed ones through these.
+ */
+bool kp_ipa_state_same(const void *a, const void *b, char *why,
+                       size_t whylen);
+bool kp_pts_state_same(const void *a, const void *b, char *why,
+                       size_t whylen);
 
 /* VolumeRestrictions: conflictingPVCRefCount (0 for NULL). */
 int64_t kp_vr_state_conflicts(const void *state);

@@ -12,6 +12,7 @@
  * changes after PreFilter, which holds here: AddPod/RemovePod only touch
  * the node being evaluated (nominated pods, victims).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "plugin_state.h"
@@ -270,4 +271,52 @@ kp_pts_state_min_match(const void *state, size_t i)
     const struct pts_state *s = state;
 
     return s && i < s->n ? s->paths[i].num[0] : MAX_INT32;
+}
+
+/* the smallest count of any domain (MAX_INT32 for none), as PreFilter */
+struct min_ctx {
+    const struct kp_tpcount *m;
+    int64_t min;
+};
+
+static void
+min_pair(void *arg, const char *key, const char *value)
+{
+    struct min_ctx *x = arg;
+    int64_t n = kp_tpcount_get(x->m, key, value);
+
+    if (n < x->min)
+        x->min = n;
+}
+
+bool
+kp_pts_state_same(const void *a, const void *b, char *why, size_t whylen)
+{
+    const struct pts_state *sa = a, *sb = b;
+    size_t na = sa ? sa->n : 0, nb = sb ? sb->n : 0, i;
+    char sub[256];
+
+    if (na != nb) {
+        snprintf(why, whylen, "PodTopologySpread: %zu constraints, want %zu",
+                 na, nb);
+        return false;
+    }
+    for (i = 0; i < na; i++) {
+        struct min_ctx x = {&sa->tp[i], MAX_INT32};
+
+        if (!kp_tpcount_same(&sa->tp[i], &sb->tp[i], true, sub,
+                             sizeof(sub))) {
+            snprintf(why, whylen, "PodTopologySpread constraint %zu "
+                     "TpValueToMatchNum %s", i, sub);
+            return false;
+        }
+        kp_tpcount_each_pair(&sa->tp[i], min_pair, &x);
+        if (sa->paths[i].num[0] != x.min) {
+            snprintf(why, whylen, "PodTopologySpread constraint %zu: "
+                     "critical path minimum %lld, domains' minimum %lld", i,
+                     (long long)sa->paths[i].num[0], (long long)x.min);
+            return false;
+        }
+    }
+    return true;
 }

@@ -6,6 +6,7 @@
  */
 #include "tpcount.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static uint64_t
@@ -168,4 +169,64 @@ kp_tpcount_any_label(const struct kp_tpcount *m,
                            node_labels->items[i].value) > 0)
             return true;
     return false;
+}
+
+void
+kp_tpcount_each_pair(const struct kp_tpcount *m,
+                     void (*fn)(void *arg, const char *key,
+                                const char *value),
+                     void *arg)
+{
+    size_t i;
+
+    for (; m; m = m->base)
+        for (i = 0; i < m->cap; i++)
+            if (m->slots[i].key)
+                fn(arg, m->slots[i].key, m->slots[i].value);
+}
+
+struct same_ctx {
+    const struct kp_tpcount *a, *b;
+    bool domains, ok;
+    char *why;
+    size_t whylen;
+};
+
+static void
+same_pair(void *arg, const char *key, const char *value)
+{
+    struct same_ctx *x = arg;
+    int64_t na = kp_tpcount_get(x->a, key, value);
+    int64_t nb = kp_tpcount_get(x->b, key, value);
+    bool ha = kp_tpcount_has(x->a, key, value);
+    bool hb = kp_tpcount_has(x->b, key, value);
+
+    if (!x->ok)
+        return;
+    if (na != nb || (x->domains && ha != hb)) {
+        x->ok = false;
+        snprintf(x->why, x->whylen, "(%s=%s): %s%lld, want %s%lld", key,
+                 value, ha ? "" : "absent ", (long long)na,
+                 hb ? "" : "absent ", (long long)nb);
+    }
+}
+
+bool
+kp_tpcount_same(const struct kp_tpcount *a, const struct kp_tpcount *b,
+                bool domains, char *why, size_t whylen)
+{
+    struct same_ctx x = {a, b, domains, true, why, whylen};
+
+    kp_tpcount_each_pair(a, same_pair, &x);
+    kp_tpcount_each_pair(b, same_pair, &x);
+    if (x.ok && a->nonzero != b->nonzero) {
+        x.ok = false;
+        snprintf(why, whylen, "%zu nonzero entries, want %zu", a->nonzero,
+                 b->nonzero);
+    }
+    if (x.ok && domains && a->used != b->used) {
+        x.ok = false;
+        snprintf(why, whylen, "%zu domains, want %zu", a->used, b->used);
+    }
+    return x.ok;
 }

@@ -62,6 +62,21 @@ void kp_tpcount_each(const struct kp_tpcount *m,
                      void (*fn)(void *arg, const char *value, int64_t n),
                      void *arg);
 /*
+ * Call fn for every (key, value) of m, a clone's layers included (a pair
+ * set in several layers is visited once per layer): for comparisons.
+ */
+void kp_tpcount_each_pair(const struct kp_tpcount *m,
+                          void (*fn)(void *arg, const char *key,
+                                     const char *value),
+                          void *arg);
+/*
+ * Whether a and b hold the same counts (absent reads as 0) and, when
+ * domains is set, the same entries (present with 0 included); why gets
+ * the first difference.
+ */
+bool kp_tpcount_same(const struct kp_tpcount *a, const struct kp_tpcount *b,
+                     bool domains, char *why, size_t whylen);
+/*
  * Sum of the counts of the node's label pairs: the node's domain of
  * every key in the map, summed over the keys (InterPodAffinity Score).
  */

@@ -1,0 +1,429 @@
+/*
+ * selfcheck_state.c - the checks of selfcheck.h: incremental state of the
+ * dry run and of the queue against the same state recomputed from
+ * scratch.  Compiled in every build, called only from the test build's
+ * KP_SELFCHECK_* macros; slow on purpose (PreFilter over the whole
+ * cluster at every step), small generated clusters are what it is for.
+ */
+#include "selfcheck.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "framework.h"
+#include "preemption.h"
+#include "plugins/plugin_state.h"
+#include "plugins/plugins.h"
+
+static int
+plugin_index(const struct kp_plugin *pl)
+{
+    size_t i;
+
+    for (i = 0; i < kp_nfilter_plugins; i++)
+        if (kp_filter_plugins[i] == pl)
+            return (int)i;
+    return -1;
+}
+
+static bool
+has_pod(const struct kp_node_info *ni, const struct kp_pod *p)
+{
+    size_t i;
+
+    for (i = 0; i < ni->npods; i++)
+        if (ni->pods[i] == p)
+            return true;
+    return false;
+}
+
+/* ---- NodeInfo aggregates and used ports ---- */
+
+static bool
+port_in(const struct kp_port_set *s, const struct kp_host_port *hp)
+{
+    size_t i;
+
+    for (i = 0; i < s->n; i++)
+        if (s->e[i].port == hp->port && strcmp(s->e[i].ip, hp->ip) == 0 &&
+            strcmp(s->e[i].protocol, hp->protocol) == 0)
+            return true;
+    return false;
+}
+
+/* Whether two pods of the list declare the same (ip, protocol, port). */
+static bool
+shared_port(const struct kp_pod *const *pods, size_t n)
+{
+    size_t i, j, a, b;
+
+    for (i = 0; i < n; i++)
+        for (j = i + 1; j < n; j++)
+            for (a = 0; a < pods[i]->nhost_ports; a++)
+                for (b = 0; b < pods[j]->nhost_ports; b++) {
+                    const struct kp_host_port *x = &pods[i]->host_ports[a];
+                    const struct kp_host_port *y = &pods[j]->host_ports[b];
+
+                    if (x->port == y->port && strcmp(x->ip, y->ip) == 0 &&
+                        strcmp(x->protocol, y->protocol) == 0)
+                        return true;
+                }
+    return false;
+}
+
+/*
+ * used and the anti-affinity count from the pods; the used ports are a
+ * subset of the pods' (a set loses a port two pods declared once either
+ * is removed: HostPortInfo.Remove), and equal to them when no two pods
+ * of `history` (every pod the NodeInfo ever held) share one.
+ */
+static void
+check_aggregates(const char *what, const struct kp_node_info *ni, size_t nres,
+                 const struct kp_pod *const *history, size_t nhistory)
+{
+    int64_t *used = calloc(nres + 1, sizeof(int64_t));
+    struct kp_port_set want = {0, 0, NULL};
+    size_t i, r, nanti = 0;
+
+    for (i = 0; i < ni->npods; i++) {
+        const struct kp_pod *p = ni->pods[i];
+
+        nanti += p->nanti_affinity > 0;
+        for (r = 0; r < p->req.n; r++)
+            used[p->req.e[r].id] = kp_wrap_add(used[p->req.e[r].id],
+                                               p->req.e[r].value);
+        for (r = 0; r < p->nhost_ports; r++)
+            kp_port_set_add(&want, NULL, &p->host_ports[r]);
+    }
+    for (r = 0; r < nres; r++)
+        if (used[r] != ni->used[r]) {
+            kp_selfcheck_fail("%s NodeInfo %s: requested resource %zu is "
+                              "%lld, its pods request %lld", what,
+                              ni->node->name, r, (long long)ni->used[r],
+                              (long long)used[r]);
+            break;
+        }
+    if (nanti != ni->nanti)
+        kp_selfcheck_fail("%s NodeInfo %s: %zu pods with anti-affinity, "
+                          "its pods have %zu", what, ni->node->name,
+                          ni->nanti, nanti);
+    for (i = 0; i < ni->ports.n; i++)
+        if (!port_in(&want, &ni->ports.e[i]))
+            kp_selfcheck_fail("%s NodeInfo %s: used port %s/%s/%d that no "
+                              "pod declares", what, ni->node->name,
+                              ni->ports.e[i].ip, ni->ports.e[i].protocol,
+                              ni->ports.e[i].port);
+    if (ni->ports.n != want.n && !shared_port(history, nhistory))
+        kp_selfcheck_fail("%s NodeInfo %s: %zu used ports, its pods "
+                          "declare %zu", what, ni->node->name, ni->ports.n,
+                          want.n);
+    free(want.e);
+    free(used);
+}
+
+/* ---- PreFilter states ---- */
+
+static void
+check_states(const struct kp_cycle *c, const struct kp_node_info *ni)
+{
+    static const struct kp_plugin *const checked[] = {
+        &kp_plugin_inter_pod_affinity, &kp_plugin_pod_topology_spread};
+    const struct kp_cluster *cl = c->cl;
+    const struct kp_node_info *orig = &cl->nodes[ni->index];
+    struct kp_cluster sh = *cl, full = *cl;
+    struct kp_node_info *nodes;
+    struct kp_arena a;
+    char why[400];
+    size_t k, i;
+
+    sh.vt = NULL;           /* no victim tables: PreFilter's slow path */
+    full.vt = NULL;
+    nodes = malloc((cl->snap->nnodes + 1) * sizeof(*nodes));
+    memcpy(nodes, cl->nodes, cl->snap->nnodes * sizeof(*nodes));
+    nodes[ni->index] = *ni;
+    full.nodes = nodes;
+    kp_arena_init(&a);
+    for (k = 0; k < sizeof(checked) / sizeof(checked[0]); k++) {
+        const struct kp_plugin *pl = checked[k];
+        int idx = plugin_index(pl);
+        struct kp_cycle f, g;
+        struct kp_status st;
+        bool same;
+
+        if (idx < 0 || c->skip[idx])
+            continue;
+        memset(&f, 0, sizeof(f));
+        f.cl = &sh;
+        f.pod = c->pod;
+        f.scratch = &a;
+        st = pl->pre_filter(&f, idx);
+        if (st.code == KP_SKIP) {
+            kp_selfcheck_fail("%s on %s for %s/%s: PreFilter afresh skips, "
+                              "the cycle's did not", pl->name,
+                              ni->node->name, c->pod->ns, c->pod->name);
+            continue;
+        }
+        if (st.code != KP_SUCCESS)
+            continue;
+        /* replay: what left the node, then what came in */
+        for (i = 0; i < orig->npods; i++)
+            if (!has_pod(ni, orig->pods[i]))
+                pl->remove_pod(&f, idx, orig->pods[i], ni);
+        for (i = 0; i < ni->npods; i++)
+            if (!has_pod(orig, ni->pods[i]))
+                pl->add_pod(&f, idx, ni->pods[i], ni);
+        same = pl == &kp_plugin_inter_pod_affinity ?
+               kp_ipa_state_same(c->state[idx], f.state[idx], why,
+                                 sizeof(why)) :
+               kp_pts_state_same(c->state[idx], f.state[idx], why,
+                                 sizeof(why));
+        if (!same)
+            kp_selfcheck_fail("%s/%s on %s (%zu pods), against PreFilter "
+                              "afresh with the changes replayed: %s",
+                              c->pod->ns, c->pod->name, ni->node->name,
+                              ni->npods, why);
+        /*
+         * InterPodAffinity's AddPod/RemovePod count a pod exactly as
+         * PreFilter does: PreFilter on the node as it is now must agree
+         * too.  (PodTopologySpread's do not: PreFilter leaves out
+         * terminating pods and empty selectors, updateWithPod does not.)
+         */
+        if (pl != &kp_plugin_inter_pod_affinity)
+            continue;
+        memset(&g, 0, sizeof(g));
+        g.cl = &full;
+        g.pod = c->pod;
+        g.scratch = &a;
+        st = pl->pre_filter(&g, idx);
+        if (st.code != KP_SUCCESS && st.code != KP_SKIP)
+            continue;
+        if (!kp_ipa_state_same(c->state[idx], g.state[idx], why,
+                               sizeof(why)))
+            kp_selfcheck_fail("%s/%s on %s (%zu pods), against PreFilter "
+                              "on the node as it is: %s", c->pod->ns,
+                              c->pod->name, ni->node->name, ni->npods, why);
+    }
+    kp_arena_release(&a);
+    free(nodes);
+}
+
+void
+kp_selfcheck_node_state(const struct kp_cycle *c,
+                        const struct kp_node_info *ni)
+{
+    const struct kp_node_info *orig = &c->cl->nodes[ni->index];
+    const struct kp_pod **history;
+    size_t n = 0, i;
+
+    size_t nsnap = c->cl->snap->node_npods[ni->index];
+    const struct kp_pod *const *snap_pods = c->cl->snap->node_pods[ni->index];
+
+    kp_selfcheck_count();
+    /* every pod the node held: the snapshot's, the queue's, the run's */
+    history = malloc((nsnap + orig->npods + ni->npods + 1) *
+                     sizeof(*history));
+    for (i = 0; i < nsnap; i++)
+        history[n++] = snap_pods[i];
+    for (i = 0; i < orig->npods; i++)
+        if (c->cl->placed_node_of[orig->pods[i]->index] >= 0)
+            history[n++] = orig->pods[i];
+    for (i = 0; i < ni->npods; i++)
+        if (!has_pod(orig, ni->pods[i]))
+            history[n++] = ni->pods[i];
+    check_aggregates("dry run", ni, c->cl->nres, history, n);
+    free(history);
+    check_states(c, ni);
+}
+
+/* ---- the nominated pods' copy ---- */
+
+void
+kp_selfcheck_nominated_copy(const struct kp_cycle *c,
+                            const struct kp_node_info *ni,
+                            const struct kp_node_info *nni)
+{
+    const struct kp_cluster *cl = c->cl;
+    int node = ni->index;
+    size_t i, want = ni->npods;
+
+    kp_selfcheck_count();
+    for (i = 0; i < cl->nnominated[node]; i++) {
+        const struct kp_pod *q = cl->nominated[node][i];
+        bool ge = q != c->pod && q->priority >= c->pod->priority;
+
+        want += ge;
+        if (ge != has_pod(nni, q))
+            kp_selfcheck_fail("nominated copy of %s for %s/%s: nominated pod "
+                              "%s/%s (priority %d) %s", ni->node->name,
+                              c->pod->ns, c->pod->name, q->ns, q->name,
+                              (int)q->priority,
+                              ge ? "missing" : "added, priority too low");
+    }
+    for (i = 0; i < ni->npods; i++)
+        if (!has_pod(nni, ni->pods[i]))
+            kp_selfcheck_fail("nominated copy of %s for %s/%s: lacks %s/%s",
+                              ni->node->name, c->pod->ns, c->pod->name,
+                              ni->pods[i]->ns, ni->pods[i]->name);
+    if (nni->npods != want)
+        kp_selfcheck_fail("nominated copy of %s for %s/%s: %zu pods, want "
+                          "%zu", ni->node->name, c->pod->ns, c->pod->name,
+                          nni->npods, want);
+}
+
+/* ---- the cluster between two pods of the queue ---- */
+
+static void
+check_table(const struct kp_cluster *cl, int node)
+{
+    const struct kp_victim_table *vt = kp_node_table(cl, node);
+    const struct kp_victim_table *w;
+    const char *name = cl->nodes[node].node->name;
+    struct kp_arena a;
+    size_t k;
+
+    if (!vt) {
+        kp_selfcheck_fail("victim table of %s: not current", name);
+        return;
+    }
+    kp_arena_init(&a);
+    w = kp_victim_table_build(cl, node, &a);
+    if (vt->n != w->n || vt->nanti != w->nanti ||
+        vt->pdb_off[vt->n] != w->pdb_off[w->n]) {
+        kp_selfcheck_fail("victim table of %s: %zu pods (%zu with "
+                          "anti-affinity), want %zu (%zu)", name, vt->n,
+                          vt->nanti, w->n, w->nanti);
+    } else if (memcmp(vt->pods, w->pods, vt->n * sizeof(*vt->pods)) ||
+               memcmp(vt->prio, w->prio, vt->n * sizeof(*vt->prio)) ||
+               memcmp(vt->pos, w->pos, vt->n * sizeof(*vt->pos)) ||
+               memcmp(vt->pdb_off, w->pdb_off,
+                      (vt->n + 1) * sizeof(*vt->pdb_off)) ||
+               memcmp(vt->pdb, w->pdb, vt->pdb_off[vt->n] * sizeof(*vt->pdb)) ||
+               memcmp(vt->tail_anti, w->tail_anti,
+                      (vt->n + 1) * sizeof(*vt->tail_anti)) ||
+               memcmp(vt->tail_req, w->tail_req,
+                      (vt->n + 1) * vt->nres * sizeof(*vt->tail_req)) ||
+               memcmp(vt->anti, w->anti, vt->nanti * sizeof(*vt->anti)) ||
+               memcmp(vt->ns, w->ns, vt->n * sizeof(*vt->ns))) {
+        kp_selfcheck_fail("victim table of %s: differs from one built "
+                          "afresh", name);
+    }
+    for (k = 0; k < vt->n && k < cl->nodes[node].npods; k++)
+        if (cl->nodes[node].pods[vt->pos[k]] != vt->pods[k]) {
+            kp_selfcheck_fail("victim table of %s: pods[%zu] is not at "
+                              "position %u of the NodeInfo", name, k,
+                              vt->pos[k]);
+            break;
+        }
+    kp_arena_release(&a);
+}
+
+static void
+check_nominations(const struct kp_cluster *cl, int node)
+{
+    const char *name = cl->nodes[node].node->name;
+    int32_t max = INT32_MIN;
+    size_t i, r;
+
+    for (i = 0; i < cl->nnominated[node]; i++) {
+        const struct kp_pod *q = cl->nominated[node][i];
+        const int64_t *row = &cl->nominated_req[node][i * cl->nres];
+        int64_t *want = calloc(cl->nres + 1, sizeof(int64_t));
+
+        if (q->priority > max)
+            max = q->priority;
+        if (cl->nominated_prio[node][i] != q->priority ||
+            cl->nominated_anti[node][i] != (q->nanti_affinity > 0) ||
+            cl->nominated_node_of[q->index] != node)
+            kp_selfcheck_fail("nominated pods of %s: %s/%s's priority, "
+                              "anti-affinity flag or node differs from the "
+                              "pod's", name, q->ns, q->name);
+        for (r = 0; r < q->req.n; r++)
+            want[q->req.e[r].id] = kp_wrap_add(want[q->req.e[r].id],
+                                               q->req.e[r].value);
+        if (cl->nres && memcmp(row, want, cl->nres * sizeof(int64_t)) != 0)
+            kp_selfcheck_fail("nominated pods of %s: %s/%s's requests differ "
+                              "from the pod's", name, q->ns, q->name);
+        free(want);
+    }
+    if (max != cl->nominated_max[node])
+        kp_selfcheck_fail("nominated pods of %s: highest priority %d, want "
+                          "%d", name, (int)cl->nominated_max[node], (int)max);
+}
+
+/*
+ * disruptionsAllowed afresh: the snapshot's, one fewer (down to 0) for
+ * every removed pod the PDB selects that the disruption controller
+ * counted healthy (Ready, not terminating, not in disruptedPods).
+ */
+static void
+check_budgets(const struct kp_cluster *cl)
+{
+    const struct kp_snapshot *snap = cl->snap;
+    size_t j, i;
+
+    for (j = 0; j < snap->npdbs; j++) {
+        const struct kp_pdb *pdb = snap->pdbs[j];
+        int64_t want = pdb->disruptions_allowed;
+
+        for (i = 0; i < snap->npods; i++) {
+            const struct kp_pod *p = snap->pods[i];
+
+            if (!cl->removed[i] || !kp_pdb_matches(pdb, p) || p->deleting ||
+                !p->ready || kp_pdb_in_disrupted(pdb, p))
+                continue;
+            if (want > 0)
+                want--;
+        }
+        if (want != cl->pdb_allowed[j])
+            kp_selfcheck_fail("PDB %s/%s: disruptionsAllowed %d, counted "
+                              "afresh %lld", pdb->ns, pdb->name,
+                              (int)cl->pdb_allowed[j], (long long)want);
+    }
+}
+
+void
+kp_selfcheck_cluster(const struct kp_cluster *cl)
+{
+    size_t i, j;
+
+    kp_selfcheck_count();
+    for (i = 0; i < cl->snap->nnodes; i++) {
+        const struct kp_node_info *ni = &cl->nodes[i];
+        const struct kp_pod **history;
+        size_t n = 0;
+
+        /* the node's pods then and now: the snapshot's and those placed */
+        history = malloc((cl->snap->node_npods[i] + ni->npods + 1) *
+                         sizeof(*history));
+        for (j = 0; j < cl->snap->node_npods[i]; j++)
+            history[n++] = cl->snap->node_pods[i][j];
+        for (j = 0; j < ni->npods; j++)
+            if (cl->placed_node_of[ni->pods[j]->index] >= 0)
+                history[n++] = ni->pods[j];
+        check_aggregates("queue", ni, cl->nres, history, n);
+        free(history);
+        for (j = 0; j < ni->npods; j++)
+            if (cl->removed[ni->pods[j]->index])
+                kp_selfcheck_fail("queue NodeInfo %s: holds removed pod "
+                                  "%s/%s", ni->node->name, ni->pods[j]->ns,
+                                  ni->pods[j]->name);
+        check_table(cl, (int)i);
+        check_nominations(cl, (int)i);
+    }
+    for (i = 0; i < cl->snap->npods; i++) {
+        int node = cl->nominated_node_of[i];
+        size_t k;
+
+        if (node < 0)
+            continue;
+        for (k = 0; k < cl->nnominated[node]; k++)
+            if (cl->nominated[node][k] == cl->snap->pods[i])
+                break;
+        if (k == cl->nnominated[node])
+            kp_selfcheck_fail("pod %s/%s: nominated to %s but not in its "
+                              "list", cl->snap->pods[i]->ns,
+                              cl->snap->pods[i]->name,
+                              cl->nodes[node].node->name);
+    }
+    check_budgets(cl);
+}
