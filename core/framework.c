@@ -61,10 +61,25 @@ same_port(const struct kp_host_port *a, const struct kp_host_port *b)
             strcmp(a->protocol, b->protocol) == 0);
 }
 
+/* HostPortInfo.sanitize: no IP is 0.0.0.0, no protocol TCP */
+static struct kp_host_port
+sanitize(const struct kp_host_port *hp)
+{
+    struct kp_host_port s = *hp;
+
+    if (!s.ip || !s.ip[0])
+        s.ip = "0.0.0.0";
+    if (!s.protocol || !s.protocol[0])
+        s.protocol = "TCP";
+    return s;
+}
+
 void
 kp_port_set_add(struct kp_port_set *s, struct kp_arena *a,
-                const struct kp_host_port *hp)
+                const struct kp_host_port *in)
 {
+    struct kp_host_port san = sanitize(in);
+    const struct kp_host_port *hp = &san;
     size_t i;
 
     if (hp->port <= 0)
@@ -90,8 +105,10 @@ kp_port_set_add(struct kp_port_set *s, struct kp_arena *a,
 }
 
 void
-kp_port_set_remove(struct kp_port_set *s, const struct kp_host_port *hp)
+kp_port_set_remove(struct kp_port_set *s, const struct kp_host_port *in)
 {
+    struct kp_host_port san = sanitize(in);
+    const struct kp_host_port *hp = &san;
     size_t i;
 
     for (i = 0; i < s->n; i++) {
@@ -109,8 +126,10 @@ kp_port_set_remove(struct kp_port_set *s, const struct kp_host_port *hp)
  */
 bool
 kp_port_set_conflict(const struct kp_port_set *s,
-                     const struct kp_host_port *hp)
+                     const struct kp_host_port *in)
 {
+    struct kp_host_port san = sanitize(in);
+    const struct kp_host_port *hp = &san;
     bool any = strcmp(hp->ip, "0.0.0.0") == 0;
     size_t i;
 

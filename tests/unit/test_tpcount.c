@@ -1,0 +1,85 @@
+/*
+ * test_tpcount.c - the counter maps of InterPodAffinity and
+ * PodTopologySpread (core/plugins/tpcount.h): a clone overlays its
+ * source, so two clones of one unchanging source are independent (what
+ * the dry run's node copy and its nominated-pods copy rely on, issue 13),
+ * zeroed entries leave len() as Go's delete does, and kp_tpcount_same
+ * tells counts apart as the self-check needs.
+ */
+#include "check.h"
+#include "plugins/tpcount.h"
+
+#define HOST "kubernetes.io/hostname"
+
+static void
+test_tpcount__two_clones_of_one_source_are_independent(void)
+{
+    struct kp_tpcount base, a, b;
+    struct kp_arena ar;
+    char why[200];
+
+    kp_arena_init(&ar);
+    kp_tpcount_init(&base);
+    kp_tpcount_add(&ar, &base, HOST, "n1", 1);
+    kp_tpcount_add(&ar, &base, HOST, "n2", 1);
+    kp_tpcount_clone(&a, &base);
+    kp_tpcount_clone(&b, &base);
+    /* the node copy takes its victim out, the nominated copy too ... */
+    kp_tpcount_add(&ar, &a, HOST, "n1", -1);
+    kp_tpcount_add(&ar, &b, HOST, "n1", -1);
+    /* ... adds a nominated pod, then both put the victim back */
+    kp_tpcount_add(&ar, &b, HOST, "n1", 1);
+    kp_tpcount_add(&ar, &a, HOST, "n1", 1);
+    kp_tpcount_add(&ar, &b, HOST, "n1", 1);
+    CHECK_EQ_INT(kp_tpcount_get(&a, HOST, "n1"), 1);
+    CHECK_EQ_INT(kp_tpcount_get(&b, HOST, "n1"), 2);
+    CHECK_EQ_INT(kp_tpcount_get(&base, HOST, "n1"), 1);
+    CHECK(kp_tpcount_same(&a, &base, true, why, sizeof(why)));
+    CHECK(!kp_tpcount_same(&b, &base, true, why, sizeof(why)));
+    CHECK_EQ_STR(why, "(kubernetes.io/hostname=n1): 2, want 1");
+    kp_arena_release(&ar);
+}
+
+/* A count back at 0 leaves len() (nonzero) as a deleted Go map key. */
+static void
+test_tpcount__zeroed_entry_leaves_len(void)
+{
+    struct kp_tpcount base, c;
+    struct kp_arena ar;
+
+    kp_arena_init(&ar);
+    kp_tpcount_init(&base);
+    kp_tpcount_clone(&c, &base);
+    kp_tpcount_add(&ar, &c, HOST, "n1", 1);
+    CHECK_EQ_INT(c.nonzero, 1);
+    kp_tpcount_add(&ar, &c, HOST, "n1", -1);
+    CHECK_EQ_INT(c.nonzero, 0);
+    CHECK_EQ_INT(base.nonzero, 0);
+    kp_arena_release(&ar);
+}
+
+/* Domains: a present entry with 0 differs from an absent one. */
+static void
+test_tpcount__same_tells_domains_apart(void)
+{
+    struct kp_tpcount a, b;
+    struct kp_arena ar;
+    char why[200];
+
+    kp_arena_init(&ar);
+    kp_tpcount_init(&a);
+    kp_tpcount_init(&b);
+    kp_tpcount_add(&ar, &a, HOST, "n1", 0);
+    CHECK(kp_tpcount_same(&a, &b, false, why, sizeof(why)));
+    CHECK(!kp_tpcount_same(&a, &b, true, why, sizeof(why)));
+    kp_arena_release(&ar);
+}
+
+int
+main(void)
+{
+    RUN(test_tpcount__two_clones_of_one_source_are_independent);
+    RUN(test_tpcount__zeroed_entry_leaves_len);
+    RUN(test_tpcount__same_tells_domains_apart);
+    return check_done();
+}
