@@ -61,6 +61,15 @@ second Preempts n1 db-ready 0
 OUT
 }
 
+@test "PDB budget: evicting a pod already in disruptedPods leaves the budget (queue)" {
+    run decisions pdb_disrupted_victim.json queue
+    assert_success
+    assert_output - <<'OUT'
+first Preempts n2 db-disrupted 0
+second Preempts n1 db-ready 0
+OUT
+}
+
 @test "PDB budget: independent mode never spends it" {
     run decisions pdb_unhealthy_victims.json independent
     assert_success
