@@ -48,20 +48,17 @@ main(int argc, char **argv)
     struct kp_run_result r;
     struct kp_error err = {0, ""};
     struct kp_buf help;
+    const char *command;
     bool explain;
     int rc;
 
     if (argc >= 2 && strcmp(argv[1], "completion") == 0)
         return kp_completion_main(argc - 1, argv + 1);
     /* "explain [flags] [POD...]": the same flags, another command */
-    explain = argc >= 2 && strcmp(argv[1], "explain") == 0;
-    if (explain) {
-        argc--;
-        argv++;
-    }
     kp_options_init(&o);
     kp_buf_init(&help);
-    rc = kp_options_parse(&o, argc, argv, &help, &err);
+    rc = kp_options_parse_command(&o, argc, argv, &command, &help, &err);
+    explain = rc == 0 && command && strcmp(command, "explain") == 0;
     if (rc != 0) {
         if (rc > 0)
             write_out(&help);
