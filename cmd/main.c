@@ -84,6 +84,8 @@ main(int argc, char **argv)
         perror("error: writing output");
         rc = KP_EXIT_ERROR;
     }
+    if (r.notice[0])
+        fprintf(stderr, "%s\n", r.notice);
     kp_run_result_release(&r);
     kp_options_release(&o);
     return rc;
