@@ -296,8 +296,8 @@ const struct kp_flag kp_flags[] = {
      "output format: table, wide, json or summary", h_output},
     {"add", 0, KP_ARG_REQUIRED, "FILE", NULL,
      "also schedule the pods of these manifests (YAML or JSON: Pod, "
-     "Deployment, ReplicaSet, StatefulSet, Job, DaemonSet); repeatable; "
-     "- is stdin", h_add},
+     "Deployment, ReplicaSet, ReplicationController, StatefulSet, Job, "
+     "CronJob, DaemonSet); repeatable; - is stdin", h_add},
     {"only-added", 0, KP_ARG_NONE, NULL, NULL,
      "report only the pods that --add brought in", h_only_added},
     {"no-headers", 0, KP_ARG_NONE, NULL, NULL,
@@ -373,8 +373,8 @@ kp_usage(struct kp_buf *out)
         "\n"
         "Replays kube-scheduler's preemption for pending pods and reports,\n"
         "for each, whether it fits, whom it would preempt, on which node,\n"
-        "and which PodDisruptionBudgets that violates.  POD is NAME or\n"
-        "NAMESPACE/NAME.  Without -f the live cluster is read.\n"
+        "and which PodDisruptionBudgets that violates.  POD is NAME,\n"
+        "NAMESPACE/NAME or pod/NAME.  Without -f the live cluster is read.\n"
         "'explain' lists past preemptions (Preempted events, DisruptionTarget\n"
         "conditions, nominated pods) found in the -f files.\n"
         "\nFlags:\n");

@@ -196,7 +196,7 @@ complete -c kubectl-preempt -s f -l filename -r -F \
 complete -c kubectl-preempt -s o -l output -x -a 'table wide json summary' \
     -d 'output format: table, wide, json or summary'
 complete -c kubectl-preempt -l add -r -F \
-    -d 'also schedule the pods of these manifests (YAML or JSON: Pod, Deployment, ReplicaSet, StatefulSet, Job, DaemonSet); repeatable; - is stdin'
+    -d 'also schedule the pods of these manifests (YAML or JSON: Pod, Deployment, ReplicaSet, ReplicationController, StatefulSet, Job, CronJob, DaemonSet); repeatable; - is stdin'
 complete -c kubectl-preempt -l only-added \
     -d 'report only the pods that --add brought in'
 complete -c kubectl-preempt -l no-headers \
