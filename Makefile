@@ -65,6 +65,14 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkp.a $(wildcard tests/unit/*.h)
 	$(CC) $(WARN) $(CFLAGS) -Icore -Itests/unit -o $@ $< \
 	    $(BUILD)/libkp.a $(LIBS)
 
+# the option parser's table test links cmd/options.o
+$(BUILD)/tests/test_options: tests/unit/test_options.c \
+                             $(BUILD)/cmd/options.o $(BUILD)/libkp.a \
+                             $(wildcard tests/unit/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -Icore -Itests/unit -o $@ $< \
+	    $(BUILD)/cmd/options.o $(BUILD)/libkp.a $(LIBS)
+
 $(BUILD)/tests/run_cases: tests/run_cases.c $(BUILD)/cmd/options.o \
                           $(BUILD)/libkp.a
 	@mkdir -p $(dir $@)

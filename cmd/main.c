@@ -49,20 +49,17 @@ main(int argc, char **argv)
     struct kp_run_result r;
     struct kp_error err = {0, ""};
     struct kp_buf help;
+    const char *command;
     bool explain;
     int rc;
 
     if (argc >= 2 && strcmp(argv[1], "completion") == 0)
         return kp_completion_main(argc - 1, argv + 1);
     /* "explain [flags] [POD...]": the same flags, another command */
-    explain = argc >= 2 && strcmp(argv[1], "explain") == 0;
-    if (explain) {
-        argc--;
-        argv++;
-    }
     kp_options_init(&o);
     kp_buf_init(&help);
-    rc = kp_options_parse(&o, argc, argv, &help, &err);
+    rc = kp_options_parse_command(&o, argc, argv, &command, &help, &err);
+    explain = rc == 0 && command && strcmp(command, "explain") == 0;
     if (rc != 0) {
         if (rc > 0)
             write_out(&help);
@@ -88,6 +85,8 @@ main(int argc, char **argv)
         perror("error: writing output");
         rc = KP_EXIT_ERROR;
     }
+    if (r.notice[0])
+        fprintf(stderr, "%s\n", r.notice);
     kp_run_result_release(&r);
     kp_options_release(&o);
     /* the test build's self-check (core/selfcheck.h): loud, exit 70 */

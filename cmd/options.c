@@ -1,11 +1,11 @@
 /*
- * options.c - the flag table and its parser (getopt_long).  Only the int
+ * options.c - the flag table and its parser (spf13/pflag's rules, as
+ * kubectl parses its flags).  Only the int
  * handler parses numbers; every value is checked before it is used.
  */
 #include "options.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,19 +176,34 @@ h_offset(struct kp_options *o, const char *a, struct kp_error *e)
     return parse_long("offset", a, 0, LONG_MAX, &o->offset, e);
 }
 
+/* --fail-on A,B or repeated */
 static int
 h_fail_on(struct kp_options *o, const char *a, struct kp_error *e)
 {
-    if (strcmp(a, "preemption") == 0)
-        o->fail_on |= KP_FAIL_PREEMPTION;
-    else if (strcmp(a, "pdb-violation") == 0)
-        o->fail_on |= KP_FAIL_PDB_VIOLATION;
-    else if (strcmp(a, "unschedulable") == 0)
-        o->fail_on |= KP_FAIL_UNSCHEDULABLE;
-    else
-        return kp_errorf(e, KP_EXIT_USAGE, "invalid value '%s' for "
-                         "--fail-on: expected preemption, pdb-violation or "
-                         "unschedulable", a);
+    static const struct {
+        const char *name;
+        unsigned bit;
+    } conds[] = {
+        {"preemption", KP_FAIL_PREEMPTION},
+        {"pdb-violation", KP_FAIL_PDB_VIOLATION},
+        {"unschedulable", KP_FAIL_UNSCHEDULABLE},
+    };
+    const char *p = a;
+
+    do {
+        size_t n = strcspn(p, ","), i;
+
+        for (i = 0; i < sizeof(conds) / sizeof(conds[0]); i++)
+            if (strlen(conds[i].name) == n &&
+                strncmp(p, conds[i].name, n) == 0)
+                break;
+        if (i == sizeof(conds) / sizeof(conds[0]))
+            return kp_errorf(e, KP_EXIT_USAGE, "invalid value '%.*s' for "
+                             "--fail-on: expected preemption, pdb-violation "
+                             "or unschedulable", (int)n, p);
+        o->fail_on |= conds[i].bit;
+        p += n;
+    } while (*p++ == ',');
     return 0;
 }
 
@@ -198,15 +213,6 @@ h_scheduler(struct kp_options *o, const char *a, struct kp_error *e)
     if (!a[0])
         return kp_errorf(e, KP_EXIT_USAGE, "--scheduler-name needs a name");
     o->scheduler_name = a;
-    return 0;
-}
-
-static int
-h_verbose(struct kp_options *o, const char *a, struct kp_error *e)
-{
-    (void)a;
-    (void)e;
-    o->verbose++;
     return 0;
 }
 
@@ -290,8 +296,8 @@ const struct kp_flag kp_flags[] = {
      "output format: table, wide, json or summary", h_output},
     {"add", 0, KP_ARG_REQUIRED, "FILE", NULL,
      "also schedule the pods of these manifests (YAML or JSON: Pod, "
-     "Deployment, ReplicaSet, StatefulSet, Job, DaemonSet); repeatable; "
-     "- is stdin", h_add},
+     "Deployment, ReplicaSet, ReplicationController, StatefulSet, Job, "
+     "CronJob, DaemonSet); repeatable; - is stdin", h_add},
     {"only-added", 0, KP_ARG_NONE, NULL, NULL,
      "report only the pods that --add brought in", h_only_added},
     {"no-headers", 0, KP_ARG_NONE, NULL, NULL,
@@ -322,7 +328,7 @@ const struct kp_flag kp_flags[] = {
     {"fail-on", 0, KP_ARG_REQUIRED, "CONDITION",
      "preemption pdb-violation unschedulable",
      "exit 3 when a reported pod preempts, violates a PDB or is "
-     "unschedulable; repeatable", h_fail_on},
+     "unschedulable; comma-separated, repeatable", h_fail_on},
     {"scheduler-name", 0, KP_ARG_REQUIRED, "NAME", NULL,
      "analyse pods of this scheduler (default default-scheduler)",
      h_scheduler},
@@ -346,8 +352,9 @@ const struct kp_flag kp_flags[] = {
      "timeout of each API request, e.g. 30s (default 0: none)", h_timeout},
     {"snapshot-out", 0, KP_ARG_REQUIRED, "FILE", NULL,
      "write what was fetched from the cluster as a List", h_snapshot_out},
-    {"verbose", 'v', KP_ARG_NONE, NULL, NULL,
-     "print more on stderr (ignored kinds, notes)", h_verbose},
+    {"verbose", 'v', KP_ARG_LEVEL, NULL, NULL,
+     "print more on stderr (ignored kinds, notes); repeatable, or a "
+     "level: -v=N, -v N, --v=N", NULL},
     {"help", 'h', KP_ARG_NONE, NULL, NULL, "show this help", h_help},
     {"version", 0, KP_ARG_NONE, NULL, NULL, "show the version", h_version},
 };
@@ -366,8 +373,8 @@ kp_usage(struct kp_buf *out)
         "\n"
         "Replays kube-scheduler's preemption for pending pods and reports,\n"
         "for each, whether it fits, whom it would preempt, on which node,\n"
-        "and which PodDisruptionBudgets that violates.  POD is NAME or\n"
-        "NAMESPACE/NAME.  Without -f the live cluster is read.\n"
+        "and which PodDisruptionBudgets that violates.  POD is NAME,\n"
+        "NAMESPACE/NAME or pod/NAME.  Without -f the live cluster is read.\n"
         "'explain' lists past preemptions (Preempted events, DisruptionTarget\n"
         "conditions, nominated pods) found in the -f files.\n"
         "\nFlags:\n");
@@ -399,63 +406,232 @@ reads_stdin_twice(const struct kp_options *o)
     return nadd > 0 && n + nadd > 1;
 }
 
-int
-kp_options_parse(struct kp_options *o, int argc, char **argv,
-                 struct kp_buf *out, struct kp_error *err)
+/* ---- the parser: spf13/pflag's rules (flag.go, parseArgs) ---- */
+
+struct parser {
+    struct kp_options *o;
+    int argc;
+    char **argv;
+    int i;                      /* the next argument to read */
+    struct kp_error *err;
+};
+
+/* kubectl's WordSepNormalizeFunc: "_" in a flag name reads as "-" */
+static bool
+same_name(const char *want, const char *name, size_t n)
 {
-    struct option *lo = xrealloc(NULL, (kp_nflags + 1) * sizeof(*lo));
-    char shorts[130];
-    size_t i, ns = 0;
-    int c, rc = 0;
+    size_t i;
 
-    memset(lo, 0, (kp_nflags + 1) * sizeof(*lo));
-    for (i = 0; i < kp_nflags; i++) {
-        lo[i].name = kp_flags[i].long_name;
-        lo[i].has_arg = kp_flags[i].arg == KP_ARG_REQUIRED ? required_argument
-                                                           : no_argument;
-        lo[i].val = 256 + (int)i;
-        if (kp_flags[i].short_name) {
-            shorts[ns++] = kp_flags[i].short_name;
-            if (kp_flags[i].arg == KP_ARG_REQUIRED)
-                shorts[ns++] = ':';
-        }
+    if (strlen(want) != n)
+        return false;
+    for (i = 0; i < n; i++)
+        if (want[i] != (name[i] == '_' ? '-' : name[i]))
+            return false;
+    return true;
+}
+
+static const struct kp_flag *
+find_long(const char *name, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < kp_nflags; i++)
+        if (same_name(kp_flags[i].long_name, name, n))
+            return &kp_flags[i];
+    /* kubectl's (klog's) spelling of the verbosity */
+    if (n == 1 && name[0] == 'v')
+        return find_long("verbose", 7);
+    return NULL;
+}
+
+static const struct kp_flag *
+find_short(char c)
+{
+    size_t i;
+
+    for (i = 0; i < kp_nflags; i++)
+        if (kp_flags[i].short_name && kp_flags[i].short_name == c)
+            return &kp_flags[i];
+    return NULL;
+}
+
+/* strconv.ParseBool's spellings */
+static int
+parse_bool(const char *v)
+{
+    static const char *const t[] = {"1", "t", "T", "TRUE", "true", "True"};
+    static const char *const f[] = {"0", "f", "F", "FALSE", "false", "False"};
+    size_t i;
+
+    for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+        if (strcmp(v, t[i]) == 0)
+            return 1;
+        if (strcmp(v, f[i]) == 0)
+            return 0;
     }
-    shorts[ns] = '\0';
-    memmove(shorts + 1, shorts, ns + 1);
-    shorts[0] = ':';    /* a missing argument returns ':' */
-    optind = 1;
-    opterr = 0;
-    while (rc == 0 && (c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
-        const struct kp_flag *f = NULL;
+    return -1;
+}
 
-        if (c >= 256) {
-            f = &kp_flags[c - 256];
+static bool
+all_digits(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return false;
+    return true;
+}
+
+/*
+ * Give flag f its value (NULL: none was written).  A boolean takes
+ * true|false; -v/--verbose without a value counts up, with one sets the
+ * level.
+ */
+static int
+apply(struct parser *p, const struct kp_flag *f, const char *value)
+{
+    long level;
+    int b;
+
+    if (f->arg == KP_ARG_REQUIRED)
+        return f->handle(p->o, value, p->err);
+    if (f->arg == KP_ARG_LEVEL) {
+        if (!value) {
+            p->o->verbose++;
+            return 0;
+        }
+        if (parse_long("v", value, 0, INT_MAX, &level, p->err) < 0)
+            return -1;
+        p->o->verbose = (int)level;
+        return 0;
+    }
+    b = value ? parse_bool(value) : 1;
+    if (b < 0)
+        return kp_errorf(p->err, KP_EXIT_USAGE, "invalid argument \"%s\" "
+                         "for \"--%s\" flag: expected true or false", value,
+                         f->long_name);
+    return b ? f->handle(p->o, "true", p->err) : 0;
+}
+
+/* --name, --name=value, --name value */
+static int
+parse_long_arg(struct parser *p, const char *arg)
+{
+    const char *name = arg + 2, *eq = strchr(name, '=');
+    size_t n = eq ? (size_t)(eq - name) : strlen(name);
+    const struct kp_flag *f;
+
+    if (name[0] == '-' || name[0] == '=')
+        return kp_errorf(p->err, KP_EXIT_USAGE, "bad flag syntax: %s", arg);
+    f = find_long(name, n);
+    if (!f)
+        return kp_errorf(p->err, KP_EXIT_USAGE, "unknown flag: --%.*s",
+                         (int)n, name);
+    if (eq)
+        return apply(p, f, eq + 1);
+    /* --v N (klog's level needs a value); --verbose counts up */
+    if (f->arg == KP_ARG_REQUIRED || (f->arg == KP_ARG_LEVEL && n == 1)) {
+        if (p->i >= p->argc)
+            return kp_errorf(p->err, KP_EXIT_USAGE, "flag needs an "
+                             "argument: %s", arg);
+        return apply(p, f, p->argv[p->i++]);
+    }
+    return apply(p, f, NULL);
+}
+
+/*
+ * -abc (booleans), -ovalue, -o=value, -o value, -v, -v=N, -vN, -v N.
+ * As pflag: after a shorthand that takes a value, the rest of the word
+ * is that value; "=" right after a shorthand starts its value.
+ */
+static int
+parse_short_arg(struct parser *p, const char *arg)
+{
+    const char *s;
+    int rc;
+
+    for (s = arg + 1; *s; s++) {
+        const struct kp_flag *f = find_short(*s);
+
+        if (!f)
+            return kp_errorf(p->err, KP_EXIT_USAGE, "unknown shorthand "
+                             "flag: '%c' in %s", *s, arg);
+        if (s[1] == '=')
+            return apply(p, f, s + 2);
+        if (f->arg == KP_ARG_REQUIRED) {
+            if (s[1])
+                return apply(p, f, s + 1);
+            if (p->i >= p->argc)
+                return kp_errorf(p->err, KP_EXIT_USAGE, "flag needs an "
+                                 "argument: '%c' in %s", *s, arg);
+            return apply(p, f, p->argv[p->i++]);
+        }
+        if (f->arg == KP_ARG_LEVEL && s[1] >= '0' && s[1] <= '9')
+            return apply(p, f, s + 1);
+        if (f->arg == KP_ARG_LEVEL && !s[1] && p->i < p->argc &&
+            all_digits(p->argv[p->i]))
+            return apply(p, f, p->argv[p->i++]);
+        rc = apply(p, f, NULL);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+/*
+ * A POD argument: NAME, NAMESPACE/NAME, or kubectl's TYPE/NAME with TYPE
+ * pod, pods or po (stripped here).
+ */
+static int
+push_pod(struct kp_options *o, const char *arg, struct kp_error *err)
+{
+    static const char *const types[] = {"pod/", "pods/", "po/"};
+    size_t i, n;
+
+    for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+        n = strlen(types[i]);
+        if (strncmp(arg, types[i], n) != 0)
+            continue;
+        if (!arg[n] || strchr(arg + n, '/'))
+            return kp_errorf(err, KP_EXIT_USAGE, "invalid pod '%s': "
+                             "expected NAME, NAMESPACE/NAME or pod/NAME",
+                             arg);
+        arg += n;
+        break;
+    }
+    push(&o->pods, &o->npods, arg);
+    return 0;
+}
+
+static int
+parse_args(struct parser *p, const char **command)
+{
+    int rc = 0;
+
+    while (rc == 0 && p->i < p->argc) {
+        const char *a = p->argv[p->i++];
+
+        if (strcmp(a, "--") == 0) {
+            while (rc == 0 && p->i < p->argc)
+                rc = push_pod(p->o, p->argv[p->i++], p->err);
+        } else if (a[0] == '-' && a[1] == '-') {
+            rc = parse_long_arg(p, a);
+        } else if (a[0] == '-' && a[1]) {
+            rc = parse_short_arg(p, a);
+        } else if (command && !*command && p->o->npods == 0 &&
+                   strcmp(a, "explain") == 0) {
+            *command = "explain";   /* the first word that is no flag's */
         } else {
-            for (i = 0; i < kp_nflags; i++)
-                if (kp_flags[i].short_name == c)
-                    f = &kp_flags[i];
+            rc = push_pod(p->o, a, p->err);
         }
-        if (c == ':') {
-            rc = kp_errorf(err, KP_EXIT_USAGE, "flag needs an argument: "
-                           "'%s'", argv[optind - 1]);
-            break;
-        }
-        if (!f) {
-            rc = kp_errorf(err, KP_EXIT_USAGE, "unknown flag '%s'",
-                           argv[optind - 1]);
-            break;
-        }
-        rc = f->handle(o, optarg ? optarg : "", err);
     }
-    free(lo);
-    if (rc == 1)
-        kp_usage(out);
-    if (rc == 2)
-        kp_buf_puts(out, "kubectl-preempt " KP_VERSION "\n");
-    if (rc != 0)
-        return rc < 0 ? -1 : 1;
-    for (; optind < argc; optind++)
-        push(&o->pods, &o->npods, argv[optind]);
+    return rc;
+}
+
+static int
+check_options(struct kp_options *o, struct kp_error *err)
+{
     if (o->min_candidate_nodes_percentage == 0 &&
         o->min_candidate_nodes_absolute == 0)
         return kp_errorf(err, KP_EXIT_USAGE, "--min-candidate-nodes-"
@@ -476,6 +652,33 @@ kp_options_parse(struct kp_options *o, int argc, char **argv,
         return kp_errorf(err, KP_EXIT_USAGE, "-f reads a snapshot: it "
                          "cannot be combined with live-cluster flags");
     return 0;
+}
+
+int
+kp_options_parse_command(struct kp_options *o, int argc, char **argv,
+                         const char **command, struct kp_buf *out,
+                         struct kp_error *err)
+{
+    struct parser p = {o, argc, argv, 1, err};
+    int rc;
+
+    if (command)
+        *command = NULL;
+    rc = parse_args(&p, command);
+    if (rc == 1)
+        kp_usage(out);
+    if (rc == 2)
+        kp_buf_puts(out, "kubectl-preempt " KP_VERSION "\n");
+    if (rc != 0)
+        return rc < 0 ? -1 : 1;
+    return check_options(o, err);
+}
+
+int
+kp_options_parse(struct kp_options *o, int argc, char **argv,
+                 struct kp_buf *out, struct kp_error *err)
+{
+    return kp_options_parse_command(o, argc, argv, NULL, out, err);
 }
 
 void

@@ -1,7 +1,7 @@
 /*
  * options.h - the flag table: one row per flag (long, short, argument,
- * help, handler).  getopt_long's table, --help and the completions are all
- * generated from it.
+ * help, handler).  The parser (spf13/pflag's rules), --help and the
+ * completions are all generated from it.
  */
 #ifndef KP_OPTIONS_H
 #define KP_OPTIONS_H
@@ -9,8 +9,9 @@
 #include "../core/kp.h"
 
 enum kp_arg {
-    KP_ARG_NONE,
-    KP_ARG_REQUIRED
+    KP_ARG_NONE,                /* boolean: --flag, --flag=true|false */
+    KP_ARG_REQUIRED,
+    KP_ARG_LEVEL                /* -v: counts up, or -v=N, -v N, --v=N */
 };
 
 struct kp_flag {
@@ -35,6 +36,14 @@ extern const size_t kp_nflags;
  */
 int kp_options_parse(struct kp_options *o, int argc, char **argv,
                      struct kp_buf *out, struct kp_error *err);
+/*
+ * The same; the first argument that is no flag's and reads "explain" is
+ * the command, returned in *command (NULL when none): flags may come
+ * before or after it, as with kubectl's subcommands.
+ */
+int kp_options_parse_command(struct kp_options *o, int argc, char **argv,
+                             const char **command, struct kp_buf *out,
+                             struct kp_error *err);
 void kp_options_release(struct kp_options *o);
 void kp_usage(struct kp_buf *out);
 

@@ -196,7 +196,7 @@ complete -c kubectl-preempt -s f -l filename -r -F \
 complete -c kubectl-preempt -s o -l output -x -a 'table wide json summary' \
     -d 'output format: table, wide, json or summary'
 complete -c kubectl-preempt -l add -r -F \
-    -d 'also schedule the pods of these manifests (YAML or JSON: Pod, Deployment, ReplicaSet, StatefulSet, Job, DaemonSet); repeatable; - is stdin'
+    -d 'also schedule the pods of these manifests (YAML or JSON: Pod, Deployment, ReplicaSet, ReplicationController, StatefulSet, Job, CronJob, DaemonSet); repeatable; - is stdin'
 complete -c kubectl-preempt -l only-added \
     -d 'report only the pods that --add brought in'
 complete -c kubectl-preempt -l no-headers \
@@ -218,7 +218,7 @@ complete -c kubectl-preempt -l min-candidate-nodes-absolute -x \
 complete -c kubectl-preempt -l offset -x \
     -d 'index of the first potential node DryRunPreemption tries (default 0)'
 complete -c kubectl-preempt -l fail-on -x -a 'preemption pdb-violation unschedulable' \
-    -d 'exit 3 when a reported pod preempts, violates a PDB or is unschedulable; repeatable'
+    -d 'exit 3 when a reported pod preempts, violates a PDB or is unschedulable; comma-separated, repeatable'
 complete -c kubectl-preempt -l scheduler-name -x \
     -d 'analyse pods of this scheduler (default default-scheduler)'
 complete -c kubectl-preempt -l kubeconfig -r -F \
@@ -242,7 +242,7 @@ complete -c kubectl-preempt -l request-timeout -x \
 complete -c kubectl-preempt -l snapshot-out -r -F \
     -d 'write what was fetched from the cluster as a List'
 complete -c kubectl-preempt -s v -l verbose \
-    -d 'print more on stderr (ignored kinds, notes)'
+    -d 'print more on stderr (ignored kinds, notes); repeatable, or a level: -v=N, -v N, --v=N'
 complete -c kubectl-preempt -s h -l help \
     -d 'show this help'
 complete -c kubectl-preempt -l version \

@@ -35,6 +35,8 @@ struct add_ctx {
     struct kp_snapshot *s;
     const char *file;           /* as named in messages */
     size_t doc;                 /* 1-based document number */
+    size_t nignored;            /* objects that make no pods */
+    char ignored_kinds[160];    /* their kinds, comma-separated */
     const char *default_ns;
     int64_t next_time;          /* creationTimestamp of the next pod */
     struct kp_error *err;
@@ -45,6 +47,9 @@ struct workload {
     const cJSON *obj;
     const cJSON *spec;
     const cJSON *tmpl;          /* spec.template */
+    const char *tmpl_path;      /* where tmpl is, for messages */
+    const cJSON *cron_spec;     /* CronJob: its spec (spec is the Job's) */
+    const char *spec_path;      /* where spec is: "spec" unless CronJob */
     const char *kind;
     const char *ns;
     const char *name;
@@ -230,7 +235,7 @@ pod_from_template(const struct workload *w, const char *name,
  */
 static int
 rewrite_error(struct kp_error *err, const char *ns, const char *name,
-              bool from_template)
+              const char *tmpl_path)
 {
     char prefix[600], rest[sizeof(err->msg)];
     const char *m = err->msg;
@@ -240,12 +245,15 @@ rewrite_error(struct kp_error *err, const char *ns, const char *name,
     if (strncmp(m, prefix, n) == 0)
         m += n;
     snprintf(rest, sizeof(rest), "%s", m);
-    if (!from_template)
+    if (!tmpl_path) {
         snprintf(err->msg, sizeof(err->msg), "%s", rest);
-    else if (strncmp(rest, "spec.", 5) == 0 ||
-             strncmp(rest, "metadata.", 9) == 0)
-        kp_error_join(err, "spec.template.", "", rest);
-    else
+    } else if (strncmp(rest, "spec.", 5) == 0 ||
+               strncmp(rest, "metadata.", 9) == 0) {
+        char path[64];
+
+        snprintf(path, sizeof(path), "%s.", tmpl_path);
+        kp_error_join(err, path, "", rest);
+    } else
         kp_error_join(err, "pod template: ", "", rest);
     return -1;
 }
@@ -253,8 +261,9 @@ rewrite_error(struct kp_error *err, const char *ns, const char *name,
 /* Add one pod; takes pod.  The pod is created after every pod so far. */
 static int
 add_pod_json(struct add_ctx *c, cJSON *pod, const char *source,
-             const char *ns, const char *name, bool from_template)
+             const char *ns, const char *name, const char *tmpl_path)
 {
+    bool from_template = tmpl_path != NULL;
     struct kp_pod *p;
     int rc;
 
@@ -269,7 +278,7 @@ add_pod_json(struct add_ctx *c, cJSON *pod, const char *source,
     rc = kp_snapshot_add_object(c->s, pod, "Pod", source, c->err);
     cJSON_Delete(pod);
     if (rc < 0)
-        return rewrite_error(c->err, ns, name, from_template);
+        return rewrite_error(c->err, ns, name, tmpl_path);
     p = c->s->pods[c->s->npods - 1];
     p->from_add = true;
     p->creation_time = c->next_time;
@@ -281,7 +290,8 @@ static int
 add_from_template(struct add_ctx *c, const struct workload *w, cJSON *pod,
                   const char *name)
 {
-    return add_pod_json(c, pod, w->source, w->ns, name, true);
+    return add_pod_json(c, pod, w->source, w->ns, name,
+                        w->tmpl_path ? w->tmpl_path : "spec.template");
 }
 
 /* ---- the kinds ---- */
@@ -294,7 +304,8 @@ replicas(const struct workload *w, const char *key, int64_t def,
 
     if (kp_json_int(w->spec, key, 0, MAX_PODS_PER_OBJECT, n, &have,
                     err) < 0)
-        return kp_error_path(err, "spec");
+        return kp_error_path(err, "%s", w->spec_path ? w->spec_path
+                                                     : "spec");
     if (!have)
         *n = def;
     if (set)
@@ -320,11 +331,15 @@ name_of(char *buf, size_t n, struct kp_error *err, const char *fmt, ...)
     return 0;
 }
 
-/* Deployment and ReplicaSet: spec.replicas pods (default 1). */
+/*
+ * Deployment, ReplicaSet and ReplicationController: spec.replicas pods
+ * (default 1), owned by a ReplicaSet (the Deployment's) or the RC.
+ */
 static int
 add_replicated(struct add_ctx *c, const struct workload *w)
 {
     bool deploy = strcmp(w->kind, "Deployment") == 0;
+    bool rc = strcmp(w->kind, "ReplicationController") == 0;
     char owner[300], name[320];
     int64_t n, i;
 
@@ -335,7 +350,9 @@ add_replicated(struct add_ctx *c, const struct workload *w)
     for (i = 0; i < n; i++) {
         if (name_of(name, sizeof(name), c->err, "%s-added-%lld", w->name,
                     (long long)i) < 0 ||
-            add_from_template(c, w, pod_from_template(w, name, "apps/v1",
+            add_from_template(c, w, pod_from_template(w, name,
+                                                      rc ? "v1" : "apps/v1",
+                                                      rc ? w->kind :
                                                       "ReplicaSet", owner),
                               name) < 0)
             return -1;
@@ -469,7 +486,8 @@ add_job(struct add_ctx *c, const struct workload *w)
         replicas(w, "completions", 1, &comp, &comp_set, c->err) < 0)
         return -1;
     if (kp_json_bool(w->spec, "suspend", &suspend, c->err) < 0)
-        return kp_error_path(c->err, "spec");
+        return kp_error_path(c->err, "%s", w->spec_path ? w->spec_path
+                                                        : "spec");
     if (comp_set && comp < par)
         par = comp;
     for (i = 0; !suspend && i < par; i++) {
@@ -602,7 +620,7 @@ add_daemonset(struct add_ctx *c, const struct workload *w)
     memset(&tmpl, 0, sizeof(tmpl));
     if (kp_decode_pod(c->s, probe, &tmpl, c->err) < 0) {
         cJSON_Delete(probe);
-        return rewrite_error(c->err, w->ns, w->name, true);
+        return rewrite_error(c->err, w->ns, w->name, "spec.template");
     }
     for (i = 0; rc == 0 && i < c->s->nnodes; i++) {
         const struct kp_node *n = c->s->nodes[i];
@@ -634,7 +652,29 @@ add_pod(struct add_ctx *c, const cJSON *obj, const char *ns,
     cJSON_DeleteItemFromObjectCaseSensitive(pod, "status");
     cJSON_DeleteItemFromObjectCaseSensitive(md, "deletionTimestamp");
     set_string(md, "namespace", ns);
-    return add_pod_json(c, pod, source, ns, name, false);
+    return add_pod_json(c, pod, source, ns, name, NULL);
+}
+
+/*
+ * CronJob: one run of spec.jobTemplate, a Job named <name>-added (the
+ * controller names it after the scheduled time) with the Job's pods;
+ * none while the CronJob is suspended.  cronjob/utils.go getJobFromTemplate2.
+ */
+static int
+add_cronjob(struct add_ctx *c, const struct workload *w)
+{
+    struct workload job = *w;
+    char name[300];
+    bool suspend = false;
+
+    if (kp_json_bool(w->cron_spec, "suspend", &suspend, c->err) < 0)
+        return kp_error_path(c->err, "spec");
+    if (suspend)
+        return 0;
+    if (name_of(name, sizeof(name), c->err, "%s-added", w->name) < 0)
+        return -1;
+    job.name = kp_arena_intern(&c->s->arena, name);
+    return add_job(c, &job);
 }
 
 static const struct {
@@ -643,31 +683,95 @@ static const struct {
 } workloads[] = {
     {"Deployment", add_replicated},
     {"ReplicaSet", add_replicated},
+    {"ReplicationController", add_replicated},
     {"StatefulSet", add_statefulset},
     {"Job", add_job},
+    {"CronJob", add_cronjob},
     {"DaemonSet", add_daemonset},
 };
+
+/* CronJob: spec.jobTemplate.spec stands for the Job's spec. */
+static int
+job_template_of(struct workload *w, struct kp_error *err)
+{
+    const cJSON *jt;
+
+    w->cron_spec = w->spec;
+    if (kp_json_obj(w->spec, "jobTemplate", &jt, err) < 0)
+        return kp_error_path(err, "spec");
+    if (!jt)
+        return kp_errorf(err, KP_EXIT_ERROR, "spec.jobTemplate: missing");
+    if (kp_json_obj(jt, "spec", &w->spec, err) < 0)
+        return kp_error_path(err, "spec.jobTemplate");
+    if (!w->spec)
+        return kp_errorf(err, KP_EXIT_ERROR, "spec.jobTemplate.spec: "
+                         "missing");
+    w->tmpl_path = "spec.jobTemplate.spec.template";
+    w->spec_path = "spec.jobTemplate.spec";
+    return 0;
+}
 
 /* spec and spec.template, which every workload kind needs. */
 static int
 template_of(struct workload *w, struct kp_error *err)
 {
     const cJSON *tmd, *tspec;
+    const char *tp;
 
     if (kp_json_obj(w->obj, "spec", &w->spec, err) < 0)
         return -1;
     if (!w->spec)
         return kp_errorf(err, KP_EXIT_ERROR, "spec: missing");
+    if (strcmp(w->kind, "CronJob") == 0 && job_template_of(w, err) < 0)
+        return -1;
+    tp = w->tmpl_path ? w->tmpl_path : "spec.template";
     if (kp_json_obj(w->spec, "template", &w->tmpl, err) < 0)
-        return kp_error_path(err, "spec");
+        return kp_error_path(err, "%.*s", (int)(strlen(tp) - 9), tp);
     if (!w->tmpl)
-        return kp_errorf(err, KP_EXIT_ERROR, "spec.template: missing");
+        return kp_errorf(err, KP_EXIT_ERROR, "%s: missing", tp);
     if (kp_json_obj(w->tmpl, "metadata", &tmd, err) < 0 ||
         kp_json_obj(w->tmpl, "spec", &tspec, err) < 0)
-        return kp_error_path(err, "spec.template");
+        return kp_error_path(err, "%s", tp);
     if (!tspec)
-        return kp_errorf(err, KP_EXIT_ERROR, "spec.template.spec: missing");
+        return kp_errorf(err, KP_EXIT_ERROR, "%s.spec: missing", tp);
     return 0;
+}
+
+/*
+ * Where an object of a kind --add does not know keeps a pod template
+ * (spec.template, spec.jobTemplate.spec.template), or NULL: such an
+ * object would make pods that cannot be made here.
+ */
+static const char *
+pod_template_path(const cJSON *obj)
+{
+    const cJSON *spec = kp_json_get(obj, "spec");
+    const cJSON *jt = kp_json_get(kp_json_get(spec, "jobTemplate"), "spec");
+
+    if (cJSON_IsObject(kp_json_get(spec, "template")))
+        return "spec.template";
+    if (cJSON_IsObject(kp_json_get(jt, "template")))
+        return "spec.jobTemplate.spec.template";
+    return NULL;
+}
+
+/* An object that makes no pods: counted, and its kind named once. */
+static void
+ignore_kind(struct add_ctx *c, const char *kind)
+{
+    char *k = c->ignored_kinds;
+    size_t n = strlen(k), kl = strlen(kind);
+    const char *p;
+
+    c->nignored++;
+    for (p = k; (p = strstr(p, kind)) != NULL; p += kl)
+        if ((p == k || p[-1] == ' ') && (p[kl] == ',' || !p[kl]))
+            return;
+    if (n + kl + 8 < sizeof(c->ignored_kinds))
+        snprintf(k + n, sizeof(c->ignored_kinds) - n, "%s%s", n ? ", " : "",
+                 kind);
+    else if (n + 6 < sizeof(c->ignored_kinds) && !strstr(k, "..."))
+        snprintf(k + n, sizeof(c->ignored_kinds) - n, ", ...");
 }
 
 static void
@@ -732,14 +836,25 @@ add_one(struct add_ctx *c, const cJSON *obj, const char *kind,
     for (i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
         if (strcmp(kind, workloads[i].kind) == 0)
             break;
-    if (i == sizeof(workloads) / sizeof(workloads[0]) &&
-        strcmp(kind, "Pod") != 0) {
-        c->s->nunknown_kinds++;
-        return 0;
-    }
     memset(&w, 0, sizeof(w));
     w.obj = obj;
     w.kind = kind;
+    if (i == sizeof(workloads) / sizeof(workloads[0]) &&
+        strcmp(kind, "Pod") != 0) {
+        const char *tp = pod_template_path(obj);
+
+        if (!tp) {
+            ignore_kind(c, kind);
+            return 0;
+        }
+        if (identify(c, obj, kind, &w.ns, &w.name, what, sizeof(what)) < 0)
+            return kp_error_prefix(c->err, "%s", what);
+        return kp_errorf(c->err, KP_EXIT_ERROR, "%s: %s: kind %s is not "
+                         "supported by --add: the pods it would make cannot "
+                         "be made (supported: Pod, Deployment, ReplicaSet, "
+                         "ReplicationController, StatefulSet, Job, CronJob, "
+                         "DaemonSet)", what, tp, kind);
+    }
     if (identify(c, obj, kind, &w.ns, &w.name, what, sizeof(what)) < 0)
         return kp_error_prefix(c->err, "%s", what);
     snprintf(full, sizeof(full), "%s: %s", source, what);
@@ -861,5 +976,8 @@ kp_snapshot_add_manifests(struct kp_snapshot *s, const char *path,
         }
     }
     cJSON_Delete(docs);
+    if (c.nignored)
+        kp_snapshot_warn(s, "%s: ignored %zu object(s) that make no pods "
+                         "(%s)", name, c.nignored, c.ignored_kinds);
     return 0;
 }

@@ -650,7 +650,45 @@ check_options(const struct kp_options *o, struct kp_error *err)
     if (o->output == KP_OUTPUT_SUMMARY)
         return kp_errorf(err, KP_EXIT_USAGE, "explain prints a table "
                          "(-o table or wide) or JSON (-o json)");
+    if (o->fail_on & KP_FAIL_UNSCHEDULABLE)
+        return kp_errorf(err, KP_EXIT_USAGE, "explain looks at the past: "
+                         "--fail-on unschedulable does not apply "
+                         "(preemption and pdb-violation do)");
     return 0;
+}
+
+/*
+ * --fail-on for past preemptions: preemption matches any listed one;
+ * pdb-violation one whose victim, still in the snapshot, is covered by a
+ * PodDisruptionBudget left with no disruption allowed
+ * (status.disruptionsAllowed 0: the preemption used up or overran it).
+ */
+static bool
+victim_budget_exhausted(const struct kp_snapshot *s, const struct kp_pod *v)
+{
+    size_t i;
+
+    for (i = 0; v && i < s->npdbs; i++)
+        if (kp_pdb_matches(s->pdbs[i], v) &&
+            s->pdbs[i]->disruptions_allowed <= 0)
+            return true;
+    return false;
+}
+
+static int
+exit_status(const struct kp_snapshot *s, const struct history *h,
+            unsigned fail_on)
+{
+    size_t i;
+
+    for (i = 0; i < h->n; i++) {
+        if (fail_on & KP_FAIL_PREEMPTION)
+            return KP_EXIT_FAIL_ON;
+        if ((fail_on & KP_FAIL_PDB_VIOLATION) &&
+            victim_budget_exhausted(s, h->items[i].victim.pod))
+            return KP_EXIT_FAIL_ON;
+    }
+    return KP_EXIT_OK;
 }
 
 static void
@@ -700,6 +738,7 @@ explain_loaded(struct kp_snapshot *s, const struct kp_options *o,
                              o->no_headers, &r->out);
         render_waiting_table(s, &f, h.n > 0, &r->out);
     }
+    r->exit_code = exit_status(s, &h, o->fail_on);
     free(h.items);
     take_warnings(s, r, o->output != KP_OUTPUT_JSON &&
                   r->out.len == before ? "no preemptions found: no "

@@ -86,6 +86,12 @@ struct kp_run_result {
     size_t nwarnings;
     char **warnings;                /* for stderr */
     int exit_code;                  /* 0 or KP_EXIT_FAIL_ON */
+    /*
+     * For stderr after the report, as kubectl's "No resources found":
+     * "No pending pods found in namespace X." when a table, wide or
+     * summary report is empty; else "".
+     */
+    char notice[320];
 };
 
 /* Load, analyse and render.  On failure nothing is in r->out. */

@@ -111,14 +111,84 @@ victim_list(const struct kp_pod_report *pr)
     return b.data;
 }
 
-static char *
-wide_note(const struct kp_pod_report *pr)
+/*
+ * The node the report shows a pod nominated to: the chosen candidate's,
+ * or for a NotEligible pod the nomination it keeps
+ * (status.nominatedNodeName: kube-scheduler does not clear it).
+ */
+static const char *
+shown_nominated_node(const struct kp_snapshot *snap,
+                     const struct kp_pod_report *pr)
 {
-    if (pr->num_candidates && pr->num_candidates < pr->npotential)
-        return fmt("%s [sampled: up to %zu candidates from %zu potential "
-                   "nodes]", pr->message, pr->num_candidates,
-                   pr->npotential);
-    return kp_xstrdup(pr->message ? pr->message : "");
+    if (pr->nominated_node >= 0)
+        return snap->nodes[pr->nominated_node]->name;
+    if (pr->result == KP_RESULT_NOT_ELIGIBLE)
+        return pr->pod->nominated_node;
+    return NULL;
+}
+
+/*
+ * What a NotEligible pod waits for: the lower-priority pods that are
+ * terminating on its nominated node as preemption victims (a
+ * DisruptionTarget condition), as PodEligibleToPreemptOthers reads them.
+ * Returns a malloc'ed array (NULL when none) and its length in *n.
+ */
+static const struct kp_pod **
+waiting_for(const struct kp_snapshot *snap, const struct kp_pod_report *pr,
+            size_t *n)
+{
+    const struct kp_pod *p = pr->pod, **out = NULL;
+    const struct kp_node *node;
+    size_t i;
+
+    *n = 0;
+    if (pr->result != KP_RESULT_NOT_ELIGIBLE || !p->nominated_node)
+        return NULL;
+    node = kp_snapshot_node(snap, p->nominated_node);
+    if (!node || !snap->node_pods)
+        return NULL;
+    for (i = 0; i < snap->node_npods[node->index]; i++) {
+        const struct kp_pod *v = snap->node_pods[node->index][i];
+
+        if (v->priority < p->priority && v->deleting &&
+            v->preemption_target) {
+            out = kp_xrealloc(out, (*n + 1) * sizeof(*out));
+            out[(*n)++] = v;
+        }
+    }
+    return out;
+}
+
+/* DryRunPreemption stopped before trying every potential node */
+static bool
+sampled(const struct kp_pod_report *pr)
+{
+    return pr->num_candidates && pr->num_candidates < pr->npotential;
+}
+
+static char *
+wide_note(const struct kp_snapshot *snap, const struct kp_pod_report *pr)
+{
+    struct kp_buf b;
+    const struct kp_pod **w;
+    size_t i, n;
+
+    kp_buf_init(&b);
+    kp_buf_puts(&b, pr->message ? pr->message : "");
+    w = waiting_for(snap, pr, &n);
+    for (i = 0; i < n; i++)
+        kp_buf_printf(&b, "%s%s/%s", i ? ", " : " [waiting for the "
+                      "terminating pod(s) ", w[i]->ns, w[i]->name);
+    if (n)
+        kp_buf_printf(&b, " on nominated node %s]", pr->pod->nominated_node);
+    free(w);
+    if (sampled(pr))
+        kp_buf_printf(&b, " [sampled: up to %zu candidates from %zu "
+                      "potential nodes]", pr->num_candidates,
+                      pr->npotential);
+    if (!b.data)
+        return kp_xstrdup("");
+    return b.data;
 }
 
 /* ---- --explain-nodes ---- */
@@ -285,9 +355,8 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
         cells[1] = kp_xstrdup(pr->pod->name);
         cells[2] = fmt("%d", pr->pod->priority);
         cells[3] = kp_xstrdup(result_names[pr->result]);
-        cells[4] = kp_xstrdup(pr->nominated_node >= 0 ?
-                              snap->nodes[pr->nominated_node]->name :
-                              "<none>");
+        cells[4] = kp_xstrdup(shown_nominated_node(snap, pr) ?
+                              shown_nominated_node(snap, pr) : "<none>");
         cells[5] = fmt("%zu", pr->nvictims);
         cells[6] = fmt("%d", pr->pdb_violations);
         if (wide) {
@@ -299,7 +368,7 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
             cells[10] = victim_list(pr);
             if (added)
                 cells[11] = kp_xstrdup(pr->pod->from_add ? "yes" : "no");
-            cells[11 + added] = wide_note(pr);
+            cells[11 + added] = wide_note(snap, pr);
         }
         table_row_after(&t, cells, rep->explain_nodes ?
                         node_lines(snap, pr) : NULL);
@@ -537,6 +606,51 @@ json_nodes(struct kp_buf *b, const struct kp_snapshot *snap,
     kp_buf_puts(b, n ? "\n      ]" : "]");
 }
 
+/* "waitingFor": the terminating victims a NotEligible pod waits for */
+static void
+json_waiting_for(struct kp_buf *b, const struct kp_snapshot *snap,
+                 const struct kp_pod_report *pr)
+{
+    size_t i, n;
+    const struct kp_pod **w = waiting_for(snap, pr, &n);
+
+    kp_buf_puts(b, ",\n      \"waitingFor\": [");
+    for (i = 0; i < n; i++) {
+        kp_buf_puts(b, i ? ", {\"namespace\": " : "{\"namespace\": ");
+        kp_buf_json_str(b, w[i]->ns);
+        kp_buf_puts(b, ", \"name\": ");
+        kp_buf_json_str(b, w[i]->name);
+        kp_buf_puts(b, "}");
+    }
+    kp_buf_puts(b, "]");
+    free(w);
+}
+
+/* "warnings" and "notAnalysed", after "pods" */
+static void
+json_tail(struct kp_buf *b, const struct kp_report *rep)
+{
+    size_t i;
+
+    kp_buf_puts(b, ",\n  \"warnings\": [");
+    for (i = 0; i < rep->nwarnings; i++) {
+        kp_buf_puts(b, i ? ",\n    " : "\n    ");
+        kp_buf_json_str(b, rep->warnings[i]);
+    }
+    kp_buf_puts(b, rep->nwarnings ? "\n  ],\n  \"notAnalysed\": ["
+                                  : "],\n  \"notAnalysed\": [");
+    for (i = 0; i < rep->nnot_analysed; i++) {
+        const struct kp_not_analysed *na = &rep->not_analysed[i];
+
+        kp_buf_puts(b, i ? ",\n    {\"namespace\": " : "\n    {\"namespace\": ");
+        kp_buf_json_str(b, na->pod->ns);
+        kp_buf_puts(b, ", \"name\": ");
+        kp_buf_json_str(b, na->pod->name);
+        kp_buf_printf(b, ", \"reason\": \"%s\"}", na->reason);
+    }
+    kp_buf_puts(b, rep->nnot_analysed ? "\n  ]\n}\n" : "]\n}\n");
+}
+
 static void
 json_pod(struct kp_buf *b, const struct kp_snapshot *snap,
          const struct kp_report *rep, struct json_names *jn,
@@ -564,8 +678,9 @@ json_pod(struct kp_buf *b, const struct kp_snapshot *snap,
         kp_buf_puts(b, ",\n");
     }
     kp_buf_puts(b, "      \"nominatedNode\": ");
-    json_str_or_null(b, pr->nominated_node >= 0 ?
-                     snap->nodes[pr->nominated_node]->name : NULL);
+    json_str_or_null(b, shown_nominated_node(snap, pr));
+    if (pr->result == KP_RESULT_NOT_ELIGIBLE)
+        json_waiting_for(b, snap, pr);
     kp_buf_puts(b, ",\n      \"victims\": [");
     for (i = 0; i < pr->nvictims; i++) {
         kp_buf_puts(b, i ? ",\n" : "\n");
@@ -579,6 +694,13 @@ json_pod(struct kp_buf *b, const struct kp_snapshot *snap,
     json_candidates(b, snap, jn, pr);
     kp_buf_puts(b, ",\n      \"message\": ");
     json_str_or_null(b, pr->message);
+    kp_buf_printf(b, ",\n      \"sampled\": %s", sampled(pr) ? "true"
+                                                             : "false");
+    if (sampled(pr))
+        kp_buf_printf(b, ",\n      \"potentialNodes\": %zu,\n"
+                      "      \"numCandidates\": %zu,\n"
+                      "      \"examinedNodes\": %zu", pr->npotential,
+                      pr->num_candidates, pr->nexamined);
     if (rep->explain_nodes)
         json_nodes(b, snap, pr);
     kp_buf_puts(b, "\n    }");
@@ -608,7 +730,8 @@ kp_render_json(const struct kp_snapshot *snap, const struct kp_report *rep,
         first = 0;
         json_pod(out, snap, rep, &jn, &rep->pods[i]);
     }
-    kp_buf_puts(out, first ? "]\n}\n" : "\n  ]\n}\n");
+    kp_buf_puts(out, first ? "]" : "\n  ]");
+    json_tail(out, rep);
     json_names_release(&jn);
 }
 

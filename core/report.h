@@ -68,8 +68,19 @@ struct kp_pod_report {
     struct kp_node_report *nodes;
 };
 
+/* A pod named or matched but not analysed, and why (run.c). */
+struct kp_not_analysed {
+    const struct kp_pod *pod;
+    const char *reason;     /* SchedulingGated, OtherScheduler, ... */
+};
+
 struct kp_report {
     struct kp_arena arena;
+    /* notAnalysed and the warnings, for -o json (in rep->arena) */
+    size_t nnot_analysed;
+    struct kp_not_analysed *not_analysed;
+    size_t nwarnings;
+    const char **warnings;
     struct kp_strmap node_statuses;         /* interned kp_node_status */
     enum kp_mode mode;
     bool explain_nodes;             /* renderers print pr->nodes */

@@ -77,13 +77,95 @@ split_pod_arg(const char *arg, const char *default_ns, char *ns, size_t nsz,
     }
 }
 
+/*
+ * Why a pod is not among the pending pods analysed, or NULL when it is.
+ * Bound only counts for a pod named on the command line.
+ */
+static const char *
+not_analysed_reason(const struct kp_pod *p, const char *scheduler)
+{
+    if (kp_pod_is_terminal(p))
+        return "Terminal";
+    if (p->deleting)
+        return "Terminating";
+    if (p->node_name)
+        return "Bound";
+    if (strcmp(p->scheduler_name, scheduler) != 0)
+        return "OtherScheduler";
+    if (p->nscheduling_gates)
+        return "SchedulingGated";
+    return NULL;
+}
+
+static void
+explain_reason(char *buf, size_t n, const struct kp_pod *p,
+               const char *reason)
+{
+    static const char *const phases[] = {"Pending", "Running", "Succeeded",
+                                         "Failed", "Unknown"};
+
+    if (strcmp(reason, "Terminal") == 0)
+        snprintf(buf, n, "status.phase is %s", phases[p->phase]);
+    else if (strcmp(reason, "Terminating") == 0)
+        snprintf(buf, n, "metadata.deletionTimestamp is set");
+    else if (strcmp(reason, "Bound") == 0)
+        snprintf(buf, n, "bound to node %s", p->node_name);
+    else if (strcmp(reason, "OtherScheduler") == 0)
+        snprintf(buf, n, "spec.schedulerName is '%s'", p->scheduler_name);
+    else
+        snprintf(buf, n, "spec.schedulingGates is not empty");
+}
+
+static void
+add_not_analysed(struct kp_snapshot *snap, struct kp_report *rep,
+                 size_t *cap, const struct kp_pod *p, const char *reason)
+{
+    char why[600];
+    size_t i;
+
+    for (i = 0; i < rep->nnot_analysed; i++)
+        if (rep->not_analysed[i].pod == p)
+            return;
+    if (rep->nnot_analysed == *cap) {
+        *cap = *cap ? *cap * 2 : 16;
+        rep->not_analysed = kp_xrealloc(rep->not_analysed,
+                                        *cap * sizeof(*rep->not_analysed));
+    }
+    rep->not_analysed[rep->nnot_analysed].pod = p;
+    rep->not_analysed[rep->nnot_analysed++].reason = reason;
+    explain_reason(why, sizeof(why), p, reason);
+    kp_snapshot_warn(snap, "pod '%s/%s' not analysed: %s (%s)", p->ns,
+                     p->name, reason, why);
+}
+
+/* Unbound pods that -n/-l (or no narrowing) match but that are skipped. */
+static void
+matched_not_analysed(struct kp_snapshot *snap, const struct kp_options *o,
+                     const struct kp_selector *sel, struct kp_report *rep,
+                     size_t *cap)
+{
+    size_t i;
+
+    for (i = 0; i < snap->npods; i++) {
+        const struct kp_pod *p = snap->pods[i];
+        const char *why;
+
+        if (p->node_name || !selected(p, o, sel) ||
+            (o->only_added && !p->from_add))
+            continue;
+        why = not_analysed_reason(p, o->scheduler_name);
+        if (why)
+            add_not_analysed(snap, rep, cap, p, why);
+    }
+}
+
 static int
-mark_reported(const struct kp_snapshot *snap, const struct kp_options *o,
+mark_reported(struct kp_snapshot *snap, const struct kp_options *o,
               const char *default_ns, struct kp_report *rep,
               struct kp_error *err)
 {
     struct kp_selector sel;
-    size_t i, j;
+    size_t i, j, cap = 0;
 
     if (o->selector && kp_selector_parse(&rep->arena, o->selector, &sel,
                                          err) < 0)
@@ -92,6 +174,8 @@ mark_reported(const struct kp_snapshot *snap, const struct kp_options *o,
         rep->pods[i].reported = o->npods == 0 &&
             selected(rep->pods[i].pod, o, o->selector ? &sel : NULL) &&
             (!o->only_added || rep->pods[i].pod->from_add);
+    if (o->npods == 0)
+        matched_not_analysed(snap, o, o->selector ? &sel : NULL, rep, &cap);
     for (j = 0; j < o->npods; j++) {
         char ns[512];
         const char *name;
@@ -106,15 +190,69 @@ mark_reported(const struct kp_snapshot *snap, const struct kp_options *o,
         if (!p)
             return kp_errorf(err, KP_EXIT_ERROR, "pod '%s/%s' not found",
                              ns, name);
-        if (i == rep->npods)
-            return kp_errorf(err, KP_EXIT_ERROR, "pod '%s/%s' is not "
-                             "pending for scheduler '%s'%s%s", ns, name,
-                             o->scheduler_name,
-                             p->node_name ? ": it is bound to node " : "",
-                             p->node_name ? p->node_name : "");
+        if (i == rep->npods) {
+            const char *why = not_analysed_reason(p, o->scheduler_name);
+
+            add_not_analysed(snap, rep, &cap, p, why ? why : "Terminal");
+            continue;
+        }
         rep->pods[i].reported = !o->only_added || p->from_add;
     }
     return 0;
+}
+
+static size_t
+count_reported(const struct kp_report *rep)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < rep->npods; i++)
+        n += rep->pods[i].reported;
+    return n;
+}
+
+/* kubectl's "No resources found in X namespace.", for the human outputs */
+static void
+set_notice(const struct kp_options *o, const struct kp_report *rep,
+           struct kp_run_result *r)
+{
+    if (o->output == KP_OUTPUT_JSON || count_reported(rep))
+        return;
+    if (o->namespace)
+        snprintf(r->notice, sizeof(r->notice), "No pending pods found in "
+                 "namespace %s.", o->namespace);
+    else
+        snprintf(r->notice, sizeof(r->notice), "No pending pods found in "
+                 "any namespace.");
+}
+
+/* --only-added with nothing to report must not pass unnoticed */
+static void
+warn_only_added_empty(struct kp_snapshot *snap, const struct kp_options *o,
+                      const struct kp_report *rep)
+{
+    size_t i, nadded = 0;
+
+    if (!o->only_added || count_reported(rep))
+        return;
+    for (i = 0; i < snap->npods; i++)
+        nadded += snap->pods[i]->from_add;
+    kp_snapshot_warn(snap, "--only-added: no pod to report: the --add "
+                     "manifests made %zu pod(s)%s", nadded, nadded ?
+                     ", none of them pending and selected" : "");
+}
+
+/* Copy the warnings into the report, for -o json's "warnings". */
+static void
+keep_warnings(struct kp_report *rep, const struct kp_run_result *r)
+{
+    size_t i;
+
+    rep->nwarnings = r->nwarnings;
+    rep->warnings = kp_arena_alloc(&rep->arena, (r->nwarnings + 1) *
+                                   sizeof(*rep->warnings));
+    for (i = 0; i < r->nwarnings; i++)
+        rep->warnings[i] = kp_arena_strdup(&rep->arena, r->warnings[i]);
 }
 
 static int
@@ -196,8 +334,10 @@ kp_run(const struct kp_options *o, struct kp_run_result *r,
     if (mark_reported(&snap, o, default_ns, &rep, err) < 0 ||
         kp_analyze_run(&snap, o, &rep, err) < 0)
         goto out;
+    warn_only_added_empty(&snap, o, &rep);
+    take_warnings(&snap, o, r, &taken);
+    keep_warnings(&rep, r);
     if (o->output == KP_OUTPUT_JSON && o->stream) {
-        take_warnings(&snap, o, r, &taken);
         if (o->before_stream)
             o->before_stream(o->stream_ctx, r);
         kp_buf_set_sink(&r->out, o->stream);
@@ -210,11 +350,13 @@ kp_run(const struct kp_options *o, struct kp_run_result *r,
         kp_render_table(&snap, &rep, o->output == KP_OUTPUT_WIDE,
                         o->no_headers, &r->out);
     r->exit_code = exit_status(&rep, o->fail_on);
+    set_notice(o, &rep, r);
     rc = 0;
 out:
     take_warnings(&snap, o, r, &taken);
     if (rc < 0)
         kp_buf_release(&r->out);
+    free(rep.not_analysed);
     kp_report_release(&rep);
     kp_snapshot_release(&snap);
     return rc;

@@ -161,11 +161,11 @@ kp_pods() {
     assert_output "$(printf '%s\n' reindex-0 reindex-1 debug-shell)"
 }
 
-@test "kinds that create no pods are ignored and counted under -v" {
+@test "kinds that create no pods are ignored and counted on stderr, even without -v" {
     run "$KP" -f "$CLUSTER" --add "$ROOT/examples/release.yaml" \
-        --only-added --mode queue -v --no-headers
+        --only-added --mode queue --no-headers
     assert_success
-    assert_line --index 0 "warning: ignored 2 object(s) of other kinds"
+    assert_line --index 0 "warning: $ROOT/examples/release.yaml: ignored 2 object(s) that make no pods (ConfigMap, Service)"
     assert_line --index 1 --regexp '^prod +payments-added-0 +1000000 '
     assert_line --index 3 --regexp '^prod +payments-migrate-0 +100000 '
 }
@@ -233,4 +233,51 @@ EOF
 @test "standard input cannot feed both -f and --add" {
     run "$KP" -f - --add - < /dev/null
     assert_failure 2
+}
+
+@test "a CronJob becomes one run of its Job: min(parallelism, completions) pods" {
+    run kp_pods --add "$ADD/cronjob.yaml" --only-added
+    assert_success
+    assert_output "$(printf '%s\n' 'batch nightly-added-0 1000' \
+        'batch nightly-added-1 1000')"
+    run bash -c "'$KP' -f '$CLUSTER' --add '$ADD/cronjob.yaml' --only-added \
+        -o json | jq -r '.pods[0].name'"
+    assert_output nightly-added-0
+}
+
+@test "a suspended CronJob makes no pods, and --only-added says there is nothing" {
+    run --separate-stderr "$KP" -f "$CLUSTER" --add "$ADD/cronjob-suspended.yaml" \
+        --only-added --fail-on preemption
+    assert_success
+    assert_output ''
+    assert_equal "$stderr" "warning: --only-added: no pod to report: the --add manifests made 0 pod(s)
+No pending pods found in any namespace."
+}
+
+@test "an error in a CronJob's pod template names the CronJob and the field" {
+    run --separate-stderr "$KP" -f "$CLUSTER" --add "$ADD/cronjob-bad.yaml"
+    assert_failure 1
+    assert_output ''
+    assert_equal "$stderr" "error: $ADD/cronjob-bad.yaml: document 1: cronjob 'batch/broken': spec.jobTemplate.spec.template.spec.containers[0].resources.requests.cpu: invalid quantity '1.5.0'"
+}
+
+@test "a ReplicationController becomes spec.replicas pods, as a ReplicaSet" {
+    run kp_pods --add "$ADD/replicationcontroller.yaml" --only-added
+    assert_success
+    assert_output "$(printf '%s\n' 'prod legacy-added-0 1000' \
+        'prod legacy-added-1 1000')"
+}
+
+@test "an object of another kind with a pod template is an error, not skipped" {
+    run --separate-stderr "$KP" -f "$CLUSTER" --add "$ADD/crd-with-template.yaml"
+    assert_failure 1
+    assert_output ''
+    assert_equal "$stderr" "error: $ADD/crd-with-template.yaml: document 2: rollout 'prod/checkout': spec.template: kind Rollout is not supported by --add: the pods it would make cannot be made (supported: Pod, Deployment, ReplicaSet, ReplicationController, StatefulSet, Job, CronJob, DaemonSet)"
+}
+
+@test "objects that make no pods are counted per file, kinds named once" {
+    run --separate-stderr "$KP" -f "$CLUSTER" --add "$ADD/no-pods.yaml" -o json
+    assert_success
+    assert_equal "${stderr_lines[0]}" "warning: $ADD/no-pods.yaml: ignored 3 object(s) that make no pods (Service, ConfigMap)"
+    assert_equal "$(jq -r '.warnings[0]' <<<"$output")" "${stderr_lines[0]#warning: }"
 }

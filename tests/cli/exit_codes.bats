@@ -121,9 +121,13 @@ expect_usage_error() {
     test_cmp "$EXPECTED/cluster.json" "$OUT"
 }
 
-@test "--fail-on with nothing reported: 0" {
-    expect_status 0 -f "$CLUSTER" --fail-on preemption --fail-on \
+@test "--fail-on with nothing reported: 0, and stderr says nothing was found" {
+    run_kp -f "$CLUSTER" --fail-on preemption --fail-on \
         pdb-violation --fail-on unschedulable -n no-such-namespace
+    assert_equal "$status" 0
+    test_cmp /dev/null "$OUT"
+    assert_equal "$(cat "$ERR")" \
+        "No pending pods found in namespace no-such-namespace."
 }
 
 # --- 1: bad input -----------------------------------------------------------
@@ -201,10 +205,13 @@ expect_usage_error() {
 }
 
 @test "2: unknown flags and flags missing their value" {
-    expect_usage_error "error: unknown flag '--bogus'" \
+    expect_usage_error "error: unknown flag: --bogus" \
         -f "$CLUSTER" --bogus
-    expect_usage_error "error: flag needs an argument: '-o'" -f "$CLUSTER" -o
-    expect_usage_error "error: flag needs an argument: '-f'" -f
+    expect_usage_error "error: flag needs an argument: 'o' in -o" \
+        -f "$CLUSTER" -o
+    expect_usage_error "error: flag needs an argument: 'f' in -f" -f
+    expect_usage_error "error: flag needs an argument: --output" \
+        -f "$CLUSTER" --output
 }
 
 @test "2: a usage error is found before any input is read" {

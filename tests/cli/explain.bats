@@ -145,3 +145,34 @@ EOF
     assert_success
     assert_output --regexp ' batch/etl-pdb +event,condition +Preempted by pod 0000-0012 on node node-a$'
 }
+
+@test "explain --fail-on preemption exits 3 when a past preemption is listed, after the report" {
+    run --separate-stderr "$KP" explain -f "$INCIDENT" --fail-on preemption
+    assert_failure 3
+    assert_line --index 0 --regexp '^TIME +NODE +VICTIM'
+    run --separate-stderr "$KP" --fail-on preemption explain -f "$INCIDENT" -n nope
+    assert_success
+}
+
+@test "explain --fail-on pdb-violation matches a victim whose PDB has no disruption left" {
+    run "$KP" explain -f "$INCIDENT" --fail-on pdb-violation
+    assert_success
+    jq '(.items[] | select(.kind == "PodDisruptionBudget" and
+         .metadata.name == "etl-pdb") | .status.disruptionsAllowed) = 0' \
+        "$INCIDENT" >"$BATS_TEST_TMPDIR/exhausted.json"
+    run "$KP" explain -f "$BATS_TEST_TMPDIR/exhausted.json" -o json \
+        --fail-on preemption,pdb-violation
+    assert_failure 3
+    assert_equal "$(jq -r .kind <<<"$output")" PreemptionHistory
+    # search-0's victim is gone: its PDBs are unknown, nothing matches
+    run "$KP" explain -f "$BATS_TEST_TMPDIR/exhausted.json" prod/search-0 \
+        --fail-on pdb-violation
+    assert_success
+}
+
+@test "explain --fail-on unschedulable is a usage error: no past preemption is unschedulable" {
+    run --separate-stderr "$KP" explain -f "$INCIDENT" --fail-on unschedulable
+    assert_failure 2
+    assert_output ''
+    assert_equal "$stderr" "error: explain looks at the past: --fail-on unschedulable does not apply (preemption and pdb-violation do)"
+}

@@ -188,8 +188,92 @@ bash_complete() {
     run --separate-stderr "$KP" --no-such-flag
     assert_failure 2
     assert_output ''
-    assert_equal "${stderr_lines[0]}" "error: unknown flag '--no-such-flag'"
+    assert_equal "${stderr_lines[0]}" "error: unknown flag: --no-such-flag"
     [ "$(grep -c '^error:' <<<"$stderr")" = 1 ]
+}
+
+@test "an unknown shorthand exits 2 naming the letter and the word, as pflag" {
+    run --separate-stderr "$KP" -f "$CLUSTER" -Ax
+    assert_failure 2
+    assert_output ''
+    assert_equal "$stderr" "error: unknown shorthand flag: 'x' in -Ax"
+}
+
+@test "-n=prod, -o=json and -f=FILE read the value after =, as kubectl does" {
+    run --separate-stderr "$KP" -f="$CLUSTER" -n=prod -o=json
+    assert_success
+    [ "$(jq -r '[.pods[].namespace] | unique | join(",")' <<<"$output")" = prod ]
+    run --separate-stderr "$KP" -f"$CLUSTER" -nprod -ojson
+    assert_success
+    [ "$(jq -r '[.pods[].namespace] | unique | join(",")' <<<"$output")" = prod ]
+}
+
+@test "-v=6, --v=6 and -v 6 set the verbosity and are no unknown flags" {
+    local a
+    for a in -v=6 --v=6 '-v 6' -v6 -vv --verbose; do
+        # shellcheck disable=SC2086
+        run --separate-stderr "$KP" -f "$CLUSTER" $a
+        assert_success
+        assert_line --index 0 --regexp '^NAMESPACE +NAME'
+    done
+}
+
+@test "flags before the explain command work as after it" {
+    run --separate-stderr "$KP" -f "$CLUSTER" -o json explain
+    assert_success
+    local before=$output
+    run --separate-stderr "$KP" explain -f "$CLUSTER" -o json
+    assert_success
+    assert_equal "$output" "$before"
+    assert_equal "$(jq -r .kind <<<"$output")" PreemptionHistory
+}
+
+@test "live-cluster flags before explain reach the command" {
+    run --separate-stderr "$KP" --kubeconfig /nonexistent/kc explain
+    assert_failure 1
+    assert_output ''
+    assert_regex "$stderr" '/nonexistent/kc'
+}
+
+@test "pod/NAME, pods/NAME and po/NAME name a pod as NAME does" {
+    local a
+    run "$KP" -f "$CLUSTER" -n prod checkout-0 -o json
+    assert_success
+    local want=$output
+    for a in pod/checkout-0 pods/checkout-0 po/checkout-0; do
+        run "$KP" -f "$CLUSTER" -n prod "$a" -o json
+        assert_success
+        assert_equal "$output" "$want"
+    done
+}
+
+@test "-- ends the flags: what follows is a pod" {
+    run --separate-stderr "$KP" -f "$CLUSTER" -- -n
+    assert_failure 1
+    assert_output ''
+    assert_equal "$stderr" "error: pod 'default/-n' not found"
+}
+
+@test "boolean flags take =true and =false" {
+    run "$KP" -f "$CLUSTER" --no-headers=false
+    assert_success
+    assert_line --index 0 --regexp '^NAMESPACE'
+    run "$KP" -f "$CLUSTER" --no-headers=true
+    assert_success
+    refute_line --regexp '^NAMESPACE'
+    run --separate-stderr "$KP" -f "$CLUSTER" --no-headers=maybe
+    assert_failure 2
+    assert_equal "$stderr" 'error: invalid argument "maybe" for "--no-headers" flag: expected true or false'
+}
+
+@test "--fail-on takes a comma-separated list as well as repetition" {
+    run "$KP" -f "$CLUSTER" --fail-on unschedulable,pdb-violation
+    assert_failure 3
+    run "$KP" -f "$CLUSTER" --fail-on unschedulable --fail-on pdb-violation
+    assert_failure 3
+    run --separate-stderr "$KP" -f "$CLUSTER" --fail-on preemption,evicted
+    assert_failure 2
+    assert_equal "$stderr" "error: invalid value 'evicted' for --fail-on: expected preemption, pdb-violation or unschedulable"
 }
 
 @test "an invalid --mode exits 2 with an error naming the value" {
@@ -219,7 +303,7 @@ bash_complete() {
     run --separate-stderr "$KP" -f "$CLUSTER" -o
     assert_failure 2
     assert_output ''
-    assert_regex "${stderr_lines[0]}" "^error: .*'-o'"
+    assert_equal "${stderr_lines[0]}" "error: flag needs an argument: 'o' in -o"
 }
 
 @test "completion with an unknown shell exits 2 with a usage error" {

@@ -288,11 +288,18 @@ EOF
     assert_equal "$(cat "$ERR")" "error: pod 'ml/nope' not found"
 }
 
-@test "POD arguments: a bound pod is not pending: exit 1, one line" {
+@test "POD arguments: a bound pod is not analysed: one line saying why, exit 0" {
     run_kp -f "$CLUSTER" prod/web-0
-    assert_equal "$status" 1
+    assert_equal "$status" 0
     test_cmp /dev/null "$OUT"
-    assert_equal "$(cat "$ERR")" "error: pod 'prod/web-0' is not pending for scheduler 'default-scheduler': it is bound to node node-a"
+    assert_equal "$(cat "$ERR")" "warning: pod 'prod/web-0' not analysed: Bound (bound to node node-a)
+No pending pods found in any namespace."
+    run_kp -f "$CLUSTER" prod/web-0 prod/checkout-0 -o json
+    assert_equal "$status" 0
+    assert_equal "$(jq -c '[.notAnalysed, [.pods[].name]]' "$OUT")" \
+        '[[{"namespace":"prod","name":"web-0","reason":"Bound"}],["checkout-0"]]'
+    assert_equal "$(jq -r '.warnings[]' "$OUT")" \
+        "pod 'prod/web-0' not analysed: Bound (bound to node node-a)"
 }
 
 # --- the same objects, however they come ----------------------------------
