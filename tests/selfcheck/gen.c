@@ -542,7 +542,7 @@ gen_ports(struct gen *g, cJSON *container, cJSON *spec, bool running)
     cJSON *ports = NULL;
     int node = -1;
 
-    if (running && g->nport && chance(g, 25)) {
+    if (running && g->nport && chance(g, 10)) {
         int k = (int)sc_rng_below(g->r, (uint32_t)g->nport);
 
         ports = cJSON_AddArrayToObject(container, "ports");

@@ -10,6 +10,8 @@
  *                                 or conflict (below)
  *   selfcheck --out DIR           where failure-<seed>.json goes
  *                                 (default build-selfcheck)
+ *   selfcheck --max-seconds S     stop after the seed that passes S
+ *                                 seconds (the TAP lines say how far)
  *
  * Each cluster is written to a temporary file and run through kp_run()
  * (-o json) in queue and in independent mode with one thread, and every
@@ -45,6 +47,7 @@
 #define BLOCK 500
 #define MAX_MINIMIZED 3
 #define MINIMIZE_SECONDS 120
+#define MAX_DIAG 20             /* "#   " lines for failures, in all */
 
 struct config {
     enum kp_mode mode;
@@ -73,6 +76,29 @@ static const char *fake;        /* --fake-failure */
 static const char *out_dir = "build-selfcheck";
 static char tmp_path[] = "/tmp/kp-selfcheck-XXXXXX";
 static int tmp_fd = -1;
+
+/* A failure's line on stdout (tests/run shows them); MAX_DIAG at most. */
+static void
+diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int ndiag;
+
+static void
+diag(const char *fmt, ...)
+{
+    va_list ap;
+
+    if (ndiag++ >= MAX_DIAG) {
+        if (ndiag == MAX_DIAG + 1)
+            printf("#   (more failures: not listed)\n");
+        return;
+    }
+    printf("#   ");
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+}
 
 static int
 store(const char *text)
@@ -370,7 +396,7 @@ write_failure(const char *name, const char *text)
         fprintf(stderr, "# %s: %s\n", path, strerror(errno));
     } else {
         fprintf(stderr, "# written to %s\n", path);
-        printf("#   seed %s: cluster in %s\n", name, path);
+        diag("seed %s: minimized cluster in %s", name, path);
     }
     if (f)
         fclose(f);
@@ -385,7 +411,7 @@ report_failure(const char *name, const struct config *cf,
     struct outcome last;
     char *text;
 
-    printf("#   seed %s, %s: %s\n", name, cf->name, oc->msg);
+    diag("seed %s, %s: %s", name, cf->name, oc->msg);
     fprintf(stderr, "# seed %s, mode %s: %s\n# minimizing (same failure: "
             "%s)\n", name, cf->name, oc->msg, oc->sig);
     minimize(cf, oc->sig, &small);
@@ -426,7 +452,7 @@ check_cluster(const char *name, const cJSON *cluster, long seed,
         if (ok && t[i].minimized++ < MAX_MINIMIZED)
             report_failure(name, &configs[i], &oc, cluster);
         else
-            printf("#   seed %s, %s: %s\n", name, configs[i].name, oc.msg);
+            diag("seed %s, %s: %s", name, configs[i].name, oc.msg);
         ok = false;
     }
     free(text);
@@ -463,15 +489,20 @@ tap(bool ok, const char *fmt, ...)
     fflush(stdout);
 }
 
+static long max_seconds;        /* --max-seconds: 0 unlimited */
+
+/* Seeds first..last in blocks of BLOCK, one TAP line per block and config. */
 static size_t
 run_seeds(long first, long last)
 {
     struct tally total[NCONFIGS];
+    time_t start = time(NULL);
+    bool stop = false;
     long lo;
     size_t i, checks = 0;
 
     memset(total, 0, sizeof(total));
-    for (lo = first; lo <= last; lo += BLOCK) {
+    for (lo = first; lo <= last && !stop; lo += BLOCK) {
         long hi = lo + BLOCK - 1 < last ? lo + BLOCK - 1 : last, s;
         struct tally t[NCONFIGS];
 
@@ -487,17 +518,30 @@ run_seeds(long first, long last)
             for (i = 0; i < NCONFIGS; i++)
                 total[i].minimized = t[i].minimized;
             cJSON_Delete(c);
+            if (max_seconds && s < last &&
+                time(NULL) - start >= max_seconds) {
+                printf("# stopped at the time limit (--max-seconds %ld) "
+                       "after seed %ld\n", max_seconds, s);
+                hi = s;
+                stop = true;
+            }
         }
         for (i = 0; i < NCONFIGS; i++) {
             if (!t[i].runs)
                 continue;
             printf("# checks: %zu (%zu clusters, %s)\n", t[i].checks,
                    t[i].runs, configs[i].name);
-            tap(t[i].failed == 0, "selfcheck seeds %ld..%ld %s%s", lo, hi,
-                configs[i].name, t[i].failed ? " (failures above)" : "");
+            if (t[i].failed)
+                tap(false, "selfcheck seeds %ld..%ld %s (%zu of %zu "
+                    "clusters fail)", lo, hi, configs[i].name, t[i].failed,
+                    t[i].runs);
+            else
+                tap(true, "selfcheck seeds %ld..%ld %s", lo, hi,
+                    configs[i].name);
             checks += t[i].checks;
         }
     }
+    printf("# %ld s\n", (long)(time(NULL) - start));
     return checks;
 }
 
@@ -549,7 +593,8 @@ static void
 usage(void)
 {
     fprintf(stderr, "usage: selfcheck [N] [--seed S] [--print] [--file F] "
-            "[--out DIR] [--fake-failure hostport|conflict]\n");
+            "[--out DIR] [--max-seconds S]\n"
+            "                 [--fake-failure hostport|conflict]\n");
     exit(2);
 }
 
@@ -588,6 +633,8 @@ main(int argc, char **argv)
             if (strcmp(fake, "hostport") != 0 &&
                 strcmp(fake, "conflict") != 0)
                 usage();
+        } else if (strcmp(argv[i], "--max-seconds") == 0 && i + 1 < argc) {
+            max_seconds = number(argv[++i]);
         } else if (strcmp(argv[i], "--print") == 0) {
             print = true;
         } else if (argv[i][0] != '-' && !one) {
