@@ -10,6 +10,8 @@
  *                                 or conflict (below)
  *   selfcheck --out DIR           where failure-<seed>.json goes
  *                                 (default build-selfcheck)
+ *   selfcheck --mode M            queue or independent only (1 and 2
+ *                                 threads)
  *   selfcheck --max-seconds S     stop after the seed that passes S
  *                                 seconds (the TAP lines say how far)
  *
@@ -73,6 +75,7 @@ struct outcome {
 };
 
 static const char *fake;        /* --fake-failure */
+static const char *only_mode;   /* --mode: queue or independent */
 static const char *out_dir = "build-selfcheck";
 static char tmp_path[] = "/tmp/kp-selfcheck-XXXXXX";
 static int tmp_fd = -1;
@@ -440,7 +443,9 @@ check_cluster(const char *name, const cJSON *cluster, long seed,
     for (i = 0; i < NCONFIGS; i++) {
         struct outcome oc;
 
-        if (seed % configs[i].every != 0)
+        if (seed % configs[i].every != 0 ||
+            (only_mode && strncmp(configs[i].name, only_mode,
+                                  strlen(only_mode)) != 0))
             continue;
         run(text, cluster, &configs[i], &oc);
         t[i].runs++;
@@ -581,6 +586,8 @@ run_file(const char *path)
     memset(t, 0, sizeof(t));
     check_cluster("file", c, 0, t);
     for (i = 0; i < NCONFIGS; i++) {
+        if (!t[i].runs)
+            continue;
         printf("# checks: %zu (%s)\n", t[i].checks, configs[i].name);
         tap(t[i].failed == 0, "selfcheck %s %s", path, configs[i].name);
         checks += t[i].checks;
@@ -594,6 +601,7 @@ usage(void)
 {
     fprintf(stderr, "usage: selfcheck [N] [--seed S] [--print] [--file F] "
             "[--out DIR] [--max-seconds S]\n"
+            "                 [--mode queue|independent]\n"
             "                 [--fake-failure hostport|conflict]\n");
     exit(2);
 }
@@ -632,6 +640,11 @@ main(int argc, char **argv)
             fake = argv[++i];
             if (strcmp(fake, "hostport") != 0 &&
                 strcmp(fake, "conflict") != 0)
+                usage();
+        } else if (strcmp(argv[i], "--mode") == 0 && i + 1 < argc) {
+            only_mode = argv[++i];
+            if (strcmp(only_mode, "queue") != 0 &&
+                strcmp(only_mode, "independent") != 0)
                 usage();
         } else if (strcmp(argv[i], "--max-seconds") == 0 && i + 1 < argc) {
             max_seconds = number(argv[++i]);
