@@ -6,6 +6,9 @@
 #                   fuzz corpora and crashers (libFuzzer), runs each fuzz
 #                   target for FUZZ_SHORT_SECONDS (10 s), and runs
 #                   valgrind memcheck on the examples
+#   make selfcheck  SELFCHECK_SEEDS=N: core/ built with -DKP_SELFCHECK
+#                   into build-selfcheck/, then the incremental-state
+#                   self-check over N random clusters (tests/selfcheck/)
 #   make install    PREFIX=/usr/local: binary, man page, completions
 # Missing Debian packages are installed first (apt-get; needs root).
 
@@ -30,7 +33,8 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BIN      = bin/kubectl-preempt
 
 .PHONY: all deps demo test test-one asan install uninstall clean dist \
-        check-style bench fuzz fuzz-replay fuzz-short
+        check-style bench fuzz fuzz-replay fuzz-short selfcheck \
+        selfcheck-build
 
 all: $(BIN)
 
@@ -79,11 +83,35 @@ $(BUILD)/tests/run_cases: tests/run_cases.c $(BUILD)/cmd/options.o \
 	$(CC) $(WARN) $(CFLAGS) -Icore -o $@ $< $(BUILD)/cmd/options.o \
 	    $(BUILD)/libkp.a $(LIBS)
 
+# The self-check driver (tests/selfcheck/README.md), linked against the
+# libkp.a of whatever BUILD it is made in; selfcheck-build makes it in
+# $(BUILD)-selfcheck with core/ compiled with -DKP_SELFCHECK (and the
+# sanitizers when CFLAGS has them: the ASan pass of `make test`).
+SELFCHECK_SEEDS ?= 2000
+SELFCHECK_SRC    = tests/selfcheck/selfcheck.c tests/selfcheck/gen.c
+SELFCHECK_CFLAGS = -O1 -g $(if $(findstring sanitize,$(CFLAGS)),$(SAN)) \
+                   -DKP_SELFCHECK
+
+$(BUILD)/tests/selfcheck: $(SELFCHECK_SRC) tests/selfcheck/gen.h \
+                          $(BUILD)/libkp.a
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -Icore -o $@ $(SELFCHECK_SRC) \
+	    $(BUILD)/libkp.a $(LIBS)
+
+selfcheck-build:
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)-selfcheck \
+	    CFLAGS="$(SELFCHECK_CFLAGS)" $(BUILD)-selfcheck/tests/selfcheck
+
+selfcheck: deps
+	@$(MAKE) --no-print-directory selfcheck-build BUILD=build
+	build-selfcheck/tests/selfcheck $(SELFCHECK_SEEDS)
+
 demo: $(BIN)
 	./$(BIN) -f examples/cluster.json -o wide
 
 # One pass of the suite against $(BUILD) (used twice by `make test`).
-test-one: $(BUILD)/kubectl-preempt $(UNIT_BIN) $(BUILD)/tests/run_cases
+test-one: $(BUILD)/kubectl-preempt $(UNIT_BIN) $(BUILD)/tests/run_cases \
+          selfcheck-build
 	@tests/run $(BUILD)
 
 test: deps
@@ -157,6 +185,7 @@ dist: $(BIN)
 
 clean:
 	rm -rf build build-asan build-fuzz bin dist build-test.log \
+	    build-selfcheck build-asan-selfcheck \
 	    build-asan.log build-fuzz.log build-valgrind.log
 
 include bench/Makefile.inc
