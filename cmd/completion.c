@@ -625,7 +625,7 @@ flag_kind(const struct kp_flag *f)
 {
     size_t i;
 
-    if (f->arg == KP_ARG_NONE)
+    if (f->arg != KP_ARG_REQUIRED)
         return COMP_NONE;
     if (f->values)
         return COMP_VALUES;
@@ -781,7 +781,7 @@ put_note_arm(struct kp_buf *b, const struct note_syntax *sx,
         put_stmt(b, &sx->append, "__kp_snap", f->long_name, v);
     } else {
         put_stmt(b, &sx->append, "__kp_kubectl", f->long_name,
-                 f->arg == KP_ARG_NONE ? NULL : v);
+                 f->arg != KP_ARG_REQUIRED ? NULL : v);
     }
     kp_buf_puts(b, sx->close);
 }

@@ -10,7 +10,8 @@
 
 enum kp_arg {
     KP_ARG_NONE,
-    KP_ARG_REQUIRED
+    KP_ARG_REQUIRED,
+    KP_ARG_OPTIONAL             /* --flag or --flag=VALUE (pflag's bools) */
 };
 
 struct kp_flag {
