@@ -1782,3 +1782,48 @@ kp_natural_less(const char *s1, const char *s2)
     }
     return l1 < l2;
 }
+
+static void
+dump_node(const struct jp_node *nd, struct kp_buf *b)
+{
+    size_t i, k;
+
+    if (b->len)
+        kp_buf_puts(b, " | ");
+    switch (nd->type) {
+    case N_TEXT: kp_buf_printf(b, "text(%s)", nd->text); break;
+    case N_LIST: kp_buf_puts(b, "list"); break;
+    case N_FIELD: kp_buf_printf(b, "field(%s)", nd->text); break;
+    case N_FILTER: kp_buf_printf(b, "filter(%s)", nd->text); break;
+    case N_INT: kp_buf_printf(b, "int(%lld)", nd->ival); break;
+    case N_FLOAT: kp_buf_puts(b, "float("); kp_jp_format_float(b, nd->fval);
+        kp_buf_puts(b, ")"); break;
+    case N_BOOL: kp_buf_printf(b, "bool(%d)", nd->bval); break;
+    case N_WILDCARD: kp_buf_puts(b, "*"); break;
+    case N_RECURSIVE: kp_buf_puts(b, ".."); break;
+    case N_UNION: kp_buf_puts(b, "union"); break;
+    case N_IDENT: kp_buf_printf(b, "ident(%s)", nd->text); break;
+    case N_ARRAY:
+        kp_buf_puts(b, "array(");
+        for (k = 0; k < 3; k++) {
+            if (!nd->params[k].known)
+                kp_buf_puts(b, "_");
+            else
+                kp_buf_printf(b, "%lld%s", nd->params[k].value,
+                              nd->params[k].derived ? "d" : "");
+            kp_buf_puts(b, k < 2 ? "," : ")");
+        }
+        break;
+    }
+    for (i = 0; i < nd->n; i++)
+        dump_node(nd->kids[i], b);
+}
+
+void
+kp_jsonpath_dump(const struct kp_jsonpath *jp, struct kp_buf *b)
+{
+    size_t i;
+
+    for (i = 0; i < jp->root->n; i++)
+        dump_node(jp->root->kids[i], b);
+}

@@ -72,6 +72,14 @@ void kp_jp_results_release(struct kp_jp_results *r);
 int kp_jsonpath_execute(struct kp_jsonpath *jp, const cJSON *data,
                         struct kp_buf *out, char *msg, size_t msglen);
 
+/*
+ * The parse tree in preorder, root left out, " | " between nodes (the
+ * walk of parser_test.go's collectNode): text(hello), list, field(a),
+ * array(1,3,_) (_ unknown, 4d derived), filter(<), int(3), float(1.5),
+ * bool(1), *, .., union, ident(range).
+ */
+void kp_jsonpath_dump(const struct kp_jsonpath *jp, struct kp_buf *b);
+
 /* fmt.Sprint of a value (custom-columns cells). */
 void kp_jp_sprint(struct kp_buf *b, const struct kp_jp_value *v);
 /* json.Marshal of a JSON value: compact, keys sorted, HTML escaped. */
