@@ -962,8 +962,10 @@ eval_list(struct eval *e, const struct kp_jp_list *in,
     for (i = 0; i < nd->n; i++) {
         memset(&next, 0, sizeof(next));
         if (walk(e, &cur, nd->kids[i], &next) < 0) {
+            /* what upstream returns with the error: an exists filter
+             * counts it */
             list_release(&cur);
-            list_release(&next);
+            *out = next;
             return -1;
         }
         list_release(&cur);
@@ -1302,9 +1304,33 @@ eval_identifier(struct eval *e, const struct kp_jp_list *in,
     return fail(e->msg, e->msglen, "unrecognized identifier %s", nd->text);
 }
 
+static int walk_node(struct eval *e, const struct kp_jp_list *in,
+                     const struct jp_node *nd, struct kp_jp_list *out);
+
+/*
+ * walk: on an error, evalArray, evalUnion, evalFilter and an unknown
+ * identifier hand back their input with it, the others what they found.
+ */
 static int
 walk(struct eval *e, const struct kp_jp_list *in, const struct jp_node *nd,
      struct kp_jp_list *out)
+{
+    size_t i;
+
+    if (walk_node(e, in, nd, out) == 0)
+        return 0;
+    if (nd->type == N_ARRAY || nd->type == N_UNION || nd->type == N_FILTER ||
+        (nd->type == N_IDENT && strcmp(nd->text, "end") != 0)) {
+        out->n = 0;
+        for (i = 0; i < in->n; i++)
+            list_push(out, &in->v[i]);
+    }
+    return -1;
+}
+
+static int
+walk_node(struct eval *e, const struct kp_jp_list *in,
+          const struct jp_node *nd, struct kp_jp_list *out)
 {
     struct kp_jp_value lit = {KP_JP_INVALID, NULL, NULL, 0, 0};
     size_t i;
@@ -1345,8 +1371,10 @@ walk(struct eval *e, const struct kp_jp_list *in, const struct jp_node *nd,
             struct kp_jp_list t = {0, 0, NULL};
             size_t k;
 
-            if (eval_list(e, in, nd->kids[i], &t) < 0)
+            if (eval_list(e, in, nd->kids[i], &t) < 0) {
+                list_release(&t);
                 return -1;
+            }
             for (k = 0; k < t.n; k++)
                 list_push(out, &t.v[k]);
             list_release(&t);

@@ -637,6 +637,26 @@ test_jsonpath__fail_parser(void)
     }
 }
 
+/*
+ * Not an upstream row: in an exists filter an error is no error, and
+ * evalArray hands back its input with one, so an out-of-range index
+ * counts as present (while a missing field does not).
+ */
+static void
+test_jsonpath__exists_filter_counts_what_a_failed_step_returns(void)
+{
+    static const struct row rows[] = {
+        {"out of range", "{[?(@.a[3])].id}",
+         "[{\"id\": \"x\", \"a\": [1]}, {\"id\": \"y\"}]", "x", OK},
+        {"missing field", "{[?(@.b)].id}",
+         "[{\"id\": \"x\", \"a\": [1]}, {\"id\": \"y\", \"b\": 0}]", "y",
+         OK},
+    };
+
+    RUN_ROWS(rows, false);
+    nrows_run -= (int)NELEM(rows);
+}
+
 int
 main(void)
 {
@@ -652,6 +672,7 @@ main(void)
     RUN(test_jsonpath__step);
     RUN(test_jsonpath__parser);
     RUN(test_jsonpath__fail_parser);
+    RUN(test_jsonpath__exists_filter_counts_what_a_failed_step_returns);
     printf("# %d upstream rows\n", nrows_run);
     return check_done();
 }
