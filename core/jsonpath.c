@@ -663,7 +663,9 @@ parse_filter_expr(struct parser *p, struct jp_node *cur, const char *t,
         l = parse_action(t, n, p->msg, p->msglen);
         r = l ? node_new(N_LIST, NULL, 0) : NULL;
     } else {
-        f->text = node_new(N_TEXT, t + i, j - i)->text;
+        f->text = kp_xmalloc(j - i + 1);
+        memcpy(f->text, t + i, j - i);
+        f->text[j - i] = '\0';
         l = parse_action(t, i, p->msg, p->msglen);
         r = l ? parse_action(t + j, n - j, p->msg, p->msglen) : NULL;
     }
