@@ -55,6 +55,57 @@ h_filename(struct kp_options *o, const char *a, struct kp_error *e)
     return 0;
 }
 
+/* -o yaml, name, jsonpath=T, ... (issue 17): KP_OUTPUT_YAML + index */
+static int
+h_output_kubectl(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    static const char *const f[] = {"yaml", "name", "jsonpath",
+        "jsonpath-file", "custom-columns", "custom-columns-file"};
+    size_t i, n;
+
+    for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+        n = strlen(f[i]);
+        if (strncmp(a, f[i], n) == 0 && (!a[n] || (i > 1 && a[n] == '='))) {
+            o->output = (enum kp_output)(KP_OUTPUT_YAML + i);
+            o->output_arg = a[n] ? a + n + 1 : "";
+            return 0;
+        }
+    }
+    return kp_errorf(e, KP_EXIT_USAGE, "invalid output format '%s': "
+                     "expected table, wide, json, yaml, name, summary, "
+                     "jsonpath=TEMPLATE, jsonpath-file=FILE, "
+                     "custom-columns=SPEC or custom-columns-file=FILE", a);
+}
+
+static int
+h_sort_by(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    (void)e;
+    o->sort_by = a[0] ? a : NULL;
+    return 0;
+}
+
+/* pflag's bool: --allow-missing-template-keys[=true|false] */
+static int
+h_allow_missing(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    static const char *const t[] = {"", "1", "t", "T", "true", "TRUE",
+                                    "True"};
+    static const char *const f[] = {"0", "f", "F", "false", "FALSE",
+                                    "False"};
+    size_t i;
+
+    for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+        if (strcmp(a, t[i]) == 0)
+            return (o->allow_missing_template_keys = true) ? 0 : 0;
+    for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+        if (strcmp(a, f[i]) == 0)
+            return (o->allow_missing_template_keys = false) ? 0 : 0;
+    return kp_errorf(e, KP_EXIT_USAGE, "invalid value '%s' for "
+                     "--allow-missing-template-keys: expected true or false",
+                     a);
+}
+
 static int
 h_output(struct kp_options *o, const char *a, struct kp_error *e)
 {
@@ -67,8 +118,7 @@ h_output(struct kp_options *o, const char *a, struct kp_error *e)
     else if (strcmp(a, "summary") == 0)
         o->output = KP_OUTPUT_SUMMARY;
     else
-        return kp_errorf(e, KP_EXIT_USAGE, "invalid output format '%s': "
-                         "expected table, wide, json or summary", a);
+        return h_output_kubectl(o, a, e);
     return 0;
 }
 
@@ -85,27 +135,24 @@ h_add(struct kp_options *o, const char *a, struct kp_error *e)
 static int
 h_only_added(struct kp_options *o, const char *a, struct kp_error *e)
 {
-    (void)a;
     (void)e;
-    o->only_added = true;
+    o->only_added = strcmp(a, "true") == 0;
     return 0;
 }
 
 static int
 h_no_headers(struct kp_options *o, const char *a, struct kp_error *e)
 {
-    (void)a;
     (void)e;
-    o->no_headers = true;
+    o->no_headers = strcmp(a, "true") == 0;
     return 0;
 }
 
 static int
 h_explain_nodes(struct kp_options *o, const char *a, struct kp_error *e)
 {
-    (void)a;
     (void)e;
-    o->explain_nodes = true;
+    o->explain_nodes = strcmp(a, "true") == 0;
     return 0;
 }
 
@@ -121,9 +168,8 @@ h_namespace(struct kp_options *o, const char *a, struct kp_error *e)
 static int
 h_all_namespaces(struct kp_options *o, const char *a, struct kp_error *e)
 {
-    (void)a;
     (void)e;
-    o->all_namespaces = true;
+    o->all_namespaces = strcmp(a, "true") == 0;
     return 0;
 }
 
@@ -236,9 +282,8 @@ STR_HANDLER(h_snapshot_out, snapshot_out)
 static int
 h_insecure(struct kp_options *o, const char *a, struct kp_error *e)
 {
-    (void)a;
     (void)e;
-    o->insecure_skip_tls_verify = 1;
+    o->insecure_skip_tls_verify = strcmp(a, "true") == 0;
     return 0;
 }
 
@@ -274,26 +319,33 @@ static int
 h_help(struct kp_options *o, const char *a, struct kp_error *e)
 {
     (void)o;
-    (void)a;
     (void)e;
-    return 1;
+    return strcmp(a, "true") == 0 ? 1 : 0;
 }
 
 static int
 h_version(struct kp_options *o, const char *a, struct kp_error *e)
 {
     (void)o;
-    (void)a;
     (void)e;
-    return 2;
+    return strcmp(a, "true") == 0 ? 2 : 0;
 }
 
 const struct kp_flag kp_flags[] = {
     {"filename", 'f', KP_ARG_REQUIRED, "FILE", NULL,
      "snapshot file (kubectl get ... -o json); repeatable; - is stdin",
      h_filename},
-    {"output", 'o', KP_ARG_REQUIRED, "FORMAT", "table wide json summary",
-     "output format: table, wide, json or summary", h_output},
+    {"output", 'o', KP_ARG_REQUIRED, "FORMAT", "table wide json yaml name "
+     "summary jsonpath= jsonpath-file= custom-columns= custom-columns-file=",
+     "output format: table, wide, json, yaml, name, summary, "
+     "jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC or "
+     "custom-columns-file=FILE", h_output},
+    {"sort-by", 0, KP_ARG_REQUIRED, "JSONPATH", NULL,
+     "sort the reported pods by this field of each pod of the report, "
+     "e.g. '{.priority}'", h_sort_by},
+    {"allow-missing-template-keys", 0, KP_ARG_NONE, NULL, NULL,
+     "-o jsonpath: a missing key prints nothing (the default); =false "
+     "makes it an error", h_allow_missing},
     {"add", 0, KP_ARG_REQUIRED, "FILE", NULL,
      "also schedule the pods of these manifests (YAML or JSON: Pod, "
      "Deployment, ReplicaSet, ReplicationController, StatefulSet, Job, "
@@ -511,7 +563,8 @@ apply(struct parser *p, const struct kp_flag *f, const char *value)
         return kp_errorf(p->err, KP_EXIT_USAGE, "invalid argument \"%s\" "
                          "for \"--%s\" flag: expected true or false", value,
                          f->long_name);
-    return b ? f->handle(p->o, "true", p->err) : 0;
+    /* a boolean handler gets "true" or "false" */
+    return f->handle(p->o, b ? "true" : "false", p->err);
 }
 
 /* --name, --name=value, --name value */

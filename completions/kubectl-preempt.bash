@@ -8,13 +8,13 @@
 # the cluster: kubectl get pods, with the -n, -A, --context, --kubeconfig
 # (and other cluster flags) typed so far.
 
-__kubectl_preempt_flags=(--filename -f --output -o --add --only-added
-    --no-headers --explain-nodes --namespace -n --all-namespaces -A
-    --selector -l --mode --min-candidate-nodes-percentage
-    --min-candidate-nodes-absolute --offset --fail-on --scheduler-name
-    --kubeconfig --context --cluster --user --server -s --token
-    --certificate-authority --insecure-skip-tls-verify --request-timeout
-    --snapshot-out --verbose -v --help -h --version)
+__kubectl_preempt_flags=(--filename -f --output -o --sort-by
+    --allow-missing-template-keys --add --only-added --no-headers
+    --explain-nodes --namespace -n --all-namespaces -A --selector -l --mode
+    --min-candidate-nodes-percentage --min-candidate-nodes-absolute --offset
+    --fail-on --scheduler-name --kubeconfig --context --cluster --user
+    --server -s --token --certificate-authority --insecure-skip-tls-verify
+    --request-timeout --snapshot-out --verbose -v --help -h --version)
 __kubectl_preempt_commands=(explain completion)
 
 # __kubectl_preempt_arg FLAG: set REPLY to what FLAG's argument
@@ -24,7 +24,8 @@ __kubectl_preempt_arg()
 {
     case $1 in
     --filename | -f) REPLY='file' ;;
-    --output | -o) REPLY='values table wide json summary' ;;
+    --output | -o) REPLY='values table wide json yaml name summary jsonpath= jsonpath-file= custom-columns= custom-columns-file=' ;;
+    --sort-by) REPLY='word' ;;
     --add) REPLY='file' ;;
     --namespace | -n) REPLY='namespace' ;;
     --selector | -l) REPLY='word' ;;

@@ -12,7 +12,9 @@ function __kubectl_preempt_arg --description 'What the argument of a flag comple
         case --filename -f
             echo file
         case --output -o
-            echo values table wide json summary
+            echo values table wide json yaml name summary jsonpath= jsonpath-file= custom-columns= custom-columns-file=
+        case --sort-by
+            echo word
         case --add
             echo file
         case --namespace -n
@@ -193,8 +195,12 @@ complete -c kubectl-preempt -e
 complete -c kubectl-preempt -f
 complete -c kubectl-preempt -s f -l filename -r -F \
     -d 'snapshot file (kubectl get ... -o json); repeatable; - is stdin'
-complete -c kubectl-preempt -s o -l output -x -a 'table wide json summary' \
-    -d 'output format: table, wide, json or summary'
+complete -c kubectl-preempt -s o -l output -x -a 'table wide json yaml name summary jsonpath= jsonpath-file= custom-columns= custom-columns-file=' \
+    -d 'output format: table, wide, json, yaml, name, summary, jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC or custom-columns-file=FILE'
+complete -c kubectl-preempt -l sort-by -x \
+    -d 'sort the reported pods by this field of each pod of the report, e.g. \'{.priority}\''
+complete -c kubectl-preempt -l allow-missing-template-keys \
+    -d '-o jsonpath: a missing key prints nothing (the default); =false makes it an error'
 complete -c kubectl-preempt -l add -r -F \
     -d 'also schedule the pods of these manifests (YAML or JSON: Pod, Deployment, ReplicaSet, ReplicationController, StatefulSet, Job, CronJob, DaemonSet); repeatable; - is stdin'
 complete -c kubectl-preempt -l only-added \

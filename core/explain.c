@@ -647,7 +647,7 @@ check_options(const struct kp_options *o, struct kp_error *err)
     if (o->explain_nodes)
         return kp_errorf(err, KP_EXIT_USAGE, "explain looks at the past: "
                          "--explain-nodes does not apply");
-    if (o->output == KP_OUTPUT_SUMMARY)
+    if (o->output >= KP_OUTPUT_SUMMARY || o->sort_by)
         return kp_errorf(err, KP_EXIT_USAGE, "explain prints a table "
                          "(-o table or wide) or JSON (-o json)");
     if (o->fail_on & KP_FAIL_UNSCHEDULABLE)

@@ -26,7 +26,14 @@ enum kp_output {
     KP_OUTPUT_TABLE,
     KP_OUTPUT_WIDE,
     KP_OUTPUT_JSON,
-    KP_OUTPUT_SUMMARY               /* per PriorityClass and namespace */
+    KP_OUTPUT_SUMMARY,              /* per PriorityClass and namespace */
+    /* as kubectl prints (render_kubectl.c); template in output_arg */
+    KP_OUTPUT_YAML,
+    KP_OUTPUT_NAME,
+    KP_OUTPUT_JSONPATH,
+    KP_OUTPUT_JSONPATH_FILE,
+    KP_OUTPUT_CUSTOM_COLUMNS,
+    KP_OUTPUT_CUSTOM_COLUMNS_FILE
 };
 
 enum kp_fail_on {
@@ -66,6 +73,10 @@ struct kp_options {
     bool only_added;
     /* --explain-nodes: per-node filter and preemption status */
     bool explain_nodes;
+    /* -o jsonpath=T etc.: T or the file; --sort-by; default true */
+    const char *output_arg;
+    const char *sort_by;
+    bool allow_missing_template_keys;
     /*
      * -o json, when stream is set: once the analysis is done (nothing
      * can fail any more), before_stream gets the warnings so far (and may

@@ -9,6 +9,7 @@
 #include "kp.h"
 #include "add.h"
 #include "live.h"
+#include "render_kubectl.h"
 #include "report.h"
 #include "selector_parse.h"
 
@@ -22,6 +23,7 @@ kp_options_init(struct kp_options *o)
     o->min_candidate_nodes_absolute = 100;
     o->scheduler_name = "default-scheduler";
     o->insecure_skip_tls_verify = -1;
+    o->allow_missing_template_keys = true;
 }
 
 static int
@@ -311,6 +313,51 @@ take_warnings(struct kp_snapshot *s, const struct kp_options *o,
     }
 }
 
+/* --sort-by: the reported pods take each other's places, sorted. */
+static int
+sort_pods(const struct kp_snapshot *snap, const struct kp_options *o,
+          struct kp_report *rep, struct kp_error *err)
+{
+    struct kp_pod_report *sorted;
+    struct kp_buf b;
+    size_t n, i, k = 0;
+    int *pos, rc;
+
+    kp_buf_init(&b);
+    kp_render_json(snap, rep, &b);
+    rc = kp_kubectl_sort(o->sort_by, b.data, b.len, &pos, &n, err);
+    kp_buf_release(&b);
+    if (rc < 0)
+        return -1;
+    sorted = kp_xmalloc((n + 1) * sizeof(*sorted));
+    for (i = 0; i < n; i++)
+        for (k = 0; k < rep->npods; k++)
+            if (rep->pods[k].queue_position == pos[i])
+                sorted[i] = rep->pods[k];
+    for (i = k = 0; i < rep->npods && k < n; i++)
+        if (rep->pods[i].reported)
+            rep->pods[i] = sorted[k++];
+    free(sorted);
+    free(pos);
+    return 0;
+}
+
+/* -o yaml, name, jsonpath, custom-columns: from the JSON document */
+static int
+render_kubectl(const struct kp_snapshot *snap, const struct kp_options *o,
+               const struct kp_report *rep, struct kp_buf *out,
+               struct kp_error *err)
+{
+    struct kp_buf b;
+    int rc;
+
+    kp_buf_init(&b);
+    kp_render_json(snap, rep, &b);
+    rc = kp_render_kubectl(o, b.data, b.len, out, err);
+    kp_buf_release(&b);
+    return rc;
+}
+
 int
 kp_run(const struct kp_options *o, struct kp_run_result *r,
        struct kp_error *err)
@@ -325,6 +372,8 @@ kp_run(const struct kp_options *o, struct kp_run_result *r,
     kp_buf_init(&r->out);
     kp_snapshot_init(&snap);
     memset(&rep, 0, sizeof(rep));
+    if (kp_kubectl_check(o, err) < 0)
+        goto out;
     if (load(&snap, o, default_ns, sizeof(default_ns), err) < 0 ||
         kp_snapshot_finish(&snap, o->scheduler_name, err) < 0)
         goto out;
@@ -335,14 +384,21 @@ kp_run(const struct kp_options *o, struct kp_run_result *r,
         kp_analyze_run(&snap, o, &rep, err) < 0)
         goto out;
     warn_only_added_empty(&snap, o, &rep);
+    if (o->sort_by && sort_pods(&snap, o, &rep, err) < 0)
+        goto out;
     take_warnings(&snap, o, r, &taken);
     keep_warnings(&rep, r);
-    if (o->output == KP_OUTPUT_JSON && o->stream) {
+    if (kp_kubectl_output(o)) {
+        if (render_kubectl(&snap, o, &rep, &r->out, err) < 0)
+            goto out;
+    } else if (o->output == KP_OUTPUT_JSON && o->stream) {
         if (o->before_stream)
             o->before_stream(o->stream_ctx, r);
         kp_buf_set_sink(&r->out, o->stream);
     }
-    if (o->output == KP_OUTPUT_JSON)
+    if (kp_kubectl_output(o))
+        ;
+    else if (o->output == KP_OUTPUT_JSON)
         kp_render_json(&snap, &rep, &r->out);
     else if (o->output == KP_OUTPUT_SUMMARY)
         kp_render_summary(&snap, &rep, o->no_headers, &r->out);

@@ -165,8 +165,8 @@ expect_usage_error() {
 # --- 2: usage errors --------------------------------------------------------
 
 @test "2: bad values of -o, --mode, --fail-on" {
-    expect_usage_error "error: invalid output format 'yaml': expected " \
-        -f "$CLUSTER" -o yaml
+    expect_usage_error "error: invalid output format 'xml': expected " \
+        -f "$CLUSTER" -o xml
     expect_usage_error "error: invalid output format 'JSON': expected " \
         -f "$CLUSTER" --output=JSON
     expect_usage_error "error: invalid mode 'fast': expected " \
@@ -215,7 +215,7 @@ expect_usage_error() {
 }
 
 @test "2: a usage error is found before any input is read" {
-    run_kp -f "$BATS_TEST_TMPDIR/missing.json" -o yaml
+    run_kp -f "$BATS_TEST_TMPDIR/missing.json" -o xml
     assert_equal "$status" 2
     test_cmp /dev/null "$OUT"
     run_kp -f "$ROOT/tests/bad/truncated.json" --mode fast

@@ -285,11 +285,11 @@ bash_complete() {
 }
 
 @test "an invalid --output exits 2 with an error naming the value" {
-    run --separate-stderr "$KP" -f "$CLUSTER" -o yaml
+    run --separate-stderr "$KP" -f "$CLUSTER" -o xml
     assert_failure 2
     assert_output ''
     assert_regex "${stderr_lines[0]}" \
-        "^error: invalid output format 'yaml': expected table, wide, json"
+        "^error: invalid output format 'xml': expected table, wide, json"
 }
 
 @test "an invalid --fail-on exits 2 with an error naming the value" {
@@ -383,8 +383,8 @@ bash_complete() {
 @test "completion bash completes the commands first, and flags after explain" {
     run bash_complete 'kubectl-preempt e'
     assert_output 'explain'
-    run bash_complete 'kubectl-preempt explain -o j'
-    assert_output 'json'
+    run bash_complete 'kubectl-preempt explain -o w'
+    assert_output 'wide'
     run bash_complete 'kubectl-preempt explain -n prod '
     assert_output ''
 }

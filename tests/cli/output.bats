@@ -368,3 +368,101 @@ No pending pods found in any namespace."
     expect_report "$EXPECTED/cluster.json" --mode queue -o json \
         -f "$BATS_TEST_TMPDIR/reordered.json"
 }
+
+# ---- kubectl's formats (issue 17): -o yaml, name, jsonpath,
+# custom-columns, --sort-by.  cluster.yaml is -o yaml of the cluster,
+# checked to load back (python3's yaml) as cluster.json, key order kept.
+
+@test "-o yaml is the JSON report in kubectl's YAML, keys in the same order" {
+    run --separate-stderr "$KP" -f "$CLUSTER" -o yaml
+    assert_success
+    assert_output "$(cat "$EXPECTED/cluster.yaml")"
+    run python3 -c 'import json, sys, yaml
+y = yaml.safe_load(open(sys.argv[1])); j = json.load(open(sys.argv[2]))
+assert y == j and list(y) == list(j) and list(y["pods"][0]) == list(j["pods"][0])' \
+        "$EXPECTED/cluster.yaml" "$EXPECTED/cluster.json"
+    assert_success
+}
+
+@test "-o name prints pod/NAME per reported pod" {
+    run --separate-stderr "$KP" -f "$CLUSTER" -o name -n prod
+    assert_success
+    assert_output $'pod/checkout-0\npod/search-0\npod/sidecar-light'
+}
+
+@test "-o jsonpath runs the template on the whole report, as kubectl on a List" {
+    run --separate-stderr "$KP" -f "$CLUSTER" \
+        -o 'jsonpath={range .pods[?(@.result=="Preempts")]}{.name}{"\t"}{.victims[*].name}{"\n"}{end}'
+    assert_success
+    assert_output $'checkout-0\tetl-worker-0 etl-worker-1\nsearch-0\tetl-worker-2'
+    run --separate-stderr "$KP" -f "$CLUSTER" --output=jsonpath='{.pods[*].name}'
+    assert_success
+    assert_output 'checkout-0 search-0 sidecar-light train-1 backfill-0'
+}
+
+@test "-o jsonpath-file reads the template from a file" {
+    printf '{.snapshot.nodes} nodes, {.pods[0].name}\n' \
+        >"$BATS_TEST_TMPDIR/t.jsonpath"
+    run --separate-stderr "$KP" -f "$CLUSTER" \
+        -o "jsonpath-file=$BATS_TEST_TMPDIR/t.jsonpath"
+    assert_success
+    assert_output '4 nodes, checkout-0'
+}
+
+@test "a missing key prints nothing, or fails with --allow-missing-template-keys=false" {
+    run --separate-stderr "$KP" -f "$CLUSTER" -o 'jsonpath={.nope}x'
+    assert_success
+    assert_output 'x'
+    run --separate-stderr "$KP" -f "$CLUSTER" -o 'jsonpath={.nope}x' \
+        --allow-missing-template-keys=false
+    assert_failure 1
+    assert_output ''
+    assert_equal "${stderr_lines[0]}" \
+        'error: error executing jsonpath "{.nope}x": Error executing template: nope is not found. Printing more information for debugging the template:'
+}
+
+@test "a bad jsonpath template is kubectl's error, exit 1, before any input is read" {
+    run --separate-stderr "$KP" -f /nonexistent.json -o 'jsonpath={.pods['
+    assert_failure 1
+    assert_output ''
+    assert_equal "$stderr" 'error: error parsing jsonpath {.pods[, unterminated array'
+    run --separate-stderr "$KP" -f "$CLUSTER" -o custom-columns=NAME
+    assert_failure 1
+    assert_equal "$stderr" 'error: unexpected custom-columns spec: NAME, expected <header>:<json-path-expr>'
+}
+
+@test "-o custom-columns and --sort-by: one row per pod, sorted by priority" {
+    run --separate-stderr "$KP" -f "$CLUSTER" --sort-by .priority \
+        -o custom-columns='NAME:.name,PRIORITY:.priority,NODE:.nominatedNode,VICTIMS:.victims[*].name'
+    assert_success
+    assert_output "$(cat <<'OUT'
+NAME            PRIORITY   NODE     VICTIMS
+backfill-0      500        <nil>    <none>
+search-0        100000     node-c   etl-worker-2
+sidecar-light   100000     <nil>    <none>
+train-1         100000     <nil>    <none>
+checkout-0      1000000    node-a   etl-worker-0,etl-worker-1
+OUT
+)"
+}
+
+@test "-o custom-columns-file takes a line of headers and a line of paths" {
+    printf 'NAME RESULT\n.name {.result}\n' >"$BATS_TEST_TMPDIR/cols"
+    run --separate-stderr "$KP" -f "$CLUSTER" --no-headers -n prod \
+        -o "custom-columns-file=$BATS_TEST_TMPDIR/cols"
+    assert_success
+    assert_output $'checkout-0      Preempts\nsearch-0        Preempts\nsidecar-light   Fits'
+}
+
+@test "--sort-by also orders the table and the JSON report" {
+    run --separate-stderr "$KP" -f "$CLUSTER" --sort-by '{.name}' --no-headers
+    assert_success
+    assert_equal "$(awk '{ print $2 }' <<<"$output" | tr '\n' ' ')" \
+        'backfill-0 checkout-0 search-0 sidecar-light train-1 '
+    run --separate-stderr "$KP" -f "$CLUSTER" --sort-by '{.name}' -o json
+    assert_success
+    assert_equal "$(jq -c '[.pods[].queuePosition]' <<<"$output")" '[5,1,2,3,4]'
+    run --separate-stderr "$KP" -f "$CLUSTER" --sort-by '{.nope}'
+    assert_failure 1
+    assert_equal "$stderr" 'error: couldn'"'"'t find any field with path "{.nope}" in the list of objects'
+}

@@ -125,7 +125,9 @@ static const struct row rows[] = {
     {"no name before =", "--=json", -1, "bad flag syntax: --=json", NULL,
      NULL, NULL, 0, "", "", 0, 0, false, false, false, false},
     {"-o= is an empty format", "-o=", -1, "invalid output format '': "
-     "expected table, wide, json or summary", NULL, NULL, NULL, 0, "", "",
+     "expected table, wide, json, yaml, name, summary, jsonpath=TEMPLATE, "
+     "jsonpath-file=FILE, custom-columns=SPEC or custom-columns-file=FILE",
+     NULL, NULL, NULL, 0, "", "",
      0, 0, false, false, false, false},
     /* help */
     {"-h prints the usage", "-n prod -h", 1, NULL, NULL, NULL, NULL, 0, "",
