@@ -497,7 +497,7 @@ on_body(char *data, size_t size, size_t nmemb, void *userp)
         return 0;
     }
     curl_easy_getinfo(j->easy, CURLINFO_RESPONSE_CODE, &code);
-    if (code == 200 && !j->got_page && !j->html && is_html(j, data, n))
+    if (!j->got_page && !j->html && !j->body.len && is_html(j, data, n))
         j->html = 1;
     if (code != 200 || j->html) {
         /* enough of an error page to quote it: the rest is not read */
