@@ -441,7 +441,7 @@ class Handler(BaseHTTPRequestHandler):
                                        " leader changed"))
             return True
         if st.active("not-json", name):
-            self.send_json(200, None, raw=b"<html>proxy error</html>")
+            self.send_json(200, None, raw=b"proxy error: upstream unavailable")
             return True
         return False
 
