@@ -520,8 +520,11 @@ run_member(struct kp_list_stream *ls, const char *p, size_t n, size_t *used)
         return bad_syntax(ls, ls->pos + *used, what);
     ls->mlen += *used;
     if (ls->mlen > KP_MAX_OBJECT_BYTES)
-        return fail(ls, "member '%s' is larger than %zu MiB (the "
-                    "per-object limit)", ls->key, KP_MAX_OBJECT_BYTES >> 20);
+        return fail(ls, "%s%s%s is larger than %zu MiB (the per-object "
+                    "limit)", ls->member == M_OTHER ? "a member" : "member '",
+                    ls->member == M_OTHER ? "" : ls->key,
+                    ls->member == M_OTHER ? "" : "'",
+                    KP_MAX_OBJECT_BYTES >> 20);
     if (ls->member != M_OTHER &&
         append(&ls->mbuf, p, *used, MAX_MEMBER) < 0)
         return fail(ls, "member '%s' larger than %zu bytes", ls->key,
