@@ -54,6 +54,18 @@
 /* pages in a row that carry a continue token and no item */
 #define MAX_EMPTY_PAGES 100
 /*
+ * pages of one list: KP_LIVE_MAX_OBJECTS in pages of 500 (that
+ * cluster's pods are 300 pages); a server that answers an item or two
+ * per page would otherwise take hours to reach KP_LIVE_MAX_OBJECTS
+ */
+#define MAX_PAGES 2000
+/*
+ * Items held by lists ahead of their turn, all lists together: two
+ * pages each are tens of MB on a real cluster; a server that ignores
+ * limit would otherwise fill memory while an earlier list is read.
+ */
+#define MAX_HELD_BYTES ((size_t)1 << 30)
+/*
  * All the header lines of one response: curl refuses a single line over
  * 100 KiB (CURL_MAX_HTTP_HEADER) and so do we for all of them; an API
  * server sends well under 2 KiB.
@@ -173,6 +185,7 @@ struct fetch {
     int max_retries;
     long long fail_deadline;    /* a list failed: stop waiting then */
     unsigned long long total_bytes; /* response bytes of all lists */
+    size_t held_bytes;          /* held by lists ahead of their turn */
     struct kp_redact redact;    /* the credentials in use */
 };
 
@@ -524,8 +537,8 @@ on_header(char *data, size_t size, size_t nmemb, void *userp)
     char line[128];
 
     if (n >= 5 && !strncmp(data, "HTTP/", 5)) {
+        /* header_bytes runs on: endless 1xx responses are headers too */
         j->retry_after_s = -1;
-        j->header_bytes = 0;
         j->location[0] = j->content_type[0] = '\0';
     }
     j->header_bytes += n;
@@ -882,6 +895,7 @@ start_request(struct fetch *f, struct list_job *j, struct kp_error *err)
 static void
 drop_held(struct list_job *j)
 {
+    j->f->held_bytes -= j->held.len;
     free(j->held.data);
     memset(&j->held, 0, sizeof(j->held));
     j->held_pages = 0;
@@ -894,6 +908,7 @@ hold(struct list_job *j, const char *text, size_t len, long index)
 
     h.len = len;
     h.index = index;
+    j->f->held_bytes += sizeof(h) + len;
     buf_add(&j->held, &h, sizeof(h));
     if (len)
         buf_add(&j->held, text, len);
@@ -946,6 +961,11 @@ on_item(void *ctx, const char *text, size_t len, long index,
         text = clean;
     if (j->turn)
         r = sink_item(j, text, len, index, err);
+    else if (j->f->held_bytes + len > MAX_HELD_BYTES)
+        r = kp_errorf(err, KP_EXIT_ERROR, "the lists read ahead of their "
+                      "turn hold more than %zu MiB (the limit across all "
+                      "lists): does the server ignore limit?",
+                      MAX_HELD_BYTES >> 20);
     else
         hold(j, text, len, index);
     free(clean);
@@ -1064,6 +1084,10 @@ check_continue(struct fetch *f, struct list_job *j, const char *cont,
                          "server %s: the server sent a continue token it "
                          "had sent before (page %zu): the list would never "
                          "end", j->what, f->ep.display, j->nseen + 1);
+    if (j->nseen > MAX_PAGES)
+        return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s from the "
+                         "server %s: more than %d pages (the limit of one "
+                         "list)", j->what, f->ep.display, MAX_PAGES);
     if (kp_list_stream_nitems(j->ls) > 0)
         j->empty_pages = 0;
     else if (++j->empty_pages >= MAX_EMPTY_PAGES)

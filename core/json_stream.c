@@ -80,6 +80,7 @@ struct kp_list_stream {
     size_t item_start;          /* its offset in the page */
     long nitems;
     size_t mlen;                /* bytes of the member value so far */
+    size_t outside;             /* bytes of the page outside items */
     size_t ws_run;              /* white space bytes in a row */
     const struct kp_redact *redact;
     char *cont;
@@ -124,7 +125,7 @@ kp_list_stream_reset(struct kp_list_stream *ls)
     ls->pos = 0;
     memset(&ls->vs, 0, sizeof(ls->vs));
     ls->keylen = 0;
-    ls->mlen = ls->ws_run = 0;
+    ls->mlen = ls->ws_run = ls->outside = 0;
     memset(ls->seen, 0, sizeof(ls->seen));
     ls->mbuf.len = 0;
     ls->ibuf.len = 0;
@@ -519,11 +520,15 @@ run_member(struct kp_list_stream *ls, const char *p, size_t n, size_t *used)
     if (r < 0)
         return bad_syntax(ls, ls->pos + *used, what);
     ls->mlen += *used;
+    ls->outside += *used;
     if (ls->mlen > KP_MAX_OBJECT_BYTES)
         return fail(ls, "%s%s%s is larger than %zu MiB (the per-object "
                     "limit)", ls->member == M_OTHER ? "a member" : "member '",
                     ls->member == M_OTHER ? "" : ls->key,
                     ls->member == M_OTHER ? "" : "'",
+                    KP_MAX_OBJECT_BYTES >> 20);
+    if (ls->outside > KP_MAX_OBJECT_BYTES)
+        return fail(ls, "more than %zu MiB of the page outside its items",
                     KP_MAX_OBJECT_BYTES >> 20);
     if (ls->member != M_OTHER &&
         append(&ls->mbuf, p, *used, MAX_MEMBER) < 0)
@@ -581,6 +586,11 @@ step(struct kp_list_stream *ls, const char *data, size_t n, size_t *i)
         *i += used;
         return 0;
     }
+    if (ls->state != S_ITEM_NEXT && ls->state != S_ITEM_OR_END &&
+        ls->state != S_AFTER_ITEM &&
+        (ls->outside += 1) > KP_MAX_OBJECT_BYTES)
+        return fail(ls, "more than %zu MiB of the page outside its items",
+                    KP_MAX_OBJECT_BYTES >> 20);
     if (ls->state != S_KEY && is_ws(c)) {
         if (++ls->ws_run > KP_MAX_OBJECT_BYTES)
             return fail(ls, "more than %zu MiB of white space at byte %zu",

@@ -34,6 +34,10 @@ Hostile servers (the same way; each streams until the client hangs up):
 
   endless-items          a 200 page that ignores limit and never ends,
                          every item distinct (name n0, n1, ...)
+  endless-big-items      the same with items of 1 MiB each
+  endless-members        a 200 page of endless small top-level members
+  one-item-pages         pages of one item each, under ever new tokens,
+                         for ever
   endless-string         a 200 page whose first item holds a string
                          that never ends
   gzip-bomb              gzip (whatever was asked) of a page whose first
@@ -181,6 +185,7 @@ def read_token(tok):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True     # no 40 ms delayed-ACK stall a page
     server_version = "fake-apiserver"
 
     def log_message(self, fmt, *args):  # quiet
@@ -243,6 +248,31 @@ class Handler(BaseHTTPRequestHandler):
                     i += 2000
             self.start_stream()
             self.stream_forever(head, items())
+            return True
+        if st.active("endless-big-items", name):
+            pad = "b" * (1 << 20)
+
+            def big():
+                i = 0
+                while True:
+                    yield ('%s{"metadata":{"name":"n%d","annotations":'
+                           '{"pad":"%s"}}}' % ("," if i else "", i,
+                                               pad)).encode()
+                    i += 1
+            self.start_stream()
+            self.stream_forever(head, big())
+            return True
+        if st.active("endless-members", name):
+            self.start_stream()
+            self.stream_forever(b'{"kind":"%s"' % list_kind.encode(),
+                                iter(lambda: b',"x":1' * 10000, None))
+            return True
+        if st.active("one-item-pages", name):
+            cont = q.get("continue", [""])[0]
+            n = int(cont[1:]) + 1 if cont.startswith("p") else 0
+            self.send_json(200, {"kind": list_kind, "apiVersion": api_version,
+                                 "metadata": {"continue": "p%d" % n},
+                                 "items": [{"metadata": {"name": "n%d" % n}}]})
             return True
         if st.active("endless-string", name):
             self.start_stream()
