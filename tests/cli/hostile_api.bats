@@ -142,6 +142,7 @@ run_bounded() {
 within() {
     local secs=$1 mb=$2
     case "$KP" in *asan*) secs=$((secs * 3)) mb=$((mb * 3)) ;; esac
+    echo "# took ${ELAPSED}s, peak RSS ${RSS_MB} MiB" >&3
     awk -v e="$ELAPSED" -v s="$secs" 'BEGIN { exit !(e < s) }' ||
         fail "took ${ELAPSED}s, more than ${secs}s"
     [ "$RSS_MB" -lt "$mb" ] || fail "peak RSS ${RSS_MB} MiB, over $mb MiB"
