@@ -327,7 +327,8 @@ is_html(const struct list_job *j, const char *data, size_t n)
 
     if (!strncasecmp(j->content_type, "text/html", 9))
         return 1;
-    while (i < n && strchr(" \t\r\n", data[i]))
+    while (i < n && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' ||
+                     data[i] == '\n'))
         i++;
     return i < n && data[i] == '<';
 }
