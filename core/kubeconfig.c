@@ -1119,11 +1119,17 @@ check_readable(const char *path, const char *what, const char *owner,
                struct kp_error *err)
 {
     FILE *f = fopen(path, "rb");
+    struct stat st;
+    int dir;
 
     if (!f)
         return kp_errorf(err, KP_EXIT_ERROR, "unable to read %s %s for %s "
                          "due to %s", what, path, owner, strerror(errno));
+    dir = fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode);
     fclose(f);
+    if (dir)
+        return kp_errorf(err, KP_EXIT_ERROR, "%s %s for %s: is a directory",
+                         what, path, owner);
     return 0;
 }
 

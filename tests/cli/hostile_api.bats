@@ -434,3 +434,23 @@ SH
     run --separate-stderr "$KP" -f "$BATS_TEST_TMPDIR/dir"
     expect_error "$BATS_TEST_TMPDIR/dir: is a directory"
 }
+
+@test "a directory as certificate-authority is named as such" {
+    start_server
+    mkdir "$BATS_TEST_TMPDIR/dir"
+    run --separate-stderr "$KP" --server "$SERVER" --token "$TOKEN" \
+        --certificate-authority "$BATS_TEST_TMPDIR/dir" -A
+    expect_error_prefix "certificate-authority $BATS_TEST_TMPDIR/dir for "
+    case "$stderr" in
+    *": is a directory") ;;
+    *) fail "$stderr" ;;
+    esac
+}
+
+@test "a refused optional list quoting the token warns without it" {
+    hostile --fault echo-credential:namespaces
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A
+    assert_success
+    no_secret "$TOKEN"
+    assert_equal "$(grep -c 'Bearer \[REDACTED\]' <<<"$stderr")" 1
+}
