@@ -1238,6 +1238,30 @@ pipe_chunk(struct pipe_reader *r, const char *p, size_t n,
             r->doc_off = r->off;
             from = i;
         }
+        if (c == ' ' && !r->in_str && !r->in_word) {
+            /* indentation */
+            size_t j = i + 1;
+
+            while (j < n && p[j] == ' ')
+                j++;
+            r->off += j - i;
+            r->col += j - i;
+            i = j;
+            continue;
+        }
+        if (r->in_str && !r->esc && c != '"' && c != '\\' &&
+            (unsigned char)c >= 0x20) {
+            /* the plain bytes of a string, all on one line */
+            size_t j = i + 1;
+
+            while (j < n && p[j] != '"' && p[j] != '\\' &&
+                   (unsigned char)p[j] >= 0x20)
+                j++;
+            r->off += j - i;
+            r->col += j - i;
+            i = j;
+            continue;
+        }
         rc = pipe_byte(r, c, &ends, err);
         if (rc < 0)
             return -1;
