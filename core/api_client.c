@@ -852,14 +852,37 @@ set_deadline(struct fetch *f, struct list_job *j, struct kp_error *err)
     return 0;
 }
 
+/* The first failed list in the caller's order, or njobs. */
+static size_t
+first_failed(const struct fetch *f)
+{
+    size_t i;
+
+    for (i = 0; i < f->njobs; i++)
+        if (f->jobs[i].failed)
+            return i;
+    return f->njobs;
+}
+
+/*
+ * Once a list has failed, only the lists before it go on (until the
+ * settle deadline): one of them may fail too, and its error is the one
+ * to report.
+ */
+static int
+may_start(const struct fetch *f, const struct list_job *j)
+{
+    return !f->fail_deadline || (size_t)(j - f->jobs) < first_failed(f);
+}
+
 /* Start (or restart) the request for the job's next page. */
 static int
 start_request(struct fetch *f, struct list_job *j, struct kp_error *err)
 {
     char limit[32], *url, *tmp;
 
-    if (f->fail_deadline)
-        return 0;       /* a list failed: start nothing more */
+    if (!may_start(f, j))
+        return 0;       /* a list before it failed: start nothing more */
     snprintf(limit, sizeof(limit), "?limit=%ld", f->limit);
     url = xstrfmt(f->ep.base, j->def->path, limit);
     if (j->cont) {
@@ -1299,13 +1322,12 @@ drain_messages(struct fetch *f)
 static int
 settled(const struct fetch *f, struct kp_error *err)
 {
-    size_t i, first = f->njobs;
+    size_t i, first = first_failed(f);
 
-    for (i = 0; i < f->njobs && first == f->njobs; i++)
-        if (f->jobs[i].failed)
-            first = i;
+    /* a list before it still reading, or about to retry */
     for (i = 0; i < first; i++)
-        if (f->jobs[i].active && now_ms() < f->fail_deadline)
+        if ((f->jobs[i].active || f->jobs[i].wake_ms) &&
+            now_ms() < f->fail_deadline)
             return 0;
     *err = f->jobs[first].err;
     return 1;
@@ -1361,7 +1383,7 @@ wake_jobs(struct fetch *f, struct kp_error *err)
     for (i = 0; i < f->njobs; i++) {
         struct list_job *j = &f->jobs[i];
 
-        if (!j->wake_ms || f->fail_deadline)
+        if (!j->wake_ms || !may_start(f, j))
             continue;
         if (j->wake_ms <= now) {
             if (start_request(f, j, err) < 0)
