@@ -24,6 +24,7 @@
 
 #include "arena.h"
 #include "json_stream.h"
+#include "redact.h"
 
 #if LIBCURL_VERSION_NUM < 0x074d00
 #error "libcurl 7.77 or later is needed (CURLOPT_*_BLOB)"
@@ -39,6 +40,39 @@
 #define FIRST_BACKOFF_MS 200
 #define CONNECT_TIMEOUT_MS 30000
 #define MAX_ERROR_BODY ((size_t)1 << 20)
+/*
+ * The bounds of a live read (README, Security).  The largest cluster
+ * Kubernetes supports has 5,000 nodes and 150,000 pods (2.7 GB of
+ * indented kubectl JSON, 1.3-2.2 GB as the API serves it): a list may
+ * hold KP_LIVE_MAX_OBJECTS objects, 6.7 times the pods of that cluster,
+ * and all lists together KP_LIVE_MAX_BYTES of response bodies (after
+ * gzip), the cap of a snapshot file.  One object is held to
+ * KP_MAX_OBJECT_BYTES (json_stream.h).
+ */
+#define KP_LIVE_MAX_OBJECTS 1000000L
+#define KP_LIVE_MAX_BYTES ((unsigned long long)8 << 30)
+/* pages in a row that carry a continue token and no item */
+#define MAX_EMPTY_PAGES 100
+/*
+ * pages of one list: KP_LIVE_MAX_OBJECTS in pages of 500 (that
+ * cluster's pods are 300 pages); a server that answers an item or two
+ * per page would otherwise take hours to reach KP_LIVE_MAX_OBJECTS
+ */
+#define MAX_PAGES 2000
+/*
+ * Items held by lists ahead of their turn, all lists together: two
+ * pages each are tens of MB on a real cluster; a server that ignores
+ * limit would otherwise fill memory while an earlier list is read.
+ */
+#define MAX_HELD_BYTES ((size_t)1 << 30)
+/*
+ * All the header lines of one response: curl refuses a single line over
+ * 100 KiB (CURL_MAX_HTTP_HEADER) and so do we for all of them; an API
+ * server sends well under 2 KiB.
+ */
+#define MAX_HEADER_BYTES ((size_t)100 * 1024)
+/* a transfer that moves no byte for this long has stalled */
+#define STALL_S 60L
 /* pages a list ahead of its turn may hold before it waits */
 #define HOLD_PAGES 2
 #define MAX_STATUS_MSG 300
@@ -100,6 +134,17 @@ struct list_job {
     struct kp_list_stream *ls;
     char list_kind[64];         /* "PodList" */
     long retry_after_s;         /* -1: no Retry-After header */
+    size_t header_bytes;        /* of the response being read */
+    int header_too_large;
+    int html;                   /* the body is an HTML page */
+    int body_cut;               /* an error body over MAX_ERROR_BODY */
+    char content_type[64];
+    char location[256];         /* Location of a redirect, sanitised */
+    long long deadline_ms;      /* --request-timeout of this page; 0 */
+    long nobjects;              /* items of the list so far */
+    int empty_pages;            /* in a row, with a continue token */
+    unsigned long long *seen;   /* hashes of the continue tokens seen */
+    size_t nseen, capseen;
     char *cont;                 /* continue token of the next page */
     struct buf held;            /* held_item headers, each + its text */
     int held_pages;
@@ -139,6 +184,9 @@ struct fetch {
     long limit, max_wait_ms;
     int max_retries;
     long long fail_deadline;    /* a list failed: stop waiting then */
+    unsigned long long total_bytes; /* response bytes of all lists */
+    size_t held_bytes;          /* held by lists ahead of their turn */
+    struct kp_redact redact;    /* the credentials in use */
 };
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -183,6 +231,8 @@ reason_phrase(long code)
         long code;
         const char *text;
     } tab[] = {
+        {301, "Moved Permanently"}, {302, "Found"}, {303, "See Other"},
+        {307, "Temporary Redirect"}, {308, "Permanent Redirect"},
         {400, "Bad Request"}, {401, "Unauthorized"}, {403, "Forbidden"},
         {404, "Not Found"}, {405, "Method Not Allowed"},
         {406, "Not Acceptable"}, {409, "Conflict"}, {410, "Gone"},
@@ -227,23 +277,84 @@ slist_free_wiped(struct curl_slist *l)
 
 /* ---- errors ----------------------------------------------------------- */
 
+/*
+ * Copy one line of text from the server into out (at most max bytes):
+ * scrubbed of the credentials first (so that no cut leaves a part of
+ * one), control characters and invalid bytes as spaces or '?'.
+ */
+static void
+server_text(const struct fetch *f, const char *src, size_t len, char *out,
+            size_t max)
+{
+    char *clean = kp_redact_dup(&f->redact, src, len, &len);
+    const char *p = clean ? clean : src;
+    size_t i = 0, k;
+
+    for (k = 0; k < len && p[k] != '\n' && i < max; k++) {
+        unsigned char c = (unsigned char)p[k];
+
+        out[i++] = c < 0x20 ? ' ' : c == 0x7f ? '?' : (char)c;
+    }
+    while (i > 0 && out[i - 1] == ' ')
+        i--;
+    out[i] = '\0';
+    free(clean);
+}
+
 /* The message of a Status body, else the start of the body, sanitised. */
 static void
-status_message(const struct buf *b, char *out, size_t n)
+status_message(const struct fetch *f, const struct buf *b, char *out,
+               size_t n)
 {
     cJSON *st = b->len ? cJSON_ParseWithLength(b->data, b->len) : NULL;
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(st, "message");
     const char *src = cJSON_IsString(m) ? m->valuestring : NULL;
-    size_t i = 0, max = n - 1 < MAX_STATUS_MSG ? n - 1 : MAX_STATUS_MSG;
+    size_t max = n - 1 < MAX_STATUS_MSG ? n - 1 : MAX_STATUS_MSG;
 
     if (!src && !st && b->len)
         src = b->data;
-    for (; src && *src && *src != '\n' && i < max; src++)
-        out[i++] = (unsigned char)*src < 0x20 ? ' ' : *src;
-    while (i > 0 && out[i - 1] == ' ')
-        i--;
-    out[i] = '\0';
+    out[0] = '\0';
+    if (src)
+        server_text(f, src, strlen(src), out, max);
     cJSON_Delete(st);
+}
+
+/* Does the body look like an HTML page (a proxy's, not the API's)? */
+static int
+is_html(const struct list_job *j, const char *data, size_t n)
+{
+    size_t i = 0;
+
+    if (!strncasecmp(j->content_type, "text/html", 9))
+        return 1;
+    while (i < n && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' ||
+                     data[i] == '\n'))
+        i++;
+    return i < n && data[i] == '<';
+}
+
+/* "server returned an HTML page (HTTP 502, title "..."), not JSON" */
+static int
+html_error(struct list_job *j, long code, struct kp_error *err)
+{
+    const char *b = j->body.data ? j->body.data : "";
+    const char *t = strcasestr(b, "<title");
+    char title[120] = "";
+    const char *end;
+
+    if (t && (t = strchr(t, '>')) != NULL) {
+        t++;
+        end = strcasestr(t, "</title");
+        while (*t == ' ' || *t == '\n' || *t == '\r' || *t == '\t')
+            t++;
+        server_text(j->f, t, end ? (size_t)(end - t) : strlen(t), title,
+                    sizeof(title) - 1);
+    }
+    return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s from the server "
+                     "%s: server returned an HTML page (HTTP %ld%s%s%s), "
+                     "not JSON: is a proxy in the way?", j->what,
+                     j->f->ep.display, code, title[0] ? ", title \"" : "",
+                     title, title[0] ? "\"" : "");
 }
 
 static int
@@ -254,7 +365,17 @@ http_error(struct list_job *j, long code, const char *extra,
     const char *scope = code == 401 || code == 403 ? " at the cluster scope"
                                                    : "";
 
-    status_message(&j->body, msg, sizeof(msg));
+    if (j->html)
+        return html_error(j, code, err);
+    if (code >= 300 && code < 400)
+        return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s: %ld%s%s: the "
+                         "server redirects to %s%s%s; redirects are not "
+                         "followed", j->what, code,
+                         *reason_phrase(code) ? " " : "",
+                         reason_phrase(code), j->location[0] ? "'" : "",
+                         j->location[0] ? j->location : "no Location",
+                         j->location[0] ? "'" : "");
+    status_message(j->f, &j->body, msg, sizeof(msg));
     return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s%s: %ld%s%s%s%s%s",
                      j->what, scope, code, *reason_phrase(code) ? " " : "",
                      reason_phrase(code), *msg ? ": " : "", msg, extra);
@@ -284,12 +405,56 @@ is_connect_error(CURLcode res)
     }
 }
 
+/* "2s", "1500ms": the --request-timeout as given */
+static void
+timeout_text(long ms, char *buf, size_t n)
+{
+    snprintf(buf, n, "%ld%s", ms % 1000 ? ms : ms / 1000,
+             ms % 1000 ? "ms" : "s");
+}
+
+/*
+ * A timeout: the page's --request-timeout deadline, else the connect
+ * timeout, else a transfer that stalled (STALL_S without a byte).
+ */
+static int
+timed_out(const struct fetch *f, struct list_job *j, const char *detail,
+          struct kp_error *err)
+{
+    curl_off_t connected = 0;
+    char t[32];
+
+    if (j->deadline_ms && now_ms() + 500 >= j->deadline_ms) {
+        timeout_text(f->o->request_timeout_ms, t, sizeof(t));
+        return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s from the "
+                         "server %s: request timed out after %s "
+                         "(--request-timeout)", j->what, f->ep.display, t);
+    }
+    curl_easy_getinfo(j->easy, CURLINFO_CONNECT_TIME_T, &connected);
+    if (!connected)
+        return kp_errorf(err, KP_EXIT_ERROR, "unable to connect to the "
+                         "server %s: %s", f->ep.display, detail);
+    return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s from the server "
+                     "%s: no data for %lds: the transfer stalled", j->what,
+                     f->ep.display, STALL_S);
+}
+
 static int
 transport_error(const struct fetch *f, struct list_job *j, CURLcode res,
                 struct kp_error *err)
 {
-    const char *detail = j->errbuf[0] ? j->errbuf : curl_easy_strerror(res);
-    long timeout = f->o->request_timeout_ms;
+    char detail[CURL_ERROR_SIZE];
+    const char *e = j->errbuf[0] ? j->errbuf : curl_easy_strerror(res);
+
+    server_text(f, e, strlen(e), detail, sizeof(detail) - 1);
+    if (j->header_too_large || (res == CURLE_OUT_OF_MEMORY && !j->got_page
+                                && !j->body.len))
+        return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s from the "
+                         "server %s: response header too large (over %zu "
+                         "bytes)", j->what, f->ep.display,
+                         MAX_HEADER_BYTES);
+    if (res == CURLE_OPERATION_TIMEDOUT)
+        return timed_out(f, j, detail, err);
 
     if (res == CURLE_PEER_FAILED_VERIFICATION)
         return kp_errorf(err, KP_EXIT_ERROR, "unable to connect to the "
@@ -298,16 +463,6 @@ transport_error(const struct fetch *f, struct list_job *j, CURLcode res,
     if (is_connect_error(res))
         return kp_errorf(err, KP_EXIT_ERROR, "unable to connect to the "
                          "server %s: %s", f->ep.display, detail);
-    if (res == CURLE_OPERATION_TIMEDOUT && timeout > 0)
-        return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s from the "
-                         "server %s: request timed out after %ld%s "
-                         "(--request-timeout)", j->what, f->ep.display,
-                         timeout % 1000 ? timeout : timeout / 1000,
-                         timeout % 1000 ? "ms" : "s");
-    if (res == CURLE_OPERATION_TIMEDOUT)
-        return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s from the "
-                         "server %s: request timed out: %s", j->what,
-                         f->ep.display, detail);
     if (res == CURLE_PARTIAL_FILE)
         return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s from the "
                          "server %s: the response was cut short: %s",
@@ -347,10 +502,24 @@ on_body(char *data, size_t size, size_t nmemb, void *userp)
     size_t n = size * nmemb;
     long code = 0;
 
+    j->f->total_bytes += n;
+    if (j->f->total_bytes > KP_LIVE_MAX_BYTES) {
+        kp_errorf(&j->err, KP_EXIT_ERROR, "the responses of all lists "
+                  "exceed %llu GiB (the limit of a live read)",
+                  KP_LIVE_MAX_BYTES >> 30);
+        j->stream_failed = 1;
+        return 0;
+    }
     curl_easy_getinfo(j->easy, CURLINFO_RESPONSE_CODE, &code);
-    if (code != 200) {
-        if (j->body.len + n <= MAX_ERROR_BODY)
-            buf_add(&j->body, data, n);
+    if (!j->got_page && !j->html && !j->body.len && is_html(j, data, n))
+        j->html = 1;
+    if (code != 200 || j->html) {
+        /* enough of an error page to quote it: the rest is not read */
+        if (j->body.len + n > MAX_ERROR_BODY) {
+            j->body_cut = 1;
+            return 0;
+        }
+        buf_add(&j->body, data, n);
         return n;
     }
     j->got_page = 1;
@@ -368,8 +537,33 @@ on_header(char *data, size_t size, size_t nmemb, void *userp)
     size_t n = size * nmemb;
     char line[128];
 
-    if (n >= 5 && !strncmp(data, "HTTP/", 5))
+    if (n >= 5 && !strncmp(data, "HTTP/", 5)) {
+        /* header_bytes runs on: endless 1xx responses are headers too */
         j->retry_after_s = -1;
+        j->location[0] = j->content_type[0] = '\0';
+    }
+    j->header_bytes += n;
+    if (j->header_bytes > MAX_HEADER_BYTES) {
+        j->header_too_large = 1;
+        return 0;
+    }
+    if (n > 9 && !strncasecmp(data, "Location:", 9)) {
+        size_t k = 9;
+
+        while (k < n && (data[k] == ' ' || data[k] == '\t'))
+            k++;
+        server_text(j->f, data + k, n - k, j->location,
+                    sizeof(j->location) - 1);
+        j->location[strcspn(j->location, "\r")] = '\0';
+    }
+    if (n > 13 && !strncasecmp(data, "Content-Type:", 13)) {
+        size_t k = 13;
+
+        while (k < n && data[k] == ' ')
+            k++;
+        snprintf(j->content_type, sizeof(j->content_type), "%.*s",
+                 (int)(n - k), data + k);
+    }
     if (n > 12 && n < sizeof(line) && !strncasecmp(data, "Retry-After:", 12)) {
         char *end;
         long v;
@@ -610,11 +804,12 @@ setup_easy(struct fetch *f, struct list_job *j)
     curl_easy_setopt(c, CURLOPT_HEADERDATA, j);
     curl_easy_setopt(c, CURLOPT_ERRORBUFFER, j->errbuf);
     curl_easy_setopt(c, CURLOPT_PIPEWAIT, 1L);
-    if (timeout > 0)
-        curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout);
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
                      timeout > 0 && timeout < CONNECT_TIMEOUT_MS
                      ? timeout : (long)CONNECT_TIMEOUT_MS);
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, STALL_S);
+    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
     if (f->proxy)
         curl_easy_setopt(c, CURLOPT_PROXY, f->proxy);
     if (f->ep.connect_to)
@@ -630,14 +825,64 @@ setup_easy(struct fetch *f, struct list_job *j)
     setup_tls(c, rc);
 }
 
+/*
+ * --request-timeout is one deadline over a page's request, its retries
+ * and their waits, as client-go's Request.request() puts it on the
+ * context of the whole retry loop: each attempt gets what is left.
+ */
+static int
+set_deadline(struct fetch *f, struct list_job *j, struct kp_error *err)
+{
+    long timeout = f->o->request_timeout_ms;
+    long long left;
+    char t[32];
+
+    if (timeout <= 0)
+        return 0;
+    if (!j->deadline_ms)
+        j->deadline_ms = now_ms() + timeout;
+    left = j->deadline_ms - now_ms();
+    if (left <= 0) {
+        timeout_text(timeout, t, sizeof(t));
+        return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s from the "
+                         "server %s: request timed out after %s "
+                         "(--request-timeout)", j->what, f->ep.display, t);
+    }
+    curl_easy_setopt(j->easy, CURLOPT_TIMEOUT_MS, (long)left);
+    return 0;
+}
+
+/* The first failed list in the caller's order, or njobs. */
+static size_t
+first_failed(const struct fetch *f)
+{
+    size_t i;
+
+    for (i = 0; i < f->njobs; i++)
+        if (f->jobs[i].failed)
+            return i;
+    return f->njobs;
+}
+
+/*
+ * Once a list has failed, only the lists before it go on (until the
+ * settle deadline): one of them may fail too, and its error is the one
+ * to report.
+ */
+static int
+may_start(const struct fetch *f, const struct list_job *j)
+{
+    return !f->fail_deadline || (size_t)(j - f->jobs) < first_failed(f);
+}
+
 /* Start (or restart) the request for the job's next page. */
 static int
 start_request(struct fetch *f, struct list_job *j, struct kp_error *err)
 {
     char limit[32], *url, *tmp;
 
-    if (f->fail_deadline)
-        return 0;       /* a list failed: start nothing more */
+    if (!may_start(f, j))
+        return 0;       /* a list before it failed: start nothing more */
     snprintf(limit, sizeof(limit), "?limit=%ld", f->limit);
     url = xstrfmt(f->ep.base, j->def->path, limit);
     if (j->cont) {
@@ -653,8 +898,13 @@ start_request(struct fetch *f, struct list_job *j, struct kp_error *err)
     j->errbuf[0] = '\0';
     j->retry_after_s = -1;
     j->wake_ms = 0;
+    j->header_bytes = 0;
+    j->header_too_large = j->html = j->body_cut = 0;
+    j->location[0] = j->content_type[0] = '\0';
     curl_easy_setopt(j->easy, CURLOPT_URL, url);
     free(url);
+    if (set_deadline(f, j, err) < 0)
+        return -1;
     if (curl_multi_add_handle(f->multi, j->easy) != CURLM_OK)
         return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s: internal "
                          "error starting the request", j->what);
@@ -669,6 +919,7 @@ start_request(struct fetch *f, struct list_job *j, struct kp_error *err)
 static void
 drop_held(struct list_job *j)
 {
+    j->f->held_bytes -= j->held.len;
     free(j->held.data);
     memset(&j->held, 0, sizeof(j->held));
     j->held_pages = 0;
@@ -681,6 +932,7 @@ hold(struct list_job *j, const char *text, size_t len, long index)
 
     h.len = len;
     h.index = index;
+    j->f->held_bytes += sizeof(h) + len;
     buf_add(&j->held, &h, sizeof(h));
     if (len)
         buf_add(&j->held, text, len);
@@ -713,17 +965,35 @@ sink_item(struct list_job *j, const char *text, size_t len, long index,
     return 0;
 }
 
-/* kp_list_stream's callback: one item of the page being read. */
+/*
+ * kp_list_stream's callback: one item of the page being read, counted
+ * and scrubbed of the credentials before anyone sees it.
+ */
 static int
 on_item(void *ctx, const char *text, size_t len, long index,
         struct kp_error *err)
 {
     struct list_job *j = ctx;
+    char *clean;
+    int r = 0;
 
+    if (++j->nobjects > KP_LIVE_MAX_OBJECTS)
+        return kp_errorf(err, KP_EXIT_ERROR, "more than %ld objects in the "
+                         "list (the limit of one list)", KP_LIVE_MAX_OBJECTS);
+    clean = kp_redact_dup(&j->f->redact, text, len, &len);
+    if (clean)
+        text = clean;
     if (j->turn)
-        return sink_item(j, text, len, index, err);
-    hold(j, text, len, index);
-    return 0;
+        r = sink_item(j, text, len, index, err);
+    else if (j->f->held_bytes + len > MAX_HELD_BYTES)
+        r = kp_errorf(err, KP_EXIT_ERROR, "the lists read ahead of their "
+                      "turn hold more than %zu MiB (the limit across all "
+                      "lists): does the server ignore limit?",
+                      MAX_HELD_BYTES >> 20);
+    else
+        hold(j, text, len, index);
+    free(clean);
+    return r;
 }
 
 /* The list's turn has come: what it holds goes to the sink. */
@@ -745,6 +1015,8 @@ drain_held(struct list_job *j, struct kp_error *err)
     return r;
 }
 
+static void forget_tokens(struct list_job *j);
+
 /* The list starts again: forget what it held or delivered. */
 static int
 forget_items(struct list_job *j, struct kp_error *err)
@@ -752,6 +1024,7 @@ forget_items(struct list_job *j, struct kp_error *err)
     const struct kp_list_sink *k = j->f->sink;
 
     drop_held(j);
+    forget_tokens(j);
     j->paused = 0;
     err->msg[0] = '\0';
     if (j->turn && k->restart && k->restart(k->ctx, j->def->name, err) < 0)
@@ -760,6 +1033,94 @@ forget_items(struct list_job *j, struct kp_error *err)
 }
 
 /* ---- responses -------------------------------------------------------- */
+
+/* Two 64-bit FNV-1a hashes of a token, with different offsets. */
+static void
+token_hash(const char *s, unsigned long long h[2])
+{
+    h[0] = 14695981039346656037ULL;
+    h[1] = 0x9e3779b97f4a7c15ULL;
+    for (; *s; s++) {
+        h[0] = (h[0] ^ (unsigned char)*s) * 1099511628211ULL;
+        h[1] = (h[1] ^ (unsigned char)*s) * 0x100000001b3ULL + 1;
+    }
+}
+
+/* Remember the token; 1 if it was seen before in this list. */
+static int
+token_seen(struct list_job *j, const char *tok)
+{
+    unsigned long long h[2];
+    size_t i, mask;
+
+    if (2 * (j->nseen + 1) > j->capseen) {
+        unsigned long long *old = j->seen;
+        size_t oldcap = j->capseen, k;
+
+        j->capseen = oldcap ? oldcap * 2 : 64;
+        j->seen = kp_xcalloc(j->capseen, 2 * sizeof(*j->seen));
+        j->nseen = 0;
+        for (k = 0; k < oldcap; k++)
+            if (old[2 * k] || old[2 * k + 1]) {
+                mask = j->capseen - 1;
+                for (i = old[2 * k] & mask; j->seen[2 * i] ||
+                     j->seen[2 * i + 1]; i = (i + 1) & mask)
+                    ;
+                j->seen[2 * i] = old[2 * k];
+                j->seen[2 * i + 1] = old[2 * k + 1];
+                j->nseen++;
+            }
+        free(old);
+    }
+    token_hash(tok, h);
+    mask = j->capseen - 1;
+    for (i = h[0] & mask; j->seen[2 * i] || j->seen[2 * i + 1];
+         i = (i + 1) & mask)
+        if (j->seen[2 * i] == h[0] && j->seen[2 * i + 1] == h[1])
+            return 1;
+    j->seen[2 * i] = h[0];
+    j->seen[2 * i + 1] = h[1] | 1;      /* never both zero */
+    j->nseen++;
+    return 0;
+}
+
+static void
+forget_tokens(struct list_job *j)
+{
+    free(j->seen);
+    j->seen = NULL;
+    j->nseen = j->capseen = 0;
+    j->empty_pages = 0;
+    j->nobjects = 0;
+}
+
+/*
+ * A page's continue token must lead somewhere new: a token seen before
+ * in this list (repeated, or a cycle) would read the same pages
+ * forever, and so would pages without items under ever new tokens.
+ */
+static int
+check_continue(struct fetch *f, struct list_job *j, const char *cont,
+               struct kp_error *err)
+{
+    if (token_seen(j, cont))
+        return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s from the "
+                         "server %s: the server sent a continue token it "
+                         "had sent before (page %zu): the list would never "
+                         "end", j->what, f->ep.display, j->nseen + 1);
+    if (j->nseen > MAX_PAGES)
+        return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s from the "
+                         "server %s: more than %d pages (the limit of one "
+                         "list)", j->what, f->ep.display, MAX_PAGES);
+    if (kp_list_stream_nitems(j->ls) > 0)
+        j->empty_pages = 0;
+    else if (++j->empty_pages >= MAX_EMPTY_PAGES)
+        return kp_errorf(err, KP_EXIT_ERROR, "cannot list %s from the "
+                         "server %s: %d pages in a row without items, each "
+                         "with a new continue token: the list would never "
+                         "end", j->what, f->ep.display, MAX_EMPTY_PAGES);
+    return 0;
+}
 
 static int
 page_ok(struct fetch *f, struct list_job *j, struct kp_error *err)
@@ -770,9 +1131,12 @@ page_ok(struct fetch *f, struct list_job *j, struct kp_error *err)
         return kp_error_prefix(err, "cannot list %s from the server %s",
                                j->what, f->ep.display);
     cont = kp_list_stream_continue(j->ls);
+    if (cont && check_continue(f, j, cont, err) < 0)
+        return -1;
     free(j->cont);
     j->cont = cont ? kp_xstrdup(cont) : NULL;
     j->retries = 0;
+    j->deadline_ms = 0;
     if (j->turn) {
         if (sink_item(j, NULL, 0, -1, err) < 0)
             return -1;
@@ -808,11 +1172,20 @@ expired(struct fetch *f, struct list_job *j, struct kp_error *err)
         return -1;
     free(j->cont);
     j->cont = NULL;
+    j->deadline_ms = 0;
     return start_request(f, j, err);
 }
 
-static void
-schedule_retry(struct fetch *f, struct list_job *j)
+/*
+ * Wait before the next attempt: Retry-After when the server says (at
+ * most max_wait_ms: client-go waits as long as it is told, bounded
+ * only by the context), else a doubling backoff.  A wait that would
+ * pass the page's --request-timeout deadline fails now, as client-go's
+ * retry would once the context expires.
+ */
+static int
+schedule_retry(struct fetch *f, struct list_job *j, long code,
+               struct kp_error *err)
 {
     long wait = FIRST_BACKOFF_MS;
     int i;
@@ -825,8 +1198,20 @@ schedule_retry(struct fetch *f, struct list_job *j)
             wait *= 2;
     if (wait > f->max_wait_ms)
         wait = f->max_wait_ms;
+    if (j->deadline_ms && now_ms() + wait >= j->deadline_ms) {
+        char extra[160], t[32], ra[48] = "";
+
+        timeout_text(f->o->request_timeout_ms, t, sizeof(t));
+        if (j->retry_after_s >= 0)
+            snprintf(ra, sizeof(ra), " (Retry-After: %lds)",
+                     j->retry_after_s);
+        snprintf(extra, sizeof(extra), "; the next retry%s would come "
+                 "after the --request-timeout of %s", ra, t);
+        return http_error(j, code, extra, err);
+    }
     j->retries++;
     j->wake_ms = now_ms() + wait;
+    return 0;
 }
 
 static int
@@ -870,6 +1255,8 @@ handle_done(struct fetch *f, struct list_job *j, CURLcode res,
 
     curl_multi_remove_handle(f->multi, j->easy);
     j->active = 0;
+    if (res == CURLE_WRITE_ERROR && j->body_cut)
+        res = CURLE_OK;     /* the start of an error page is enough */
     if (res == CURLE_WRITE_ERROR && j->stream_failed) {
         if (j->sink_failed)
             return -1;      /* err holds the sink's message */
@@ -879,16 +1266,16 @@ handle_done(struct fetch *f, struct list_job *j, CURLcode res,
     if (res != CURLE_OK)
         return transport_error(f, j, res, err);
     curl_easy_getinfo(j->easy, CURLINFO_RESPONSE_CODE, &code);
+    if (code == 200 && j->html)
+        return html_error(j, code, err);
     if (code == 200)
         return page_ok(f, j, err);
     if (code == 410 && j->cont)
         return expired(f, j, err);
     if ((code == 403 || code == 404) && is_optional(f, j))
         return refused(f, j, code);
-    if ((code == 429 || code >= 500) && j->retries < f->max_retries) {
-        schedule_retry(f, j);
-        return 0;
-    }
+    if ((code == 429 || code >= 500) && j->retries < f->max_retries)
+        return schedule_retry(f, j, code, err);
     extra[0] = '\0';
     if (code == 429 || code >= 500)
         snprintf(extra, sizeof(extra), " (gave up after %d retries)",
@@ -935,13 +1322,12 @@ drain_messages(struct fetch *f)
 static int
 settled(const struct fetch *f, struct kp_error *err)
 {
-    size_t i, first = f->njobs;
+    size_t i, first = first_failed(f);
 
-    for (i = 0; i < f->njobs && first == f->njobs; i++)
-        if (f->jobs[i].failed)
-            first = i;
+    /* a list before it still reading, or about to retry */
     for (i = 0; i < first; i++)
-        if (f->jobs[i].active && now_ms() < f->fail_deadline)
+        if ((f->jobs[i].active || f->jobs[i].wake_ms) &&
+            now_ms() < f->fail_deadline)
             return 0;
     *err = f->jobs[first].err;
     return 1;
@@ -997,7 +1383,7 @@ wake_jobs(struct fetch *f, struct kp_error *err)
     for (i = 0; i < f->njobs; i++) {
         struct list_job *j = &f->jobs[i];
 
-        if (!j->wake_ms || f->fail_deadline)
+        if (!j->wake_ms || !may_start(f, j))
             continue;
         if (j->wake_ms <= now) {
             if (start_request(f, j, err) < 0)
@@ -1080,6 +1466,7 @@ make_jobs(struct fetch *f, const char *const *resources,
         j->f = f;
         j->ls = kp_list_stream_new(j->list_kind, j->def->api_version,
                                    on_item, j);
+        kp_list_stream_set_redact(j->ls, &f->redact);
         j->easy = curl_easy_init();
         if (!j->easy)
             return kp_errorf(err, KP_EXIT_ERROR, "cannot start the HTTP "
@@ -1088,6 +1475,49 @@ make_jobs(struct fetch *f, const char *const *resources,
         setup_easy(f, j);
     }
     return 0;
+}
+
+/* A key file's PEM, for kp_redact_add_pem (at most 1 MiB is read). */
+static void
+redact_key_file(struct kp_redact *r, const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    char *buf;
+    size_t n;
+
+    if (!fp)
+        return;
+    buf = kp_xmalloc((size_t)1 << 20);
+    n = fread(buf, 1, (size_t)1 << 20, fp);
+    fclose(fp);
+    kp_redact_add_pem(r, buf, n);
+    memset(buf, 0, n);
+    free(buf);
+}
+
+/*
+ * Every credential the requests carry (the token, from the kubeconfig,
+ * a tokenFile, an exec plugin or an auth provider; the basic-auth
+ * password and its base64; the client key) is scrubbed from what the
+ * server says.
+ */
+static void
+collect_secrets(struct fetch *f)
+{
+    const struct kp_rest_config *rc = &f->rc;
+    struct kp_redact *r = &f->redact;
+
+    if (rc->token)
+        kp_redact_add(r, rc->token, strlen(rc->token));
+    if (rc->auth_provider_token)
+        kp_redact_add(r, rc->auth_provider_token,
+                      strlen(rc->auth_provider_token));
+    kp_redact_add_basic(r, rc->username, rc->password);
+    if (rc->key_data.len)
+        kp_redact_add_pem(r, (const char *)rc->key_data.data,
+                          rc->key_data.len);
+    if (rc->key_file)
+        redact_key_file(r, rc->key_file);
 }
 
 static int
@@ -1108,8 +1538,10 @@ fetch_init(struct fetch *f, const struct kp_live_opts *o,
     f->multi = curl_multi_init();
     if (!f->multi)
         return kp_errorf(err, KP_EXIT_ERROR, "cannot start the HTTP client");
-    if (kp_rest_config_credentials(&f->rc, err) < 0 ||
-        endpoint_init(&f->ep, &f->rc, err) < 0 ||
+    if (kp_rest_config_credentials(&f->rc, err) < 0)
+        return -1;
+    collect_secrets(f);
+    if (endpoint_init(&f->ep, &f->rc, err) < 0 ||
         build_headers(f, err) < 0 || build_proxy(f, err) < 0)
         return -1;
     return make_jobs(f, resources, err);
@@ -1130,6 +1562,7 @@ fetch_release(struct fetch *f)
         kp_list_stream_free(j->ls);
         free(j->body.data);
         free(j->cont);
+        free(j->seen);
     }
     free(f->jobs);
     if (f->multi)
@@ -1138,6 +1571,7 @@ fetch_release(struct fetch *f)
     free(f->proxy);
     endpoint_release(&f->ep);
     kp_rest_config_release(&f->rc);
+    kp_redact_release(&f->redact);
 }
 
 int
@@ -1157,6 +1591,8 @@ kp_live_fetch(const struct kp_live_opts *o, const char *const *resources,
     r = fetch_init(&f, o, resources, err);
     if (r == 0)
         r = run(&f, err);
+    if (r < 0)
+        kp_redact_str(&f.redact, err->msg, sizeof(err->msg));
     fetch_release(&f);
     curl_global_cleanup();
     return r;

@@ -385,6 +385,20 @@ parse_rfc3339(const char *s, time_t *out)
     return 0;
 }
 
+/*
+ * The plugin's output is quoted only when it reads like an apiVersion
+ * ("client.authentication.k8s.io/v1"): anything else may be the very
+ * credential the plugin printed in the wrong place.
+ */
+static int
+looks_like_version(const char *s)
+{
+    size_t n = strlen(s);
+
+    return n <= 64 && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789./-")
+           == n && strchr(s, '/') != NULL;
+}
+
 static int
 check_header(const cJSON *root, const struct kp_exec_config *x,
              struct kp_error *err)
@@ -400,7 +414,8 @@ check_header(const cJSON *root, const struct kp_exec_config *x,
         return kp_errorf(err, KP_EXIT_ERROR, "getting credentials: exec "
                          "plugin is configured to use API version %s, "
                          "plugin returned version %s", x->api_version,
-                         api ? api : "(none)");
+                         !api ? "(none)" : looks_like_version(api) ? api
+                         : "(not an API version)");
     return 0;
 }
 

@@ -24,7 +24,7 @@
 
 /* the items are at depth 2 of the page, as in the file loader */
 #define MAX_NESTING 512
-#define MAX_ITEM ((size_t)1 << 30)
+#define MAX_ITEM KP_MAX_OBJECT_BYTES
 #define MAX_MEMBER ((size_t)1 << 20)
 #define MAX_KEY 32
 
@@ -79,6 +79,10 @@ struct kp_list_stream {
     struct growbuf ibuf;        /* the item in progress */
     size_t item_start;          /* its offset in the page */
     long nitems;
+    size_t mlen;                /* bytes of the member value so far */
+    size_t outside;             /* bytes of the page outside items */
+    size_t ws_run;              /* white space bytes in a row */
+    const struct kp_redact *redact;
     char *cont;
     struct kp_error err;        /* sticky, once S_FAILED */
 };
@@ -94,6 +98,13 @@ kp_list_stream_new(const char *list_kind, const char *api_version,
     ls->fn = fn;
     ls->ctx = ctx;
     return ls;
+}
+
+void
+kp_list_stream_set_redact(struct kp_list_stream *ls,
+                          const struct kp_redact *r)
+{
+    ls->redact = r;
 }
 
 void
@@ -114,6 +125,7 @@ kp_list_stream_reset(struct kp_list_stream *ls)
     ls->pos = 0;
     memset(&ls->vs, 0, sizeof(ls->vs));
     ls->keylen = 0;
+    ls->mlen = ls->ws_run = ls->outside = 0;
     memset(ls->seen, 0, sizeof(ls->seen));
     ls->mbuf.len = 0;
     ls->ibuf.len = 0;
@@ -320,8 +332,11 @@ check_string(struct kp_list_stream *ls, const cJSON *v, const char *name,
         return fail(ls, "%s: expected a string", name);
     if (want && strcmp(v->valuestring, want) != 0) {
         char got[64];
+        char *clean = kp_redact_dup(ls->redact, v->valuestring,
+                                    strlen(v->valuestring), NULL);
 
-        snprintf(got, sizeof(got), "%.60s", v->valuestring);
+        snprintf(got, sizeof(got), "%.60s", clean ? clean : v->valuestring);
+        free(clean);
         return fail(ls, "%s is '%s', expected '%s'", name, got, want);
     }
     return 0;
@@ -374,8 +389,12 @@ end_item(struct kp_list_stream *ls, const char *text, size_t len)
     const char *what = NULL;
     size_t at = 0;
 
-    if (kp_json_scan_value(text, len, MAX_NESTING - 2, &at, &what) < 0)
+    if (kp_json_scan_value(text, len, MAX_NESTING - 2, &at, &what) < 0) {
+        if (at < len && text[at] == '\0')
+            return fail(ls, "NUL byte at offset %zu (in items[%ld])",
+                        ls->item_start + at, ls->nitems);
         return bad_syntax(ls, ls->item_start + at, what);
+    }
     if (ls->fn(ls->ctx, text, len, ls->nitems, &ls->err) < 0) {
         ls->state = S_FAILED;
         return -1;
@@ -391,6 +410,9 @@ end_item(struct kp_list_stream *ls, const char *text, size_t len)
 static int
 on_key_byte(struct kp_list_stream *ls, char c)
 {
+    if (++ls->mlen > KP_MAX_OBJECT_BYTES)
+        return fail(ls, "a member name is larger than %zu MiB",
+                    KP_MAX_OBJECT_BYTES >> 20);
     if (ls->key_esc) {
         ls->key_esc = false;
         ls->key_long = true;    /* an escaped name is none we look for */
@@ -425,6 +447,7 @@ on_value_start(struct kp_list_stream *ls, char c)
     if (vscan_start(&ls->vs, c) < 0)
         return bad_syntax(ls, ls->pos, "expected a value");
     ls->mbuf.len = 0;
+    ls->mlen = 1;
     if (ls->member != M_OTHER)
         append(&ls->mbuf, &c, 1, MAX_MEMBER);
     ls->state = S_MEMBER;
@@ -450,6 +473,7 @@ on_byte(struct kp_list_stream *ls, char c)
         if (c != '"')
             return bad_syntax(ls, ls->pos, "expected a member name");
         ls->keylen = 0;
+        ls->mlen = 0;
         ls->key[0] = '\0';
         ls->key_esc = ls->key_long = false;
         ls->state = S_KEY;
@@ -495,6 +519,17 @@ run_member(struct kp_list_stream *ls, const char *p, size_t n, size_t *used)
 
     if (r < 0)
         return bad_syntax(ls, ls->pos + *used, what);
+    ls->mlen += *used;
+    ls->outside += *used;
+    if (ls->mlen > KP_MAX_OBJECT_BYTES)
+        return fail(ls, "%s%s%s is larger than %zu MiB (the per-object "
+                    "limit)", ls->member == M_OTHER ? "a member" : "member '",
+                    ls->member == M_OTHER ? "" : ls->key,
+                    ls->member == M_OTHER ? "" : "'",
+                    KP_MAX_OBJECT_BYTES >> 20);
+    if (ls->outside > KP_MAX_OBJECT_BYTES)
+        return fail(ls, "more than %zu MiB of the page outside its items",
+                    KP_MAX_OBJECT_BYTES >> 20);
     if (ls->member != M_OTHER &&
         append(&ls->mbuf, p, *used, MAX_MEMBER) < 0)
         return fail(ls, "member '%s' larger than %zu bytes", ls->key,
@@ -525,8 +560,8 @@ run_item(struct kp_list_stream *ls, const char *p, size_t n, size_t *used,
     if (started_here && append(&ls->ibuf, p - 1, 1, MAX_ITEM) < 0)
         return -1;
     if (append(&ls->ibuf, p, *used, MAX_ITEM) < 0)
-        return fail(ls, "items[%ld] is larger than %zu bytes", ls->nitems,
-                    MAX_ITEM);
+        return fail(ls, "items[%ld] is larger than %zu MiB (the per-object "
+                    "limit)", ls->nitems, MAX_ITEM >> 20);
     if (r == 0)
         return 0;
     return end_item(ls, ls->ibuf.data, ls->ibuf.len);
@@ -551,11 +586,22 @@ step(struct kp_list_stream *ls, const char *data, size_t n, size_t *i)
         *i += used;
         return 0;
     }
+    if (ls->state != S_ITEM_NEXT && ls->state != S_ITEM_OR_END &&
+        ls->state != S_AFTER_ITEM &&
+        (ls->outside += 1) > KP_MAX_OBJECT_BYTES)
+        return fail(ls, "more than %zu MiB of the page outside its items",
+                    KP_MAX_OBJECT_BYTES >> 20);
     if (ls->state != S_KEY && is_ws(c)) {
+        if (++ls->ws_run > KP_MAX_OBJECT_BYTES)
+            return fail(ls, "more than %zu MiB of white space at byte %zu",
+                        KP_MAX_OBJECT_BYTES >> 20, ls->pos);
         ls->pos++;
         (*i)++;
         return 0;
     }
+    ls->ws_run = 0;
+    if (c == '\0')
+        return fail(ls, "NUL byte at offset %zu", ls->pos);
     if (ls->state == S_ITEM_NEXT || (ls->state == S_ITEM_OR_END &&
                                      c != ']')) {
         if (vscan_start(&ls->vs, c) < 0)

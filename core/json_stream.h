@@ -17,6 +17,19 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "redact.h"
+
+/*
+ * The largest object (one item of a page, or any other member of the
+ * List) the splitter holds: 8 MiB.  The API server cannot store more:
+ * etcd refuses a request over 1.5 MiB (--max-request-bytes) and the
+ * API server a request body over 3 MiB (MaxRequestBodyBytes); an
+ * object's JSON as served can outgrow what was written (status and
+ * managedFields written by controllers, built-in kinds stored as
+ * protobuf, which JSON spells out at length), hence the margin.
+ * White space between the structural bytes is held to the same.
+ */
+#define KP_MAX_OBJECT_BYTES ((size_t)8 << 20)
 
 /*
  * One item: its JSON text (len bytes, not NUL-terminated, borrowed for
@@ -37,6 +50,10 @@ struct kp_list_stream *kp_list_stream_new(const char *list_kind,
                                           const char *api_version,
                                           kp_list_item_fn fn, void *ctx);
 void kp_list_stream_free(struct kp_list_stream *ls);
+
+/* Scrub the values quoted in messages of these credentials (borrowed). */
+void kp_list_stream_set_redact(struct kp_list_stream *ls,
+                               const struct kp_redact *r);
 
 /* Forget the page read so far: the next byte starts a new page. */
 void kp_list_stream_reset(struct kp_list_stream *ls);

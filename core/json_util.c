@@ -320,6 +320,22 @@ kp_json_str_array(struct kp_arena *a, const cJSON *obj, const char *key,
     return 0;
 }
 
+const char *
+kp_json_type_name(const cJSON *v)
+{
+    if (cJSON_IsNumber(v))
+        return "a number";
+    if (cJSON_IsString(v))
+        return "a string";
+    if (cJSON_IsArray(v))
+        return "an array";
+    if (cJSON_IsBool(v))
+        return "a boolean";
+    if (cJSON_IsNull(v))
+        return "null";
+    return "an object";
+}
+
 /* ---- validation ---- */
 
 static bool
@@ -606,6 +622,50 @@ space_run(const char *buf, size_t i, size_t len)
     return i;
 }
 
+static int
+hex4(const char *s, size_t n, unsigned *out)
+{
+    size_t k;
+
+    *out = 0;
+    if (n < 4)
+        return -1;
+    for (k = 0; k < 4; k++) {
+        char c = s[k];
+        unsigned d = c >= '0' && c <= '9' ? (unsigned)(c - '0')
+                     : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+                     : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 16;
+
+        if (d == 16)
+            return -1;
+        *out = *out << 4 | d;
+    }
+    return 0;
+}
+
+/*
+ * A \u escape at buf[i] (the backslash): a UTF-16 surrogate must come
+ * as a high one followed by a low one, as RFC 8259 spells a character
+ * beyond the BMP; anything else is "lone surrogate" (a string the API
+ * server would not have produced, and cJSON would refuse with no
+ * word on why).  Returns the bytes to skip, or 0 for a lone surrogate.
+ */
+static size_t
+unicode_escape(const char *buf, size_t i, size_t len)
+{
+    unsigned u, lo;
+
+    if (hex4(buf + i + 2, len - i - 2, &u) < 0 || u < 0xD800 || u > 0xDFFF)
+        return 2;
+    if (u >= 0xDC00)
+        return 0;
+    if (i + 12 <= len && buf[i + 6] == '\\' && buf[i + 7] == 'u' &&
+        hex4(buf + i + 8, len - i - 8, &lo) == 0 && lo >= 0xDC00 &&
+        lo <= 0xDFFF)
+        return 12;
+    return 0;
+}
+
 /*
  * One value from buf[i]: objects and arrays to their closing bracket,
  * strings and numbers checked; anything else (true, false, null, junk) is
@@ -627,10 +687,18 @@ scan_from(const char *buf, size_t len, size_t i, int max_depth, size_t *at,
         if (c == '"') {
             for (i = string_run(buf, i + 1, len);
                  i < len && buf[i] != '"'; i = string_run(buf, i, len)) {
+                size_t skip = 2;    /* a backslash and what it escapes */
+
+                if (buf[i] == '\0')
+                    return scan_fail(at, what, i, "NUL byte");
                 if ((unsigned char)buf[i] < 0x20)
                     return scan_fail(at, what, i,
                                      "control character in a string");
-                i += 2;         /* a backslash and the byte it escapes */
+                if (i + 1 < len && buf[i + 1] == 'u')
+                    skip = unicode_escape(buf, i, len);
+                if (!skip)
+                    return scan_fail(at, what, i, "lone surrogate");
+                i += skip;
             }
             if (i >= len)
                 break;
@@ -640,7 +708,7 @@ scan_from(const char *buf, size_t len, size_t i, int max_depth, size_t *at,
 
             while (i < len && number_char(buf[i]))
                 i++;
-            if (i == len)
+            if (i == len && depth > 0)
                 break;
             if (!number_ok(buf + start, i - start))
                 return scan_fail(at, what, start, "invalid number");

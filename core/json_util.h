@@ -81,4 +81,7 @@ int kp_json_scan(const char *buf, size_t len, int max_depth, size_t *at,
 int kp_json_scan_value(const char *buf, size_t len, int max_depth,
                        size_t *at, const char **what);
 
+/* "a number", "a string", "an array", "a boolean", "null", "an object" */
+const char *kp_json_type_name(const cJSON *v);
+
 #endif

@@ -78,10 +78,16 @@ slurp(const char *path, size_t max, char **out, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     size_t n = 0, cap = 4096;
+    struct stat st;
     char *buf;
 
     if (!f)
         return errno;
+    /* fopen opens a directory for reading; fread then fails with EISDIR */
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return EISDIR;
+    }
     buf = kp_xmalloc(cap);
     for (;;) {
         size_t got;
@@ -96,7 +102,7 @@ slurp(const char *path, size_t max, char **out, size_t *len)
             break;
     }
     if (ferror(f) || n > max) {
-        int e = ferror(f) ? EIO : EFBIG;
+        int e = ferror(f) ? (errno ? errno : EIO) : EFBIG;
 
         fclose(f);
         free(buf);
@@ -560,6 +566,9 @@ load_file(struct kc_merged *m, struct kp_arena *a, const char *path,
         *missing = 1;
         return 0;
     }
+    if (e == EISDIR)
+        return kp_errorf(err, KP_EXIT_ERROR, "kubeconfig '%s': is a "
+                         "directory", path);
     if (e)
         return kp_errorf(err, KP_EXIT_ERROR, "cannot read kubeconfig '%s': "
                          "%s", path, strerror(e));
@@ -1110,11 +1119,17 @@ check_readable(const char *path, const char *what, const char *owner,
                struct kp_error *err)
 {
     FILE *f = fopen(path, "rb");
+    struct stat st;
+    int dir;
 
     if (!f)
         return kp_errorf(err, KP_EXIT_ERROR, "unable to read %s %s for %s "
                          "due to %s", what, path, owner, strerror(errno));
+    dir = fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode);
     fclose(f);
+    if (dir)
+        return kp_errorf(err, KP_EXIT_ERROR, "%s %s for %s: is a directory",
+                         what, path, owner);
     return 0;
 }
 
@@ -1304,6 +1319,9 @@ read_token_file(struct kp_rest_config *rc, struct kp_error *err)
 
     if (e && is_set(rc->token))
         return 0;
+    if (e == EISDIR)
+        return kp_errorf(err, KP_EXIT_ERROR, "tokenFile '%s': is a "
+                         "directory", rc->token_file);
     if (e)
         return kp_errorf(err, KP_EXIT_ERROR, "cannot read token file '%s': "
                          "%s", rc->token_file, strerror(e));

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "json_util.h"
 
@@ -562,8 +563,10 @@ add_object(struct kp_snapshot *s, const cJSON *obj, const char *kind,
     if (!cJSON_IsObject(obj)) {
         if (index >= 0)
             return kp_errorf(err, KP_EXIT_ERROR,
-                             "items[%ld]: expected an object", index);
-        return kp_errorf(err, KP_EXIT_ERROR, "expected an object");
+                             "items[%ld]: expected an object, got %s", index,
+                             kp_json_type_name(obj));
+        return kp_errorf(err, KP_EXIT_ERROR, "expected an object, got %s",
+                         kp_json_type_name(obj));
     }
     if (kp_json_validate_at(obj, depth, KP_MAX_JSON_DEPTH, NULL, err) < 0 ||
         (known_kind(kind) && add_known(s, obj, kind, source, err) < 0)) {
@@ -617,13 +620,25 @@ item_kind(const cJSON *it, const char *list_kind, long i, const char **out,
     return 0;
 }
 
+/*
+ * A syntax error at buf[at] (buf holds len bytes): a NUL byte (the
+ * first one, which is where the text stopped being JSON) and a lone
+ * surrogate escape say so, anything else where and what.
+ */
 static int
-syntax_error(const char *buf, size_t at, const char *what,
+syntax_error(const char *buf, size_t len, size_t at, const char *what,
              struct kp_error *err)
 {
     size_t line, col;
+    const char *nul = memchr(buf, '\0', at < len ? at + 1 : len);
 
+    if (nul)
+        return kp_errorf(err, KP_EXIT_ERROR, "NUL byte at offset %zu",
+                         (size_t)(nul - buf));
     line_col(buf, at, &line, &col);
+    if (what && strcmp(what, "lone surrogate") == 0 && at + 6 <= len)
+        return kp_errorf(err, KP_EXIT_ERROR, "lone surrogate \\u%.4s at "
+                         "line %zu, column %zu", buf + at + 2, line, col);
     return kp_errorf(err, KP_EXIT_ERROR,
                      "invalid JSON at line %zu, column %zu%s%s%s", line, col,
                      what ? " (" : "", what ? what : "", what ? ")" : "");
@@ -681,8 +696,9 @@ load_items_text(struct kp_snapshot *s, const struct items_text *t,
                                source, &end, NULL, err);
 
         if (rc == -2)
-            return syntax_error(t->text, end ? (size_t)(end - t->text) : off,
-                                NULL, err);
+            return syntax_error(t->text, t->end,
+                                end ? (size_t)(end - t->text) : off, NULL,
+                                err);
         if (rc < 0)
             return -1;
         i++;
@@ -690,7 +706,7 @@ load_items_text(struct kp_snapshot *s, const struct items_text *t,
         if (off < t->end && t->text[off] == ']')
             return 0;
         if (off >= t->end || t->text[off] != ',')
-            return syntax_error(t->text, off, NULL, err);
+            return syntax_error(t->text, t->end, off, NULL, err);
         off = skip_ws(t->text, t->end, off + 1);
     }
 }
@@ -786,7 +802,7 @@ load_document(struct kp_snapshot *s, cJSON *doc, const struct items_text *t,
                                              t->end - t->start, NULL, 0);
 
         if (!v)
-            return syntax_error(t->text, t->start, NULL, err);
+            return syntax_error(t->text, t->end, t->start, NULL, err);
         cJSON_ReplaceItemInObjectCaseSensitive(doc, "items", v);
         return load_document(s, doc, &(struct items_text){NULL, 0, 0},
                              source, err);
@@ -857,7 +873,7 @@ read_top_level(const char *buf, size_t len, size_t *off, cJSON **out,
                                &what) < 0) {
             cJSON_Delete(key);
             cJSON_Delete(doc);
-            return syntax_error(buf, i + at, what, err);
+            return syntax_error(buf, len, i + at, what, err);
         }
         if (i < len && buf[i] == '[' && !t->text &&
             strcmp(key->valuestring, "items") == 0) {
@@ -938,22 +954,23 @@ parse_whole(const char *buf, size_t len, size_t *off, cJSON **out,
     if (!doc) {
         if (!what)
             at = end ? (size_t)(end - buf) : *off;
-        return syntax_error(buf, at, what, err);
+        return syntax_error(buf, len, at, what, err);
     }
     *out = doc;
     *off = (size_t)(end - buf);
     return 0;
 }
 
-int
-kp_snapshot_load_buffer(struct kp_snapshot *s, const char *buf, size_t len,
-                        const char *source, struct kp_error *err)
+/*
+ * The documents of buf, numbered on from *ndocs (source interned).  The
+ * error is left without the source prefix.
+ */
+static int
+load_documents(struct kp_snapshot *s, const char *buf, size_t len,
+               const char *source, size_t *ndocs_io, struct kp_error *err)
 {
-    size_t off = skip_ws(buf, len, 0), ndocs = 0;
+    size_t off = skip_ws(buf, len, 0), ndocs = *ndocs_io;
 
-    source = kp_arena_intern(&s->arena, source);
-    if (off == len)
-        return kp_errorf(err, KP_EXIT_ERROR, "%s: empty input", source);
     while (off < len) {
         struct items_text t = {NULL, 0, 0};
         cJSON *doc = NULL;
@@ -963,113 +980,411 @@ kp_snapshot_load_buffer(struct kp_snapshot *s, const char *buf, size_t len,
             rc = read_top_level(buf, len, &off, &doc, &t, err);
         if (rc == 1)
             rc = parse_whole(buf, len, &off, &doc, err);
-        if (rc < 0) {
-            kp_error_prefix(err, "%s", source);
-            return sanitize_error(err);
-        }
+        if (rc < 0)
+            return -1;
         ndocs++;
         rc = load_document(s, doc, &t, source, err);
         cJSON_Delete(doc);
         if (rc < 0) {
             /* a syntax error inside items names no object or document */
-            if (ndocs > 1 && strncmp(err->msg, "invalid JSON at ", 16) != 0)
+            if (ndocs > 1 && strncmp(err->msg, "invalid JSON at ", 16) != 0
+                && strncmp(err->msg, "NUL byte at ", 12) != 0 &&
+                strncmp(err->msg, "lone surrogate ", 15) != 0)
                 kp_error_prefix(err, "document %zu", ndocs);
-            kp_error_prefix(err, "%s", source);
-            return sanitize_error(err);
+            return -1;
         }
         off = skip_ws(buf, len, off);
     }
-    s->ndocuments += ndocs;
+    s->ndocuments += ndocs - *ndocs_io;
+    *ndocs_io = ndocs;
     return 0;
 }
 
-static char *
-read_all(FILE *f, size_t *len, struct kp_error *err, const char *path)
+int
+kp_snapshot_load_buffer(struct kp_snapshot *s, const char *buf, size_t len,
+                        const char *source, struct kp_error *err)
 {
-    size_t cap = 1 << 16, n = 0;
-    char *buf = kp_xmalloc(cap);
+    size_t ndocs = 0;
 
-    for (;;) {
-        size_t r;
+    source = kp_arena_intern(&s->arena, source);
+    if (skip_ws(buf, len, 0) == len)
+        return kp_errorf(err, KP_EXIT_ERROR, "%s: empty input", source);
+    if (load_documents(s, buf, len, source, &ndocs, err) < 0) {
+        kp_error_prefix(err, "%s", source);
+        return sanitize_error(err);
+    }
+    return 0;
+}
 
-        if (n == cap) {
-            if (cap >= KP_MAX_INPUT_BYTES) {
-                free(buf);
-                kp_errorf(err, KP_EXIT_ERROR, "%s: input larger than %zu "
-                          "bytes", path, KP_MAX_INPUT_BYTES);
-                return NULL;
-            }
+/*
+ * Standard input and pipes are read as they come, never whole: a
+ * resumable check of the structure (strings, nesting, the bytes that
+ * may stand outside strings) fails at the first byte that cannot be
+ * JSON, and each top-level document goes to the loader as soon as its
+ * last byte is in, then is dropped.  Memory holds the document being
+ * read; the input as a whole is held to KP_MAX_INPUT_BYTES.
+ */
+#define PIPE_CHUNK ((size_t)1 << 20)
+/* white space in a row between documents (as json_stream.h) */
+#define PIPE_MAX_SPACE ((size_t)8 << 20)
+#define PIPE_MAX_WORD 64
+
+struct pipe_reader {
+    struct kp_snapshot *s;
+    const char *source;
+    size_t ndocs;
+    /* the document being read */
+    char *doc;
+    size_t len, cap;
+    bool in_doc;
+    size_t doc_line, doc_col;
+    unsigned long long doc_off;
+    /* the structure so far */
+    int depth;
+    unsigned char open[KP_MAX_JSON_NESTING / 8 + 1];
+    bool in_str, esc, in_word;
+    size_t word_len, space_run;
+    /* the next byte */
+    unsigned long long off;
+    size_t line, col;
+};
+
+static int
+pipe_fail(struct pipe_reader *r, const char *what, struct kp_error *err)
+{
+    return kp_errorf(err, KP_EXIT_ERROR, "%s: invalid JSON at line %zu, "
+                     "column %zu (%s)", r->source, r->line, r->col, what);
+}
+
+static int
+pipe_keep(struct pipe_reader *r, const char *p, size_t n,
+          struct kp_error *err)
+{
+    if (r->len + n > r->cap) {
+        size_t cap = r->cap ? r->cap : PIPE_CHUNK;
+        char *nb;
+
+        while (cap < r->len + n)
             cap *= 2;
-            buf = kp_xrealloc(buf, cap);
+        nb = realloc(r->doc, cap);
+        if (!nb)
+            return kp_errorf(err, KP_EXIT_ERROR, "%s: out of memory "
+                             "holding a document of %zu bytes (at byte "
+                             "%llu)", r->source, r->len, r->off);
+        r->doc = nb;
+        r->cap = cap;
+    }
+    memcpy(r->doc + r->len, p, n);
+    r->len += n;
+    return 0;
+}
+
+/* "at line L, column C" and "at offset N" of a document's error: as in
+ * the whole input. */
+static void
+pipe_rebase(const struct pipe_reader *r, struct kp_error *err)
+{
+    char *p = strstr(err->msg, "at line "), rest[sizeof(err->msg)];
+    size_t line, col;
+    int used = 0;
+
+    if (p && sscanf(p, "at line %zu, column %zu%n", &line, &col, &used) == 2
+        && used > 0) {
+        snprintf(rest, sizeof(rest), "%s", p + used);
+        if (line == 1)
+            col += r->doc_col - 1;
+        line += r->doc_line - 1;
+        snprintf(p, sizeof(err->msg) - (size_t)(p - err->msg),
+                 "at line %zu, column %zu%s", line, col, rest);
+    }
+    p = strstr(err->msg, "at offset ");
+    if (p && sscanf(p, "at offset %zu%n", &line, &used) == 1 && used > 0) {
+        snprintf(rest, sizeof(rest), "%s", p + used);
+        snprintf(p, sizeof(err->msg) - (size_t)(p - err->msg),
+                 "at offset %llu%s", r->doc_off + line, rest);
+    }
+}
+
+/* The document in r->doc is complete: load it, then forget it. */
+static int
+pipe_load(struct pipe_reader *r, struct kp_error *err)
+{
+    int rc = load_documents(r->s, r->doc, r->len, r->source, &r->ndocs,
+                            err);
+
+    r->in_doc = false;
+    r->len = 0;
+    if (r->cap > 4 * PIPE_CHUNK) {
+        free(r->doc);
+        r->doc = NULL;
+        r->cap = 0;
+    }
+    if (rc == 0)
+        return 0;
+    pipe_rebase(r, err);
+    kp_error_prefix(err, "%s", r->source);
+    return sanitize_error(err);
+}
+
+/* A byte outside strings and words. */
+static int
+pipe_struct(struct pipe_reader *r, char c, bool *ends, struct kp_error *err)
+{
+    if (c == '{' || c == '[') {
+        unsigned char bit = (unsigned char)(1u << (r->depth % 8));
+
+        if (r->depth >= KP_MAX_JSON_NESTING)
+            return pipe_fail(r, "nesting too deep", err);
+        if (c == '{')
+            r->open[r->depth / 8] |= bit;
+        else
+            r->open[r->depth / 8] &= (unsigned char)~bit;
+        r->depth++;
+    } else if (c == '}' || c == ']') {
+        int d = r->depth - 1;
+
+        if (d < 0 || ((r->open[d / 8] >> (d % 8)) & 1) != (c == '}'))
+            return pipe_fail(r, "unexpected closing bracket", err);
+        *ends = --r->depth == 0;
+    } else if (c == '"') {
+        r->in_str = true;
+    } else if (c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' ||
+               c == 'n') {
+        r->in_word = true;
+        r->word_len = 1;
+    } else if ((c == ',' || c == ':') && r->depth > 0) {
+        return 0;
+    } else {
+        return pipe_fail(r, "expected a value", err);
+    }
+    return 0;
+}
+
+/* One byte inside a document; *ends when it is the document's last. */
+static int
+pipe_byte(struct pipe_reader *r, char c, bool *ends, struct kp_error *err)
+{
+    *ends = false;
+    if (c == '\0')
+        return kp_errorf(err, KP_EXIT_ERROR, "%s: NUL byte at offset %llu",
+                         r->source, r->off);
+    if (r->in_str) {
+        if (r->esc)
+            r->esc = false;
+        else if (c == '\\')
+            r->esc = true;
+        else if (c == '"')
+            *ends = !(r->in_str = false) && r->depth == 0;
+        else if ((unsigned char)c < 0x20)
+            return pipe_fail(r, "control character in a string", err);
+        return 0;
+    }
+    if (r->in_word) {
+        if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+            (c >= 'A' && c <= 'Z') || c == '.' || c == '+' || c == '-') {
+            if (++r->word_len > PIPE_MAX_WORD)
+                return pipe_fail(r, "invalid number or literal", err);
+            return 0;
         }
-        r = fread(buf + n, 1, cap - n, f);
-        n += r;
-        if (r == 0)
+        r->in_word = false;
+        if (r->depth == 0)
+            return 1;       /* ended by c, which is not part of it */
+    }
+    if (c == ' ' || c == '\n' || c == '\r' || c == '\t')
+        return 0;
+    return pipe_struct(r, c, ends, err);
+}
+
+static void
+pipe_advance(struct pipe_reader *r, char c)
+{
+    r->off++;
+    if (c == '\n') {
+        r->line++;
+        r->col = 1;
+    } else {
+        r->col++;
+    }
+}
+
+/* Scan a chunk; complete documents go to the loader. */
+static int
+pipe_chunk(struct pipe_reader *r, const char *p, size_t n,
+           struct kp_error *err)
+{
+    size_t i = 0, from = 0;
+
+    if (r->off == 0 && n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+        i = from = 3;   /* a byte order mark, as the file loader skips */
+    while (i < n) {
+        char c = p[i];
+        bool ends = false;
+        int rc;
+
+        if (!r->in_doc) {
+            if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+                if (++r->space_run > PIPE_MAX_SPACE)
+                    return kp_errorf(err, KP_EXIT_ERROR, "%s: more than "
+                                     "%zu MiB of white space at byte %llu",
+                                     r->source, PIPE_MAX_SPACE >> 20, r->off);
+                pipe_advance(r, c);
+                i++;
+                continue;
+            }
+            r->space_run = 0;
+            r->in_doc = true;
+            r->doc_line = r->line;
+            r->doc_col = r->col;
+            r->doc_off = r->off;
+            from = i;
+        }
+        if (c == ' ' && !r->in_str && !r->in_word) {
+            /* indentation */
+            size_t j = i + 1;
+
+            while (j < n && p[j] == ' ')
+                j++;
+            r->off += j - i;
+            r->col += j - i;
+            i = j;
+            continue;
+        }
+        if (r->in_str && !r->esc && c != '"' && c != '\\' &&
+            (unsigned char)c >= 0x20) {
+            /* the plain bytes of a string, all on one line */
+            size_t j = i + 1;
+
+            while (j < n && p[j] != '"' && p[j] != '\\' &&
+                   (unsigned char)p[j] >= 0x20)
+                j++;
+            r->off += j - i;
+            r->col += j - i;
+            i = j;
+            continue;
+        }
+        rc = pipe_byte(r, c, &ends, err);
+        if (rc < 0)
+            return -1;
+        if (rc == 1 || ends) {
+            size_t upto = rc == 1 ? i : i + 1;
+
+            if (pipe_keep(r, p + from, upto - from, err) < 0 ||
+                pipe_load(r, err) < 0)
+                return -1;
+            if (rc == 1)
+                continue;       /* c is looked at again, between documents */
+        }
+        pipe_advance(r, c);
+        i++;
+    }
+    if (r->in_doc && from < n)
+        return pipe_keep(r, p + from, n - from, err);
+    return 0;
+}
+
+static int
+load_stream(struct kp_snapshot *s, int fd, const char *source,
+            struct kp_error *err)
+{
+    struct pipe_reader r;
+    char *chunk = kp_xmalloc(PIPE_CHUNK);
+    int rc = 0;
+
+    memset(&r, 0, sizeof(r));
+    r.s = s;
+    r.source = kp_arena_intern(&s->arena, source);
+    r.line = r.col = 1;
+    for (;;) {
+        ssize_t got = read(fd, chunk, PIPE_CHUNK);
+
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            rc = kp_errorf(err, KP_EXIT_ERROR, "%s: read error: %s", source,
+                           strerror(errno));
+            break;
+        }
+        if (got == 0)
+            break;
+        if (r.off + (size_t)got > KP_MAX_INPUT_BYTES) {
+            rc = kp_errorf(err, KP_EXIT_ERROR, "%s: input larger than %zu "
+                           "bytes", source, KP_MAX_INPUT_BYTES);
+            break;
+        }
+        rc = pipe_chunk(&r, chunk, (size_t)got, err);
+        if (rc < 0)
             break;
     }
-    if (ferror(f)) {
-        free(buf);
-        kp_errorf(err, KP_EXIT_ERROR, "%s: read error: %s", path,
-                  strerror(errno));
-        return NULL;
-    }
-    *len = n;
-    return buf;
+    /* an unfinished document: the loader says what is missing */
+    if (rc == 0 && r.in_doc)
+        rc = pipe_load(&r, err);
+    if (rc == 0 && r.ndocs == 0)
+        rc = kp_errorf(err, KP_EXIT_ERROR, "%s: empty input", source);
+    free(chunk);
+    free(r.doc);
+    return rc;
 }
 
 /*
  * A regular file is mapped rather than read: no copy, no buffer to grow,
- * and its pages are the page cache's (read ahead sequentially).  Standard
- * input, pipes and anything mmap refuses are read into memory.
+ * and its pages are the page cache's (read ahead sequentially).
  */
 static const char *
-map_file(FILE *f, size_t *len, const char *path, bool *mapped,
-         struct kp_error *err)
+map_file(FILE *f, const struct stat *st, size_t *len)
 {
-    struct stat st;
-    void *p;
+    void *p = mmap(NULL, (size_t)st->st_size, PROT_READ, MAP_PRIVATE,
+                   fileno(f), 0);
 
-    *mapped = false;
-    if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
-        return read_all(f, len, err, path);
-    if ((unsigned long long)st.st_size > KP_MAX_INPUT_BYTES) {
-        kp_errorf(err, KP_EXIT_ERROR, "%s: input larger than %zu bytes",
-                  path, KP_MAX_INPUT_BYTES);
-        return NULL;
-    }
-    p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fileno(f), 0);
     if (p == MAP_FAILED)
-        return read_all(f, len, err, path);
-    madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
-    *mapped = true;
-    *len = (size_t)st.st_size;
+        return NULL;
+    madvise(p, (size_t)st->st_size, MADV_SEQUENTIAL);
+    *len = (size_t)st->st_size;
     return p;
 }
 
+/*
+ * A regular file that is not empty is mapped; standard input, pipes,
+ * devices and anything mmap refuses are streamed (load_stream).
+ */
 int
 kp_snapshot_load_file(struct kp_snapshot *s, const char *path,
                       struct kp_error *err)
 {
-    bool is_stdin = strcmp(path, "-") == 0, mapped;
+    bool is_stdin = strcmp(path, "-") == 0;
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
     const char *name = is_stdin ? "<stdin>" : path;
-    const char *buf;
+    const char *buf = NULL;
+    struct stat st;
     size_t len = 0;
     int rc;
 
     if (!f)
         return kp_errorf(err, KP_EXIT_ERROR, "%s: %s", path,
                          strerror(errno));
-    buf = map_file(f, &len, name, &mapped, err);
+    if (fstat(fileno(f), &st) < 0)
+        memset(&st, 0, sizeof(st));
+    if (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) &&
+                                (unsigned long long)st.st_size >
+                                KP_MAX_INPUT_BYTES)) {
+        if (!is_stdin)
+            fclose(f);
+        if (S_ISDIR(st.st_mode))
+            return kp_errorf(err, KP_EXIT_ERROR, "%s: is a directory", name);
+        return kp_errorf(err, KP_EXIT_ERROR, "%s: input larger than %zu "
+                         "bytes", name, KP_MAX_INPUT_BYTES);
+    }
+    if (S_ISREG(st.st_mode) && st.st_size > 0)
+        buf = map_file(f, &st, &len);
+    if (!buf) {
+        rc = load_stream(s, fileno(f), name, err);
+        if (!is_stdin)
+            fclose(f);
+        return rc;
+    }
     if (!is_stdin)
         fclose(f);
-    if (!buf)
-        return -1;
     rc = kp_snapshot_load_buffer(s, buf, len, name, err);
-    if (mapped)
-        munmap((void *)buf, len);
-    else
-        free((void *)buf);
+    munmap((void *)buf, len);
     return rc;
 }
 

@@ -175,7 +175,7 @@ EOF
     cd "$BATS_TEST_TMPDIR"
     mkdir dir.json
     run_kp -f dir.json
-    assert_refused dir.json 1 "error: dir.json: read error: Is a directory"
+    assert_refused dir.json 1 "error: dir.json: is a directory"
 }
 
 @test "empty standard input: exit 1, one line" {

@@ -30,6 +30,37 @@ means once per list.
   not-json               200 with a body that is not JSON
   wrong-ca               serve a certificate from the wrong CA
 
+Hostile servers (the same way; each streams until the client hangs up):
+
+  endless-items          a 200 page that ignores limit and never ends,
+                         every item distinct (name n0, n1, ...)
+  endless-big-items      the same with items of 1 MiB each
+  endless-members        a 200 page of endless small top-level members
+  one-item-pages         pages of one item each, under ever new tokens,
+                         for ever
+  endless-string         a 200 page whose first item holds a string
+                         that never ends
+  gzip-bomb              gzip (whatever was asked) of a page whose first
+                         item holds a string that never ends: a few KB
+                         on the wire for every GB unpacked
+  gzip-space-bomb        the same, of white space between items
+  repeat-continue        empty pages, always the same continue token
+  cycle-continue         empty pages whose tokens go A, B, C, A, ...
+  empty-pages            empty pages, each with a new continue token
+  echo-credential        403 whose message quotes the Authorization
+                         header (and the basic-auth password decoded)
+  echo-credential-500    the same as a 500 plain-text body, every time
+  echo-credential-item   200 pages whose items carry the Authorization
+                         header in an annotation
+  html-200, html-502     a proxy's HTML error page with that status
+  stall                  headers and half a page, then silence for
+                         --slow-seconds
+  huge-header            a response header line of 1 MiB
+  many-headers           10,000 header lines of 100 bytes
+  redirect               302 to https://elsewhere.invalid/login?...
+  nul-trailer            a good page followed by a NUL byte
+  items-scalar           a page whose items are [1]
+
 The port is printed on stdout and written to --port-file.  Every request
 is appended to --log as one JSON line.  The server exits by itself after
 --lifetime seconds.  Python 3 standard library only.
@@ -44,6 +75,7 @@ import ssl
 import sys
 import threading
 import time
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
@@ -153,6 +185,7 @@ def read_token(tok):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True     # no 40 ms delayed-ACK stall a page
     server_version = "fake-apiserver"
 
     def log_message(self, fmt, *args):  # quiet
@@ -174,6 +207,178 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+
+    def start_stream(self, code=200, ctype="application/json",
+                     headers=None):
+        self.send_response(code)
+        self.send_header("Content-Type", ctype)
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+
+    def stream_forever(self, first, gen):
+        """Write first, then gen's chunks until the client hangs up."""
+        lifetime = time.time() + self.server.state.args.lifetime
+        try:
+            self.wfile.write(first)
+            for chunk in gen:
+                self.wfile.write(chunk)
+                if time.time() > lifetime:
+                    break
+        except (BrokenPipeError, ConnectionResetError, ssl.SSLError,
+                OSError):
+            pass
+
+    def hostile(self, name, list_kind, api_version, q):
+        """The hostile faults; True if one answered."""
+        st = self.server.state
+        head = ('{"kind":"%s","apiVersion":"%s","metadata":{},"items":['
+                % (list_kind, api_version)).encode()
+        auth = self.headers.get("Authorization", "")
+        if st.active("endless-items", name):
+            def items():
+                i = 0
+                while True:
+                    yield "".join(
+                        '%s{"metadata":{"name":"n%d","uid":"u%d"}}'
+                        % ("," if i + k else "", i + k, i + k)
+                        for k in range(2000)).encode()
+                    i += 2000
+            self.start_stream()
+            self.stream_forever(head, items())
+            return True
+        if st.active("endless-big-items", name):
+            pad = "b" * (1 << 20)
+
+            def big():
+                i = 0
+                while True:
+                    yield ('%s{"metadata":{"name":"n%d","annotations":'
+                           '{"pad":"%s"}}}' % ("," if i else "", i,
+                                               pad)).encode()
+                    i += 1
+            self.start_stream()
+            self.stream_forever(head, big())
+            return True
+        if st.active("endless-members", name):
+            self.start_stream()
+            self.stream_forever(b'{"kind":"%s"' % list_kind.encode(),
+                                iter(lambda: b',"x":1' * 10000, None))
+            return True
+        if st.active("one-item-pages", name):
+            cont = q.get("continue", [""])[0]
+            n = int(cont[1:]) + 1 if cont.startswith("p") else 0
+            self.send_json(200, {"kind": list_kind, "apiVersion": api_version,
+                                 "metadata": {"continue": "p%d" % n},
+                                 "items": [{"metadata": {"name": "n%d" % n}}]})
+            return True
+        if st.active("endless-string", name):
+            self.start_stream()
+            self.stream_forever(head + b'{"metadata":{"name":"',
+                                iter(lambda: b"a" * 65536, None))
+            return True
+        for bomb, body in (("gzip-bomb", b"a"), ("gzip-space-bomb", b" ")):
+            if not st.active(bomb, name):
+                continue
+            z = zlib.compressobj(9, zlib.DEFLATED, 31)
+            first = z.compress(head + (b'{"metadata":{"name":"' if
+                                       body == b"a" else b"")) + \
+                z.flush(zlib.Z_SYNC_FLUSH)
+            block = z.compress(body * (1 << 20)) + z.flush(zlib.Z_SYNC_FLUSH)
+            self.start_stream(headers={"Content-Encoding": "gzip"})
+            self.stream_forever(first, iter(lambda: block, None))
+            return True
+        cont = q.get("continue", [""])[0]
+        for fault, nxt in (
+                ("repeat-continue", lambda c: "same-token"),
+                ("cycle-continue", lambda c: {"A": "B", "B": "C"}.get(c, "A")),
+                ("empty-pages", lambda c: "t%d" % (int(c[1:] or 0) + 1)
+                 if c.startswith("t") else "t1")):
+            if st.active(fault, name):
+                self.send_json(200, {"kind": list_kind,
+                                     "apiVersion": api_version,
+                                     "metadata": {"continue": nxt(cont)},
+                                     "items": []})
+                return True
+        creds = auth
+        if auth.startswith("Basic "):
+            try:
+                creds += " " + base64.b64decode(auth[6:]).decode()
+            except ValueError:
+                pass
+        if st.active("echo-credential", name):
+            self.send_json(403, status(
+                403, "Forbidden", "Forbidden: the request carried "
+                "Authorization: %s, which is not allowed here" % creds))
+            return True
+        if st.active("echo-credential-500", name):
+            self.send_json(500, None, raw=("upstream said: bad credentials "
+                                           "%s\n" % creds).encode())
+            return True
+        if st.active("echo-credential-item", name):
+            items = [dict(it) for it in st.items[name]]
+            for it in items:
+                md = dict(it.get("metadata", {}))
+                md["annotations"] = dict(md.get("annotations") or {},
+                                         seen=creds)
+                it["metadata"] = md
+            self.send_json(200, {"kind": list_kind, "apiVersion": api_version,
+                                 "metadata": {}, "items": items})
+            return True
+        for fault, code in (("html-200", 200), ("html-502", 502)):
+            if st.active(fault, name):
+                page = ("<!DOCTYPE html>\n<html><head><title>502 Bad Gateway"
+                        "</title></head><body><h1>Bad Gateway</h1><p>%s</p>"
+                        "</body></html>\n" % creds).encode()
+                self.send_response(code)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(page)))
+                self.end_headers()
+                self.wfile.write(page)
+                return True
+        if st.active("stall", name):
+            self.start_stream()
+            try:
+                self.wfile.write(head)
+                self.wfile.flush()
+                time.sleep(st.args.slow_seconds)
+            except OSError:
+                pass
+            return True
+        if st.active("huge-header", name) or st.active("many-headers", name):
+            self.send_response(200)
+            if st.active("huge-header", name):
+                self.send_header("X-Huge", "h" * (1 << 20))
+            else:
+                for i in range(10000):
+                    self.send_header("X-Many-%d" % i, "m" * 90)
+            self.send_header("Content-Length", "2")
+            try:
+                self.end_headers()
+                self.wfile.write(b"{}")
+            except OSError:
+                pass
+            self.close_connection = True
+            return True
+        if st.active("redirect", name):
+            self.send_response(302)
+            self.send_header("Location", "https://elsewhere.invalid/login?"
+                             "next=%s" % self.path)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return True
+        if st.active("nul-trailer", name) or st.active("items-scalar", name):
+            body = {"kind": list_kind, "apiVersion": api_version,
+                    "metadata": {}, "items": st.items[name]}
+            raw = json.dumps(body).encode() + b"\0"
+            if st.active("items-scalar", name):
+                body["items"] = [1]
+                raw = json.dumps(body).encode()
+            self.send_json(200, None, raw=raw)
+            return True
+        return False
 
     def send_truncated(self, obj):
         body = json.dumps(obj).encode()
@@ -217,6 +422,9 @@ class Handler(BaseHTTPRequestHandler):
                                        "the server could not find the "
                                        "requested resource"))
             return
+        # a hostile server answers whoever asks (and echoes what it got)
+        if self.hostile(res[0], res[1], res[2], q):
+            return
         if kind not in ("token", "cert"):
             self.send_json(401, status(401, "Unauthorized", "Unauthorized"))
             return
@@ -228,6 +436,7 @@ class Handler(BaseHTTPRequestHandler):
         cont = q.get("continue", [""])[0]
         if st.active("slow", name):
             time.sleep(st.args.slow_seconds)
+
         if st.active("unauthorized", name):
             self.send_json(401, status(401, "Unauthorized", "Unauthorized"))
             return True
@@ -262,7 +471,7 @@ class Handler(BaseHTTPRequestHandler):
                                        " leader changed"))
             return True
         if st.active("not-json", name):
-            self.send_json(200, None, raw=b"<html>proxy error</html>")
+            self.send_json(200, None, raw=b"proxy error: upstream unavailable")
             return True
         return False
 

@@ -137,7 +137,8 @@ test_snapshot__load_item_reports_bad_text_at_its_index(void)
     CHECK(kept == NULL);
     CHECK_EQ_INT(kp_snapshot_load_item(&s, "[]", 2, "Pod", 2,
                                        "<api:pods>", NULL, &err), -1);
-    CHECK_EQ_STR(err.msg, "<api:pods>: items[2]: expected an object");
+    CHECK_EQ_STR(err.msg, "<api:pods>: items[2]: expected an object, got "
+                 "an array");
     CHECK_EQ_INT(kp_snapshot_load_item(&s, GPU_POD, strlen(GPU_POD), "Pod",
                                        0, "<api:pods>", &kept, &err), 0);
     CHECK(cJSON_IsObject(kept));
