@@ -24,12 +24,19 @@ SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer \
 DEB_PKGS = libcjson-dev libcurl4-openssl-dev libyaml-dev bats bats-support \
            bats-assert openssl python3 jq clang valgrind
 
-CORE_SRC = $(sort $(wildcard core/*.c core/plugins/*.c))
+# core/ by concern (README "Layout"); every folder is on the include path,
+# as libgit2 puts src/util and src/libgit2 on its own
+CORE_DIRS = core core/util core/api core/load core/live core/sched \
+            core/sched/plugins core/sched/preemption core/report
+KP_INC   = $(CORE_DIRS:%=-I%)
+CORE_SRC = $(sort $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c)))
+CORE_HDR = $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.h))
 CMD_SRC  = $(sort $(wildcard cmd/*.c))
-UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
+UNIT_SRC = $(sort $(wildcard tests/unit/*/test_*.c))
 CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ  = $(CMD_SRC:%.c=$(BUILD)/%.o)
-UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+UNIT_BIN = $(addprefix $(BUILD)/tests/,$(basename $(notdir $(UNIT_SRC))))
+vpath test_%.c $(sort $(dir $(UNIT_SRC)))
 BIN      = bin/kubectl-preempt
 
 .PHONY: all deps demo test test-one asan install uninstall clean dist \
@@ -49,9 +56,9 @@ deps:
 	        $$missing >/dev/null || exit 1; \
 	fi
 
-$(BUILD)/%.o: %.c $(wildcard core/*.h core/plugins/*.h cmd/*.h)
+$(BUILD)/%.o: %.c $(CORE_HDR) $(wildcard cmd/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) -c $< -o $@
+	$(CC) $(WARN) $(CFLAGS) $(KP_INC) -c $< -o $@
 
 $(BUILD)/libkp.a: $(CORE_OBJ)
 	@rm -f $@
@@ -64,23 +71,23 @@ $(BIN): deps $(BUILD)/kubectl-preempt
 	@mkdir -p bin
 	cp $(BUILD)/kubectl-preempt $@
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkp.a $(wildcard tests/unit/*.h)
+$(BUILD)/tests/test_%: test_%.c $(BUILD)/libkp.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) -Icore -Itests/unit -o $@ $< \
+	$(CC) $(WARN) $(CFLAGS) $(KP_INC) -Itests/unit -o $@ $< \
 	    $(BUILD)/libkp.a $(LIBS)
 
 # the option parser's table test links cmd/options.o
-$(BUILD)/tests/test_options: tests/unit/test_options.c \
+$(BUILD)/tests/test_options: tests/unit/cmd/test_options.c \
                              $(BUILD)/cmd/options.o $(BUILD)/libkp.a \
                              $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) -Icore -Itests/unit -o $@ $< \
+	$(CC) $(WARN) $(CFLAGS) $(KP_INC) -Itests/unit -o $@ $< \
 	    $(BUILD)/cmd/options.o $(BUILD)/libkp.a $(LIBS)
 
 $(BUILD)/tests/run_cases: tests/run_cases.c $(BUILD)/cmd/options.o \
                           $(BUILD)/libkp.a
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) -Icore -o $@ $< $(BUILD)/cmd/options.o \
+	$(CC) $(WARN) $(CFLAGS) $(KP_INC) -o $@ $< $(BUILD)/cmd/options.o \
 	    $(BUILD)/libkp.a $(LIBS)
 
 # The self-check driver (tests/selfcheck/README.md), linked against the
@@ -95,7 +102,7 @@ SELFCHECK_CFLAGS = -O1 -g $(if $(findstring sanitize,$(CFLAGS)),$(SAN)) \
 $(BUILD)/tests/selfcheck: $(SELFCHECK_SRC) tests/selfcheck/gen.h \
                           $(BUILD)/libkp.a
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) -Icore -o $@ $(SELFCHECK_SRC) \
+	$(CC) $(WARN) $(CFLAGS) $(KP_INC) -o $@ $(SELFCHECK_SRC) \
 	    $(BUILD)/libkp.a $(LIBS)
 
 selfcheck-build:

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/kp.h"
-#include "../core/selfcheck.h"
+#include "kp.h"
+#include "selfcheck.h"
 #include "completion.h"
 #include "options.h"
 
@@ -89,7 +89,7 @@ main(int argc, char **argv)
         fprintf(stderr, "%s\n", r.notice);
     kp_run_result_release(&r);
     kp_options_release(&o);
-    /* the test build's self-check (core/selfcheck.h): loud, exit 70 */
+    /* the test build's self-check (core/util/selfcheck.h): loud, exit 70 */
     if (kp_selfcheck_failures() > 0) {
         fprintf(stderr, "selfcheck: %zu disagreement(s), first: %s\n",
                 kp_selfcheck_failures(), kp_selfcheck_first());

@@ -6,7 +6,7 @@
 #ifndef KP_OPTIONS_H
 #define KP_OPTIONS_H
 
-#include "../core/kp.h"
+#include "kp.h"
 
 enum kp_arg {
     KP_ARG_NONE,                /* boolean: --flag, --flag=true|false */

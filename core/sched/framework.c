@@ -971,7 +971,7 @@ kp_pod_matches_node_affinity(const struct kp_pod *p, const struct kp_node *n)
 
 /* ---- the default profile's Filter plugins, in upstream order ---- */
 
-#include "plugins/plugins.h"
+#include "plugins.h"
 
 const struct kp_plugin *const kp_filter_plugins[] = {
     &kp_plugin_node_unschedulable,

@@ -12,8 +12,8 @@
 
 #include "framework.h"
 #include "preemption.h"
-#include "plugins/plugin_state.h"
-#include "plugins/plugins.h"
+#include "plugin_state.h"
+#include "plugins.h"
 
 static int
 plugin_index(const struct kp_plugin *pl)

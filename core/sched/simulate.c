@@ -15,7 +15,7 @@
 #include "selfcheck.h"
 #include "report.h"
 #include "score.h"
-#include "plugins/plugins.h"
+#include "plugins.h"
 
 #define MAX_MESSAGE 1024
 

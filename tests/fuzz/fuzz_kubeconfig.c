@@ -2,7 +2,7 @@
  * fuzz_kubeconfig.c - libFuzzer target: the kubeconfig reader (YAML,
  * merge, context selection, base64 data fields, validation).
  *
- * core/kubeconfig.h has no entry point that reads from memory:
+ * core/live/kubeconfig.h has no entry point that reads from memory:
  * kp_kubeconfig_load() takes a path (--kubeconfig).  So each input is
  * written to a memfd, reached as /proc/self/fd/N.  Relative paths in the
  * input then resolve under /proc/self/fd; the loader only opens such files

@@ -429,12 +429,12 @@ def write_dict(target, tokens):
 
 
 def dictionaries():
-    load = source_words(["core/decode_*.c", "core/snapshot.c",
-                         "core/labels.c", "core/plugins/*.c"])
+    load = source_words(["core/decode_*.c", "core/load/snapshot.c",
+                         "core/api/labels.c", "core/sched/plugins/*.c"])
     write_dict("fuzz_load", ['"%s"' % w for w in load] +
                [':{"', '":"', '":[{"', '"},{"', '":null', '":true',
                 "-9223372036854775808", "2147483648", "1e308"])
-    kube = source_words(["core/kubeconfig.c"])
+    kube = source_words(["core/live/kubeconfig.c"])
     write_dict("fuzz_kubeconfig", [w + ":" for w in kube] +
                ["- name: ", "\n  ", "{", "}", "[", "]", "&a", "*a",
                 "!!binary", "---\n", "'", '"'])
@@ -449,8 +449,8 @@ def dictionaries():
                              ".inf", ".NaN", "2026-01-01T00:00:00Z",
                              "\\u00e9", "\\x41", "\\N", "\t", "\r\n",
                              "\ufeff"])
-    add = source_words(["core/add.c", "core/decode_pod.c",
-                        "core/decode_policy.c", "core/decode_storage.c"])
+    add = source_words(["core/load/add.c", "core/load/decode_pod.c",
+                        "core/load/decode_policy.c", "core/load/decode_storage.c"])
     write_dict("fuzz_add", [w + ": " for w in add] + ['"%s"' % w
                                                       for w in add] +
                ["---\n", "- ", "\n  ", "{", "}", "[", "]", "replicas: ",

@@ -16,7 +16,7 @@
  * incoming pod's namespace labels.  A pod whose terms do not parse fails
  * upstream's PreFilter first; a parse error here skips the plugin.
  */
-#include "../score.h"
+#include "score.h"
 #include "podinfo.h"
 #include "tpcount.h"
 

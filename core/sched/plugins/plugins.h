@@ -5,7 +5,7 @@
 #ifndef KP_PLUGINS_H
 #define KP_PLUGINS_H
 
-#include "../framework.h"
+#include "framework.h"
 
 extern const struct kp_plugin kp_plugin_node_unschedulable;
 extern const struct kp_plugin kp_plugin_node_name;

@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../score.h"
+#include "score.h"
 #include "spread.h"
 #include "tpcount.h"
 

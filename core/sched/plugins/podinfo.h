@@ -21,9 +21,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../arena.h"
-#include "../model.h"
-#include "../snapshot.h"
+#include "arena.h"
+#include "model.h"
+#include "snapshot.h"
 
 /*
  * GetNamespaceLabelsSnapshot: the labels of p's Namespace; an empty set

@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../framework.h"
+#include "framework.h"
 
 #define KP_LABEL_HOSTNAME "kubernetes.io/hostname"
 #define KP_LABEL_ZONE "topology.kubernetes.io/zone"

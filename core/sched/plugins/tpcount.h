@@ -24,8 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../arena.h"
-#include "../labels.h"
+#include "arena.h"
+#include "labels.h"
 
 struct kp_tpcount_slot {
     const char *key;            /* NULL: empty slot */

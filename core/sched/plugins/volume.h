@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "../framework.h"
+#include "framework.h"
 
 #define KP_REASON_DISK_CONFLICT "node(s) had no available disk"
 #define KP_REASON_RWOP_CONFLICT \

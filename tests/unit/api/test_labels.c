@@ -1,5 +1,5 @@
 /*
- * test_labels.c - core/labels.c against the tables of
+ * test_labels.c - core/api/labels.c against the tables of
  * staging/src/k8s.io/apimachinery/pkg/labels/selector_test.go,
  * apimachinery/pkg/apis/meta/v1/helpers_test.go and
  * component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity_test.go.

@@ -1,5 +1,5 @@
 /*
- * test_quantity.c - core/quantity.c against the tables of
+ * test_quantity.c - core/api/quantity.c against the tables of
  * staging/src/k8s.io/apimachinery/pkg/api/resource/quantity_test.go,
  * quantity_overflow_test.go and quantity_subnano_test.go.
  *

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "../../cmd/options.h"
+#include "../../../cmd/options.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -1,5 +1,5 @@
 /*
- * test_jsonpath.c - core/jsonpath.c against the tables of client-go's
+ * test_jsonpath.c - core/report/jsonpath.c against the tables of client-go's
  * util/jsonpath: jsonpath_test.go (TestTypesInput, TestStructInput,
  * TestJSONInput, TestKubernetes, TestEmptyRange, TestNestedRanges,
  * TestFilterPartialMatchesSometimesMissingAnnotations, TestNegativeIndex,

@@ -1,5 +1,5 @@
 /*
- * test_render_kubectl.c - core/render_kubectl.c against kubectl's tables:
+ * test_render_kubectl.c - core/report/render_kubectl.c against kubectl's tables:
  * k8s.io/kubectl/pkg/cmd/get customcolumn_test.go (TestMassageJSONPath,
  * TestNewColumnPrinterFromSpec, TestNewColumnPrinterFromTemplate,
  * TestColumnPrint, TestIndividualPrintObjOnExistingTabWriter,

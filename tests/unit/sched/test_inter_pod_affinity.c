@@ -16,7 +16,7 @@
  * kubernetes.io/metadata.name label).
  */
 #include "plugin_rows.h"
-#include "plugins/plugin_state.h"
+#include "plugin_state.h"
 
 #define PLUGIN "InterPodAffinity"
 #define R_AFF "node(s) didn't match pod affinity rules"

@@ -12,7 +12,7 @@
  * does not count it.
  */
 #include "plugin_rows.h"
-#include "plugins/plugin_state.h"
+#include "plugin_state.h"
 
 #define PLUGIN "PodTopologySpread"
 #define R_SPREAD "node(s) didn't match pod topology spread constraints"

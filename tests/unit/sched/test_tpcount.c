@@ -1,13 +1,13 @@
 /*
  * test_tpcount.c - the counter maps of InterPodAffinity and
- * PodTopologySpread (core/plugins/tpcount.h): a clone overlays its
+ * PodTopologySpread (core/sched/plugins/tpcount.h): a clone overlays its
  * source, so two clones of one unchanging source are independent (what
  * the dry run's node copy and its nominated-pods copy rely on, issue 13),
  * zeroed entries leave len() as Go's delete does, and kp_tpcount_same
  * tells counts apart as the self-check needs.
  */
 #include "check.h"
-#include "plugins/tpcount.h"
+#include "tpcount.h"
 
 #define HOST "kubernetes.io/hostname"
 

@@ -29,8 +29,8 @@
 #include <string.h>
 
 #include "plugin_rows.h"
-#include "plugins/plugin_state.h"
-#include "plugins/volume.h"
+#include "plugin_state.h"
+#include "volume.h"
 
 /* ---- JSON builders ---- */
 

@@ -1,6 +1,6 @@
 /*
  * test_redact.c - credentials scrubbed from text that came from the
- * server (core/redact.c), and the page splitter's per-object bound
+ * server (core/util/redact.c), and the page splitter's per-object bound
  * (json_stream.h).
  */
 #include <stdlib.h>
