@@ -8,6 +8,29 @@
 #include <sys/mman.h>
 
 /*
+ * The debug arena of the sanitizer build (as libgit2's GIT_DEBUG_POOL):
+ * under ASan, memory given back by kp_arena_rollback/reset is poisoned
+ * and each allocation unpoisons only its own bytes, so a pointer kept
+ * past a reset or a rollback is a use-after-poison report, not a silent
+ * read of the next pod's data.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define KP_ARENA_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KP_ARENA_ASAN 1
+#endif
+#endif
+#ifdef KP_ARENA_ASAN
+#include <sanitizer/asan_interface.h>
+#define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define POISON(p, n) ((void)(p), (void)(n))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+/*
  * Chunks are 256 KiB until an arena has held BIG_AFTER bytes (a reset
  * arena keeps taking big ones: a scratch arena's arrays of one status
  * per node then come from kept chunks, not from malloc), then 4 MiB,
@@ -127,6 +150,7 @@ alloc_raw(struct kp_arena *a, size_t n)
         }
     }
     p = c->data + c->used;
+    UNPOISON(p, n);
     c->used += n;
     a->total += n;
     if (a->total > a->peak)
@@ -266,6 +290,7 @@ kp_arena_rollback(struct kp_arena *a, const struct kp_arena_mark *m)
 
         a->head = c->next;
         if (c->size == CHUNK_SIZE || c->size == BIG_DATA) {
+            POISON(c->data, c->size);
             c->used = 0;
             c->next = a->spare;
             a->spare = c;
@@ -273,8 +298,10 @@ kp_arena_rollback(struct kp_arena *a, const struct kp_arena_mark *m)
             free(c);
         }
     }
-    if (a->head)
+    if (a->head) {
+        POISON(a->head->data + m->used, a->head->used - m->used);
         a->head->used = m->used;
+    }
     a->total = m->total;
 }
 

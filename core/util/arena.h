@@ -4,6 +4,15 @@
  * Everything a snapshot holds lives in one arena and is released at once
  * by kp_arena_release().  Allocation failure aborts through kp_xmalloc
  * (as git's xmalloc): the analysis cannot go on without memory.
+ *
+ * Ownership, the one rule of core/: memory that comes from an arena
+ * (kp_arena_*) belongs to that arena and is never freed alone; it lives
+ * until the arena's release, reset or a rollback past it, and nothing may
+ * keep a pointer into it beyond that (the sanitizer build poisons it).
+ * Memory from kp_x* belongs to whoever holds the pointer and is freed by
+ * the *_release of the struct that holds it.  A function that returns
+ * arena memory says which arena; one that hands over malloc'd memory says
+ * "caller frees".
  */
 #ifndef KP_ARENA_H
 #define KP_ARENA_H

@@ -93,9 +93,46 @@ test_arena__big_chunks_survive_reset(void)
     kp_arena_release(&a);
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_ASAN 1
+#endif
+#endif
+
+#ifdef TEST_ASAN
+#include <sanitizer/asan_interface.h>
+
+/* The debug arena: what a reset or a rollback gave back is poisoned. */
+static void
+test_arena__sanitizer_build_poisons_what_was_given_back(void)
+{
+    struct kp_arena a;
+    struct kp_arena_mark m;
+    char *kept, *dropped, *again;
+
+    kp_arena_init(&a);
+    kept = kp_arena_strdup(&a, "kept");
+    kp_arena_mark(&a, &m);
+    dropped = kp_arena_alloc(&a, 64);
+    kp_arena_rollback(&a, &m);
+    CHECK(__asan_address_is_poisoned(dropped));
+    CHECK(!__asan_address_is_poisoned(kept));
+    again = kp_arena_alloc(&a, 64);
+    CHECK(!__asan_address_is_poisoned(again));
+    kp_arena_reset(&a);
+    CHECK(__asan_address_is_poisoned(kept));
+    kp_arena_release(&a);
+}
+#endif
+
 int
 main(void)
 {
+#ifdef TEST_ASAN
+    RUN(test_arena__sanitizer_build_poisons_what_was_given_back);
+#endif
     RUN(test_arena__rollback_keeps_what_came_before);
     RUN(test_arena__rollback_returns_chunks);
     RUN(test_arena__rollback_on_empty_arena);
