@@ -117,8 +117,8 @@ demo: $(BIN)
 	./$(BIN) -f examples/cluster.json -o wide
 
 # One pass of the suite against $(BUILD) (used twice by `make test`).
-test-one: $(BUILD)/kubectl-preempt $(UNIT_BIN) $(BUILD)/tests/run_cases \
-          selfcheck-build
+test-one: check-style $(BUILD)/kubectl-preempt $(UNIT_BIN) \
+          $(BUILD)/tests/run_cases selfcheck-build
 	@tests/run $(BUILD)
 
 test: deps

@@ -1,7 +1,10 @@
 /*
  * framework.h - the scheduling framework as far as preemption needs it:
- * status codes, NodeInfo, the cycle state, the Filter plugin table and
- * RunFilterPluginsWithNominatedPods.
+ * status codes (Status), NodeInfo, CycleState (struct kp_cycle: the pod
+ * being scheduled and each plugin's PreFilter state), the cluster view
+ * (struct kp_cluster: upstream's Snapshot of NodeInfos, plus the
+ * nominator's nominated pods per node and the PDB budgets of queue mode),
+ * the Filter plugin table and RunFilterPluginsWithNominatedPods.
  *
  * Mirrors pkg/scheduler/framework/interface.go (codes),
  * pkg/scheduler/framework/types.go (NodeInfo) and
@@ -88,7 +91,10 @@ struct kp_node_info {
     struct kp_port_set ports;
 };
 
-/* The simulated cluster: node infos plus nominations. */
+/*
+ * The simulated cluster: upstream's Snapshot (NodeInfos by node) and the
+ * nominator (PodNominator: nominated pods per node).
+ */
 struct kp_cluster {
     const struct kp_snapshot *snap;
     size_t nres;
@@ -169,6 +175,7 @@ int kp_importance_cmp(const struct kp_pod *a, const struct kp_pod *b);
 
 struct kp_pool;
 
+/* CycleState: one scheduling cycle of one pod. */
 struct kp_cycle {
     const struct kp_cluster *cl;
     const struct kp_pod *pod;

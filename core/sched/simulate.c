@@ -1,6 +1,10 @@
 /*
- * simulate.c - one scheduling attempt per pending pod, in queue order,
- * and (queue mode) the effect of each decision on the pods after it.
+ * simulate.c - the scheduling queue (activeQ order: PrioritySort) and one
+ * scheduling attempt per pending pod (scheduleOne), and, in queue mode,
+ * the effect of each decision on the pods after it: the cache's
+ * AddPod/RemovePod (kp_cluster_place/remove) and the nominator's
+ * AddNominatedPod/DeleteNominatedPodIfExists (kp_cluster_nominate/
+ * clear_nomination).
  *
  * Mirrors pkg/scheduler/schedule_one.go (schedulePod, findNodesThatFitPod,
  * evaluateNominatedNode, FitError), pkg/scheduler/framework/plugins/

@@ -1,7 +1,13 @@
 /*
- * preemption.c - see preemption.h.  Each step keeps upstream's name in
- * snake case; where kube-scheduler is random the rule of the semantics
- * document applies (input order, --offset, first candidate on a tie).
+ * preemption.c - see preemption.h.  The Evaluator of
+ * pkg/scheduler/framework/preemption/preemption.go (Preempt,
+ * findCandidates, DryRunPreemption, SelectCandidate) together with
+ * DefaultPreemption's plugin part of plugins/defaultpreemption/
+ * default_preemption.go (PodEligibleToPreemptOthers, SelectVictimsOnNode,
+ * filterPodsWithPDBViolation, calculateNumCandidates).  Each step keeps
+ * upstream's name in snake case; where kube-scheduler is random the rule
+ * of the semantics document applies (input order, --offset, first
+ * candidate on a tie).
  */
 #include "preemption.h"
 #include "pool.h"
@@ -345,9 +351,10 @@ dry_run_preemption(struct kp_cycle *c, const int *potential, size_t n,
                    struct kp_preempt_result *out)
 {
     struct kp_arena *a = c->scratch;
-    struct kp_candidate *nonv = kp_arena_alloc(a, k * sizeof(*nonv));
-    struct kp_candidate *viol = kp_arena_alloc(a, k * sizeof(*viol));
-    size_t nn = 0, nvl = 0, i = 0, j, size = 1;
+    struct kp_candidate *non_violating =
+        kp_arena_alloc(a, k * sizeof(*non_violating));
+    struct kp_candidate *violating = kp_arena_alloc(a, k * sizeof(*violating));
+    size_t nnon_violating = 0, nviolating = 0, i = 0, j, size = 1;
     struct dry_batch b = {c, potential, n, offset, 0, NULL, NULL};
 
     /*
@@ -382,15 +389,15 @@ dry_run_preemption(struct kp_cycle *c, const int *potential, size_t n,
             if (st.code == KP_SUCCESS && cand.nvictims > 0) {
                 bool kept = true;
 
-                if (cand.num_pdb_violations == 0 && nn < k)
-                    nonv[nn++] = cand;
-                else if (cand.num_pdb_violations > 0 && nvl < k)
-                    viol[nvl++] = cand;
+                if (cand.num_pdb_violations == 0 && nnon_violating < k)
+                    non_violating[nnon_violating++] = cand;
+                else if (cand.num_pdb_violations > 0 && nviolating < k)
+                    violating[nviolating++] = cand;
                 else
                     kept = false;
                 record_node(out, node,
                             kept ? KP_NODE_CANDIDATE : KP_NODE_DROPPED, &cand);
-                if (nn > 0 && nn + nvl >= k)
+                if (nnon_violating > 0 && nnon_violating + nviolating >= k)
                     goto done;
                 continue;
             }
@@ -408,11 +415,13 @@ dry_run_preemption(struct kp_cycle *c, const int *potential, size_t n,
             size *= 2;
     }
 done:
-    out->ncandidates = nn + nvl;
-    out->candidates = kp_arena_alloc(a, (nn + nvl + 1) *
+    out->ncandidates = nnon_violating + nviolating;
+    out->candidates = kp_arena_alloc(a, (nnon_violating + nviolating + 1) *
                                      sizeof(*out->candidates));
-    memcpy(out->candidates, nonv, nn * sizeof(*nonv));
-    memcpy(out->candidates + nn, viol, nvl * sizeof(*viol));
+    memcpy(out->candidates, non_violating,
+           nnon_violating * sizeof(*non_violating));
+    memcpy(out->candidates + nnon_violating, violating,
+           nviolating * sizeof(*violating));
 }
 
 /* ---- SelectCandidate / pickOneNodeForPreemption ---- */
