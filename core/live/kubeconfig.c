@@ -133,13 +133,7 @@ arena_trim(struct kp_arena *a, const char *s)
 static const char *
 arena_join(struct kp_arena *a, const char *dir, const char *name)
 {
-    size_t nd = strlen(dir), nn = strlen(name);
-    char *p = kp_arena_alloc(a, nd + nn + 2);
-
-    memcpy(p, dir, nd);
-    p[nd] = '/';
-    memcpy(p + nd + 1, name, nn + 1);
-    return p;
+    return kp_arena_concat(a, dir, "/", name, NULL);
 }
 
 /*

@@ -634,11 +634,8 @@ static struct kp_status
 join_status(struct kp_arena *a, const char *prefix, const char *what,
             const char *suffix)
 {
-    size_t n = strlen(prefix) + strlen(what) + strlen(suffix) + 1;
-    char *m = kp_arena_alloc(a, n);
-
-    snprintf(m, n, "%s%s%s", prefix, what, suffix);
-    return kp_status_new(KP_UNRESOLVABLE, m);
+    return kp_status_new(KP_UNRESOLVABLE,
+                         kp_arena_concat(a, prefix, what, suffix, NULL));
 }
 
 struct kp_status

@@ -69,16 +69,6 @@ fit_error(struct kp_arena *a, size_t nnodes, const char *prefilter_msg,
     return m;
 }
 
-static const char *
-join3(struct kp_arena *a, const char *x, const char *y, const char *z)
-{
-    size_t sz = strlen(x) + strlen(y) + strlen(z) + 1;
-    char *m = kp_arena_alloc(a, sz);
-
-    snprintf(m, sz, "%s%s%s", x, y, z);
-    return m;
-}
-
 static void
 fill_victims(struct kp_report *rep, const struct kp_snapshot *snap,
              struct kp_pod_report *pr, const struct kp_candidate *cand)
@@ -299,9 +289,9 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
             kp_pod_report_keep_nodes(rep, pr, n, at.statuses, at.seen, NULL);
         pr->result = KP_RESULT_FITS;
         pr->node = at.fit_node;
-        pr->message = join3(&rep->arena, "fits on node ",
-                            snap->nodes[at.fit_node]->name,
-                            " without preemption");
+        pr->message = kp_arena_concat(&rep->arena, "fits on node ",
+                                      snap->nodes[at.fit_node]->name,
+                                      " without preemption", NULL);
         return;
     }
     hist = kp_reason_histogram(c->scratch, at.statuses, n, NULL);
@@ -327,8 +317,8 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
     } else {
         pr->result = res.outcome == KP_PREEMPT_NOT_ELIGIBLE ?
                      KP_RESULT_NOT_ELIGIBLE : KP_RESULT_UNSCHEDULABLE;
-        post = join3(c->scratch, "no new claims to deallocate, preemption: ",
-                     res.message, "");
+        post = kp_arena_concat(c->scratch, "no new claims to deallocate, "
+                               "preemption: ", res.message, NULL);
     }
     pr->message = kp_arena_strdup(&rep->arena,
                                   fit_error(c->scratch, n, at.prefilter_msg,

@@ -1,6 +1,8 @@
 /* arena.c - see arena.h. */
 #include "arena.h"
+#include "hash.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,6 +194,30 @@ kp_arena_strdup(struct kp_arena *a, const char *s)
     return s ? kp_arena_strndup(a, s, strlen(s)) : NULL;
 }
 
+char *
+kp_arena_concat(struct kp_arena *a, const char *s, ...)
+{
+    va_list ap;
+    const char *t;
+    size_t n = 0, k;
+    char *out, *p;
+
+    va_start(ap, s);
+    for (t = s; t; t = va_arg(ap, const char *))
+        n += strlen(t);
+    va_end(ap);
+    out = p = alloc_raw(a, n + 1);
+    va_start(ap, s);
+    for (t = s; t; t = va_arg(ap, const char *)) {
+        k = strlen(t);
+        memcpy(p, t, k);
+        p += k;
+    }
+    va_end(ap);
+    *p = '\0';
+    return out;
+}
+
 void *
 kp_arena_memdup(struct kp_arena *a, const void *p, size_t n)
 {
@@ -207,11 +233,7 @@ kp_arena_memdup(struct kp_arena *a, const void *p, size_t n)
 static uint64_t
 hash_str(const char *s)
 {
-    uint64_t h = 1469598103934665603ULL;
-
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
+    return kp_hash_str(KP_HASH_SEED, s);
 }
 
 static void

@@ -44,6 +44,12 @@ void *kp_arena_alloc_uninit(struct kp_arena *a, size_t n);
 /* Copy of s (NULL stays NULL). */
 char *kp_arena_strdup(struct kp_arena *a, const char *s);
 char *kp_arena_strndup(struct kp_arena *a, const char *s, size_t n);
+/*
+ * The strings given, up to a NULL, one after another in one new string:
+ * the one string-join of core/ (kp_arena_concat(a, dir, "/", name, NULL)).
+ */
+char *kp_arena_concat(struct kp_arena *a, const char *s, ...)
+    __attribute__((sentinel));
 /* One shared copy per distinct string; NULL stays NULL. */
 const char *kp_arena_intern(struct kp_arena *a, const char *s);
 /* Copy of an array of n elements of size sz. */

@@ -1,5 +1,6 @@
 /* strmap.c - see strmap.h. */
 #include "strmap.h"
+#include "hash.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,11 +11,7 @@
 static uint64_t
 hash(const char *s)
 {
-    uint64_t h = 1469598103934665603ULL;
-
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
+    return kp_hash_str(KP_HASH_SEED, s);
 }
 
 void

@@ -5,6 +5,7 @@
  * (TpValueToMatchNum).
  */
 #include "tpcount.h"
+#include "hash.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -12,15 +13,8 @@
 static uint64_t
 hash_pair(const char *key, const char *value)
 {
-    uint64_t h = 1469598103934665603ULL;
-    const char *s;
-
-    for (s = key; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    h = (h ^ 0xffu) * 1099511628211ULL;
-    for (s = value; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
+    return kp_hash_str(kp_hash_byte(kp_hash_str(KP_HASH_SEED, key), 0xffu),
+                       value);
 }
 
 static bool

@@ -1,0 +1,30 @@
+/*
+ * hash.h - the one string hash of core/: 64-bit FNV-1a, continued over
+ * several strings by passing the running value back (kp_hash_seed to
+ * start).  The seed is the one this project's tables have always used
+ * (not FNV's published offset basis): table order, and so any output
+ * that walks a table, stays as it was.
+ */
+#ifndef KP_HASH_H
+#define KP_HASH_H
+
+#include <stdint.h>
+
+#define KP_HASH_SEED 1469598103934665603ULL
+
+static inline uint64_t
+kp_hash_str(uint64_t h, const char *s)
+{
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+/* One byte more, e.g. a separator between two strings hashed as a pair. */
+static inline uint64_t
+kp_hash_byte(uint64_t h, unsigned char c)
+{
+    return (h ^ c) * 1099511628211ULL;
+}
+
+#endif
