@@ -99,6 +99,8 @@ static const struct {
     const char *help;
 } commands[] = {
     {"explain", "list past preemptions found in the -f files"},
+    {"version", "print the version, the kube-scheduler releases replayed "
+     "and the libraries' versions"},
     {"completion", "print a shell completion script"},
 };
 
