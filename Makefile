@@ -24,7 +24,7 @@ SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer \
            -fno-sanitize-recover=undefined
 
 DEB_PKGS = libcjson-dev libcurl4-openssl-dev libyaml-dev bats bats-support \
-           bats-assert openssl python3 jq clang valgrind
+           bats-assert openssl python3 jq clang valgrind dpkg-dev
 
 CORE_SRC = $(sort $(wildcard core/*.c core/plugins/*.c))
 CMD_SRC  = $(sort $(wildcard cmd/*.c))
