@@ -58,6 +58,9 @@ __kubectl_preempt_note()
         [[ $2 == - ]] && __kp_stdin=1
         __kp_snap+=(--filename="${2/#\~/$HOME}")
         ;;
+    --recursive | -R)
+        __kp_snap+=(--recursive)
+        ;;
     --add)
         [[ $2 == - ]] && __kp_stdin=1
         __kp_snap+=(--add="${2/#\~/$HOME}")

@@ -60,6 +60,8 @@ function __kubectl_preempt_note --description 'Keep what the lookups need from a
             set -g __kp_file 1
             test "$argv[2]" = -; and set -g __kp_stdin 1
             set -ga __kp_snap --filename=(string replace -r -- '^~/' $HOME/ $argv[2])
+        case --recursive -R
+            set -ga __kp_snap --recursive
         case --add
             test "$argv[2]" = -; and set -g __kp_stdin 1
             set -ga __kp_snap --add=(string replace -r -- '^~/' $HOME/ $argv[2])

@@ -153,3 +153,13 @@ kube() {
     cmp "$ROOT/bin/kubectl_complete-preempt" \
         "$ROOT/completions/kubectl_complete-preempt"
 }
+
+@test "kubectl_complete-preempt completes the pods of -f DIR with -R" {
+    local d="$BATS_TEST_TMPDIR/snap"
+    mkdir -p "$d/prod"
+    cp "$ROOT/examples/cluster.json" "$d/prod/cluster.json"
+    run "$PLUGINS/kubectl_complete-preempt" -f "$d" -R -n prod s
+    assert_output $'search-0\nsidecar-light\n:4'
+    run "$PLUGINS/kubectl_complete-preempt" -f "$d" -n prod s
+    assert_output ':4'
+}
