@@ -249,7 +249,10 @@ walk_entry(struct walk *w, const char *path, const char *name, int depth,
     if (!resource_file(name))
         return 0;
     /* a link is read as the file it names, never walked into */
-    if (S_ISLNK(st.st_mode) && (stat(path, &st) < 0 || S_ISDIR(st.st_mode)))
+    if (S_ISLNK(st.st_mode) && stat(path, &st) < 0)
+        return 0;
+    /* a FIFO or a device would block or never end: regular files only */
+    if (!S_ISREG(st.st_mode))
         return 0;
     w->nfiles++;
     return load_file(w->s, path, err);
