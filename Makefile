@@ -10,6 +10,8 @@
 #                   into build-selfcheck/, then the incremental-state
 #                   self-check over N random clusters (tests/selfcheck/)
 #   make install    PREFIX=/usr/local: binary, man page, completions
+#   make dist, make deb  release tarball + krew manifest, Debian package
+#                   (packaging/Makefile.inc)
 # Missing Debian packages are installed first (apt-get; needs root).
 
 CC      ?= cc
@@ -22,7 +24,7 @@ SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer \
            -fno-sanitize-recover=undefined
 
 DEB_PKGS = libcjson-dev libcurl4-openssl-dev libyaml-dev bats bats-support \
-           bats-assert openssl python3 jq clang valgrind
+           bats-assert openssl python3 jq clang valgrind dpkg-dev
 
 # core/ by concern (README "Layout"); every folder is on the include path,
 # as libgit2 puts src/util and src/libgit2 on its own
@@ -39,11 +41,11 @@ UNIT_BIN = $(addprefix $(BUILD)/tests/,$(basename $(notdir $(UNIT_SRC))))
 vpath test_%.c $(sort $(dir $(UNIT_SRC)))
 BIN      = bin/kubectl-preempt
 
-.PHONY: all deps demo test test-one asan install uninstall clean dist \
+.PHONY: all deps demo test test-one asan install uninstall clean dist deb \
         check-style bench fuzz fuzz-replay fuzz-short selfcheck \
         selfcheck-build
 
-all: $(BIN)
+all: $(BIN) bin/kubectl_complete-preempt
 
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
@@ -70,6 +72,11 @@ $(BUILD)/kubectl-preempt: $(CMD_OBJ) $(BUILD)/libkp.a
 $(BIN): deps $(BUILD)/kubectl-preempt
 	@mkdir -p bin
 	cp $(BUILD)/kubectl-preempt $@
+
+# kubectl's completion of "kubectl preempt" runs it from beside the binary
+bin/kubectl_complete-preempt: completions/kubectl_complete-preempt
+	@mkdir -p bin
+	cp $< $@
 
 $(BUILD)/tests/test_%: test_%.c $(BUILD)/libkp.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
@@ -144,7 +151,7 @@ test: deps
 asan:
 	$(MAKE) test-one BUILD=build-asan CFLAGS="-O1 -g $(SAN)" CC=clang
 
-install: $(BIN)
+install: $(BIN) bin/kubectl_complete-preempt
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/kubectl-preempt
 	install -m 644 man/kubectl-preempt.1 \
@@ -178,22 +185,11 @@ check-style:
 VERSION = $(shell sed -n 's/^\#define KP_VERSION "\(.*\)"/\1/p' core/kp.h)
 DIST    = kubectl-preempt-$(VERSION)
 
-# Release tarball of the binary, man page and completions, and a krew
-# manifest beside it (sha256 filled in).
-dist: $(BIN)
-	rm -rf dist/$(DIST) && mkdir -p dist/$(DIST)
-	cp $(BIN) man/kubectl-preempt.1 README.md dist/$(DIST)/
-	cp -r completions dist/$(DIST)/
-	tar -C dist -czf dist/$(DIST)-linux-amd64.tar.gz $(DIST)
-	sha=$$(sha256sum dist/$(DIST)-linux-amd64.tar.gz | cut -d' ' -f1); \
-	sed -e "s/@VERSION@/$(VERSION)/g" -e "s/@SHA256@/$$sha/" \
-	    krew/preempt.yaml.in > dist/preempt.yaml
-	@echo "dist/$(DIST)-linux-amd64.tar.gz dist/preempt.yaml"
-
 clean:
-	rm -rf build build-asan build-fuzz bin dist build-test.log \
+	rm -rf build build-asan build-fuzz bin dist build-dist build-test.log \
 	    build-selfcheck build-asan-selfcheck \
 	    build-asan.log build-fuzz.log build-valgrind.log
 
+include packaging/Makefile.inc
 include bench/Makefile.inc
 include tests/fuzz/Makefile.inc

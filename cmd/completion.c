@@ -77,6 +77,7 @@ static const struct {
     {"all-namespaces", ROLE_ALL},
     {"filename", ROLE_SNAPSHOT},
     {"add", ROLE_PASS},
+    {"recursive", ROLE_PASS},
     {"scheduler-name", ROLE_SCHEDULER},
     {"kubeconfig", ROLE_KUBECTL},
     {"context", ROLE_KUBECTL},
@@ -99,6 +100,8 @@ static const struct {
     const char *help;
 } commands[] = {
     {"explain", "list past preemptions found in the -f files"},
+    {"version", "print the version, the kube-scheduler releases replayed "
+     "and the libraries' versions"},
     {"completion", "print a shell completion script"},
 };
 
@@ -765,6 +768,8 @@ put_note_arm(struct kp_buf *b, const struct note_syntax *sx,
         put_stmt(b, &sx->set, "__kp_ns", NULL, v);
     } else if (r == ROLE_ALL) {
         put_stmt(b, &sx->set, "__kp_all", NULL, "1");
+    } else if (r == ROLE_PASS && f->arg != KP_ARG_REQUIRED) {
+        put_stmt(b, &sx->append, "__kp_snap", f->long_name, NULL);
     } else if (r == ROLE_SNAPSHOT || r == ROLE_PASS) {
         if (r == ROLE_SNAPSHOT) {
             put_stmt(b, &sx->set, "__kp_file", NULL, "1");

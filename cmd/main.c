@@ -42,6 +42,57 @@ print_warnings(void *ctx, struct kp_run_result *r)
     r->nwarnings = 0;
 }
 
+static bool
+ends_with_name(const char *path, const char *name)
+{
+    const char *base = path ? strrchr(path, '/') : NULL;
+
+    base = base ? base + 1 : path;
+    return base && strcmp(base, name) == 0;
+}
+
+/*
+ * How the user called us, for --help: "kubectl preempt" when kubectl ran
+ * the plugin.  kubectl (pkg/cmd/cmd.go, DefaultPluginHandler.Execute)
+ * execs the plugin with argv[0] its full path and the environment
+ * unchanged, so nothing it sets tells; the shell's "_" does: it names
+ * the command the shell started (kubectl), and kubectl passes it on.
+ * The plugin mechanism before kubectl 1.12 set KUBECTL_PLUGINS_CALLER.
+ * Without "_" (not started by a shell), an absolute argv[0] is taken as
+ * kubectl's exec.
+ */
+static const char *
+program_name(const char *argv0)
+{
+    const char *underscore = getenv("_");
+
+    if (getenv("KUBECTL_PLUGINS_CALLER") ||
+        ends_with_name(underscore, "kubectl"))
+        return "kubectl preempt";
+    if (!underscore && argv0 && argv0[0] == '/' &&
+        ends_with_name(argv0, "kubectl-preempt"))
+        return "kubectl preempt";
+    return "kubectl-preempt";
+}
+
+static int
+print_version(const struct kp_options *o)
+{
+    struct kp_buf b;
+    int rc;
+
+    if (o->npods > 0) {
+        fprintf(stderr, "error: unknown command \"%s\" for "
+                "\"%s version\"\n", o->pods[0], o->program_name);
+        return KP_EXIT_USAGE;
+    }
+    kp_buf_init(&b);
+    kp_version_text(&b);
+    rc = write_out(&b) < 0 ? KP_EXIT_ERROR : KP_EXIT_OK;
+    kp_buf_release(&b);
+    return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -57,9 +108,16 @@ main(int argc, char **argv)
         return kp_completion_main(argc - 1, argv + 1);
     /* "explain [flags] [POD...]": the same flags, another command */
     kp_options_init(&o);
+    o.program_name = program_name(argv[0]);
     kp_buf_init(&help);
     rc = kp_options_parse_command(&o, argc, argv, &command, &help, &err);
     explain = rc == 0 && command && strcmp(command, "explain") == 0;
+    if (rc == 0 && command && strcmp(command, "version") == 0) {
+        rc = print_version(&o);
+        kp_buf_release(&help);
+        kp_options_release(&o);
+        return rc;
+    }
     if (rc != 0) {
         if (rc > 0)
             write_out(&help);

@@ -166,6 +166,14 @@ h_namespace(struct kp_options *o, const char *a, struct kp_error *e)
 }
 
 static int
+h_recursive(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    (void)e;
+    o->recursive = strcmp(a, "true") == 0;
+    return 0;
+}
+
+static int
 h_all_namespaces(struct kp_options *o, const char *a, struct kp_error *e)
 {
     (void)e;
@@ -333,8 +341,10 @@ h_version(struct kp_options *o, const char *a, struct kp_error *e)
 
 const struct kp_flag kp_flags[] = {
     {"filename", 'f', KP_ARG_REQUIRED, "FILE", NULL,
-     "snapshot file (kubectl get ... -o json); repeatable; - is stdin",
-     h_filename},
+     "snapshot file or directory (kubectl get ... -o json or -o yaml, "
+     "kubectl cluster-info dump); repeatable; - is stdin", h_filename},
+    {"recursive", 'R', KP_ARG_NONE, NULL, NULL,
+     "read the -f directories' subdirectories too", h_recursive},
     {"output", 'o', KP_ARG_REQUIRED, "FORMAT", "table wide json yaml name "
      "summary jsonpath= jsonpath-file= custom-columns= custom-columns-file=",
      "output format: table, wide, json, yaml, name, summary, "
@@ -359,9 +369,10 @@ const struct kp_flag kp_flags[] = {
      "there (lines under each pod; nodes in -o json)",
      h_explain_nodes},
     {"namespace", 'n', KP_ARG_REQUIRED, "NAMESPACE", NULL,
-     "report pending pods of this namespace only", h_namespace},
+     "report pending pods of this namespace only (live default: the "
+     "context's namespace)", h_namespace},
     {"all-namespaces", 'A', KP_ARG_NONE, NULL, NULL,
-     "report pending pods of every namespace (the default)",
+     "report pending pods of every namespace (the default with -f)",
      h_all_namespaces},
     {"selector", 'l', KP_ARG_REQUIRED, "SELECTOR", NULL,
      "report pending pods matching this label selector", h_selector},
@@ -416,13 +427,23 @@ const size_t kp_nflags = sizeof(kp_flags) / sizeof(kp_flags[0]);
 void
 kp_usage(struct kp_buf *out)
 {
+    kp_usage_as(NULL, out);
+}
+
+void
+kp_usage_as(const char *prog, struct kp_buf *out)
+{
     size_t i;
 
+    if (!prog)
+        prog = "kubectl-preempt";
+    kp_buf_printf(out,
+        "Usage: %s [flags] [POD...]\n"
+        "       %s explain [flags] [POD...]\n"
+        "       %s version\n"
+        "       %s completion bash|zsh|fish\n"
+        "\n", prog, prog, prog, prog);
     kp_buf_puts(out,
-        "Usage: kubectl-preempt [flags] [POD...]\n"
-        "       kubectl-preempt explain [flags] [POD...]\n"
-        "       kubectl-preempt completion bash|zsh|fish\n"
-        "\n"
         "Replays kube-scheduler's preemption for pending pods and reports,\n"
         "for each, whether it fits, whom it would preempt, on which node,\n"
         "and which PodDisruptionBudgets that violates.  POD is NAME,\n"
@@ -673,8 +694,9 @@ parse_args(struct parser *p, const char **command)
         } else if (a[0] == '-' && a[1]) {
             rc = parse_short_arg(p, a);
         } else if (command && !*command && p->o->npods == 0 &&
-                   strcmp(a, "explain") == 0) {
-            *command = "explain";   /* the first word that is no flag's */
+                   (strcmp(a, "explain") == 0 ||
+                    strcmp(a, "version") == 0)) {
+            *command = a;           /* the first word that is no flag's */
         } else {
             rc = push_pod(p->o, a, p->err);
         }
@@ -719,9 +741,9 @@ kp_options_parse_command(struct kp_options *o, int argc, char **argv,
         *command = NULL;
     rc = parse_args(&p, command);
     if (rc == 1)
-        kp_usage(out);
+        kp_usage_as(o->program_name, out);
     if (rc == 2)
-        kp_buf_puts(out, "kubectl-preempt " KP_VERSION "\n");
+        kp_version_text(out);
     if (rc != 0)
         return rc < 0 ? -1 : 1;
     return check_options(o, err);

@@ -46,5 +46,7 @@ int kp_options_parse_command(struct kp_options *o, int argc, char **argv,
                              struct kp_error *err);
 void kp_options_release(struct kp_options *o);
 void kp_usage(struct kp_buf *out);
+/* the same, naming the program prog ("kubectl preempt"); NULL: default */
+void kp_usage_as(const char *prog, struct kp_buf *out);
 
 #endif

@@ -8,14 +8,14 @@
 # the cluster: kubectl get pods, with the -n, -A, --context, --kubeconfig
 # (and other cluster flags) typed so far.
 
-__kubectl_preempt_flags=(--filename -f --output -o --sort-by
+__kubectl_preempt_flags=(--filename -f --recursive -R --output -o --sort-by
     --allow-missing-template-keys --add --only-added --no-headers
     --explain-nodes --namespace -n --all-namespaces -A --selector -l --mode
     --min-candidate-nodes-percentage --min-candidate-nodes-absolute --offset
     --fail-on --scheduler-name --kubeconfig --context --cluster --user
     --server -s --token --certificate-authority --insecure-skip-tls-verify
     --request-timeout --snapshot-out --verbose -v --help -h --version)
-__kubectl_preempt_commands=(explain completion)
+__kubectl_preempt_commands=(explain version completion)
 
 # __kubectl_preempt_arg FLAG: set REPLY to what FLAG's argument
 # completes to (file, namespace, context, cluster, user, word or
@@ -57,6 +57,9 @@ __kubectl_preempt_note()
         __kp_file=1
         [[ $2 == - ]] && __kp_stdin=1
         __kp_snap+=(--filename="${2/#\~/$HOME}")
+        ;;
+    --recursive | -R)
+        __kp_snap+=(--recursive)
         ;;
     --add)
         [[ $2 == - ]] && __kp_stdin=1

@@ -60,6 +60,8 @@ function __kubectl_preempt_note --description 'Keep what the lookups need from a
             set -g __kp_file 1
             test "$argv[2]" = -; and set -g __kp_stdin 1
             set -ga __kp_snap --filename=(string replace -r -- '^~/' $HOME/ $argv[2])
+        case --recursive -R
+            set -ga __kp_snap --recursive
         case --add
             test "$argv[2]" = -; and set -g __kp_stdin 1
             set -ga __kp_snap --add=(string replace -r -- '^~/' $HOME/ $argv[2])
@@ -194,7 +196,9 @@ end
 complete -c kubectl-preempt -e
 complete -c kubectl-preempt -f
 complete -c kubectl-preempt -s f -l filename -r -F \
-    -d 'snapshot file (kubectl get ... -o json); repeatable; - is stdin'
+    -d 'snapshot file or directory (kubectl get ... -o json or -o yaml, kubectl cluster-info dump); repeatable; - is stdin'
+complete -c kubectl-preempt -s R -l recursive \
+    -d 'read the -f directories\' subdirectories too'
 complete -c kubectl-preempt -s o -l output -x -a 'table wide json yaml name summary jsonpath= jsonpath-file= custom-columns= custom-columns-file=' \
     -d 'output format: table, wide, json, yaml, name, summary, jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC or custom-columns-file=FILE'
 complete -c kubectl-preempt -l sort-by -x \
@@ -210,9 +214,9 @@ complete -c kubectl-preempt -l no-headers \
 complete -c kubectl-preempt -l explain-nodes \
     -d 'per node: the filter that rejected it and what preemption found there (lines under each pod; nodes in -o json)'
 complete -c kubectl-preempt -s n -l namespace -x -a '(__kubectl_preempt_value namespace)' \
-    -d 'report pending pods of this namespace only'
+    -d 'report pending pods of this namespace only (live default: the context\'s namespace)'
 complete -c kubectl-preempt -s A -l all-namespaces \
-    -d 'report pending pods of every namespace (the default)'
+    -d 'report pending pods of every namespace (the default with -f)'
 complete -c kubectl-preempt -s l -l selector -x \
     -d 'report pending pods matching this label selector'
 complete -c kubectl-preempt -l mode -x -a 'queue independent' \
@@ -256,9 +260,11 @@ complete -c kubectl-preempt -l version \
 complete -c kubectl-preempt -n 'test (__kubectl_preempt_nwords) -eq 1' \
     -a explain -d 'list past preemptions found in the -f files'
 complete -c kubectl-preempt -n 'test (__kubectl_preempt_nwords) -eq 1' \
+    -a version -d 'print the version, the kube-scheduler releases replayed and the libraries\' versions'
+complete -c kubectl-preempt -n 'test (__kubectl_preempt_nwords) -eq 1' \
     -a completion -d 'print a shell completion script'
 complete -c kubectl-preempt \
     -n '__kubectl_preempt_in completion; and test (__kubectl_preempt_nwords) -eq 2' \
     -a 'bash zsh fish'
-complete -c kubectl-preempt -n 'not __kubectl_preempt_in explain completion' \
+complete -c kubectl-preempt -n 'not __kubectl_preempt_in explain version completion' \
     -a '(__kubectl_preempt_pods)'

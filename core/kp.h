@@ -59,6 +59,9 @@ struct kp_options {
     const char *selector;           /* -l */
     size_t nfiles;
     const char **files;             /* -f */
+    const char *program_name;       /* in --help: "kubectl preempt" as a
+                                       plugin; NULL: "kubectl-preempt" */
+    bool recursive;                 /* -R: -f directories' subdirectories */
     size_t npods;
     const char **pods;              /* POD... */
     /* live cluster */
@@ -91,6 +94,13 @@ struct kp_options {
 };
 
 void kp_options_init(struct kp_options *o);
+
+/*
+ * "kubectl-preempt version" and --version: the version (first line:
+ * "kubectl-preempt X.Y.Z"), the Kubernetes releases whose kube-scheduler
+ * is replayed and the libraries' versions, appended to out (version.c).
+ */
+void kp_version_text(struct kp_buf *out);
 
 struct kp_run_result {
     struct kp_buf out;              /* what goes to stdout */

@@ -8,6 +8,7 @@
 
 #include "kp.h"
 #include "add.h"
+#include "input.h"
 #include "live.h"
 #include "render_kubectl.h"
 #include "report.h"
@@ -30,6 +31,7 @@ static int
 load(struct kp_snapshot *s, const struct kp_options *o, char *default_ns,
      size_t ns_len, struct kp_error *err)
 {
+    struct kp_input in = {o->recursive, ""};
     size_t i;
 
     if (o->nfiles == 0) {
@@ -37,8 +39,9 @@ load(struct kp_snapshot *s, const struct kp_options *o, char *default_ns,
             return -1;
     }
     for (i = 0; i < o->nfiles; i++)
-        if (kp_snapshot_load_file(s, o->files[i], err) < 0)
+        if (kp_input_load(s, &in, o->files[i], err) < 0)
             return -1;
+    kp_input_warn_missing(s, &in);
     /* --add: pods of manifests not yet applied, created after all others */
     for (i = 0; i < o->nadds; i++)
         if (kp_snapshot_add_manifests(s, o->adds[i], o->namespace ?
@@ -362,6 +365,7 @@ int
 kp_run(const struct kp_options *o, struct kp_run_result *r,
        struct kp_error *err)
 {
+    struct kp_options live_opts;
     struct kp_snapshot snap;
     struct kp_report rep;
     char default_ns[256] = "default";
@@ -377,6 +381,12 @@ kp_run(const struct kp_options *o, struct kp_run_result *r,
     if (load(&snap, o, default_ns, sizeof(default_ns), err) < 0 ||
         kp_snapshot_finish(&snap, o->scheduler_name, err) < 0)
         goto out;
+    /* live, as kubectl get: the context's namespace unless -n or -A */
+    if (o->nfiles == 0 && !o->namespace && !o->all_namespaces) {
+        live_opts = *o;
+        live_opts.namespace = default_ns;
+        o = &live_opts;
+    }
     kp_snapshot_check_namespace_selectors(&snap, o->scheduler_name);
     /* reported pods first: only they keep a per-node view */
     kp_analyze_queue(&snap, o, &rep);

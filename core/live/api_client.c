@@ -357,6 +357,29 @@ html_error(struct list_job *j, long code, struct kp_error *err)
                      title, title[0] ? "\"" : "");
 }
 
+/*
+ * A 403 on a cluster-wide list: the permission missing and the kubectl
+ * command that checks it (kubectl auth can-i; --all-namespaces for the
+ * namespaced resources, listed here across namespaces).
+ */
+static void
+forbidden_hint(const char *what, char *out, size_t n)
+{
+    static const char *const cluster_scoped[] = {
+        "nodes", "namespaces", "persistentvolumes",
+        "priorityclasses.scheduling.k8s.io",
+        "storageclasses.storage.k8s.io", "csinodes.storage.k8s.io"};
+    int namespaced = 1;
+    size_t i;
+
+    for (i = 0; i < sizeof(cluster_scoped) / sizeof(cluster_scoped[0]); i++)
+        if (strcmp(what, cluster_scoped[i]) == 0)
+            namespaced = 0;
+    snprintf(out, n, "; missing permission: list %s%s (check: kubectl auth "
+             "can-i list %s%s)", what, namespaced ? " in all namespaces" : "",
+             what, namespaced ? " --all-namespaces" : "");
+}
+
 static int
 http_error(struct list_job *j, long code, const char *extra,
            struct kp_error *err)
@@ -1251,7 +1274,7 @@ handle_done(struct fetch *f, struct list_job *j, CURLcode res,
             struct kp_error *err)
 {
     long code = 0;
-    char extra[64];
+    char extra[320];
 
     curl_multi_remove_handle(f->multi, j->easy);
     j->active = 0;
@@ -1280,6 +1303,8 @@ handle_done(struct fetch *f, struct list_job *j, CURLcode res,
     if (code == 429 || code >= 500)
         snprintf(extra, sizeof(extra), " (gave up after %d retries)",
                  j->retries);
+    if (code == 403)
+        forbidden_hint(j->what, extra, sizeof(extra));
     return http_error(j, code, extra, err);
 }
 

@@ -1284,7 +1284,7 @@ pipe_chunk(struct pipe_reader *r, const char *p, size_t n,
 
 static int
 load_stream(struct kp_snapshot *s, int fd, const char *source,
-            struct kp_error *err)
+            const char *pre, size_t npre, struct kp_error *err)
 {
     struct pipe_reader r;
     char *chunk = kp_xmalloc(PIPE_CHUNK);
@@ -1294,7 +1294,9 @@ load_stream(struct kp_snapshot *s, int fd, const char *source,
     r.s = s;
     r.source = kp_arena_intern(&s->arena, source);
     r.line = r.col = 1;
-    for (;;) {
+    if (npre > 0)
+        rc = pipe_chunk(&r, pre, npre, err);
+    while (rc == 0) {
         ssize_t got = read(fd, chunk, PIPE_CHUNK);
 
         if (got < 0 && errno == EINTR)
@@ -1376,7 +1378,7 @@ kp_snapshot_load_file(struct kp_snapshot *s, const char *path,
     if (S_ISREG(st.st_mode) && st.st_size > 0)
         buf = map_file(f, &st, &len);
     if (!buf) {
-        rc = load_stream(s, fileno(f), name, err);
+        rc = load_stream(s, fileno(f), name, NULL, 0, err);
         if (!is_stdin)
             fclose(f);
         return rc;
@@ -1386,6 +1388,13 @@ kp_snapshot_load_file(struct kp_snapshot *s, const char *path,
     rc = kp_snapshot_load_buffer(s, buf, len, name, err);
     munmap((void *)buf, len);
     return rc;
+}
+
+int
+kp_snapshot_load_fd(struct kp_snapshot *s, int fd, const char *source,
+                    const char *pre, size_t n, struct kp_error *err)
+{
+    return load_stream(s, fd, source, pre, n, err);
 }
 
 /* ---- rolling back a list (live: a restarted list) ---- */

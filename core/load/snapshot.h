@@ -126,6 +126,13 @@ void kp_snapshot_rollback(struct kp_snapshot *s,
 int kp_snapshot_load_file(struct kp_snapshot *s, const char *path,
                           struct kp_error *err);
 /*
+ * Stream fd (a pipe, standard input, a device) into the loader as
+ * kp_snapshot_load_file does, the first n bytes already read into pre
+ * (what was read to tell JSON from YAML).
+ */
+int kp_snapshot_load_fd(struct kp_snapshot *s, int fd, const char *source,
+                        const char *pre, size_t n, struct kp_error *err);
+/*
  * Decode one object of the given kind (items of XxxList lack "kind").
  * Unknown kinds are counted and skipped.
  */

@@ -11,6 +11,7 @@
  * snapshot (same UID) gives its state, priority and PDBs.
  */
 #include "explain.h"
+#include "input.h"
 #include "live.h"
 
 #include <stdio.h>
@@ -766,6 +767,7 @@ kp_explain(const struct kp_options *o, struct kp_run_result *r,
            struct kp_error *err)
 {
     struct kp_snapshot s;
+    struct kp_input in = {o->recursive, ""};
     size_t i;
     int rc = -1;
 
@@ -777,7 +779,7 @@ kp_explain(const struct kp_options *o, struct kp_run_result *r,
     if (o->nfiles == 0 && load_live(&s, o, err) < 0)
         goto out;
     for (i = 0; i < o->nfiles; i++)
-        if (kp_snapshot_load_file(&s, o->files[i], err) < 0)
+        if (kp_input_load(&s, &in, o->files[i], err) < 0)
             goto out;
     if (kp_snapshot_finish(&s, o->scheduler_name, err) < 0)
         goto out;

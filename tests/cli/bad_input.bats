@@ -171,11 +171,11 @@ EOF
         "error: no-such-file.json: No such file or directory"
 }
 
-@test "a directory: exit 1, one line naming it" {
+@test "a directory without manifests: exit 1, one line naming it" {
     cd "$BATS_TEST_TMPDIR"
     mkdir dir.json
     run_kp -f dir.json
-    assert_refused dir.json 1 "error: dir.json: is a directory"
+    assert_refused dir.json 1 "error: dir.json: no .json, .yaml or .yml file in this directory (-R reads its subdirectories)"
 }
 
 @test "empty standard input: exit 1, one line" {

@@ -164,14 +164,31 @@ bash_complete() {
 @test "the man page carries the version --version prints" {
     run "$KP" --version
     assert_success
-    grep -qF "\"$output\"" "$MAN"
+    grep -qF "\"${lines[0]}\"" "$MAN"
 }
 
-@test "--version prints the name and a version number" {
+@test "--version prints the name and a version number, then the scheduler and libraries" {
     run --separate-stderr "$KP" --version
     assert_success
-    assert_output --regexp '^kubectl-preempt [0-9]+\.[0-9]+\.[0-9]+$'
+    assert_line --index 0 --regexp '^kubectl-preempt [0-9]+\.[0-9]+\.[0-9]+$'
+    assert_line --index 1 'kube-scheduler: v1.35, v1.36, v1.37'
+    assert_line --index 2 --regexp '^cJSON: [0-9]+\.[0-9]+\.[0-9]+$'
+    assert_line --index 3 --regexp '^libcurl: libcurl/[0-9]'
+    assert_line --index 4 --regexp '^libyaml: [0-9]+\.[0-9]+\.[0-9]+$'
+    assert_equal "${#lines[@]}" 5
     assert_equal "$stderr" ''
+}
+
+@test "the version command prints what --version prints" {
+    run --separate-stderr "$KP" --version
+    local want=$output
+    run --separate-stderr "$KP" version
+    assert_success
+    assert_equal "$output" "$want"
+    run --separate-stderr "$KP" version extra
+    assert_failure 2
+    assert_output ''
+    assert_equal "$stderr" 'error: unknown command "extra" for "kubectl-preempt version"'
 }
 
 @test "--help and -h print the usage on stdout and exit 0" {

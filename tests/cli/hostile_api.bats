@@ -320,7 +320,7 @@ hostile() {
 @test "a server echoing the bearer token in its error gets it redacted" {
     hostile --fault echo-credential:nodes
     run_bounded 30 1024 --kubeconfig "$KC" -A
-    expect_error "cannot list nodes at the cluster scope: 403 Forbidden: Forbidden: the request carried Authorization: Bearer [REDACTED], which is not allowed here"
+    expect_error "cannot list nodes at the cluster scope: 403 Forbidden: Forbidden: the request carried Authorization: Bearer [REDACTED], which is not allowed here; missing permission: list nodes (check: kubectl auth can-i list nodes)"
     no_secret "$TOKEN"
 }
 
@@ -337,7 +337,7 @@ hostile() {
     printf '%s\n' "$TOKEN" > "$BATS_TEST_TMPDIR/tok"
     write_kubeconfig "$KC" "    tokenFile: $BATS_TEST_TMPDIR/tok"
     run_bounded 30 1024 --kubeconfig "$KC" -A
-    expect_error "cannot list nodes at the cluster scope: 403 Forbidden: Forbidden: the request carried Authorization: Bearer [REDACTED], which is not allowed here"
+    expect_error "cannot list nodes at the cluster scope: 403 Forbidden: Forbidden: the request carried Authorization: Bearer [REDACTED], which is not allowed here; missing permission: list nodes (check: kubectl auth can-i list nodes)"
     no_secret "$TOKEN"
 }
 
@@ -350,7 +350,7 @@ hostile() {
       command: $BATS_TEST_TMPDIR/plugin
       interactiveMode: Never"
     run_bounded 30 1024 --kubeconfig "$KC" -A
-    expect_error "cannot list nodes at the cluster scope: 403 Forbidden: Forbidden: the request carried Authorization: Bearer [REDACTED], which is not allowed here"
+    expect_error "cannot list nodes at the cluster scope: 403 Forbidden: Forbidden: the request carried Authorization: Bearer [REDACTED], which is not allowed here; missing permission: list nodes (check: kubectl auth can-i list nodes)"
     no_secret "$TOKEN"
 }
 
@@ -360,7 +360,7 @@ hostile() {
     write_kubeconfig "$KC" "    username: admin
     password: hunter2-pw"
     run_bounded 30 1024 --kubeconfig "$KC" -A
-    expect_error "cannot list nodes at the cluster scope: 403 Forbidden: Forbidden: the request carried Authorization: Basic [REDACTED] admin:[REDACTED], which is not allowed here"
+    expect_error "cannot list nodes at the cluster scope: 403 Forbidden: Forbidden: the request carried Authorization: Basic [REDACTED] admin:[REDACTED], which is not allowed here; missing permission: list nodes (check: kubectl auth can-i list nodes)"
     no_secret hunter2-pw "$(printf 'admin:hunter2-pw' | base64)"
 }
 
@@ -429,10 +429,10 @@ SH
     expect_error "tokenFile '$BATS_TEST_TMPDIR/dir': is a directory"
 }
 
-@test "a directory as -f is named as such" {
+@test "an empty directory as -f is named as such (a directory is read as kubectl reads one)" {
     mkdir "$BATS_TEST_TMPDIR/dir"
     run --separate-stderr "$KP" -f "$BATS_TEST_TMPDIR/dir"
-    expect_error "$BATS_TEST_TMPDIR/dir: is a directory"
+    expect_error "$BATS_TEST_TMPDIR/dir: no .json, .yaml or .yml file in this directory (-R reads its subdirectories)"
 }
 
 @test "a directory as certificate-authority is named as such" {

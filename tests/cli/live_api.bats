@@ -369,7 +369,7 @@ EOF
     start_server --fault forbidden:pods
     token_kubeconfig
     run --separate-stderr "$KP" --kubeconfig "$KC" -A
-    expect_error 'cannot list pods at the cluster scope: 403 Forbidden: pods is forbidden: User "system:serviceaccount:kp:preempt" cannot list resource "pods" in API group "" at the cluster scope'
+    expect_error 'cannot list pods at the cluster scope: 403 Forbidden: pods is forbidden: User "system:serviceaccount:kp:preempt" cannot list resource "pods" in API group "" at the cluster scope; missing permission: list pods in all namespaces (check: kubectl auth can-i list pods --all-namespaces)'
 }
 
 @test "403 on a grouped resource names resource.group" {

@@ -2,7 +2,9 @@
 """fake_apiserver.py - a loopback Kubernetes API server for tests.
 
 Serves cluster-wide lists (GET /api/v1/pods, /apis/policy/v1/...) from
-FIXTURES/<resource>.json (a full List), paginated like the real server:
+FIXTURES/<resource>.json (a full List), per-namespace lists and the
+discovery documents a real kubectl reads (fake_discovery.py), paginated
+like the real server:
 limit, continue (opaque tokens), metadata.remainingItemCount, gzip when
 asked.  HTTPS only, on 127.0.0.1 and an ephemeral port, with the test PKI
 of make_certs.sh.  Authenticates a bearer token (--token) or a client
@@ -78,6 +80,8 @@ import time
 import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
+
+import fake_discovery
 
 RESOURCES = {
     "/api/v1/nodes": ("nodes", "NodeList", "v1", ""),
@@ -417,6 +421,16 @@ class Handler(BaseHTTPRequestHandler):
                 "accept_encoding": self.headers.get("Accept-Encoding", ""),
                 "host": self.headers.get("Host", "")})
         res = RESOURCES.get(url.path)
+        namespace = None
+        doc = fake_discovery.document(url.path,
+                                      self.headers.get("Host", ""))
+        if doc is not None and kind in ("token", "cert"):
+            self.send_json(200, doc)
+            return
+        scoped = fake_discovery.namespaced_list(url.path)
+        if res is None and scoped:
+            res = RESOURCES.get(scoped[0])
+            namespace = scoped[1]
         if res is None:
             self.send_json(404, status(404, "NotFound",
                                        "the server could not find the "
@@ -428,7 +442,7 @@ class Handler(BaseHTTPRequestHandler):
         if kind not in ("token", "cert"):
             self.send_json(401, status(401, "Unauthorized", "Unauthorized"))
             return
-        self.serve_list(res, q)
+        self.serve_list(res, q, namespace)
 
     def fault_response(self, name, group, q):
         """Send the response of an active fault; True if one was sent."""
@@ -475,12 +489,15 @@ class Handler(BaseHTTPRequestHandler):
             return True
         return False
 
-    def serve_list(self, res, q):
+    def serve_list(self, res, q, namespace=None):
         name, list_kind, api_version, group = res
         st = self.server.state
         if self.fault_response(name, group, q):
             return
         items = st.items[name]
+        if namespace is not None:
+            items = [i for i in items
+                     if i.get("metadata", {}).get("namespace") == namespace]
         start = 0
         cont = q.get("continue", [""])[0]
         if cont:

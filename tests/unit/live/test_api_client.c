@@ -446,7 +446,9 @@ test_api_client__forbidden_names_verb_resource_and_scope(void)
     CHECK_EQ_STR(fx.err.msg, "cannot list pods at the cluster scope: 403 "
                  "Forbidden: pods is forbidden: User "
                  "\"system:serviceaccount:kp:preempt\" cannot list resource "
-                 "\"pods\" in API group \"\" at the cluster scope");
+                 "\"pods\" in API group \"\" at the cluster scope; "
+                 "missing permission: list pods in all namespaces (check: "
+                 "kubectl auth can-i list pods --all-namespaces)");
     stop_server(&fx.s);
 }
 
