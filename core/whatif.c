@@ -9,6 +9,7 @@
  * pkg/controller/disruption/disruption.go (countHealthyPods).  See the
  * README's "What-if for nodes" for what is simplified.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "preemption.h"
 #include "report.h"
 #include "selector_parse.h"
+#include "yaml_json.h"
 
 #define KP_TAINT_UNSCHEDULABLE "node.kubernetes.io/unschedulable"
 #define KP_MAX_ADD_NODE_COUNT 1000
@@ -245,9 +247,13 @@ resolve_nodes(struct kp_snapshot *s, const char *flag, const char **names,
         struct kp_selector sel;
         size_t found = 0;
 
-        if (kp_selector_parse(&s->arena, sels[i], &sel, err) < 0)
+        if (kp_selector_parse(&s->arena, sels[i], &sel, err) < 0) {
+            char msg[sizeof(err->msg)];
+
+            snprintf(msg, sizeof(msg), "%s", err->msg);
             return kp_errorf(err, err->exit_code, "%s '%s': %s", sel_flag,
-                             sels[i], err->msg);
+                             sels[i], msg);
+        }
         for (j = 0; j < s->nnodes; j++) {
             if (!kp_selector_matches(&sel, &s->nodes[j]->labels))
                 continue;
@@ -489,13 +495,12 @@ drain_node(struct kp_whatif *w, struct kp_snapshot *s, struct kp_node *n,
 
         if (drain_filter(dp, force, &unreplicated))
             dp->outcome = KP_DRAIN_WAITING;     /* to the Eviction API */
-        else if (dp->outcome == KP_DRAIN_DELETED)
-            drop[dp->pod->index] = true;
     }
     if (unreplicated) {
-        /* GetPodsForDeletion failed: nothing is evicted */
+        /* GetPodsForDeletion failed: nothing is evicted nor deleted */
         for (i = 0; i < nw->npods; i++)
-            if (nw->pods[i].outcome == KP_DRAIN_WAITING) {
+            if (nw->pods[i].outcome == KP_DRAIN_WAITING ||
+                nw->pods[i].outcome == KP_DRAIN_DELETED) {
                 nw->pods[i].outcome = KP_DRAIN_NOT_EVICTED;
                 nw->pods[i].why = "the drain stopped before evicting";
             }
@@ -505,6 +510,8 @@ drain_node(struct kp_whatif *w, struct kp_snapshot *s, struct kp_node *n,
     for (i = 0; i < nw->npods; i++) {
         struct kp_drain_pod *dp = &nw->pods[i];
 
+        if (dp->outcome == KP_DRAIN_DELETED)
+            drop[dp->pod->index] = true;
         if (dp->outcome != KP_DRAIN_WAITING)
             continue;
         if (dp->pod->deleting) {
@@ -729,6 +736,65 @@ other_kind(const struct kp_snapshot *s, const struct kp_snapshot_mark *m)
     return NULL;
 }
 
+static char *
+read_file(const char *path, size_t *len, struct kp_error *err)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    size_t cap = 1 << 16, n = 0, r;
+    char *buf;
+
+    if (!f)
+        return kp_errorf(err, KP_EXIT_ERROR, "%s", strerror(errno)), NULL;
+    buf = kp_xmalloc(cap + 1);
+    while ((r = fread(buf + n, 1, cap - n, f)) > 0)
+        if ((n += r) == cap)
+            buf = kp_xrealloc(buf, (cap *= 2) + 1);
+    if (ferror(f)) {
+        kp_errorf(err, KP_EXIT_ERROR, "%s", strerror(errno));
+        free(buf);
+        buf = NULL;
+    }
+    if (f != stdin)
+        fclose(f);
+    if (buf)
+        buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* JSON (sniffed as kubectl does: a '{' first) or YAML documents. */
+static int
+load_nodes(struct kp_snapshot *s, const char *path, struct kp_error *err)
+{
+    const char *src = kp_arena_intern(&s->arena, path);
+    size_t len, i = 0;
+    char *buf = read_file(path, &len, err);
+    cJSON *docs = NULL, *doc;
+    int rc = 0;
+
+    if (!buf)
+        return -1;
+    while (i < len && strchr(" \t\r\n", buf[i]))
+        i++;
+    if (i < len && buf[i] == '{')
+        rc = kp_snapshot_load_buffer(s, buf, len, src, err);
+    else if ((rc = kp_yaml_to_json(buf, len, &docs, err)) == 0)
+        cJSON_ArrayForEach(doc, docs) {
+            char *text;
+
+            if (cJSON_IsNull(doc))
+                continue;
+            text = cJSON_PrintUnformatted(doc);
+            rc = kp_snapshot_load_buffer(s, text, strlen(text), src, err);
+            free(text);
+            if (rc < 0)
+                break;
+        }
+    cJSON_Delete(docs);
+    free(buf);
+    return rc;
+}
+
 /* --add-node-file: Node manifests, JSON or YAML, through the loader. */
 static int
 add_node_file(struct kp_whatif *w, struct kp_snapshot *s, const char *path,
@@ -736,11 +802,14 @@ add_node_file(struct kp_whatif *w, struct kp_snapshot *s, const char *path,
 {
     struct kp_snapshot_mark m;
     const char *other;
+    char msg[sizeof(err->msg)];
 
     kp_snapshot_mark(s, &m);
-    if (kp_snapshot_load_file(s, path, err) < 0)
+    if (load_nodes(s, path, err) < 0) {
+        snprintf(msg, sizeof(msg), "%s", err->msg);
         return kp_errorf(err, err->exit_code, "--add-node-file '%s': %s",
-                         path, err->msg);
+                         path, msg);
+    }
     other = other_kind(s, &m);
     if (other)
         return kp_errorf(err, KP_EXIT_ERROR, "--add-node-file '%s': only "

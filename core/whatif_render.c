@@ -330,6 +330,30 @@ counts(const struct kp_node_whatif *nw, size_t c[7])
         c[nw->pods[i].outcome]++;
 }
 
+/* Where the replacements went: "; replacements: 2 Fits, ..." */
+static void
+where_counts(struct kp_buf *b, const struct kp_report *rep,
+             const struct kp_node_whatif *nw)
+{
+    size_t i, r[4] = {0, 0, 0, 0}, n = 0;
+
+    for (i = 0; i < nw->npods; i++) {
+        const struct kp_pod_report *pr;
+
+        if (nw->pods[i].outcome != KP_DRAIN_EVICTED)
+            continue;
+        pr = report_of(rep, nw->pods[i].replacement);
+        if (pr) {
+            r[pr->result]++;
+            n++;
+        }
+    }
+    if (n)
+        kp_buf_printf(b, "; replacements: %zu Fits, %zu Preempts, %zu "
+                      "Unschedulable, %zu NotEligible", r[0], r[1], r[2],
+                      r[3]);
+}
+
 void
 kp_whatif_text(const struct kp_snapshot *snap, const struct kp_report *rep,
                bool summary, struct kp_buf *b)
@@ -341,7 +365,8 @@ kp_whatif_text(const struct kp_snapshot *snap, const struct kp_report *rep,
     if (!w || w->nnodes == 0)
         return;
     kp_buf_init(&tmp);
-    kp_buf_puts(b, "\n");
+    if (b->len)
+        kp_buf_puts(b, "\n");      /* after the table */
     for (i = 0; i < w->nnodes; i++) {
         const struct kp_node_whatif *nw = &w->nodes[i];
 
@@ -352,6 +377,7 @@ kp_whatif_text(const struct kp_snapshot *snap, const struct kp_report *rep,
                       c[KP_DRAIN_WAITING] + c[KP_DRAIN_BLOCKED],
                       c[KP_DRAIN_LOST], c[KP_DRAIN_DELETED],
                       c[KP_DRAIN_KEPT]);
+        where_counts(b, rep, nw);
         if (nw->stopped)
             kp_buf_printf(b, "; stopped: %s", nw->stopped);
         else if (!nw->removed && (c[KP_DRAIN_WAITING] || c[KP_DRAIN_BLOCKED]))
