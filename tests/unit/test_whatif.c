@@ -103,7 +103,8 @@ test_whatif__drain_keeps_daemonset_and_mirror_pods(void)
     if (setup(&f, WLIST(WNODE("a") "," WNODE("b") ","
                         WPOD("ds", "a", OWNER("DaemonSet"), "ds", "True",
                              "Running", "") ","
-                        WPOD("static", "a", OWNER("Node"), "st", "True", "Running",
+                        WPOD("static", "a", OWNER("Node"), "st", "True",
+                             "Running",
                              ",\"annotations\":{\"kubernetes.io/config."
                              "mirror\":\"x\"}") ","
                         WPOD("web", "a", OWNER("ReplicaSet"), "web", "True",
@@ -179,7 +180,8 @@ test_whatif__pending_and_finished_pods_skip_the_pdb_check(void)
     if (setup(&f, WLIST(WNODE("a") "," WPDB("p", "db", "0") ","
                         WPOD("db-0", "a", OWNER("StatefulSet"), "db", "False",
                              "Pending", "") ","
-                        WPOD("job", "a", OWNER("Job"), "db", "False", "Succeeded",
+                        WPOD("job", "a", OWNER("Job"), "db", "False",
+                             "Succeeded",
                              "")), "a", NULL, false) < 0) {
         CHECK(0);
         return;
@@ -224,7 +226,8 @@ test_whatif__a_lost_node_spends_the_budget_of_healthy_pods(void)
     struct fixture f;
 
     if (setup(&f, WLIST(WNODE("a") "," WNODE("b") "," WPDB("p", "db", "2")
-                        "," WPOD("db-0", "a", OWNER("StatefulSet"), "db", "True",
+                        "," WPOD("db-0", "a", OWNER("StatefulSet"), "db",
+                                 "True",
                                  "Running", "") ","
                         WPOD("db-1", "a", OWNER("StatefulSet"), "db", "False",
                              "Running", "")), NULL, "a", false) < 0) {
@@ -250,9 +253,11 @@ test_whatif__a_refused_eviction_goes_through_in_the_next_wave(void)
     for (mode = 0; mode < 2; mode++) {
         if (setup(&f, WLIST(WNODE("a") "," WNODE("b") ","
                             WPDB("p", "db", "1") ","
-                            WPOD("db-0", "a", OWNER("StatefulSet"), "db", "True",
+                            WPOD("db-0", "a", OWNER("StatefulSet"), "db",
+                                 "True",
                                  "Running", "") ","
-                            WPOD("db-1", "a", OWNER("StatefulSet"), "db", "True",
+                            WPOD("db-1", "a", OWNER("StatefulSet"), "db",
+                                 "True",
                                  "Running", "")), "a", NULL, false) < 0) {
             CHECK(0);
             return;
