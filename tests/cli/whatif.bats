@@ -256,3 +256,10 @@ bad() {
     bad 1 "error: --add-node-file '$W/missing.yaml': No such file or directory" \
         -f "$W/grow.json" --add-node-file "$W/missing.yaml"
 }
+
+@test "explain refuses the node what-ifs" {
+    run --separate-stderr "$KP" explain -f "$W/drain.json" --drain node-a
+    assert_failure 2
+    assert_output ""
+    assert_equal "$stderr" "error: explain looks at the past: the node what-ifs (--cordon, --drain, --remove-node, --add-node, ...) and --fail-on drain-blocked do not apply"
+}
