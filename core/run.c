@@ -243,8 +243,9 @@ warn_only_added_empty(struct kp_snapshot *snap, const struct kp_options *o,
         return;
     for (i = 0; i < snap->npods; i++)
         nadded += kp_pod_is_added(snap->pods[i]);
-    kp_snapshot_warn(snap, "--only-added: no pod to report: --add and the "
-                     "node what-ifs made %zu pod(s)%s", nadded, nadded ?
+    kp_snapshot_warn(snap, "--only-added: no pod to report: %s made %zu "
+                     "pod(s)%s", kp_whatif_requested(o) ? "--add and the "
+                     "node what-ifs" : "the --add manifests", nadded, nadded ?
                      ", none of them pending and selected" : "");
 }
 
