@@ -39,9 +39,11 @@ kp_jq() {
 # ---- cordon ----
 
 @test "--cordon makes the node unschedulable and moves nothing" {
-    run kp_rows grow.json --cordon node-b
-    assert_success
-    assert_output "new-0 Preempts node-a"
+    for mode in queue independent; do
+        run kp_rows grow.json --cordon node-b --mode "$mode"
+        assert_success
+        assert_output "new-0 Preempts node-a"
+    done
     run "$KP" -f "$W/grow.json" --cordon node-a --cordon node-b -o wide
     assert_success
     assert_output --partial "2 node(s) were unschedulable"
@@ -160,11 +162,13 @@ kp_jq() {
 }
 
 @test "a lost node's DaemonSet and bare pods are lost, not recreated" {
-    run kp_jq zone.json '[.removedNodes[] | [.node, [.lost[].name],
-        [.evicted[] | .replacement]]], .drains' --remove-node node-a1 \
-        --remove-node node-a2
-    assert_success
-    assert_output "$(printf '%s\n' '[["node-a1",["ds-a1"],["api-0-replacement"]],["node-a2",["bare-a2"],["api-1-replacement"]]]' '[]')"
+    for mode in queue independent; do
+        run kp_jq zone.json '[.removedNodes[] | [.node, [.lost[].name],
+            [.evicted[] | .replacement]]], .drains' --remove-node node-a1 \
+            --remove-node node-a2 --mode "$mode"
+        assert_success
+        assert_output "$(printf '%s\n' '[["node-a1",["ds-a1"],["api-0-replacement"]],["node-a2",["bare-a2"],["api-1-replacement"]]]' '[]')"
+    done
 }
 
 @test "a lost node spends the budget of its healthy pods without asking" {
@@ -188,10 +192,34 @@ kp_jq() {
 }
 
 @test "--add-node-file adds the Node objects of a YAML file" {
-    run kp_jq grow.json '[.snapshot.nodes, (.pods[] | .node)]' \
-        --add-node-file "$W/extra-nodes.yaml"
+    for mode in queue independent; do
+        run kp_jq grow.json '[.snapshot.nodes, (.pods[] | .node)]' \
+            --add-node-file "$W/extra-nodes.yaml" --mode "$mode"
+        assert_success
+        assert_output '[3,"node-x"]'
+    done
+}
+
+@test "--add-node-file reads JSON Nodes too" {
+    printf '%s' '{"kind":"Node","metadata":{"name":"node-j"},"status":{"allocatable":{"cpu":"8","memory":"8Gi","pods":"10"}}}' \
+        >"$BATS_TEST_TMPDIR/n.json"
+    run kp_jq grow.json '[.pods[] | .node]' \
+        --add-node-file "$BATS_TEST_TMPDIR/n.json"
     assert_success
-    assert_output '[3,"node-x"]'
+    assert_output '["node-j"]'
+}
+
+@test "a lost node's pending nominees are nominated nowhere" {
+    jq '(.items[] | select(.metadata.name == "new-0") |
+        .status.nominatedNodeName) = "node-a"' "$W/grow.json" \
+        >"$BATS_TEST_TMPDIR/nominated.json"
+    for mode in queue independent; do
+        run "$KP" -f "$BATS_TEST_TMPDIR/nominated.json" -o json \
+            --remove-node node-a --mode "$mode"
+        assert_success
+        run jq -c '[.pods[] | [.name, .result, .nominatedNode]]' <<<"$output"
+        assert_output '[["new-0","Preempts","node-b"],["fill-a-replacement","Unschedulable",null]]'
+    done
 }
 
 @test "--only-added reports displaced pods and pods of added nodes" {
