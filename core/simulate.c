@@ -481,8 +481,10 @@ run_waves(struct run_ctx *r, const struct kp_snapshot *snap)
 
     while ((n = kp_whatif_next_wave(r->rep->whatif, r->rep, snap,
                                     &gone)) > 0) {
+        /* (one a preemption took already is not removed twice) */
         for (i = 0; i < n && r->o->mode == KP_MODE_QUEUE; i++)
-            kp_cluster_remove(r->cl, gone[i]);
+            if (!r->cl->removed[gone[i]->index])
+                kp_cluster_remove(r->cl, gone[i]);
         free(gone);
         for (i = 0; i < r->rep->npods; i++)
             if (kp_whatif_in_wave(r->rep->pods[i].pod,
