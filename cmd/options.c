@@ -132,6 +132,70 @@ h_add(struct kp_options *o, const char *a, struct kp_error *e)
     return 0;
 }
 
+/* node what-if (issue 19): each flag repeatable, its value not empty */
+static int
+push_value(const char ***arr, size_t *n, const char *flag, const char *a,
+           struct kp_error *e)
+{
+    if (!a[0])
+        return kp_errorf(e, KP_EXIT_USAGE, "--%s needs a value", flag);
+    push(arr, n, a);
+    return 0;
+}
+
+static int
+h_cordon(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    return push_value(&o->cordon, &o->ncordon, "cordon", a, e);
+}
+
+static int
+h_drain(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    return push_value(&o->drain, &o->ndrain, "drain", a, e);
+}
+
+static int
+h_drain_selector(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    return push_value(&o->drain_selectors, &o->ndrain_selectors,
+                      "drain-selector", a, e);
+}
+
+static int
+h_remove_node(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    return push_value(&o->remove_nodes, &o->nremove, "remove-node", a, e);
+}
+
+static int
+h_remove_selector(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    return push_value(&o->remove_selectors, &o->nremove_selectors,
+                      "remove-nodes-selector", a, e);
+}
+
+static int
+h_add_node(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    return push_value(&o->add_nodes, &o->nadd_nodes, "add-node", a, e);
+}
+
+static int
+h_add_node_file(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    return push_value(&o->add_node_files, &o->nadd_node_files,
+                      "add-node-file", a, e);
+}
+
+static int
+h_force(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    (void)e;
+    o->force = strcmp(a, "true") == 0;
+    return 0;
+}
+
 static int
 h_only_added(struct kp_options *o, const char *a, struct kp_error *e)
 {
@@ -241,6 +305,7 @@ h_fail_on(struct kp_options *o, const char *a, struct kp_error *e)
         {"preemption", KP_FAIL_PREEMPTION},
         {"pdb-violation", KP_FAIL_PDB_VIOLATION},
         {"unschedulable", KP_FAIL_UNSCHEDULABLE},
+        {"drain-blocked", KP_FAIL_DRAIN_BLOCKED},
     };
     const char *p = a;
 
@@ -253,8 +318,8 @@ h_fail_on(struct kp_options *o, const char *a, struct kp_error *e)
                 break;
         if (i == sizeof(conds) / sizeof(conds[0]))
             return kp_errorf(e, KP_EXIT_USAGE, "invalid value '%.*s' for "
-                             "--fail-on: expected preemption, pdb-violation "
-                             "or unschedulable", (int)n, p);
+                             "--fail-on: expected preemption, pdb-violation, "
+                             "unschedulable or drain-blocked", (int)n, p);
         o->fail_on |= conds[i].bit;
         p += n;
     } while (*p++ == ',');
@@ -361,7 +426,32 @@ const struct kp_flag kp_flags[] = {
      "Deployment, ReplicaSet, ReplicationController, StatefulSet, Job, "
      "CronJob, DaemonSet); repeatable; - is stdin", h_add},
     {"only-added", 0, KP_ARG_NONE, NULL, NULL,
-     "report only the pods that --add brought in", h_only_added},
+     "report only the pods that --add or a node what-if brought in",
+     h_only_added},
+    {"cordon", 0, KP_ARG_REQUIRED, "NODE", NULL,
+     "what-if: the node is cordoned (unschedulable); repeatable",
+     h_cordon},
+    {"drain", 0, KP_ARG_REQUIRED, "NODE", NULL,
+     "what-if: kubectl drain --ignore-daemonsets --delete-emptydir-data "
+     "of the node; evicted pods come back pending; repeatable", h_drain},
+    {"drain-selector", 0, KP_ARG_REQUIRED, "SELECTOR", NULL,
+     "what-if: drain every node matching this label selector",
+     h_drain_selector},
+    {"force", 0, KP_ARG_NONE, NULL, NULL,
+     "with --drain: delete pods that declare no controller, as kubectl "
+     "drain --force (else the drain stops)", h_force},
+    {"remove-node", 0, KP_ARG_REQUIRED, "NODE", NULL,
+     "what-if: the node is lost with its pods; controller-owned pods come "
+     "back pending; repeatable", h_remove_node},
+    {"remove-nodes-selector", 0, KP_ARG_REQUIRED, "SELECTOR", NULL,
+     "what-if: every node matching this label selector is lost (a zone)",
+     h_remove_selector},
+    {"add-node", 0, KP_ARG_REQUIRED, "NAME[=COUNT]", NULL,
+     "what-if: COUNT (1) empty copies of node NAME, named NAME-copy-N, "
+     "with its DaemonSet pods queued; repeatable", h_add_node},
+    {"add-node-file", 0, KP_ARG_REQUIRED, "FILE", NULL,
+     "what-if: add the Node objects of FILE (JSON or YAML); repeatable",
+     h_add_node_file},
     {"no-headers", 0, KP_ARG_NONE, NULL, NULL,
      "do not print the table header", h_no_headers},
     {"explain-nodes", 0, KP_ARG_NONE, NULL, NULL,
@@ -389,9 +479,10 @@ const struct kp_flag kp_flags[] = {
      "index of the first potential node DryRunPreemption tries (default 0)",
      h_offset},
     {"fail-on", 0, KP_ARG_REQUIRED, "CONDITION",
-     "preemption pdb-violation unschedulable",
+     "preemption pdb-violation unschedulable drain-blocked",
      "exit 3 when a reported pod preempts, violates a PDB or is "
-     "unschedulable; comma-separated, repeatable", h_fail_on},
+     "unschedulable, or a --drain would hang or stop; comma-separated, "
+     "repeatable", h_fail_on},
     {"scheduler-name", 0, KP_ARG_REQUIRED, "NAME", NULL,
      "analyse pods of this scheduler (default default-scheduler)",
      h_scheduler},
@@ -715,8 +806,13 @@ check_options(struct kp_options *o, struct kp_error *err)
     if (o->explain_nodes && o->output == KP_OUTPUT_SUMMARY)
         return kp_errorf(err, KP_EXIT_USAGE, "--explain-nodes explains "
                          "each pod: it needs -o table, wide or json");
-    if (o->only_added && o->nadds == 0)
-        return kp_errorf(err, KP_EXIT_USAGE, "--only-added needs --add");
+    if (o->only_added && o->nadds == 0 && !kp_whatif_requested(o))
+        return kp_errorf(err, KP_EXIT_USAGE, "--only-added needs --add or "
+                         "a node what-if (--drain, --remove-node, "
+                         "--add-node, ...)");
+    if (o->force && !o->ndrain && !o->ndrain_selectors)
+        return kp_errorf(err, KP_EXIT_USAGE, "--force needs --drain or "
+                         "--drain-selector");
     if (reads_stdin_twice(o))
         return kp_errorf(err, KP_EXIT_USAGE, "standard input (-) can be "
                          "read only once among -f and --add");
@@ -763,4 +859,13 @@ kp_options_release(struct kp_options *o)
     free((void *)o->pods);
     free((void *)o->adds);
     o->files = o->pods = o->adds = NULL;
+    free((void *)o->cordon);
+    free((void *)o->drain);
+    free((void *)o->drain_selectors);
+    free((void *)o->remove_nodes);
+    free((void *)o->remove_selectors);
+    free((void *)o->add_nodes);
+    free((void *)o->add_node_files);
+    o->cordon = o->drain = o->drain_selectors = o->remove_nodes = NULL;
+    o->remove_selectors = o->add_nodes = o->add_node_files = NULL;
 }

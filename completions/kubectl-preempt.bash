@@ -9,8 +9,10 @@
 # (and other cluster flags) typed so far.
 
 __kubectl_preempt_flags=(--filename -f --recursive -R --output -o --sort-by
-    --allow-missing-template-keys --add --only-added --no-headers
-    --explain-nodes --namespace -n --all-namespaces -A --selector -l --mode
+    --allow-missing-template-keys --add --only-added --cordon --drain
+    --drain-selector --force --remove-node --remove-nodes-selector
+    --add-node --add-node-file --no-headers --explain-nodes --namespace -n
+    --all-namespaces -A --selector -l --mode
     --min-candidate-nodes-percentage --min-candidate-nodes-absolute --offset
     --fail-on --scheduler-name --kubeconfig --context --cluster --user
     --server -s --token --certificate-authority --insecure-skip-tls-verify
@@ -27,13 +29,20 @@ __kubectl_preempt_arg()
     --output | -o) REPLY='values table wide json yaml name summary jsonpath= jsonpath-file= custom-columns= custom-columns-file=' ;;
     --sort-by) REPLY='word' ;;
     --add) REPLY='file' ;;
+    --cordon) REPLY='word' ;;
+    --drain) REPLY='word' ;;
+    --drain-selector) REPLY='word' ;;
+    --remove-node) REPLY='word' ;;
+    --remove-nodes-selector) REPLY='word' ;;
+    --add-node) REPLY='word' ;;
+    --add-node-file) REPLY='file' ;;
     --namespace | -n) REPLY='namespace' ;;
     --selector | -l) REPLY='word' ;;
     --mode) REPLY='values queue independent' ;;
     --min-candidate-nodes-percentage) REPLY='word' ;;
     --min-candidate-nodes-absolute) REPLY='word' ;;
     --offset) REPLY='word' ;;
-    --fail-on) REPLY='values preemption pdb-violation unschedulable' ;;
+    --fail-on) REPLY='values preemption pdb-violation unschedulable drain-blocked' ;;
     --scheduler-name) REPLY='word' ;;
     --kubeconfig) REPLY='file' ;;
     --context) REPLY='context' ;;

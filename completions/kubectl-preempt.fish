@@ -17,6 +17,20 @@ function __kubectl_preempt_arg --description 'What the argument of a flag comple
             echo word
         case --add
             echo file
+        case --cordon
+            echo word
+        case --drain
+            echo word
+        case --drain-selector
+            echo word
+        case --remove-node
+            echo word
+        case --remove-nodes-selector
+            echo word
+        case --add-node
+            echo word
+        case --add-node-file
+            echo file
         case --namespace -n
             echo namespace
         case --selector -l
@@ -30,7 +44,7 @@ function __kubectl_preempt_arg --description 'What the argument of a flag comple
         case --offset
             echo word
         case --fail-on
-            echo values preemption pdb-violation unschedulable
+            echo values preemption pdb-violation unschedulable drain-blocked
         case --scheduler-name
             echo word
         case --kubeconfig
@@ -208,7 +222,23 @@ complete -c kubectl-preempt -l allow-missing-template-keys \
 complete -c kubectl-preempt -l add -r -F \
     -d 'also schedule the pods of these manifests (YAML or JSON: Pod, Deployment, ReplicaSet, ReplicationController, StatefulSet, Job, CronJob, DaemonSet); repeatable; - is stdin'
 complete -c kubectl-preempt -l only-added \
-    -d 'report only the pods that --add brought in'
+    -d 'report only the pods that --add or a node what-if brought in'
+complete -c kubectl-preempt -l cordon -x \
+    -d 'what-if: the node is cordoned (unschedulable); repeatable'
+complete -c kubectl-preempt -l drain -x \
+    -d 'what-if: kubectl drain --ignore-daemonsets --delete-emptydir-data of the node; evicted pods come back pending; repeatable'
+complete -c kubectl-preempt -l drain-selector -x \
+    -d 'what-if: drain every node matching this label selector'
+complete -c kubectl-preempt -l force \
+    -d 'with --drain: delete pods that declare no controller, as kubectl drain --force (else the drain stops)'
+complete -c kubectl-preempt -l remove-node -x \
+    -d 'what-if: the node is lost with its pods; controller-owned pods come back pending; repeatable'
+complete -c kubectl-preempt -l remove-nodes-selector -x \
+    -d 'what-if: every node matching this label selector is lost (a zone)'
+complete -c kubectl-preempt -l add-node -x \
+    -d 'what-if: COUNT (1) empty copies of node NAME, named NAME-copy-N, with its DaemonSet pods queued; repeatable'
+complete -c kubectl-preempt -l add-node-file -r -F \
+    -d 'what-if: add the Node objects of FILE (JSON or YAML); repeatable'
 complete -c kubectl-preempt -l no-headers \
     -d 'do not print the table header'
 complete -c kubectl-preempt -l explain-nodes \
@@ -227,8 +257,8 @@ complete -c kubectl-preempt -l min-candidate-nodes-absolute -x \
     -d 'DefaultPreemptionArgs minCandidateNodesAbsolute (default 100)'
 complete -c kubectl-preempt -l offset -x \
     -d 'index of the first potential node DryRunPreemption tries (default 0)'
-complete -c kubectl-preempt -l fail-on -x -a 'preemption pdb-violation unschedulable' \
-    -d 'exit 3 when a reported pod preempts, violates a PDB or is unschedulable; comma-separated, repeatable'
+complete -c kubectl-preempt -l fail-on -x -a 'preemption pdb-violation unschedulable drain-blocked' \
+    -d 'exit 3 when a reported pod preempts, violates a PDB or is unschedulable, or a --drain would hang or stop; comma-separated, repeatable'
 complete -c kubectl-preempt -l scheduler-name -x \
     -d 'analyse pods of this scheduler (default default-scheduler)'
 complete -c kubectl-preempt -l kubeconfig -r -F \

@@ -39,7 +39,8 @@ enum kp_output {
 enum kp_fail_on {
     KP_FAIL_PREEMPTION = 1 << 0,
     KP_FAIL_PDB_VIOLATION = 1 << 1,
-    KP_FAIL_UNSCHEDULABLE = 1 << 2
+    KP_FAIL_UNSCHEDULABLE = 1 << 2,
+    KP_FAIL_DRAIN_BLOCKED = 1 << 3  /* a --drain would hang or stop */
 };
 
 struct kp_run_result;
@@ -74,6 +75,12 @@ struct kp_options {
     size_t nadds;
     const char **adds;
     bool only_added;
+    /* node what-if (issue 19, whatif.h); each list is repeatable */
+    size_t ncordon, ndrain, ndrain_selectors, nremove, nremove_selectors;
+    size_t nadd_nodes, nadd_node_files;
+    const char **cordon, **drain, **drain_selectors, **remove_nodes;
+    const char **remove_selectors, **add_nodes, **add_node_files;
+    bool force;                     /* --force: drain deletes bare pods */
     /* --explain-nodes: per-node filter and preemption status */
     bool explain_nodes;
     /* -o jsonpath=T etc.: T or the file; --sort-by; default true */
@@ -94,6 +101,8 @@ struct kp_options {
 };
 
 void kp_options_init(struct kp_options *o);
+/* Whether o asks for any node what-if (--cordon, --drain, ...). */
+bool kp_whatif_requested(const struct kp_options *o);
 
 /*
  * "kubectl-preempt version" and --version: the version (first line:

@@ -13,6 +13,7 @@
 #include "render_kubectl.h"
 #include "report.h"
 #include "selector_parse.h"
+#include "whatif.h"
 
 void
 kp_options_init(struct kp_options *o)
@@ -29,7 +30,7 @@ kp_options_init(struct kp_options *o)
 
 static int
 load(struct kp_snapshot *s, const struct kp_options *o, char *default_ns,
-     size_t ns_len, struct kp_error *err)
+     size_t ns_len, struct kp_whatif *w, struct kp_error *err)
 {
     struct kp_input in = {o->recursive, ""};
     size_t i;
@@ -47,6 +48,9 @@ load(struct kp_snapshot *s, const struct kp_options *o, char *default_ns,
         if (kp_snapshot_add_manifests(s, o->adds[i], o->namespace ?
                                       o->namespace : default_ns, err) < 0)
             return -1;
+    /* --cordon, --drain, --remove-node, --add-node: issue 19 */
+    if (kp_whatif_requested(o) && kp_whatif_apply(w, s, o, err) < 0)
+        return -1;
     return 0;
 }
 
@@ -156,7 +160,7 @@ matched_not_analysed(struct kp_snapshot *snap, const struct kp_options *o,
         const char *why;
 
         if (p->node_name || !selected(p, o, sel) ||
-            (o->only_added && !p->from_add))
+            (o->only_added && !kp_pod_is_added(p)))
             continue;
         why = not_analysed_reason(p, o->scheduler_name);
         if (why)
@@ -178,7 +182,7 @@ mark_reported(struct kp_snapshot *snap, const struct kp_options *o,
     for (i = 0; i < rep->npods; i++)
         rep->pods[i].reported = o->npods == 0 &&
             selected(rep->pods[i].pod, o, o->selector ? &sel : NULL) &&
-            (!o->only_added || rep->pods[i].pod->from_add);
+            (!o->only_added || kp_pod_is_added(rep->pods[i].pod));
     if (o->npods == 0)
         matched_not_analysed(snap, o, o->selector ? &sel : NULL, rep, &cap);
     for (j = 0; j < o->npods; j++) {
@@ -201,7 +205,7 @@ mark_reported(struct kp_snapshot *snap, const struct kp_options *o,
             add_not_analysed(snap, rep, &cap, p, why ? why : "Terminal");
             continue;
         }
-        rep->pods[i].reported = !o->only_added || p->from_add;
+        rep->pods[i].reported = !o->only_added || kp_pod_is_added(p);
     }
     return 0;
 }
@@ -241,9 +245,10 @@ warn_only_added_empty(struct kp_snapshot *snap, const struct kp_options *o,
     if (!o->only_added || count_reported(rep))
         return;
     for (i = 0; i < snap->npods; i++)
-        nadded += snap->pods[i]->from_add;
-    kp_snapshot_warn(snap, "--only-added: no pod to report: the --add "
-                     "manifests made %zu pod(s)%s", nadded, nadded ?
+        nadded += kp_pod_is_added(snap->pods[i]);
+    kp_snapshot_warn(snap, "--only-added: no pod to report: %s made %zu "
+                     "pod(s)%s", kp_whatif_requested(o) ? "--add and the "
+                     "node what-ifs" : "the --add manifests", nadded, nadded ?
                      ", none of them pending and selected" : "");
 }
 
@@ -265,6 +270,8 @@ exit_status(const struct kp_report *rep, unsigned fail_on)
 {
     size_t i;
 
+    if ((fail_on & KP_FAIL_DRAIN_BLOCKED) && kp_whatif_blocked(rep->whatif))
+        return KP_EXIT_FAIL_ON;
     for (i = 0; i < rep->npods; i++) {
         const struct kp_pod_report *pr = &rep->pods[i];
 
@@ -368,6 +375,7 @@ kp_run(const struct kp_options *o, struct kp_run_result *r,
     struct kp_options live_opts;
     struct kp_snapshot snap;
     struct kp_report rep;
+    struct kp_whatif whatif;
     char default_ns[256] = "default";
     bool taken = false;
     int rc = -1;
@@ -376,9 +384,10 @@ kp_run(const struct kp_options *o, struct kp_run_result *r,
     kp_buf_init(&r->out);
     kp_snapshot_init(&snap);
     memset(&rep, 0, sizeof(rep));
+    memset(&whatif, 0, sizeof(whatif));
     if (kp_kubectl_check(o, err) < 0)
         goto out;
-    if (load(&snap, o, default_ns, sizeof(default_ns), err) < 0 ||
+    if (load(&snap, o, default_ns, sizeof(default_ns), &whatif, err) < 0 ||
         kp_snapshot_finish(&snap, o->scheduler_name, err) < 0)
         goto out;
     /* live, as kubectl get: the context's namespace unless -n or -A */
@@ -390,6 +399,8 @@ kp_run(const struct kp_options *o, struct kp_run_result *r,
     kp_snapshot_check_namespace_selectors(&snap, o->scheduler_name);
     /* reported pods first: only they keep a per-node view */
     kp_analyze_queue(&snap, o, &rep);
+    if (kp_whatif_requested(o))
+        rep.whatif = &whatif;
     if (mark_reported(&snap, o, default_ns, &rep, err) < 0 ||
         kp_analyze_run(&snap, o, &rep, err) < 0)
         goto out;
@@ -415,6 +426,10 @@ kp_run(const struct kp_options *o, struct kp_run_result *r,
     else
         kp_render_table(&snap, &rep, o->output == KP_OUTPUT_WIDE,
                         o->no_headers, &r->out);
+    if (o->output == KP_OUTPUT_TABLE || o->output == KP_OUTPUT_WIDE ||
+        o->output == KP_OUTPUT_SUMMARY)
+        kp_whatif_text(&snap, &rep, o->output == KP_OUTPUT_SUMMARY,
+                       &r->out);
     r->exit_code = exit_status(&rep, o->fail_on);
     set_notice(o, &rep, r);
     rc = 0;
@@ -424,6 +439,7 @@ out:
         kp_buf_release(&r->out);
     free(rep.not_analysed);
     kp_report_release(&rep);
+    kp_whatif_release(&whatif);
     kp_snapshot_release(&snap);
     return rc;
 }

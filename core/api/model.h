@@ -125,6 +125,8 @@ struct kp_volume {
     const char **monitors;
 };
 
+struct kp_displaced;            /* whatif.h */
+
 struct kp_pod {
     const char *ns;
     /* the Namespace object named ns; NULL when the snapshot has none */
@@ -175,6 +177,11 @@ struct kp_pod {
     size_t nvolumes;            /* the volumes kept (struct kp_volume) */
     struct kp_volume *volumes;
     bool from_add;              /* came from --add (issue 5) */
+    /* node what-if (issue 19, whatif.h) */
+    bool mirror;                /* annotation kubernetes.io/config.mirror */
+    bool local_storage;         /* has an emptyDir volume */
+    bool from_added_node;       /* DaemonSet pod of an --add-node copy */
+    struct kp_displaced *displaced;     /* recreated by a drain/removal */
     size_t npdbs;               /* PDBs protecting the pod (kp_pdb_matches) */
     int *pdbs;                  /* their indexes in the snapshot */
     int index;                  /* position in the snapshot */

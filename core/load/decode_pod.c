@@ -907,5 +907,5 @@ kp_decode_pod(struct kp_snapshot *s, const cJSON *obj, struct kp_pod *p,
         return kp_error_path(err, "spec");
     if (decode_status(s, status, p, err) < 0)
         return kp_error_path(err, "status");
-    return 0;
+    return kp_whatif_decode_pod(s, md, spec, p, err);
 }

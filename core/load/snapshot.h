@@ -232,6 +232,10 @@ int kp_snapshot_add_event(struct kp_snapshot *s, const cJSON *obj,
                           const char *source, struct kp_error *err);
 void kp_snapshot_note_disruption(struct kp_snapshot *s, const cJSON *obj,
                                  const struct kp_pod *p);
+/* whatif.c: what a drain reads, the mirror annotation and emptyDir. */
+int kp_whatif_decode_pod(struct kp_snapshot *s, const cJSON *md,
+                         const cJSON *spec, struct kp_pod *p,
+                         struct kp_error *err);
 /* A ResourceList object {name: quantity} into a sparse vector. */
 int kp_decode_resources(struct kp_snapshot *s, const cJSON *obj,
                         struct kp_resvec *out, struct kp_error *err);

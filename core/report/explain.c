@@ -648,6 +648,11 @@ check_options(const struct kp_options *o, struct kp_error *err)
     if (o->explain_nodes)
         return kp_errorf(err, KP_EXIT_USAGE, "explain looks at the past: "
                          "--explain-nodes does not apply");
+    if (kp_whatif_requested(o) || (o->fail_on & KP_FAIL_DRAIN_BLOCKED))
+        return kp_errorf(err, KP_EXIT_USAGE, "explain looks at the past: "
+                         "the node what-ifs (--cordon, --drain, "
+                         "--remove-node, --add-node, ...) and --fail-on "
+                         "drain-blocked do not apply");
     if (o->output >= KP_OUTPUT_SUMMARY || o->sort_by)
         return kp_errorf(err, KP_EXIT_USAGE, "explain prints a table "
                          "(-o table or wide) or JSON (-o json)");

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "whatif.h"
 
 static const char *const result_names[] = {"Fits", "Preempts",
                                            "Unschedulable", "NotEligible"};
@@ -321,7 +322,7 @@ any_added(const struct kp_snapshot *snap)
     size_t i;
 
     for (i = 0; i < snap->npods; i++)
-        if (snap->pods[i]->from_add)
+        if (kp_pod_is_added(snap->pods[i]))
             return true;
     return false;
 }
@@ -367,8 +368,10 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
                                                  : "<none>");
             cells[10] = victim_list(pr);
             if (added)
-                cells[11] = kp_xstrdup(pr->pod->from_add ? "yes" : "no");
-            cells[11 + added] = wide_note(snap, pr);
+                cells[11] = kp_xstrdup(kp_pod_is_added(pr->pod) ? "yes"
+                                                                : "no");
+            cells[11 + added] = kp_whatif_wide_note(pr->pod,
+                                                    wide_note(snap, pr));
         }
         table_row_after(&t, cells, rep->explain_nodes ?
                         node_lines(snap, pr) : NULL);
@@ -667,6 +670,7 @@ json_pod(struct kp_buf *b, const struct kp_snapshot *snap,
     /* only pods from --add carry the field */
     if (p->from_add)
         kp_buf_puts(b, ",\n      \"added\": true");
+    kp_whatif_json_pod(p, b);
     kp_buf_printf(b, ",\n      \"priority\": %d,\n"
                   "      \"preemptionPolicy\": \"%s\",\n"
                   "      \"result\": \"%s\",\n", p->priority,
@@ -731,6 +735,7 @@ kp_render_json(const struct kp_snapshot *snap, const struct kp_report *rep,
         json_pod(out, snap, rep, &jn, &rep->pods[i]);
     }
     kp_buf_puts(out, first ? "]" : "\n  ]");
+    kp_whatif_json(snap, rep, out);
     json_tail(out, rep);
     json_names_release(&jn);
 }

@@ -74,8 +74,12 @@ struct kp_not_analysed {
     const char *reason;     /* SchedulingGated, OtherScheduler, ... */
 };
 
+struct kp_whatif;                   /* whatif.h */
+
 struct kp_report {
     struct kp_arena arena;
+    /* node what-if (issue 19): set by the caller, NULL without one */
+    struct kp_whatif *whatif;
     /* notAnalysed and the warnings, for -o json (in rep->arena) */
     size_t nnot_analysed;
     struct kp_not_analysed *not_analysed;

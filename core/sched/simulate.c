@@ -20,6 +20,7 @@
 #include "report.h"
 #include "score.h"
 #include "plugins.h"
+#include "whatif.h"
 
 #define MAX_MESSAGE 1024
 
@@ -416,6 +417,7 @@ kp_analyze_queue(const struct kp_snapshot *snap, const struct kp_options *o,
 
     memset(rep, 0, sizeof(*rep));
     kp_arena_init(&rep->arena);
+    /* rep->whatif: the caller sets it after this */
     kp_strmap_init(&rep->node_statuses);
     rep->mode = o->mode;
     rep->explain_nodes = o->explain_nodes;
@@ -429,41 +431,83 @@ kp_analyze_queue(const struct kp_snapshot *snap, const struct kp_options *o,
     free(queue);
 }
 
+struct run_ctx {
+    const struct kp_options *o;
+    struct kp_report *rep;
+    struct kp_cluster *cl;
+    struct kp_arena *scratch;
+    struct kp_pool *pool;
+    size_t next_start;
+};
+
+static void
+run_one(struct run_ctx *r, struct kp_pod_report *pr)
+{
+    struct kp_cycle c;
+
+    memset(&c, 0, sizeof(c));
+    c.cl = r->cl;
+    c.pod = pr->pod;
+    c.scratch = r->scratch;
+    c.pool = r->pool;
+    /* independent mode: every pod alone, from the first node */
+    if (r->o->mode != KP_MODE_QUEUE)
+        r->next_start = 0;
+    attempt_pod(&c, r->o, r->rep, pr, &r->next_start);
+    if (r->o->mode == KP_MODE_QUEUE) {
+        apply_decision(r->cl, pr);
+        KP_SELFCHECK_CLUSTER(r->cl);
+    }
+    kp_arena_reset(r->scratch);
+    kp_pool_reset(r->pool);
+}
+
+/*
+ * Node what-if (whatif.h): evictions a PDB refused go through once the
+ * replacements of earlier ones run; their pods, still on the cordoned
+ * node, leave it and their replacements are analysed as the next wave.
+ */
+static void
+run_waves(struct run_ctx *r, const struct kp_snapshot *snap)
+{
+    const struct kp_pod **gone;
+    size_t i, n;
+
+    while ((n = kp_whatif_next_wave(r->rep->whatif, r->rep, snap,
+                                    &gone)) > 0) {
+        /* (one a preemption took already is not removed twice) */
+        for (i = 0; i < n && r->o->mode == KP_MODE_QUEUE; i++)
+            if (!r->cl->removed[gone[i]->index])
+                kp_cluster_remove(r->cl, gone[i]);
+        free(gone);
+        for (i = 0; i < r->rep->npods; i++)
+            if (kp_whatif_in_wave(r->rep->pods[i].pod,
+                                  r->rep->whatif->wave))
+                run_one(r, &r->rep->pods[i]);
+    }
+    kp_whatif_finish_report(r->rep);
+}
+
 int
 kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
                struct kp_report *rep, struct kp_error *err)
 {
     struct kp_cluster cl;
     struct kp_arena scratch;
-    struct kp_pool *pool;
-    size_t i, next_start = 0;
+    struct run_ctx r = {o, rep, &cl, &scratch, NULL, 0};
+    size_t i;
 
     (void)err;
     kp_cluster_init(&cl, snap, o->scheduler_name);
     kp_arena_init(&scratch);
-    pool = kp_pool_new(kp_pool_default_threads());
+    r.pool = kp_pool_new(kp_pool_default_threads());
     KP_SELFCHECK_CLUSTER(&cl);
-    for (i = 0; i < rep->npods; i++) {
-        struct kp_pod_report *pr = &rep->pods[i];
-        struct kp_cycle c;
-
-        memset(&c, 0, sizeof(c));
-        c.cl = &cl;
-        c.pod = pr->pod;
-        c.scratch = &scratch;
-        c.pool = pool;
-        /* independent mode: every pod alone, from the first node */
-        if (o->mode != KP_MODE_QUEUE)
-            next_start = 0;
-        attempt_pod(&c, o, rep, pr, &next_start);
-        if (o->mode == KP_MODE_QUEUE) {
-            apply_decision(&cl, pr);
-            KP_SELFCHECK_CLUSTER(&cl);
-        }
-        kp_arena_reset(&scratch);
-        kp_pool_reset(pool);
-    }
-    kp_pool_free(pool);
+    for (i = 0; i < rep->npods; i++)
+        if (!kp_whatif_deferred(rep->pods[i].pod))
+            run_one(&r, &rep->pods[i]);
+    if (rep->whatif)
+        run_waves(&r, snap);
+    kp_pool_free(r.pool);
     kp_arena_release(&scratch);
     kp_cluster_release(&cl);
     return 0;

@@ -165,12 +165,13 @@ static const struct row rows[] = {
      false, false, false, false},
     {"--fail-on names the bad item of a list",
      "--fail-on preemption,evicted", -1, "invalid value 'evicted' for "
-     "--fail-on: expected preemption, pdb-violation or unschedulable", NULL,
+     "--fail-on: expected preemption, pdb-violation, unschedulable or "
+     "drain-blocked", NULL,
      NULL, NULL, 0, "", "", 0, 0, false, false, false, false},
     {"--fail-on with an empty item", "--fail-on preemption,", -1,
-     "invalid value '' for --fail-on: expected preemption, pdb-violation "
-     "or unschedulable", NULL, NULL, NULL, 0, "", "", 0, 0, false, false,
-     false, false},
+     "invalid value '' for --fail-on: expected preemption, pdb-violation, "
+     "unschedulable or drain-blocked", NULL, NULL, NULL, 0, "", "", 0, 0,
+     false, false, false, false},
     {"--only-added=true with --add", "--add=m.yaml --only-added=true", 0,
      NULL, NULL, NULL, NULL, KP_OUTPUT_TABLE, "", "", 0, 0, false, true,
      false, false},
