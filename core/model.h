@@ -175,6 +175,8 @@ struct kp_pod {
     size_t nvolumes;            /* the volumes kept (struct kp_volume) */
     struct kp_volume *volumes;
     bool from_add;              /* came from --add (issue 5) */
+    /* its schedulerName is a profile of the configuration (config.h) */
+    bool in_profile;
     size_t npdbs;               /* PDBs protecting the pod (kp_pdb_matches) */
     int *pdbs;                  /* their indexes in the snapshot */
     int index;                  /* position in the snapshot */
@@ -196,6 +198,8 @@ struct kp_node {
     size_t nimages;
     struct kp_image *images;
     int index;
+    /* minor of status.nodeInfo.kubeletVersion ("v1.34.2": 34), or -1 */
+    int kubelet_minor;
 };
 
 struct kp_pdb {

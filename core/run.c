@@ -11,6 +11,7 @@
 #include "live.h"
 #include "render_kubectl.h"
 #include "report.h"
+#include "run_config.h"
 #include "selector_parse.h"
 
 void
@@ -56,6 +57,10 @@ selected(const struct kp_pod *p, const struct kp_options *o,
         return false;
     if (sel && !kp_selector_matches(sel, &p->labels))
         return false;
+    /* --config: --scheduler-name narrows what is reported */
+    if (o->report_scheduler_name &&
+        strcmp(p->scheduler_name, o->report_scheduler_name) != 0)
+        return false;
     return true;
 }
 
@@ -92,7 +97,8 @@ not_analysed_reason(const struct kp_pod *p, const char *scheduler)
         return "Terminating";
     if (p->node_name)
         return "Bound";
-    if (strcmp(p->scheduler_name, scheduler) != 0)
+    if (scheduler ? strcmp(p->scheduler_name, scheduler) != 0 :
+        !p->in_profile)
         return "OtherScheduler";
     if (p->nscheduling_gates)
         return "SchedulingGated";
@@ -359,9 +365,12 @@ render_kubectl(const struct kp_snapshot *snap, const struct kp_options *o,
 }
 
 int
-kp_run(const struct kp_options *o, struct kp_run_result *r,
+kp_run(const struct kp_options *oin, struct kp_run_result *r,
        struct kp_error *err)
 {
+    struct kp_options oo;
+    const struct kp_options *o = &oo;
+    struct kp_sched_config cfg;
     struct kp_snapshot snap;
     struct kp_report rep;
     char default_ns[256] = "default";
@@ -372,10 +381,13 @@ kp_run(const struct kp_options *o, struct kp_run_result *r,
     kp_buf_init(&r->out);
     kp_snapshot_init(&snap);
     memset(&rep, 0, sizeof(rep));
-    if (kp_kubectl_check(o, err) < 0)
+    if (kp_run_config_setup(oin, &oo, &cfg, err) < 0 ||
+        kp_kubectl_check(o, err) < 0)
         goto out;
-    if (load(&snap, o, default_ns, sizeof(default_ns), err) < 0 ||
-        kp_snapshot_finish(&snap, o->scheduler_name, err) < 0)
+    if (load(&snap, o, default_ns, sizeof(default_ns), err) < 0)
+        goto out;
+    kp_run_config_mark_pods(&snap, o);
+    if (kp_snapshot_finish(&snap, o->scheduler_name, err) < 0)
         goto out;
     kp_snapshot_check_namespace_selectors(&snap, o->scheduler_name);
     /* reported pods first: only they keep a per-node view */
@@ -383,6 +395,10 @@ kp_run(const struct kp_options *o, struct kp_run_result *r,
     if (mark_reported(&snap, o, default_ns, &rep, err) < 0 ||
         kp_analyze_run(&snap, o, &rep, err) < 0)
         goto out;
+    kp_run_config_describe(&snap, o, &rep);
+    if (o->verbose)
+        snprintf(r->scheduler_note, sizeof(r->scheduler_note), "%s",
+                 rep.scheduler_line);
     warn_only_added_empty(&snap, o, &rep);
     if (o->sort_by && sort_pods(&snap, o, &rep, err) < 0)
         goto out;
@@ -415,6 +431,7 @@ out:
     free(rep.not_analysed);
     kp_report_release(&rep);
     kp_snapshot_release(&snap);
+    kp_sched_config_release(&cfg);
     return rc;
 }
 

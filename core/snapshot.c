@@ -293,7 +293,8 @@ bool
 kp_pod_is_pending(const struct kp_pod *p, const char *scheduler_name)
 {
     return !p->node_name && !kp_pod_is_terminal(p) && !p->deleting &&
-           strcmp(p->scheduler_name, scheduler_name) == 0;
+           (scheduler_name ? strcmp(p->scheduler_name, scheduler_name) == 0
+                           : p->in_profile);
 }
 
 #define PUSH(arr, n, cap, item)                                          \

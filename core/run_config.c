@@ -1,0 +1,151 @@
+/*
+ * run_config.c - kp_run's part of the scheduler replayed: load --config or
+ * --profile, decide the version (--kube-version, else the newest kubelet
+ * minor among the nodes), mark the pods of the configuration's profiles,
+ * and describe what was assumed for the report (JSON "scheduler", the -v
+ * line and -o wide's header note).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "kp.h"
+#include "kube_version.h"
+#include "report.h"
+#include "run_config.h"
+#include "snapshot.h"
+
+int
+kp_run_config_setup(const struct kp_options *o, struct kp_options *oo,
+                    struct kp_sched_config *cfg, struct kp_error *err)
+{
+    int rc = 0;
+
+    *oo = *o;
+    memset(cfg, 0, sizeof(*cfg));
+    kp_arena_init(&cfg->arena);
+    if (o->config_file) {
+        kp_arena_release(&cfg->arena);
+        rc = kp_sched_config_load(cfg, o->config_file,
+                                  o->ignore_unknown_plugins, err);
+    } else if (o->openshift_profile) {
+        kp_arena_release(&cfg->arena);
+        rc = kp_sched_config_openshift(cfg, o->openshift_profile, err);
+    }
+    if (rc < 0 || !cfg->nprofiles)
+        return rc;
+    if (o->scheduler_name_set &&
+        !kp_sched_config_profile(cfg, o->scheduler_name))
+        return kp_errorf(err, KP_EXIT_ERROR, "--scheduler-name %s: no "
+                         "profile of %s has this schedulerName",
+                         o->scheduler_name, cfg->file ? cfg->file :
+                         cfg->profile_label);
+    oo->sched_config = cfg;
+    oo->scheduler_name = NULL;      /* every profile's pods are queued */
+    oo->report_scheduler_name = o->scheduler_name_set ? o->scheduler_name
+                                                      : NULL;
+    return 0;
+}
+
+void
+kp_run_config_mark_pods(struct kp_snapshot *snap, const struct kp_options *o)
+{
+    size_t i;
+
+    if (!o->sched_config)
+        return;
+    for (i = 0; i < snap->npods; i++)
+        snap->pods[i]->in_profile =
+            kp_sched_config_profile(o->sched_config,
+                                    snap->pods[i]->scheduler_name) != NULL;
+    for (i = 0; i < o->sched_config->nwarnings; i++)
+        kp_snapshot_warn(snap, "%s", o->sched_config->warnings[i]);
+}
+
+/* The version replayed and where it comes from. */
+static int
+version(const struct kp_snapshot *snap, const struct kp_options *o,
+        const char **source)
+{
+    int minor = -1, newest = -1;
+    size_t i;
+
+    if (o->kube_version &&
+        kp_kube_version_parse(o->kube_version, &minor, NULL) == 0) {
+        *source = "--kube-version";
+        return minor;
+    }
+    for (i = 0; i < snap->nnodes; i++)
+        if (snap->nodes[i]->kubelet_minor > newest)
+            newest = snap->nodes[i]->kubelet_minor;
+    if (newest >= KP_KUBE_MINOR_MIN && newest <= KP_KUBE_MINOR_MAX) {
+        *source = "newest kubelet among the nodes";
+        return newest;
+    }
+    *source = newest > 0 ? "nodes' kubelets outside 1.31-1.38: the newest "
+                           "supported" : "the newest supported";
+    return KP_KUBE_MINOR_DEFAULT;
+}
+
+static const char *
+profile_names(struct kp_arena *a, const struct kp_sched_config *cfg)
+{
+    char buf[512];
+    size_t i, len = 0;
+
+    buf[0] = '\0';
+    for (i = 0; cfg && i < cfg->nprofiles && len < sizeof(buf); i++)
+        len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
+                                i ? "," : "", cfg->profiles[i].scheduler_name);
+    return kp_arena_strdup(a, cfg && cfg->nprofiles ? buf :
+                           "default-scheduler");
+}
+
+static void
+json_str(char *buf, size_t n, const char *s)
+{
+    size_t k = 0;
+
+    if (!s) {
+        snprintf(buf, n, "null");
+        return;
+    }
+    buf[k++] = '"';
+    for (; *s && k + 8 < n; s++) {
+        if (*s == '"' || *s == '\\')
+            buf[k++] = '\\';
+        if ((unsigned char)*s < 0x20) {
+            k += (size_t)snprintf(buf + k, n - k, "\\u%04x", *s);
+            continue;
+        }
+        buf[k++] = *s;
+    }
+    buf[k++] = '"';
+    buf[k] = '\0';
+}
+
+void
+kp_run_config_describe(const struct kp_snapshot *snap,
+                       const struct kp_options *o, struct kp_report *rep)
+{
+    const struct kp_sched_config *cfg = o->sched_config;
+    const char *source, *profile, *file = cfg ? cfg->file : NULL;
+    char line[1024], vs[16], pj[600], fj[600];
+    int minor = version(snap, o, &source);
+
+    profile = cfg && cfg->profile_label ? cfg->profile_label :
+              profile_names(&rep->arena, cfg);
+    snprintf(vs, sizeof(vs), "1.%d", minor);
+    snprintf(line, sizeof(line), "scheduler: kube-scheduler %s (%s), "
+             "profile %s%s%s%s", vs, source, profile, file ? " (--config " :
+             "", file ? file : "", file ? ")" : "");
+    rep->scheduler_line = kp_arena_strdup(&rep->arena, line);
+    json_str(pj, sizeof(pj), profile);
+    json_str(fj, sizeof(fj), file);
+    snprintf(line, sizeof(line), "{\"version\": \"%s\", \"profile\": %s, "
+             "\"config\": %s}", vs, pj, fj);
+    rep->scheduler_json = kp_arena_strdup(&rep->arena, line);
+    /* kept out of the JSON and the table without the new flags */
+    rep->scheduler_shown = o->config_file || o->openshift_profile ||
+                           o->kube_version;
+}
