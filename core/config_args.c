@@ -246,7 +246,7 @@ check_constraint(const cJSON *arr, const cJSON *c, size_t i,
 }
 
 static int
-args_topology_spread(const cJSON *args, const char *path,
+args_topology_spread(struct kp_arena *a, const cJSON *args, const char *path,
                      struct kp_profile *p, struct kp_cfg_errors *e,
                      struct kp_error *err)
 {
@@ -257,7 +257,7 @@ args_topology_spread(const cJSON *args, const char *path,
     size_t i = 0;
 
     if (kp_cfg_check_keys(args, keys, path, err) < 0 ||
-        kp_json_str(NULL, args, "defaultingType", &type, err) < 0 ||
+        kp_json_str(a, args, "defaultingType", &type, err) < 0 ||
         kp_json_arr(args, "defaultConstraints", &arr, err) < 0)
         return kp_error_path(err, "%s", path);
     if (!type || !type[0])
@@ -445,7 +445,7 @@ one_args(struct kp_arena *a, const char *name, const cJSON *args,
     if (strcmp(name, "NodeResourcesBalancedAllocation") == 0)
         return args_balanced(a, args, path, p, e, err);
     if (strcmp(name, "PodTopologySpread") == 0)
-        return args_topology_spread(args, path, p, e, err);
+        return args_topology_spread(a, args, path, p, e, err);
     if (strcmp(name, "NodeResourcesFit") == 0)
         return args_fit(a, args, path, p, err);
     if (strcmp(name, "NodeAffinity") == 0 &&
