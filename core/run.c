@@ -396,7 +396,8 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
         kp_analyze_run(&snap, o, &rep, err) < 0)
         goto out;
     kp_run_config_describe(&snap, o, &rep);
-    if (o->verbose)
+    /* -v with the new flags; -v=2 and more always (-v alone as before) */
+    if (o->verbose >= 2 || (o->verbose && rep.scheduler_shown))
         snprintf(r->scheduler_note, sizeof(r->scheduler_note), "%s",
                  rep.scheduler_line);
     warn_only_added_empty(&snap, o, &rep);
