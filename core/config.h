@@ -80,6 +80,12 @@ struct kp_profile {
      * (LeastAllocated, cpu and memory weight 1): the built-in code runs.
      */
     bool fit_default, ba_default;
+    /*
+     * --kube-version's minor (0: not given, the behaviour of v1.35-v1.37).
+     * Before 1.34 a request above the node's allocatable is Unschedulable,
+     * not UnschedulableAndUnresolvable, and DynamicResources is off.
+     */
+    int kube_minor;
 };
 
 struct kp_sched_config {

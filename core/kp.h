@@ -101,6 +101,7 @@ struct kp_options {
     const struct kp_sched_config *sched_config;
     /* with sched_config: scheduler_name is NULL (every profile's pods) */
     const char *report_scheduler_name;
+    int kube_minor;                 /* --kube-version's minor, else 0 */
     void (*before_stream)(void *ctx, struct kp_run_result *r);
     void *stream_ctx;
 };

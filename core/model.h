@@ -209,6 +209,11 @@ struct kp_pdb {
     int32_t disruptions_allowed;
     size_t ndisrupted;
     const char **disrupted;     /* pod names in status.disruptedPods */
+    /*
+     * --kube-version 1.38: an empty selector ({}) matches every pod of
+     * the namespace (kubernetes/kubernetes #141785); before, none.
+     */
+    bool empty_selector_matches_all;
 };
 
 struct kp_priority_class {

@@ -15,11 +15,46 @@
 #include "run_config.h"
 #include "snapshot.h"
 
+static void json_str(char *buf, size_t n, const char *s);
+
+/*
+ * --kube-version alone: the default profile for --scheduler-name's
+ * scheduler, written as the configuration kube-scheduler would default.
+ */
+static int
+implicit_config(const struct kp_options *o, struct kp_sched_config *cfg,
+                struct kp_error *err)
+{
+    char name[600], yaml[800];
+
+    json_str(name, sizeof(name), o->scheduler_name);
+    snprintf(yaml, sizeof(yaml), "apiVersion: kubescheduler.config.k8s.io/"
+             "v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+             "- schedulerName: %s\n", name);
+    kp_arena_release(&cfg->arena);
+    return kp_sched_config_parse(cfg, "--kube-version", yaml, strlen(yaml),
+                                 false, err);
+}
+
+/* What --kube-version changes in every profile (scheduler-semantics 17). */
+static void
+apply_version(struct kp_sched_config *cfg, int minor)
+{
+    size_t i;
+
+    for (i = 0; i < cfg->nprofiles; i++) {
+        cfg->profiles[i].kube_minor = minor;
+        /* DynamicResources on by default from v1.34 (its gate before) */
+        if (minor < 34)
+            cfg->profiles[i].dra_post_filter = false;
+    }
+}
+
 int
 kp_run_config_setup(const struct kp_options *o, struct kp_options *oo,
                     struct kp_sched_config *cfg, struct kp_error *err)
 {
-    int rc = 0;
+    int rc = 0, minor = 0;
 
     *oo = *o;
     memset(cfg, 0, sizeof(*cfg));
@@ -31,9 +66,16 @@ kp_run_config_setup(const struct kp_options *o, struct kp_options *oo,
     } else if (o->openshift_profile) {
         kp_arena_release(&cfg->arena);
         rc = kp_sched_config_openshift(cfg, o->openshift_profile, err);
+    } else if (o->kube_version) {
+        rc = implicit_config(o, cfg, err);
     }
     if (rc < 0 || !cfg->nprofiles)
         return rc;
+    if (o->kube_version &&
+        kp_kube_version_parse(o->kube_version, &minor, err) < 0)
+        return -1;
+    if (minor)
+        apply_version(cfg, minor);
     if (o->scheduler_name_set &&
         !kp_sched_config_profile(cfg, o->scheduler_name))
         return kp_errorf(err, KP_EXIT_ERROR, "--scheduler-name %s: no "
@@ -44,6 +86,7 @@ kp_run_config_setup(const struct kp_options *o, struct kp_options *oo,
     oo->scheduler_name = NULL;      /* every profile's pods are queued */
     oo->report_scheduler_name = o->scheduler_name_set ? o->scheduler_name
                                                       : NULL;
+    oo->kube_minor = minor;
     return 0;
 }
 
@@ -60,6 +103,9 @@ kp_run_config_mark_pods(struct kp_snapshot *snap, const struct kp_options *o)
                                     snap->pods[i]->scheduler_name) != NULL;
     for (i = 0; i < o->sched_config->nwarnings; i++)
         kp_snapshot_warn(snap, "%s", o->sched_config->warnings[i]);
+    /* v1.38: an empty PDB selector matches its namespace's pods */
+    for (i = 0; o->kube_minor >= 38 && i < snap->npdbs; i++)
+        snap->pdbs[i]->empty_selector_matches_all = true;
 }
 
 /* The version replayed and where it comes from. */
@@ -130,7 +176,7 @@ kp_run_config_describe(const struct kp_snapshot *snap,
 {
     const struct kp_sched_config *cfg = o->sched_config;
     const char *source, *profile, *file = cfg ? cfg->file : NULL;
-    char line[1024], vs[16], pj[600], fj[600];
+    char line[1400], vs[16], pj[600], fj[600];
     int minor = version(snap, o, &source);
 
     profile = cfg && cfg->profile_label ? cfg->profile_label :

@@ -1261,7 +1261,12 @@ index_pods_by_node(struct kp_snapshot *s)
 bool
 kp_pdb_matches(const struct kp_pdb *pdb, const struct kp_pod *pod)
 {
-    if (pod->labels.n == 0 || strcmp(pdb->ns, pod->ns) != 0)
+    if (strcmp(pdb->ns, pod->ns) != 0)
+        return false;
+    if (pdb->empty_selector_matches_all && !pdb->selector.is_null &&
+        pdb->selector.nreq == 0)
+        return true;
+    if (pod->labels.n == 0)
         return false;
     if (pdb->selector.is_null || pdb->selector.nreq == 0)
         return false;

@@ -4,6 +4,7 @@
  * memory, ephemeral-storage and every scalar resource requested; the
  * node is Unresolvable when a request exceeds its total allocatable.
  */
+#include "../config.h"
 #include "plugins.h"
 
 static struct kp_status
@@ -37,7 +38,9 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
                 unresolvable = true;
         }
     }
-    if (unresolvable)
+    /* since v1.34 (before: Unschedulable, --kube-version 1.31-1.33) */
+    if (unresolvable && !(c->profile && c->profile->kube_minor > 0 &&
+                          c->profile->kube_minor < 34))
         st.code = KP_UNRESOLVABLE;
     return st;
 }

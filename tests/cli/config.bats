@@ -176,3 +176,45 @@ scheduler: kube-scheduler 1.36 (newest kubelet among the nodes), profile default
     run --separate-stderr "$KP" -f "$F" --kube-version banana
     assert_equal "$status" 2
 }
+
+# tests/fixtures/config/versions.json: big-job (4 cpu) fits nowhere; node
+# small has 2 cpu in all, node big 8 with worker (7 cpu) under a PDB whose
+# selector is {} and which allows no disruption.
+V=$C/versions.json
+
+versions_view() {
+    "$KP" -f "$V" --kube-version "$1" --explain-nodes -o json |
+        jq -c '.pods[0] | [.nominatedNode, .pdbViolations,
+                           [.nodes[] | [.node, .code, .preemption.result]]]'
+}
+
+@test "--kube-version 1.33: a request above allocatable is only Unschedulable" {
+    run versions_view 1.33
+    assert_output '["big",0,[["small","Unschedulable","noVictimsHelp"],["big","Unschedulable","candidate"]]]'
+    run versions_view 1.34
+    assert_output '["big",0,[["small","UnschedulableAndUnresolvable","notTried"],["big","Unschedulable","candidate"]]]'
+}
+
+@test "--kube-version 1.38: an empty PDB selector protects every pod of its namespace" {
+    run versions_view 1.37
+    assert_output --partial '["big",0,'
+    run versions_view 1.38
+    assert_output --partial '["big",1,'
+}
+
+@test "--kube-version 1.33: DynamicResources is not a PostFilter plugin yet" {
+    run --separate-stderr "$KP" -f "$ROOT/examples/cluster.json" \
+        --kube-version 1.33 -o json
+    assert_success
+    assert_equal "$(jq -r '.pods[] | select(.name == "backfill-0") | .message' <<<"$output")" \
+        "0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never."
+}
+
+@test "--kube-version 1.35 to 1.37 change nothing but the scheduler key" {
+    local v
+    for v in 1.35 1.36 1.37; do
+        diff <("$KP" -f "$ROOT/examples/cluster.json" -o json | jq -S .) \
+            <("$KP" -f "$ROOT/examples/cluster.json" --kube-version "$v" \
+                -o json | jq -S 'del(.scheduler)')
+    done
+}
