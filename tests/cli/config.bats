@@ -218,3 +218,11 @@ versions_view() {
                 -o json | jq -S 'del(.scheduler)')
     done
 }
+
+@test "ignoredResourceGroups: the Filter does not check those extended resources" {
+    run --separate-stderr "$KP" -f "$C/extended.json" -o json
+    assert_equal "$(jq -r '.pods[0].result' <<<"$output")" Unschedulable
+    run --separate-stderr "$KP" -f "$C/extended.json" \
+        --config "$C/ignored-groups.yaml" -o json
+    assert_equal "$(jq -r '.pods[0].result' <<<"$output")" Fits
+}
