@@ -20,6 +20,7 @@
 
 #include "arena.h"
 #include "error.h"
+#include "labels.h"
 
 #define KP_CFG_MAX_FILTERS 16       /* >= kp_nfilter_plugins */
 #define KP_CFG_MAX_SCORES 8         /* >= kp_nscore_plugins */
@@ -73,8 +74,17 @@ struct kp_profile {
     /* InterPodAffinityArgs */
     int64_t hard_pod_affinity_weight;
     bool ignore_preferred_terms_of_existing_pods;
-    /* PodTopologySpreadArgs defaultingType List; NodeAffinity addedAffinity */
+    /* PodTopologySpreadArgs defaultingType List (not simulated) */
     bool pts_list_defaulting, has_added_affinity;
+    /*
+     * NodeAffinityArgs addedAffinity: the required node selector every
+     * node must match too (is_null: none), and the preferred terms with
+     * their weights, scored with the pod's own.
+     */
+    struct kp_node_selector added_required;
+    size_t nadded_pref;
+    const struct kp_node_selector_term *added_pref;
+    const int64_t *added_pref_weight;
     /*
      * Whether fit and balanced allocation score exactly as the default
      * (LeastAllocated, cpu and memory weight 1): the built-in code runs.

@@ -431,6 +431,75 @@ kp_cfg_check_fit(struct kp_profile *p, struct kp_cfg_errors *e)
                      is_default_resources(p->fit_res, p->nfit_res);
 }
 
+/* ---- NodeAffinityArgs ---- */
+
+static int
+added_preferred(struct kp_arena *a, const cJSON *arr, const char *path,
+                struct kp_profile *p, struct kp_error *err)
+{
+    size_t n = (size_t)cJSON_GetArraySize(arr), i = 0;
+    struct kp_node_selector_term *terms = kp_arena_alloc(a, (n + 1) *
+                                                         sizeof(*terms));
+    int64_t *w = kp_arena_alloc(a, (n + 1) * sizeof(*w));
+    const cJSON *it;
+
+    p->nadded_pref = 0;
+    for (it = arr->child; it; it = it->next, i++) {
+        const cJSON *pref = kp_json_get(it, "preference");
+        cJSON *wrap, *list;
+        struct kp_node_selector ns;
+        int64_t weight = 0;
+        int rc;
+
+        if (kp_json_int(it, "weight", 0, 100, &weight, NULL, err) < 0)
+            return kp_error_path(err, "%s.addedAffinity.preferredDuring"
+                                 "SchedulingIgnoredDuringExecution[%zu]",
+                                 path, i);
+        if (!pref)
+            continue;
+        wrap = cJSON_CreateObject();
+        list = cJSON_AddArrayToObject(wrap, "nodeSelectorTerms");
+        cJSON_AddItemReferenceToArray(list, (cJSON *)pref);
+        rc = kp_node_selector_from_json(a, wrap, &ns, err);
+        cJSON_Delete(wrap);
+        if (rc < 0)
+            return kp_error_path(err, "%s.addedAffinity.preferredDuring"
+                                 "SchedulingIgnoredDuringExecution[%zu]",
+                                 path, i);
+        if (ns.nterms != 1 || weight == 0)
+            continue;
+        terms[p->nadded_pref] = ns.terms[0];
+        w[p->nadded_pref++] = weight;
+    }
+    p->added_pref = terms;
+    p->added_pref_weight = w;
+    return 0;
+}
+
+static int
+args_node_affinity(struct kp_arena *a, const cJSON *args, const char *path,
+                   struct kp_profile *p, struct kp_error *err)
+{
+    static const char *const keys[] = {"apiVersion", "kind",
+                                       "addedAffinity", NULL};
+    const cJSON *aa = kp_json_get(args, "addedAffinity"), *pref;
+
+    if (kp_cfg_check_keys(args, keys, path, err) < 0)
+        return -1;
+    if (!aa)
+        return 0;
+    p->has_added_affinity = true;
+    if (kp_node_selector_from_json(a, kp_json_get(aa, "requiredDuring"
+                                   "SchedulingIgnoredDuringExecution"),
+                                   &p->added_required, err) < 0)
+        return kp_error_path(err, "%s.addedAffinity.requiredDuring"
+                             "SchedulingIgnoredDuringExecution", path);
+    pref = kp_json_get(aa, "preferredDuringSchedulingIgnoredDuringExecution");
+    if (cJSON_IsArray(pref))
+        return added_preferred(a, pref, path, p, err);
+    return 0;
+}
+
 /* ---- pluginConfig ---- */
 
 static int
@@ -448,9 +517,8 @@ one_args(struct kp_arena *a, const char *name, const cJSON *args,
         return args_topology_spread(a, args, path, p, e, err);
     if (strcmp(name, "NodeResourcesFit") == 0)
         return args_fit(a, args, path, p, err);
-    if (strcmp(name, "NodeAffinity") == 0 &&
-        kp_json_get(args, "addedAffinity"))
-        p->has_added_affinity = true;
+    if (strcmp(name, "NodeAffinity") == 0)
+        return args_node_affinity(a, args, path, p, err);
     return 0;
 }
 
@@ -465,6 +533,7 @@ kp_cfg_profile_defaults(struct kp_profile *p)
     default_resources(p->ba_res, &p->nba_res);
     p->hard_pod_affinity_weight = 1;
     p->fit_default = p->ba_default = true;
+    p->added_required.is_null = true;
 }
 
 static int

@@ -324,9 +324,6 @@ profile_warnings(struct kp_sched_config *cfg, const struct kp_profile *p,
         warnf(cfg, "profile '%s': PodTopologySpread defaultingType List is "
               "not simulated%s; the system default constraints are used",
               p->scheduler_name, "");
-    if (p->has_added_affinity)
-        warnf(cfg, "profile '%s': NodeAffinity addedAffinity is not "
-              "simulated%s", p->scheduler_name, "");
 }
 
 static int

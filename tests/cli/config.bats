@@ -226,3 +226,14 @@ versions_view() {
         --config "$C/ignored-groups.yaml" -o json
     assert_equal "$(jq -r '.pods[0].result' <<<"$output")" Fits
 }
+
+@test "NodeAffinity addedAffinity: nodes outside it are Unresolvable for every pod" {
+    run --separate-stderr "$KP" -f "$F" --config "$C/added-affinity.yaml" -o json
+    assert_success
+    # api-0 may only go to node-b; db-0 then preempts low-b there, node-a
+    # (where low-a has a higher priority) not even tried
+    assert_equal "$(jq -c '[.pods[] | [.name, .result, .node, .nominatedNode, [.victims[].name]]]' <<<"$output")" \
+        '[["api-0","Fits","node-b",null,[]],["db-0","Preempts",null,"node-b",["low-b"]]]'
+    assert_equal "$(jq -r '.pods[1].message' <<<"$output")" \
+        "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match scheduler-enforced node affinity. preemption: found a potential placement for pod on node node-b, preempting 1 victims."
+}
