@@ -755,9 +755,6 @@ check_options(struct kp_options *o, struct kp_error *err)
         return kp_errorf(err, KP_EXIT_USAGE, "--min-candidate-nodes-* "
                          "cannot be combined with --config or --profile: "
                          "set DefaultPreemptionArgs in the configuration");
-    if (o->ignore_unknown_plugins && !o->config_file)
-        return kp_errorf(err, KP_EXIT_USAGE, "--ignore-unknown-plugins "
-                         "needs --config");
     if (o->explain_nodes && o->output == KP_OUTPUT_SUMMARY)
         return kp_errorf(err, KP_EXIT_USAGE, "--explain-nodes explains "
                          "each pod: it needs -o table, wide or json");

@@ -253,8 +253,11 @@ kp_cfg_merge_set(struct kp_arena *a, const struct kp_cfg_set *def,
                              sizeof(*out->en));
     out->ndis = custom->ndis + def->ndis;
     out->dis = kp_arena_alloc(a, (out->ndis + 1) * sizeof(*out->dis));
-    memcpy(out->dis, custom->dis, custom->ndis * sizeof(*out->dis));
-    memcpy(out->dis + custom->ndis, def->dis, def->ndis * sizeof(*out->dis));
+    if (custom->ndis)
+        memcpy(out->dis, custom->dis, custom->ndis * sizeof(*out->dis));
+    if (def->ndis)
+        memcpy(out->dis + custom->ndis, def->dis,
+               def->ndis * sizeof(*out->dis));
     for (i = 0; !set_disables(out, "*") && i < def->nen; i++) {
         struct kp_cfg_plugin p = def->en[i];
         size_t last = custom->nen;

@@ -84,7 +84,8 @@ warnf(struct kp_sched_config *cfg, const char *fmt, const char *a,
                                     sizeof(*w));
 
     snprintf(line, sizeof(line), fmt, a, b);
-    memcpy(w, cfg->warnings, cfg->nwarnings * sizeof(*w));
+    if (cfg->nwarnings)
+        memcpy(w, cfg->warnings, cfg->nwarnings * sizeof(*w));
     w[cfg->nwarnings++] = kp_arena_strdup(&cfg->arena, line);
     cfg->warnings = w;
 }

@@ -137,9 +137,10 @@ error: $C/bad-args.yaml: percentageOfNodesToScore: Invalid value: 120: not in va
     assert_equal "$stderr" "error: open $C/none.yaml: No such file or directory"
 }
 
-@test "--ignore-unknown-plugins needs --config" {
-    run --separate-stderr "$KP" -f "$F" --ignore-unknown-plugins
-    assert_equal "$status" 2
+@test "--ignore-unknown-plugins without --config changes nothing" {
+    run --separate-stderr "$KP" -f "$F" --ignore-unknown-plugins -o json
+    assert_success
+    diff <(echo "$output") "$C/expected/least.json"
 }
 
 @test "--min-candidate-nodes-* with --config is a usage error" {
