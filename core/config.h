@@ -44,6 +44,14 @@ struct kp_shape_point {
     int64_t utilization, score;
 };
 
+/* A PodTopologySpreadArgs defaultConstraints entry (List defaulting). */
+struct kp_pts_default {
+    const char *topology_key;
+    int32_t max_skew, min_domains;
+    bool hard;                      /* whenUnsatisfiable: DoNotSchedule */
+    bool affinity_honor, taints_honor;
+};
+
 /* One profile, as the simulation reads it. */
 struct kp_profile {
     const char *scheduler_name;
@@ -74,8 +82,13 @@ struct kp_profile {
     /* InterPodAffinityArgs */
     int64_t hard_pod_affinity_weight;
     bool ignore_preferred_terms_of_existing_pods;
-    /* PodTopologySpreadArgs defaultingType List (not simulated) */
+    /*
+     * PodTopologySpreadArgs defaultingType List: its defaultConstraints
+     * replace the system defaults (none when the list is empty).
+     */
     bool pts_list_defaulting, has_added_affinity;
+    size_t npts_defaults;
+    const struct kp_pts_default *pts_defaults;
     /*
      * NodeAffinityArgs addedAffinity: the required node selector every
      * node must match too (is_null: none), and the preferred terms with

@@ -245,6 +245,45 @@ check_constraint(const cJSON *arr, const cJSON *c, size_t i,
     }
 }
 
+/* defaultConstraints as the plugin builds them (filterTopologySpread-
+ * Constraints: minDomains 1 when unset, Honor and Ignore policies) */
+static int
+pts_defaults(struct kp_arena *a, const cJSON *arr, const char *path,
+             struct kp_profile *p, struct kp_error *err)
+{
+    size_t n = arr ? (size_t)cJSON_GetArraySize(arr) : 0, i = 0;
+    struct kp_pts_default *d = kp_arena_alloc(a, (n + 1) * sizeof(*d));
+    const cJSON *c;
+
+    for (c = arr ? arr->child : NULL; c; c = c->next, i++) {
+        const char *w = NULL, *ap = NULL, *tp = NULL;
+        int64_t skew = 0, md = 1;
+        bool set;
+
+        memset(&d[i], 0, sizeof(d[i]));
+        if (kp_json_str(a, c, "topologyKey", &d[i].topology_key, err) < 0 ||
+            kp_json_str(a, c, "whenUnsatisfiable", &w, err) < 0 ||
+            kp_json_str(a, c, "nodeAffinityPolicy", &ap, err) < 0 ||
+            kp_json_str(a, c, "nodeTaintsPolicy", &tp, err) < 0 ||
+            kp_json_int(c, "maxSkew", INT32_MIN, INT32_MAX, &skew, &set,
+                        err) < 0 ||
+            kp_json_int(c, "minDomains", 1, INT32_MAX, &md, &set, err) < 0)
+            return kp_error_path(err, "%s.defaultConstraints[%zu]", path, i);
+        if (!set)
+            md = 1;
+        d[i].max_skew = (int32_t)skew;
+        d[i].min_domains = (int32_t)md;
+        d[i].hard = w && strcmp(w, "DoNotSchedule") == 0;
+        d[i].affinity_honor = !ap || strcmp(ap, "Ignore") != 0;
+        d[i].taints_honor = tp && strcmp(tp, "Honor") == 0;
+        if (!d[i].topology_key)
+            d[i].topology_key = "";
+    }
+    p->npts_defaults = n;
+    p->pts_defaults = d;
+    return 0;
+}
+
 static int
 args_topology_spread(struct kp_arena *a, const cJSON *args, const char *path,
                      struct kp_profile *p, struct kp_cfg_errors *e,
@@ -273,6 +312,8 @@ args_topology_spread(struct kp_arena *a, const cJSON *args, const char *path,
     for (c = arr ? arr->child : NULL; c; c = c->next, i++)
         check_constraint(arr, c, i, path, e);
     p->pts_list_defaulting = strcmp(type, "List") == 0;
+    if (p->pts_list_defaulting)
+        return pts_defaults(a, arr, path, p, err);
     return 0;
 }
 

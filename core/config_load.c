@@ -321,10 +321,6 @@ profile_warnings(struct kp_sched_config *cfg, const struct kp_profile *p,
                   "(kube-scheduler fails its pods with an error); simulated "
                   "without that Filter", p->scheduler_name,
                   kp_filter_plugins[i]->name);
-    if (p->pts_list_defaulting)
-        warnf(cfg, "profile '%s': PodTopologySpread defaultingType List is "
-              "not simulated%s; the system default constraints are used",
-              p->scheduler_name, "");
 }
 
 static int

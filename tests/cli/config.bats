@@ -238,3 +238,15 @@ versions_view() {
     assert_equal "$(jq -r '.pods[1].message' <<<"$output")" \
         "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match scheduler-enforced node affinity. preemption: found a potential placement for pod on node node-b, preempting 1 victims."
 }
+
+# tests/fixtures/config/spread.json: web-1 (ReplicaSet web-abc) on n1; n2
+# has no room; web-2 of the same ReplicaSet is pending.
+@test "PodTopologySpread List defaulting: its DoNotSchedule default filters" {
+    run --separate-stderr "$KP" -f "$C/spread.json" -o json
+    assert_equal "$(jq -c '[.pods[0].result, .pods[0].node]' <<<"$output")" '["Fits","n1"]'
+    run --separate-stderr "$KP" -f "$C/spread.json" \
+        --config "$C/spread-list.yaml" -o json
+    assert_success
+    assert_equal "$(jq -r '.pods[0].message' <<<"$output")" \
+        "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match pod topology spread constraints. no new claims to deallocate, preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod."
+}
