@@ -15,6 +15,21 @@
  *   TestMostAllocatedScoringStrategy and requested_to_capacity_ratio_test.go
  *   TestRequestedToCapacityRatioScoringStrategy, TestBrokenLinearFunction
  *   (through the shape), TestResourceBinPackingSingleExtended.
+ *
+ * Not ported: validation_test.go's leaderElection rows
+ * (bad-resource-name-not-set, bad-resource-namespace-not-set,
+ * bad-resource-lock-not-leases) and extender rows
+ * (extender-negative-weight, extender-duplicate-managed-resources,
+ * extender-duplicate-bind): those sections are accepted unchecked;
+ * invalid-plugin-args and the queueSort pluginConfig args comparison
+ * (args are decoded by plugin name, not by kind); defaults_test.go's
+ * clientConnection, leaderElection and address defaults (not read);
+ * validation_pluginargs_test.go's NodeAffinityArgs, VolumeBindingArgs and
+ * DynamicResourcesArgs rows (not validated); most_allocated_test.go's
+ * "Resources not set" and "resource with zero weight" rows (the v1
+ * defaults fill resources and turn weight 0 into 1 before NewFit, so a
+ * configuration file cannot reach them);
+ * TestResourceBinPackingMultipleExtended.
  */
 #include <stdlib.h>
 
