@@ -108,28 +108,36 @@ kp_run_config_mark_pods(struct kp_snapshot *snap, const struct kp_options *o)
         snap->pdbs[i]->empty_selector_matches_all = true;
 }
 
-/* The version replayed and where it comes from. */
+/*
+ * The version replayed and where it comes from.  Without --kube-version
+ * the simulation is v1.35-v1.37's whatever the nodes run: a newest
+ * kubelet minor in that range names the report, another one is only
+ * mentioned (buf) and 1.37 is named.
+ */
 static int
 version(const struct kp_snapshot *snap, const struct kp_options *o,
-        const char **source)
+        char *buf, size_t n)
 {
     int minor = -1, newest = -1;
     size_t i;
 
     if (o->kube_version &&
         kp_kube_version_parse(o->kube_version, &minor, NULL) == 0) {
-        *source = "--kube-version";
+        snprintf(buf, n, "--kube-version");
         return minor;
     }
     for (i = 0; i < snap->nnodes; i++)
         if (snap->nodes[i]->kubelet_minor > newest)
             newest = snap->nodes[i]->kubelet_minor;
-    if (newest >= KP_KUBE_MINOR_MIN && newest <= KP_KUBE_MINOR_MAX) {
-        *source = "newest kubelet among the nodes";
+    if (newest >= 35 && newest <= 37) {
+        snprintf(buf, n, "newest kubelet among the nodes");
         return newest;
     }
-    *source = newest > 0 ? "nodes' kubelets outside 1.31-1.38: the newest "
-                           "supported" : "the newest supported";
+    if (newest > 0)
+        snprintf(buf, n, "the nodes' newest kubelet is 1.%d: replayed as "
+                 "1.35-1.37 unless --kube-version 1.%d", newest, newest);
+    else
+        snprintf(buf, n, "no kubelet version among the nodes");
     return KP_KUBE_MINOR_DEFAULT;
 }
 
@@ -175,9 +183,9 @@ kp_run_config_describe(const struct kp_snapshot *snap,
                        const struct kp_options *o, struct kp_report *rep)
 {
     const struct kp_sched_config *cfg = o->sched_config;
-    const char *source, *profile, *file = cfg ? cfg->file : NULL;
-    char line[1400], vs[16], pj[600], fj[600];
-    int minor = version(snap, o, &source);
+    const char *profile, *file = cfg ? cfg->file : NULL;
+    char line[1400], vs[16], pj[600], fj[600], source[160];
+    int minor = version(snap, o, source, sizeof(source));
 
     profile = cfg && cfg->profile_label ? cfg->profile_label :
               profile_names(&rep->arena, cfg);
