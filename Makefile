@@ -29,7 +29,7 @@ DEB_PKGS = libcjson-dev libcurl4-openssl-dev libyaml-dev bats bats-support \
 # core/ by concern (README "Layout"); every folder is on the include path,
 # as libgit2 puts src/util and src/libgit2 on its own
 CORE_DIRS = core core/util core/api core/load core/live core/sched \
-            core/sched/plugins core/sched/preemption core/whatif \
+            core/sched/plugins core/sched/preemption core/config core/whatif \
             core/report
 KP_INC   = $(CORE_DIRS:%=-I%)
 CORE_SRC = $(sort $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c)))

@@ -143,6 +143,8 @@ main(int argc, char **argv)
         perror("error: writing output");
         rc = KP_EXIT_ERROR;
     }
+    if (r.scheduler_note[0])
+        fprintf(stderr, "%s\n", r.scheduler_note);
     if (r.notice[0])
         fprintf(stderr, "%s\n", r.notice);
     kp_run_result_release(&r);

@@ -274,6 +274,7 @@ h_pct(struct kp_options *o, const char *a, struct kp_error *e)
     if (parse_long("min-candidate-nodes-percentage", a, 0, 100, &v, e) < 0)
         return -1;
     o->min_candidate_nodes_percentage = (int)v;
+    o->preemption_args_set = true;
     return 0;
 }
 
@@ -285,6 +286,7 @@ h_abs(struct kp_options *o, const char *a, struct kp_error *e)
     if (parse_long("min-candidate-nodes-absolute", a, 0, INT_MAX, &v, e) < 0)
         return -1;
     o->min_candidate_nodes_absolute = (int)v;
+    o->preemption_args_set = true;
     return 0;
 }
 
@@ -332,6 +334,47 @@ h_scheduler(struct kp_options *o, const char *a, struct kp_error *e)
     if (!a[0])
         return kp_errorf(e, KP_EXIT_USAGE, "--scheduler-name needs a name");
     o->scheduler_name = a;
+    o->scheduler_name_set = true;
+    return 0;
+}
+
+static int
+h_config(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    if (!a[0])
+        return kp_errorf(e, KP_EXIT_USAGE, "--config needs a file");
+    o->config_file = a;
+    return 0;
+}
+
+static int
+h_profile(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    if (strcmp(a, "LowNodeUtilization") != 0 &&
+        strcmp(a, "HighNodeUtilization") != 0 && strcmp(a, "NoScoring") != 0)
+        return kp_errorf(e, KP_EXIT_USAGE, "invalid argument \"%s\" for "
+                         "\"--profile\" flag: must be one of "
+                         "LowNodeUtilization, HighNodeUtilization, NoScoring",
+                         a);
+    o->openshift_profile = a;
+    return 0;
+}
+
+static int
+h_ignore_unknown(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    (void)e;
+    o->ignore_unknown_plugins = strcmp(a, "true") == 0;
+    return 0;
+}
+
+/* X.Y, vX.Y or X.Y.Z of a supported minor (kube_version.c checks it) */
+static int
+h_kube_version(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    if (kp_kube_version_parse(a, NULL, e) < 0)
+        return -1;
+    o->kube_version = a;
     return 0;
 }
 
@@ -486,6 +529,21 @@ const struct kp_flag kp_flags[] = {
     {"scheduler-name", 0, KP_ARG_REQUIRED, "NAME", NULL,
      "analyse pods of this scheduler (default default-scheduler)",
      h_scheduler},
+    {"config", 0, KP_ARG_REQUIRED, "FILE", NULL,
+     "the cluster's KubeSchedulerConfiguration (kubescheduler.config.k8s.io/"
+     "v1, YAML or JSON): profiles, plugins, weights and args replayed",
+     h_config},
+    {"profile", 0, KP_ARG_REQUIRED, "NAME",
+     "LowNodeUtilization HighNodeUtilization NoScoring",
+     "an OpenShift scheduler profile: LowNodeUtilization, "
+     "HighNodeUtilization or NoScoring", h_profile},
+    {"ignore-unknown-plugins", 0, KP_ARG_NONE, NULL, NULL,
+     "--config: run without out-of-tree plugins (each report warns) "
+     "instead of failing", h_ignore_unknown},
+    {"kube-version", 0, KP_ARG_REQUIRED, "X.Y", NULL,
+     "kube-scheduler version replayed, 1.31 to 1.38 (default: the live "
+     "cluster's, or the newest kubelet of the snapshot's nodes)",
+     h_kube_version},
     {"kubeconfig", 0, KP_ARG_REQUIRED, "FILE", NULL,
      "kubeconfig file for a live cluster", h_kubeconfig},
     {"context", 0, KP_ARG_REQUIRED, "NAME", NULL,
@@ -803,6 +861,13 @@ check_options(struct kp_options *o, struct kp_error *err)
         return kp_errorf(err, KP_EXIT_USAGE, "--min-candidate-nodes-"
                          "percentage and --min-candidate-nodes-absolute "
                          "cannot both be 0");
+    if (o->config_file && o->openshift_profile)
+        return kp_errorf(err, KP_EXIT_USAGE, "--config and --profile "
+                         "cannot be combined");
+    if (o->preemption_args_set && (o->config_file || o->openshift_profile))
+        return kp_errorf(err, KP_EXIT_USAGE, "--min-candidate-nodes-* "
+                         "cannot be combined with --config or --profile: "
+                         "set DefaultPreemptionArgs in the configuration");
     if (o->explain_nodes && o->output == KP_OUTPUT_SUMMARY)
         return kp_errorf(err, KP_EXIT_USAGE, "--explain-nodes explains "
                          "each pod: it needs -o table, wide or json");

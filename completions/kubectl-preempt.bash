@@ -14,8 +14,9 @@ __kubectl_preempt_flags=(--filename -f --recursive -R --output -o --sort-by
     --add-node --add-node-file --no-headers --explain-nodes --namespace -n
     --all-namespaces -A --selector -l --mode
     --min-candidate-nodes-percentage --min-candidate-nodes-absolute --offset
-    --fail-on --scheduler-name --kubeconfig --context --cluster --user
-    --server -s --token --certificate-authority --insecure-skip-tls-verify
+    --fail-on --scheduler-name --config --profile --ignore-unknown-plugins
+    --kube-version --kubeconfig --context --cluster --user --server -s
+    --token --certificate-authority --insecure-skip-tls-verify
     --request-timeout --snapshot-out --verbose -v --help -h --version)
 __kubectl_preempt_commands=(explain version completion)
 
@@ -44,6 +45,9 @@ __kubectl_preempt_arg()
     --offset) REPLY='word' ;;
     --fail-on) REPLY='values preemption pdb-violation unschedulable drain-blocked' ;;
     --scheduler-name) REPLY='word' ;;
+    --config) REPLY='file' ;;
+    --profile) REPLY='values LowNodeUtilization HighNodeUtilization NoScoring' ;;
+    --kube-version) REPLY='word' ;;
     --kubeconfig) REPLY='file' ;;
     --context) REPLY='context' ;;
     --cluster) REPLY='cluster' ;;

@@ -47,6 +47,12 @@ function __kubectl_preempt_arg --description 'What the argument of a flag comple
             echo values preemption pdb-violation unschedulable drain-blocked
         case --scheduler-name
             echo word
+        case --config
+            echo file
+        case --profile
+            echo values LowNodeUtilization HighNodeUtilization NoScoring
+        case --kube-version
+            echo word
         case --kubeconfig
             echo file
         case --context
@@ -261,6 +267,14 @@ complete -c kubectl-preempt -l fail-on -x -a 'preemption pdb-violation unschedul
     -d 'exit 3 when a reported pod preempts, violates a PDB or is unschedulable, or a --drain would hang or stop; comma-separated, repeatable'
 complete -c kubectl-preempt -l scheduler-name -x \
     -d 'analyse pods of this scheduler (default default-scheduler)'
+complete -c kubectl-preempt -l config -r -F \
+    -d 'the cluster\'s KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1, YAML or JSON): profiles, plugins, weights and args replayed'
+complete -c kubectl-preempt -l profile -x -a 'LowNodeUtilization HighNodeUtilization NoScoring' \
+    -d 'an OpenShift scheduler profile: LowNodeUtilization, HighNodeUtilization or NoScoring'
+complete -c kubectl-preempt -l ignore-unknown-plugins \
+    -d '--config: run without out-of-tree plugins (each report warns) instead of failing'
+complete -c kubectl-preempt -l kube-version -x \
+    -d 'kube-scheduler version replayed, 1.31 to 1.38 (default: the live cluster\'s, or the newest kubelet of the snapshot\'s nodes)'
 complete -c kubectl-preempt -l kubeconfig -r -F \
     -d 'kubeconfig file for a live cluster'
 complete -c kubectl-preempt -l context -x -a '(__kubectl_preempt_value context)' \

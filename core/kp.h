@@ -44,6 +44,7 @@ enum kp_fail_on {
 };
 
 struct kp_run_result;
+struct kp_sched_config;
 
 struct kp_options {
     enum kp_mode mode;
@@ -55,6 +56,8 @@ struct kp_options {
     int min_candidate_nodes_absolute;
     long offset;
     const char *scheduler_name;
+    bool scheduler_name_set;        /* --scheduler-name given */
+    bool preemption_args_set;       /* --min-candidate-nodes-* given */
     const char *namespace;          /* -n; NULL: all namespaces */
     bool all_namespaces;
     const char *selector;           /* -l */
@@ -96,6 +99,19 @@ struct kp_options {
      * yet; r->out.sink_error says a write failed.
      */
     FILE *stream;
+    /*
+     * The scheduler replayed: --config FILE, --profile NAME (OpenShift's),
+     * --ignore-unknown-plugins, --kube-version X.Y.  sched_config is
+     * kp_run's (NULL: kube-scheduler's default profile, as always).
+     */
+    const char *config_file;
+    const char *openshift_profile;
+    bool ignore_unknown_plugins;
+    const char *kube_version;
+    const struct kp_sched_config *sched_config;
+    /* with sched_config: scheduler_name is NULL (every profile's pods) */
+    const char *report_scheduler_name;
+    int kube_minor;                 /* --kube-version's minor, else 0 */
     void (*before_stream)(void *ctx, struct kp_run_result *r);
     void *stream_ctx;
 };
@@ -111,6 +127,12 @@ bool kp_whatif_requested(const struct kp_options *o);
  */
 void kp_version_text(struct kp_buf *out);
 
+/*
+ * --kube-version's argument: "1.35", "v1.35" or "1.35.2", a minor from
+ * 1.31 to 1.38 (kube_version.c); *minor (if not NULL) gets the minor.
+ */
+int kp_kube_version_parse(const char *s, int *minor, struct kp_error *err);
+
 struct kp_run_result {
     struct kp_buf out;              /* what goes to stdout */
     size_t nwarnings;
@@ -122,6 +144,8 @@ struct kp_run_result {
      * summary report is empty; else "".
      */
     char notice[320];
+    /* under -v: the scheduler replayed, for stderr before the notice */
+    char scheduler_note[1024];
 };
 
 /* Load, analyse and render.  On failure nothing is in r->out. */

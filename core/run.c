@@ -12,6 +12,7 @@
 #include "live.h"
 #include "render_kubectl.h"
 #include "report.h"
+#include "run_config.h"
 #include "selector_parse.h"
 #include "whatif.h"
 
@@ -63,6 +64,10 @@ selected(const struct kp_pod *p, const struct kp_options *o,
         return false;
     if (sel && !kp_selector_matches(sel, &p->labels))
         return false;
+    /* --config: --scheduler-name narrows what is reported */
+    if (o->report_scheduler_name &&
+        strcmp(p->scheduler_name, o->report_scheduler_name) != 0)
+        return false;
     return true;
 }
 
@@ -99,7 +104,8 @@ not_analysed_reason(const struct kp_pod *p, const char *scheduler)
         return "Terminating";
     if (p->node_name)
         return "Bound";
-    if (strcmp(p->scheduler_name, scheduler) != 0)
+    if (scheduler ? strcmp(p->scheduler_name, scheduler) != 0 :
+        !p->in_profile)
         return "OtherScheduler";
     if (p->nscheduling_gates)
         return "SchedulingGated";
@@ -369,10 +375,12 @@ render_kubectl(const struct kp_snapshot *snap, const struct kp_options *o,
 }
 
 int
-kp_run(const struct kp_options *o, struct kp_run_result *r,
+kp_run(const struct kp_options *oin, struct kp_run_result *r,
        struct kp_error *err)
 {
-    struct kp_options live_opts;
+    struct kp_options oo, live_opts;
+    const struct kp_options *o = &oo;
+    struct kp_sched_config cfg;
     struct kp_snapshot snap;
     struct kp_report rep;
     struct kp_whatif whatif;
@@ -385,10 +393,13 @@ kp_run(const struct kp_options *o, struct kp_run_result *r,
     kp_snapshot_init(&snap);
     memset(&rep, 0, sizeof(rep));
     memset(&whatif, 0, sizeof(whatif));
-    if (kp_kubectl_check(o, err) < 0)
+    if (kp_run_config_setup(oin, &oo, &cfg, err) < 0 ||
+        kp_kubectl_check(o, err) < 0)
         goto out;
-    if (load(&snap, o, default_ns, sizeof(default_ns), &whatif, err) < 0 ||
-        kp_snapshot_finish(&snap, o->scheduler_name, err) < 0)
+    if (load(&snap, o, default_ns, sizeof(default_ns), &whatif, err) < 0)
+        goto out;
+    kp_run_config_mark_pods(&snap, o);
+    if (kp_snapshot_finish(&snap, o->scheduler_name, err) < 0)
         goto out;
     /* live, as kubectl get: the context's namespace unless -n or -A */
     if (o->nfiles == 0 && !o->namespace && !o->all_namespaces) {
@@ -404,6 +415,11 @@ kp_run(const struct kp_options *o, struct kp_run_result *r,
     if (mark_reported(&snap, o, default_ns, &rep, err) < 0 ||
         kp_analyze_run(&snap, o, &rep, err) < 0)
         goto out;
+    kp_run_config_describe(&snap, o, &rep);
+    /* -v with the new flags; -v=2 and more always (-v alone as before) */
+    if (o->verbose >= 2 || (o->verbose && rep.scheduler_shown))
+        snprintf(r->scheduler_note, sizeof(r->scheduler_note), "%s",
+                 rep.scheduler_line);
     warn_only_added_empty(&snap, o, &rep);
     if (o->sort_by && sort_pods(&snap, o, &rep, err) < 0)
         goto out;
@@ -441,6 +457,7 @@ out:
     kp_report_release(&rep);
     kp_whatif_release(&whatif);
     kp_snapshot_release(&snap);
+    kp_sched_config_release(&cfg);
     return rc;
 }
 

@@ -182,6 +182,8 @@ struct kp_pod {
     bool local_storage;         /* has an emptyDir volume */
     bool from_added_node;       /* DaemonSet pod of an --add-node copy */
     struct kp_displaced *displaced;     /* recreated by a drain/removal */
+    /* its schedulerName is a profile of the configuration (config.h) */
+    bool in_profile;
     size_t npdbs;               /* PDBs protecting the pod (kp_pdb_matches) */
     int *pdbs;                  /* their indexes in the snapshot */
     int index;                  /* position in the snapshot */
@@ -203,6 +205,8 @@ struct kp_node {
     size_t nimages;
     struct kp_image *images;
     int index;
+    /* minor of status.nodeInfo.kubeletVersion ("v1.34.2": 34), or -1 */
+    int kubelet_minor;
 };
 
 struct kp_pdb {
@@ -212,6 +216,11 @@ struct kp_pdb {
     int32_t disruptions_allowed;
     size_t ndisrupted;
     const char **disrupted;     /* pod names in status.disruptedPods */
+    /*
+     * --kube-version 1.38: an empty selector ({}) matches every pod of
+     * the namespace (kubernetes/kubernetes #141785); before, none.
+     */
+    bool empty_selector_matches_all;
 };
 
 struct kp_priority_class {

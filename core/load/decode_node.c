@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kube_version.h"
 #include "json_util.h"
 #include "quantity.h"
 #include "snapshot.h"
@@ -154,7 +155,7 @@ int
 kp_decode_node(struct kp_snapshot *s, const cJSON *obj, struct kp_node *n,
                struct kp_error *err)
 {
-    const cJSON *md, *spec, *status, *alloc;
+    const cJSON *md, *spec, *status, *alloc, *kv;
 
     if (kp_json_obj(obj, "metadata", &md, err) < 0 ||
         kp_json_obj(obj, "spec", &spec, err) < 0 ||
@@ -175,5 +176,8 @@ kp_decode_node(struct kp_snapshot *s, const cJSON *obj, struct kp_node *n,
         return kp_error_path(err, "status");
     if (kp_decode_resources(s, alloc, &n->allocatable, err) < 0)
         return kp_error_path(err, "status.allocatable");
+    kv = kp_json_get(kp_json_get(status, "nodeInfo"), "kubeletVersion");
+    n->kubelet_minor = cJSON_IsString(kv) ?
+                       kp_kube_version_minor(kv->valuestring) : -1;
     return 0;
 }

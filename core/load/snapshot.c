@@ -294,7 +294,8 @@ bool
 kp_pod_is_pending(const struct kp_pod *p, const char *scheduler_name)
 {
     return !p->node_name && !kp_pod_is_terminal(p) && !p->deleting &&
-           strcmp(p->scheduler_name, scheduler_name) == 0;
+           (scheduler_name ? strcmp(p->scheduler_name, scheduler_name) == 0
+                           : p->in_profile);
 }
 
 #define PUSH(arr, n, cap, item)                                          \
@@ -1584,7 +1585,12 @@ index_pods_by_node(struct kp_snapshot *s)
 bool
 kp_pdb_matches(const struct kp_pdb *pdb, const struct kp_pod *pod)
 {
-    if (pod->labels.n == 0 || strcmp(pdb->ns, pod->ns) != 0)
+    if (strcmp(pdb->ns, pod->ns) != 0)
+        return false;
+    if (pdb->empty_selector_matches_all && !pdb->selector.is_null &&
+        pdb->selector.nreq == 0)
+        return true;
+    if (pod->labels.n == 0)
         return false;
     if (pdb->selector.is_null || pdb->selector.nreq == 0)
         return false;

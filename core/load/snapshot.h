@@ -194,7 +194,10 @@ bool kp_snapshot_volumes_evaluated(const struct kp_snapshot *s);
 
 /* Pod predicates of section 2 of the semantics. */
 bool kp_pod_is_terminal(const struct kp_pod *p);
-/* Pending for scheduler_name: unbound, not terminal, not deleting. */
+/*
+ * Pending for scheduler_name: unbound, not terminal, not deleting.  A
+ * NULL scheduler_name: for any profile of the configuration (in_profile).
+ */
 bool kp_pod_is_pending(const struct kp_pod *p, const char *scheduler_name);
 
 /* Decoders (decode_*.c); obj is the object, errors are field paths. */

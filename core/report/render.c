@@ -344,6 +344,9 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
     bool added = wide && any_added(snap);
     struct table t = {wide ? 12 + added : 7, 0, 0, added ? ha : h, NULL,
                       NULL};
+
+    if (wide && !no_headers && rep->scheduler_shown)
+        kp_buf_printf(out, "# %s\n", rep->scheduler_line);
     size_t i;
 
     for (i = 0; i < rep->npods; i++) {
@@ -720,12 +723,14 @@ kp_render_json(const struct kp_snapshot *snap, const struct kp_report *rep,
     json_names_init(&jn, snap);
     kp_buf_printf(out, "{\n  \"apiVersion\": \"kubectl-preempt/v1\",\n"
                   "  \"kind\": \"PreemptionReport\",\n"
-                  "  \"mode\": \"%s\",\n"
+                  "  \"mode\": \"%s\",\n%s%s%s"
                   "  \"snapshot\": {\"nodes\": %zu, \"pods\": %zu, "
                   "\"pendingPods\": %zu, \"podDisruptionBudgets\": %zu, "
                   "\"priorityClasses\": %zu},\n  \"pods\": [",
                   rep->mode == KP_MODE_QUEUE ? "queue" : "independent",
-                  snap->nnodes, snap->npods, rep->npods, snap->npdbs,
+                  rep->scheduler_shown ? "  \"scheduler\": " : "",
+                  rep->scheduler_shown ? rep->scheduler_json : "",
+                  rep->scheduler_shown ? ",\n" : "", snap->nnodes, snap->npods, rep->npods, snap->npdbs,
                   snap->npcs);
     for (i = 0; i < rep->npods; i++) {
         if (!rep->pods[i].reported)

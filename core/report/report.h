@@ -88,6 +88,13 @@ struct kp_report {
     struct kp_strmap node_statuses;         /* interned kp_node_status */
     enum kp_mode mode;
     bool explain_nodes;             /* renderers print pr->nodes */
+    /*
+     * The scheduler replayed (run_config.c): the -v line, -o json's
+     * "scheduler" object; both in the output only when scheduler_shown
+     * (--config, --profile or --kube-version given).
+     */
+    const char *scheduler_line, *scheduler_json;
+    bool scheduler_shown;
     size_t npods;                   /* pending pods, queue order */
     struct kp_pod_report *pods;
 };

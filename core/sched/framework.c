@@ -5,6 +5,7 @@
  * AddPod/RemovePod bookkeeping of pkg/scheduler/framework/types.go.
  */
 #include "framework.h"
+#include "config.h"
 #include "preemption.h"
 #include "selfcheck.h"
 
@@ -428,7 +429,8 @@ kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
         const struct kp_node *node;
 
         if (!p->nominated_node || p->node_name || kp_pod_is_terminal(p) ||
-            strcmp(p->scheduler_name, scheduler_name) != 0)
+            (scheduler_name ? strcmp(p->scheduler_name, scheduler_name) != 0
+                            : !p->in_profile))
             continue;
         node = kp_snapshot_node(snap, p->nominated_node);
         if (node)
@@ -670,8 +672,11 @@ kp_cycle_pre_filter(struct kp_cycle *c)
         struct kp_status st;
 
         c->state[i] = NULL;
-        c->skip[i] = false;
-        if (!pl->pre_filter)
+        /* a profile's disabled Filter is not run, nor without PreFilter */
+        c->skip[i] = c->profile && (!c->profile->filter_on[i] ||
+                                    (pl->pre_filter &&
+                                     !c->profile->pre_filter_on[i]));
+        if (!pl->pre_filter || (c->profile && !c->profile->pre_filter_on[i]))
             continue;
         st = pl->pre_filter(c, (int)i);
         if (st.code == KP_SKIP) {

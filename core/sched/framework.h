@@ -174,11 +174,14 @@ int kp_importance_cmp(const struct kp_pod *a, const struct kp_pod *b);
 #define KP_MAX_PLUGINS 16
 
 struct kp_pool;
+struct kp_profile;
 
 /* CycleState: one scheduling cycle of one pod. */
 struct kp_cycle {
     const struct kp_cluster *cl;
     const struct kp_pod *pod;
+    /* the pod's scheduler profile (config.h); NULL: the default profile */
+    const struct kp_profile *profile;
     struct kp_arena *scratch;
     /* threads for the per-node passes (pool.h); NULL: this thread only */
     struct kp_pool *pool;

@@ -16,6 +16,7 @@
 
 #include <string.h>
 
+#include "config.h"
 #include "report.h"
 
 #define MIN_FEASIBLE_NODES_TO_FIND 100
@@ -97,9 +98,15 @@ kp_prioritize_nodes(const struct kp_score_nodes *f, int64_t *totals)
 
     memset(totals, 0, f->n * sizeof(*totals));
     for (p = 0; p < kp_nscore_plugins; p++) {
+        /* a profile's weight; 0: the plugin is not a Score plugin there */
+        int64_t w = f->c->profile ? f->c->profile->score_weight[p] :
+                    kp_score_plugins[p]->weight;
+
+        if (w == 0)
+            continue;
         kp_score_plugin_run(kp_score_plugins[p], f, scores);
         for (i = 0; i < f->n; i++)
-            totals[i] += scores[i] * kp_score_plugins[p]->weight;
+            totals[i] += scores[i] * w;
     }
 }
 
@@ -108,7 +115,8 @@ int
 kp_select_host(struct kp_cycle *c, const int *feasible, size_t n)
 {
     struct kp_score_nodes f = {c, feasible, n};
-    size_t k = kp_num_feasible_nodes_to_find(c->cl->snap->nnodes), i, best;
+    size_t k = kp_num_feasible_nodes_pct(c->cl->snap->nnodes, c->profile ?
+        c->profile->percentage_of_nodes_to_score : 0), i, best;
     int64_t *totals;
 
     if (f.n > k)

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
+#include "kp.h"
 #include "pool.h"
 #include "selfcheck.h"
 #include "report.h"
@@ -217,7 +219,8 @@ find_nodes_that_fit(struct kp_cycle *c, struct attempt *at,
         nominated_failed = true;
     }
     m = pass_nodes(c, at, list, nominated_failed ? nominated : -1);
-    k = kp_num_feasible_nodes_to_find(m);
+    k = kp_num_feasible_nodes_pct(m, c->profile ?
+        c->profile->percentage_of_nodes_to_score : 0);
     b.list = list;
     b.m = m;
     b.start = *next_start;
@@ -260,6 +263,27 @@ find_nodes_that_fit(struct kp_cycle *c, struct attempt *at,
     }
 }
 
+/*
+ * A profile without DefaultPreemption: the PostFilter plugins left (or
+ * none, schedule_one.go's "no PostFilter plugins" path) cannot make room;
+ * the FitError's message then has no preemption part.
+ */
+static void
+no_post_filter(struct kp_cycle *c, struct kp_report *rep,
+               struct kp_pod_report *pr, const struct attempt *at,
+               const char *hist)
+{
+    size_t n = c->cl->snap->nnodes;
+
+    if (rep->explain_nodes && pr->reported)
+        kp_pod_report_keep_nodes(rep, pr, n, at->statuses, at->seen, NULL);
+    pr->result = KP_RESULT_UNSCHEDULABLE;
+    pr->message = kp_arena_strdup(&rep->arena,
+        fit_error(c->scratch, n, at->prefilter_msg, hist,
+                  c->profile->dra_post_filter ?
+                  "no new claims to deallocate" : NULL));
+}
+
 static void
 attempt_pod(struct kp_cycle *c, const struct kp_options *o,
             struct kp_report *rep, struct kp_pod_report *pr,
@@ -269,6 +293,7 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
     size_t n = snap->nnodes;
     struct attempt at = {0};
     bool explain = o->explain_nodes && pr->reported;
+    const struct kp_profile *prof = c->profile;
     struct kp_preempt_args args = {o->min_candidate_nodes_percentage,
                                    o->min_candidate_nodes_absolute,
                                    o->offset, explain};
@@ -296,6 +321,15 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
         return;
     }
     hist = kp_reason_histogram(c->scratch, at.statuses, n, NULL);
+    if (prof && !prof->default_preemption) {
+        no_post_filter(c, rep, pr, &at, hist);
+        return;
+    }
+    if (prof) {
+        args.min_candidate_nodes_percentage =
+            prof->min_candidate_nodes_percentage;
+        args.min_candidate_nodes_absolute = prof->min_candidate_nodes_absolute;
+    }
     kp_preempt(c, at.statuses, &args, &res);
     pr->npotential = res.npotential;
     pr->num_candidates = res.num_candidates;
@@ -318,8 +352,10 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
     } else {
         pr->result = res.outcome == KP_PREEMPT_NOT_ELIGIBLE ?
                      KP_RESULT_NOT_ELIGIBLE : KP_RESULT_UNSCHEDULABLE;
-        post = kp_arena_concat(c->scratch, "no new claims to deallocate, "
-                               "preemption: ", res.message, NULL);
+        post = kp_arena_concat(c->scratch, prof && !prof->dra_post_filter ?
+                               "preemption: " :
+                               "no new claims to deallocate, preemption: ",
+                               res.message, NULL);
     }
     pr->message = kp_arena_strdup(&rep->arena,
                                   fit_error(c->scratch, n, at.prefilter_msg,
@@ -450,6 +486,8 @@ run_one(struct run_ctx *r, struct kp_pod_report *pr)
     c.pod = pr->pod;
     c.scratch = r->scratch;
     c.pool = r->pool;
+    c.profile = kp_sched_config_profile(r->o->sched_config,
+                                        pr->pod->scheduler_name);
     /* independent mode: every pod alone, from the first node */
     if (r->o->mode != KP_MODE_QUEUE)
         r->next_start = 0;

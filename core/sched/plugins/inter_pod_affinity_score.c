@@ -16,6 +16,7 @@
  * incoming pod's namespace labels.  A pod whose terms do not parse fails
  * upstream's PreFilter first; a parse error here skips the plugin.
  */
+#include "config.h"
 #include "score.h"
 #include "podinfo.h"
 #include "tpcount.h"
@@ -27,6 +28,7 @@ struct ipa_score_state {
     struct kp_tpcount m;                /* topologyScore */
     const unsigned char **aff_sel, **anti_sel;
     const struct kp_labels *ns_labels;  /* namespaceLabels */
+    int64_t hard_weight;                /* args.HardPodAffinityWeight */
 };
 
 /* scoreMap.processTerm, once the term is known to match. */
@@ -93,8 +95,9 @@ process_existing_pod(struct kp_arena *a, struct ipa_score_state *st,
                            p->npref_affinity, p->ns, q, node, 1);
     process_incoming_terms(a, m, p->pref_anti_affinity, st->anti_sel,
                            p->npref_anti_affinity, p->ns, q, node, -1);
-    process_existing_terms(a, m, q->affinity, q->naffinity, q->ns, p,
-                           st->ns_labels, node, HARD_POD_AFFINITY_WEIGHT, 1);
+    if (st->hard_weight > 0)
+        process_existing_terms(a, m, q->affinity, q->naffinity, q->ns, p,
+                               st->ns_labels, node, st->hard_weight, 1);
     process_existing_terms(a, m, q->pref_affinity, q->npref_affinity, q->ns,
                            p, st->ns_labels, node, 0, 1);
     process_existing_terms(a, m, q->pref_anti_affinity,
@@ -112,8 +115,14 @@ ipa_pre_score(const struct kp_score_nodes *f, void **state)
 
     if (kp_pod_info_parse_error(c->scratch, c->pod))
         return false;
+    /* args.IgnorePreferredTermsOfExistingPods: Skip without own terms */
+    if (c->profile && c->profile->ignore_preferred_terms_of_existing_pods &&
+        c->pod->npref_affinity == 0 && c->pod->npref_anti_affinity == 0)
+        return false;
     st = kp_arena_alloc(c->scratch, sizeof(*st));
     kp_tpcount_init(&st->m);
+    st->hard_weight = c->profile ? c->profile->hard_pod_affinity_weight :
+                      HARD_POD_AFFINITY_WEIGHT;
     st->aff_sel = kp_affinity_terms_merge_namespaces(
         c->scratch, snap, c->pod->pref_affinity, c->pod->npref_affinity);
     st->anti_sel = kp_affinity_terms_merge_namespaces(

@@ -7,7 +7,11 @@
  */
 #include <string.h>
 
+#include "config.h"
 #include "plugins.h"
+
+#define KP_REASON_ENFORCED_AFFINITY \
+    "node(s) didn't match scheduler-enforced node affinity"
 
 static bool
 term_names(const struct kp_node_selector_term *t, struct kp_arena *a,
@@ -77,6 +81,11 @@ static struct kp_status
 filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
 {
     (void)idx;
+    /* NodeAffinityArgs addedAffinity (the profile's), checked first */
+    if (c->profile && !c->profile->added_required.is_null &&
+        !kp_node_selector_matches(&c->profile->added_required,
+                                  &ni->node->labels, ni->node->name))
+        return kp_status_new(KP_UNRESOLVABLE, KP_REASON_ENFORCED_AFFINITY);
     if (!kp_pod_matches_node_affinity(c->pod, ni->node))
         return kp_status_new(KP_UNRESOLVABLE, KP_REASON_NODE_AFFINITY);
     return kp_status_ok();

@@ -4,7 +4,33 @@
  * memory, ephemeral-storage and every scalar resource requested; the
  * node is Unresolvable when a request exceeds its total allocatable.
  */
+#include <string.h>
+
+#include "config.h"
 #include "plugins.h"
+
+/*
+ * NodeResourcesFitArgs ignoredResources / ignoredResourceGroups: an
+ * extended resource left unchecked (its name, or the part before '/').
+ */
+static bool
+ignored(const struct kp_profile *p, const char *name)
+{
+    const char *slash = strchr(name, '/');
+    size_t i, glen = slash ? (size_t)(slash - name) : 0;
+
+    /* IsExtendedResourceName: a domain of its own, not kubernetes.io */
+    if (!slash || strncmp(name, "kubernetes.io/", 14) == 0)
+        return false;
+    for (i = 0; i < p->nignored; i++)
+        if (strcmp(p->ignored[i], name) == 0)
+            return true;
+    for (i = 0; i < p->nignored_groups; i++)
+        if (strlen(p->ignored_groups[i]) == glen &&
+            strncmp(p->ignored_groups[i], name, glen) == 0)
+            return true;
+    return false;
+}
 
 static struct kp_status
 filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
@@ -30,6 +56,10 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
 
         if (id == KP_RES_PODS || want <= 0)
             continue;
+        if (id >= KP_RES_FIRST_SCALAR && c->profile &&
+            (c->profile->nignored || c->profile->nignored_groups) &&
+            ignored(c->profile, snap->res_names[id]))
+            continue;
         if (want > kp_wrap_sub(total, ni->used[id])) {
             st.code = KP_UNSCHEDULABLE;
             kp_status_add_reason(&st, snap->res_reasons[id]);
@@ -37,7 +67,9 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
                 unresolvable = true;
         }
     }
-    if (unresolvable)
+    /* since v1.34 (before: Unschedulable, --kube-version 1.31-1.33) */
+    if (unresolvable && !(c->profile && c->profile->kube_minor > 0 &&
+                          c->profile->kube_minor < 34))
         st.code = KP_UNRESOLVABLE;
     return st;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "config.h"
 #include "podinfo.h"
 #include "spread.h"
 
@@ -133,6 +134,35 @@ default_selector(struct kp_arena *a, const struct kp_pod *p,
                             p->labels.items[i].value);
 }
 
+/* buildDefaultConstraints from a profile's List defaulting */
+static void
+list_default_constraints(struct kp_arena *a, const struct kp_pod *p,
+                         bool hard, const struct kp_profile *prof,
+                         struct kp_spread_tsc *out, size_t *n)
+{
+    struct kp_selector sel;
+    size_t i;
+
+    default_selector(a, p, &sel);
+    if (sel.nreq == 0)
+        return;
+    for (i = 0; i < prof->npts_defaults; i++) {
+        const struct kp_pts_default *d = &prof->pts_defaults[i];
+        struct kp_spread_tsc *t;
+
+        if (d->hard != hard)
+            continue;
+        t = &out[(*n)++];
+        memset(t, 0, sizeof(*t));
+        t->max_skew = d->max_skew;
+        t->topology_key = d->topology_key;
+        t->selector = sel;
+        t->min_domains = d->min_domains;
+        t->affinity_honor = d->affinity_honor;
+        t->taints_honor = d->taints_honor;
+    }
+}
+
 /* buildDefaultConstraints: the ScheduleAnyway defaults only. */
 static void
 default_constraints(struct kp_arena *a, const struct kp_pod *p, bool hard,
@@ -164,6 +194,17 @@ kp_spread_get_constraints(struct kp_arena *a, const struct kp_pod *p,
                           bool hard, struct kp_spread_tsc **out, size_t *n,
                           const char **err)
 {
+    return kp_spread_get_constraints_profile(a, p, hard, NULL, out, n, err);
+}
+
+int
+kp_spread_get_constraints_profile(struct kp_arena *a,
+                                  const struct kp_pod *p, bool hard,
+                                  const struct kp_profile *prof,
+                                  struct kp_spread_tsc **out, size_t *n,
+                                  const char **err)
+{
+    bool list = prof && prof->pts_list_defaulting;
     const char *what = hard ? "hard" : "soft";
     const char *e = NULL;
     size_t sz;
@@ -171,9 +212,13 @@ kp_spread_get_constraints(struct kp_arena *a, const struct kp_pod *p,
 
     *n = 0;
     *err = NULL;
-    *out = kp_arena_alloc(a, (p->nspread + 2) * sizeof(**out));
+    *out = kp_arena_alloc(a, (p->nspread + 2 + (list ? prof->npts_defaults
+                                                  : 0)) * sizeof(**out));
     if (p->nspread == 0) {
-        default_constraints(a, p, hard, *out, n);
+        if (list)
+            list_default_constraints(a, p, hard, prof, *out, n);
+        else
+            default_constraints(a, p, hard, *out, n);
         return 0;
     }
     if (own_constraints(a, p, hard, *out, n, &e) == 0)

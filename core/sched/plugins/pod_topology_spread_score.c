@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "config.h"
 #include "score.h"
 #include "spread.h"
 #include "tpcount.h"
@@ -111,11 +112,14 @@ pts_pre_score(const struct kp_score_nodes *f, void **state)
     const char *err;
 
     if (c->cl->snap->nnodes == 0 ||
-        kp_spread_get_constraints(c->scratch, c->pod, false, &cons, &s->n,
-                                  &err) < 0 || s->n == 0)
+        kp_spread_get_constraints_profile(c->scratch, c->pod, false,
+                                          c->profile, &cons, &s->n,
+                                          &err) < 0 || s->n == 0)
         return false;
     s->cons = cons;
-    s->require_all = c->pod->nspread > 0;
+    /* requireAllTopologies: own constraints, or not systemDefaulted */
+    s->require_all = c->pod->nspread > 0 ||
+                     (c->profile && c->profile->pts_list_defaulting);
     init_state(f, s);
     count_all_nodes(c, s);
     *state = s;

@@ -11,6 +11,7 @@
  */
 #include <string.h>
 
+#include "config.h"
 #include "score.h"
 
 /* ---- TaintToleration ---- */
@@ -81,7 +82,8 @@ static bool
 na_pre_score(const struct kp_score_nodes *f, void **state)
 {
     *state = NULL;
-    return f->n > 0 && f->c->pod->npreferred_node_affinity > 0;
+    return f->n > 0 && (f->c->pod->npreferred_node_affinity > 0 ||
+                        (f->c->profile && f->c->profile->nadded_pref > 0));
 }
 
 static int64_t
@@ -99,6 +101,11 @@ na_score(const struct kp_score_nodes *f, void *state, size_t idx)
                                           &ni->node->labels,
                                           ni->node->name))
             score += p->preferred_node_affinity_weight[i];
+    /* NodeAffinityArgs addedAffinity's preferred terms */
+    for (i = 0; f->c->profile && i < f->c->profile->nadded_pref; i++)
+        if (kp_node_selector_term_matches(&f->c->profile->added_pref[i],
+                                          &ni->node->labels, ni->node->name))
+            score += f->c->profile->added_pref_weight[i];
     return score;
 }
 

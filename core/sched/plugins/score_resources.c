@@ -14,6 +14,7 @@
  */
 #include <math.h>
 
+#include "config.h"
 #include "score.h"
 
 #define NRES 2
@@ -52,8 +53,11 @@ least_requested_score(int64_t requested, int64_t capacity)
 static bool
 fit_pre_score(const struct kp_score_nodes *f, void **state)
 {
-    struct res_state *s = kp_arena_alloc(f->c->scratch, sizeof(*s));
+    struct res_state *s;
 
+    if (f->c->profile && !f->c->profile->fit_default)
+        return kp_fit_profile_pre_score(f, state);
+    s = kp_arena_alloc(f->c->scratch, sizeof(*s));
     s->pod[0] = f->c->pod->nonzero_cpu;
     s->pod[1] = f->c->pod->nonzero_mem;
     *state = s;
@@ -68,6 +72,9 @@ fit_score(const struct kp_score_nodes *f, void *state, size_t idx)
     const struct res_state *s = state;
     int64_t used[NRES], node_score = 0, weight_sum = 0;
     int i;
+
+    if (f->c->profile && !f->c->profile->fit_default)
+        return kp_fit_profile_score(f, state, idx);
     node_nonzero_requested(ni, used);
     for (i = 0; i < NRES; i++) {
         int64_t alloc = kp_resvec_get(&ni->node->allocatable, res_ids[i]);
@@ -94,9 +101,12 @@ const struct kp_score_plugin kp_score_node_resources_fit = {
 static bool
 ba_pre_score(const struct kp_score_nodes *f, void **state)
 {
-    struct res_state *s = kp_arena_alloc(f->c->scratch, sizeof(*s));
+    struct res_state *s;
     int i;
 
+    if (f->c->profile && !f->c->profile->ba_default)
+        return kp_ba_profile_pre_score(f, state);
+    s = kp_arena_alloc(f->c->scratch, sizeof(*s));
     for (i = 0; i < NRES; i++)
         s->pod[i] = kp_resvec_get(&f->c->pod->req, res_ids[i]);
     *state = s;
@@ -105,8 +115,8 @@ ba_pre_score(const struct kp_score_nodes *f, void **state)
 }
 
 /* balancedResourceScorer */
-static int64_t
-balanced_resource_scorer(const double *fractions, size_t n)
+int64_t
+kp_balanced_resource_scorer(const double *fractions, size_t n)
 {
     double std = 0, total = 0, mean, sum = 0;
     size_t i;
@@ -132,6 +142,9 @@ ba_score(const struct kp_score_nodes *f, void *state, size_t idx)
     double fractions[NRES];
     size_t n = 0;
     int i;
+
+    if (f->c->profile && !f->c->profile->ba_default)
+        return kp_ba_profile_score(f, state, idx);
     for (i = 0; i < NRES; i++) {
         int64_t alloc = kp_resvec_get(&ni->node->allocatable, res_ids[i]);
         double fr;
@@ -141,7 +154,7 @@ ba_score(const struct kp_score_nodes *f, void *state, size_t idx)
         fr = (double)kp_wrap_add(ni->used[res_ids[i]], s->pod[i]) / (double)alloc;
         fractions[n++] = fr > 1 ? 1 : fr;
     }
-    return balanced_resource_scorer(fractions, n);
+    return kp_balanced_resource_scorer(fractions, n);
 }
 
 const struct kp_score_plugin kp_score_balanced_allocation = {

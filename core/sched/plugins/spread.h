@@ -46,6 +46,16 @@ struct kp_spread_tsc {
  * Returns -1 with *err set (Go's error text) when a labelSelector does
  * not parse.  Memory from a.
  */
+struct kp_profile;
+/*
+ * The same for a profile (NULL: the default one): PodTopologySpreadArgs
+ * List defaulting replaces the system defaults by its own.
+ */
+int kp_spread_get_constraints_profile(struct kp_arena *a,
+                                      const struct kp_pod *p, bool hard,
+                                      const struct kp_profile *prof,
+                                      struct kp_spread_tsc **out, size_t *n,
+                                      const char **err);
 int kp_spread_get_constraints(struct kp_arena *a, const struct kp_pod *p,
                               bool hard, struct kp_spread_tsc **out,
                               size_t *n, const char **err);

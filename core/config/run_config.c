@@ -1,0 +1,205 @@
+/*
+ * run_config.c - kp_run's part of the scheduler replayed: load --config or
+ * --profile, decide the version (--kube-version, else the newest kubelet
+ * minor among the nodes), mark the pods of the configuration's profiles,
+ * and describe what was assumed for the report (JSON "scheduler", the -v
+ * line and -o wide's header note).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "kp.h"
+#include "kube_version.h"
+#include "report.h"
+#include "run_config.h"
+#include "snapshot.h"
+
+static void json_str(char *buf, size_t n, const char *s);
+
+/*
+ * --kube-version alone: the default profile for --scheduler-name's
+ * scheduler, written as the configuration kube-scheduler would default.
+ */
+static int
+implicit_config(const struct kp_options *o, struct kp_sched_config *cfg,
+                struct kp_error *err)
+{
+    char name[600], yaml[800];
+
+    json_str(name, sizeof(name), o->scheduler_name);
+    snprintf(yaml, sizeof(yaml), "apiVersion: kubescheduler.config.k8s.io/"
+             "v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+             "- schedulerName: %s\n", name);
+    kp_arena_release(&cfg->arena);
+    return kp_sched_config_parse(cfg, "--kube-version", yaml, strlen(yaml),
+                                 false, err);
+}
+
+/* What --kube-version changes in every profile (scheduler-semantics 17). */
+static void
+apply_version(struct kp_sched_config *cfg, int minor)
+{
+    size_t i;
+
+    for (i = 0; i < cfg->nprofiles; i++) {
+        cfg->profiles[i].kube_minor = minor;
+        /* DynamicResources on by default from v1.34 (its gate before) */
+        if (minor < 34)
+            cfg->profiles[i].dra_post_filter = false;
+    }
+}
+
+int
+kp_run_config_setup(const struct kp_options *o, struct kp_options *oo,
+                    struct kp_sched_config *cfg, struct kp_error *err)
+{
+    int rc = 0, minor = 0;
+
+    *oo = *o;
+    memset(cfg, 0, sizeof(*cfg));
+    kp_arena_init(&cfg->arena);
+    if (o->config_file) {
+        kp_arena_release(&cfg->arena);
+        rc = kp_sched_config_load(cfg, o->config_file,
+                                  o->ignore_unknown_plugins, err);
+    } else if (o->openshift_profile) {
+        kp_arena_release(&cfg->arena);
+        rc = kp_sched_config_openshift(cfg, o->openshift_profile, err);
+    } else if (o->kube_version) {
+        rc = implicit_config(o, cfg, err);
+    }
+    if (rc < 0 || !cfg->nprofiles)
+        return rc;
+    if (o->kube_version &&
+        kp_kube_version_parse(o->kube_version, &minor, err) < 0)
+        return -1;
+    if (minor)
+        apply_version(cfg, minor);
+    if (o->scheduler_name_set &&
+        !kp_sched_config_profile(cfg, o->scheduler_name))
+        return kp_errorf(err, KP_EXIT_ERROR, "--scheduler-name %s: no "
+                         "profile of %s has this schedulerName",
+                         o->scheduler_name, cfg->file ? cfg->file :
+                         cfg->profile_label);
+    oo->sched_config = cfg;
+    oo->scheduler_name = NULL;      /* every profile's pods are queued */
+    oo->report_scheduler_name = o->scheduler_name_set ? o->scheduler_name
+                                                      : NULL;
+    oo->kube_minor = minor;
+    return 0;
+}
+
+void
+kp_run_config_mark_pods(struct kp_snapshot *snap, const struct kp_options *o)
+{
+    size_t i;
+
+    if (!o->sched_config)
+        return;
+    for (i = 0; i < snap->npods; i++)
+        snap->pods[i]->in_profile =
+            kp_sched_config_profile(o->sched_config,
+                                    snap->pods[i]->scheduler_name) != NULL;
+    for (i = 0; i < o->sched_config->nwarnings; i++)
+        kp_snapshot_warn(snap, "%s", o->sched_config->warnings[i]);
+    /* v1.38: an empty PDB selector matches its namespace's pods */
+    for (i = 0; o->kube_minor >= 38 && i < snap->npdbs; i++)
+        snap->pdbs[i]->empty_selector_matches_all = true;
+}
+
+/*
+ * The version replayed and where it comes from.  Without --kube-version
+ * the simulation is v1.35-v1.37's whatever the nodes run: a newest
+ * kubelet minor in that range names the report, another one is only
+ * mentioned (buf) and 1.37 is named.
+ */
+static int
+version(const struct kp_snapshot *snap, const struct kp_options *o,
+        char *buf, size_t n)
+{
+    int minor = -1, newest = -1;
+    size_t i;
+
+    if (o->kube_version &&
+        kp_kube_version_parse(o->kube_version, &minor, NULL) == 0) {
+        snprintf(buf, n, "--kube-version");
+        return minor;
+    }
+    for (i = 0; i < snap->nnodes; i++)
+        if (snap->nodes[i]->kubelet_minor > newest)
+            newest = snap->nodes[i]->kubelet_minor;
+    if (newest >= 35 && newest <= 37) {
+        snprintf(buf, n, "newest kubelet among the nodes");
+        return newest;
+    }
+    if (newest > 0)
+        snprintf(buf, n, "the nodes' newest kubelet is 1.%d: replayed as "
+                 "1.35-1.37 unless --kube-version 1.%d", newest, newest);
+    else
+        snprintf(buf, n, "no kubelet version among the nodes");
+    return KP_KUBE_MINOR_DEFAULT;
+}
+
+static const char *
+profile_names(struct kp_arena *a, const struct kp_sched_config *cfg)
+{
+    char buf[512];
+    size_t i, len = 0;
+
+    buf[0] = '\0';
+    for (i = 0; cfg && i < cfg->nprofiles && len < sizeof(buf); i++)
+        len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
+                                i ? "," : "", cfg->profiles[i].scheduler_name);
+    return kp_arena_strdup(a, cfg && cfg->nprofiles ? buf :
+                           "default-scheduler");
+}
+
+static void
+json_str(char *buf, size_t n, const char *s)
+{
+    size_t k = 0;
+
+    if (!s) {
+        snprintf(buf, n, "null");
+        return;
+    }
+    buf[k++] = '"';
+    for (; *s && k + 8 < n; s++) {
+        if (*s == '"' || *s == '\\')
+            buf[k++] = '\\';
+        if ((unsigned char)*s < 0x20) {
+            k += (size_t)snprintf(buf + k, n - k, "\\u%04x", *s);
+            continue;
+        }
+        buf[k++] = *s;
+    }
+    buf[k++] = '"';
+    buf[k] = '\0';
+}
+
+void
+kp_run_config_describe(const struct kp_snapshot *snap,
+                       const struct kp_options *o, struct kp_report *rep)
+{
+    const struct kp_sched_config *cfg = o->sched_config;
+    const char *profile, *file = cfg ? cfg->file : NULL;
+    char line[1400], vs[16], pj[600], fj[600], source[160];
+    int minor = version(snap, o, source, sizeof(source));
+
+    profile = cfg && cfg->profile_label ? cfg->profile_label :
+              profile_names(&rep->arena, cfg);
+    snprintf(vs, sizeof(vs), "1.%d", minor);
+    snprintf(line, sizeof(line), "scheduler: kube-scheduler %s (%s), "
+             "profile %s%s%s%s", vs, source, profile, file ? " (--config " :
+             "", file ? file : "", file ? ")" : "");
+    rep->scheduler_line = kp_arena_strdup(&rep->arena, line);
+    json_str(pj, sizeof(pj), profile);
+    json_str(fj, sizeof(fj), file);
+    snprintf(line, sizeof(line), "{\"version\": \"%s\", \"profile\": %s, "
+             "\"config\": %s}", vs, pj, fj);
+    rep->scheduler_json = kp_arena_strdup(&rep->arena, line);
+    /* kept out of the JSON and the table without the new flags */
+    rep->scheduler_shown = o->config_file || o->openshift_profile ||
+                           o->kube_version;
+}

@@ -1,0 +1,208 @@
+/*
+ * score_strategy.c - NodeResourcesFit's scoring strategies and
+ * NodeResourcesBalancedAllocation over a profile's resources, for profiles
+ * that do not score as the default does (config.h fit_default,
+ * ba_default).  Mirrors pkg/scheduler/framework/plugins/noderesources/
+ * resource_allocation.go (score, calculateResourceAllocatableRequest,
+ * isBestEffortPod), least_allocated.go, most_allocated.go,
+ * requested_to_capacity_ratio.go, balanced_allocation.go and
+ * pkg/scheduler/framework/plugins/helper/shape_score.go
+ * (BuildBrokenLinearFunction).
+ *
+ * NodeResourcesFit counts cpu and memory as non-zero requests (the pod's
+ * and NodeInfo.NonZeroRequested); BalancedAllocation counts the real
+ * requests.  Every other resource is its real request.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "config.h"
+#include "score.h"
+
+#define MAX_UTILIZATION 100
+#define MAX_CUSTOM_PRIORITY_SCORE 10
+
+struct strategy_state {
+    size_t n;
+    int id[KP_CFG_MAX_RES];         /* -1: the snapshot never names it */
+    bool scalar[KP_CFG_MAX_RES];
+    int64_t pod[KP_CFG_MAX_RES];
+};
+
+static int
+resource_id(const struct kp_snapshot *snap, const char *name)
+{
+    uintptr_t id = (uintptr_t)kp_strmap_get(&snap->res_ids, name);
+
+    if (strcmp(name, "pods") == 0)
+        return -1;                  /* not scored (no case of its own) */
+    return id ? (int)id - 1 : -1;
+}
+
+/* calculatePodResourceRequestList */
+static void *
+pod_requests(const struct kp_score_nodes *f, const struct kp_res_spec *res,
+             size_t n, bool nonzero)
+{
+    struct strategy_state *s = kp_arena_alloc(f->c->scratch, sizeof(*s));
+    const struct kp_pod *p = f->c->pod;
+    size_t i;
+
+    s->n = n;
+    for (i = 0; i < n; i++) {
+        s->id[i] = resource_id(f->c->cl->snap, res[i].name);
+        s->scalar[i] = strcmp(res[i].name, "cpu") != 0 &&
+                       strcmp(res[i].name, "memory") != 0 &&
+                       strcmp(res[i].name, "ephemeral-storage") != 0;
+        if (nonzero && s->id[i] == KP_RES_CPU)
+            s->pod[i] = p->nonzero_cpu;
+        else if (nonzero && s->id[i] == KP_RES_MEMORY)
+            s->pod[i] = p->nonzero_mem;
+        else
+            s->pod[i] = s->id[i] < 0 ? 0 : kp_resvec_get(&p->req, s->id[i]);
+    }
+    return s;
+}
+
+/* calculateResourceAllocatableRequest: false when not scored */
+static bool
+alloc_request(const struct kp_node_info *ni, const struct strategy_state *s,
+              size_t i, bool nonzero, int64_t *alloc, int64_t *req)
+{
+    int id = s->id[i];
+    size_t k;
+
+    if (id < 0 || (s->pod[i] == 0 && s->scalar[i]))
+        return false;
+    *alloc = kp_resvec_get(&ni->node->allocatable, id);
+    if (*alloc == 0)
+        return false;
+    *req = ni->used[id];
+    if (nonzero && (id == KP_RES_CPU || id == KP_RES_MEMORY)) {
+        *req = 0;
+        for (k = 0; k < ni->npods; k++)
+            *req = kp_wrap_add(*req, id == KP_RES_CPU ?
+                               ni->pods[k]->nonzero_cpu :
+                               ni->pods[k]->nonzero_mem);
+    }
+    *req = kp_wrap_add(*req, s->pod[i]);
+    return true;
+}
+
+/* helper.BuildBrokenLinearFunction over the shape scaled to 0..100 */
+static int64_t
+broken_linear(const struct kp_profile *p, int64_t x)
+{
+    size_t i;
+
+    for (i = 0; i < p->nshape; i++) {
+        int64_t u = p->shape[i].utilization;
+        int64_t sc = p->shape[i].score * (KP_MAX_NODE_SCORE /
+                                          MAX_CUSTOM_PRIORITY_SCORE);
+
+        if (x <= u) {
+            int64_t pu, ps;
+
+            if (i == 0)
+                return sc;
+            pu = p->shape[i - 1].utilization;
+            ps = p->shape[i - 1].score * (KP_MAX_NODE_SCORE /
+                                          MAX_CUSTOM_PRIORITY_SCORE);
+            return ps + (sc - ps) * (x - pu) / (u - pu);
+        }
+    }
+    return p->shape[p->nshape - 1].score *
+           (KP_MAX_NODE_SCORE / MAX_CUSTOM_PRIORITY_SCORE);
+}
+
+static int64_t
+resource_score(const struct kp_profile *p, int64_t req, int64_t alloc)
+{
+    switch (p->scoring) {
+    case KP_MOST_ALLOCATED:         /* mostRequestedScore */
+        if (req > alloc)
+            req = alloc;
+        return (int64_t)((uint64_t)req * KP_MAX_NODE_SCORE) / alloc;
+    case KP_REQUESTED_TO_CAPACITY_RATIO:
+        if (req > alloc)
+            return broken_linear(p, MAX_UTILIZATION);
+        return broken_linear(p, (int64_t)((uint64_t)req * MAX_UTILIZATION) /
+                                alloc);
+    case KP_LEAST_ALLOCATED:        /* leastRequestedScore */
+    default:
+        if (req > alloc)
+            return 0;
+        return (int64_t)((uint64_t)(alloc - req) * KP_MAX_NODE_SCORE) /
+               alloc;
+    }
+}
+
+bool
+kp_fit_profile_pre_score(const struct kp_score_nodes *f, void **state)
+{
+    const struct kp_profile *p = f->c->profile;
+
+    *state = pod_requests(f, p->fit_res, p->nfit_res, true);
+    return true;
+}
+
+int64_t
+kp_fit_profile_score(const struct kp_score_nodes *f, void *state, size_t idx)
+{
+    const struct kp_profile *p = f->c->profile;
+    const struct strategy_state *s = state;
+    const struct kp_node_info *ni = kp_score_node_info(f, idx);
+    int64_t node_score = 0, weight_sum = 0, alloc, req, rs;
+    size_t i;
+
+    for (i = 0; i < s->n; i++) {
+        if (!alloc_request(ni, s, i, true, &alloc, &req))
+            continue;
+        rs = resource_score(p, req, alloc);
+        /* RequestedToCapacityRatio counts only resources that score */
+        if (p->scoring == KP_REQUESTED_TO_CAPACITY_RATIO && rs <= 0)
+            continue;
+        node_score += rs * p->fit_res[i].weight;
+        weight_sum += p->fit_res[i].weight;
+    }
+    if (weight_sum == 0)
+        return 0;
+    if (p->scoring == KP_REQUESTED_TO_CAPACITY_RATIO)
+        return (int64_t)llround((double)node_score / (double)weight_sum);
+    return node_score / weight_sum;
+}
+
+bool
+kp_ba_profile_pre_score(const struct kp_score_nodes *f, void **state)
+{
+    const struct kp_profile *p = f->c->profile;
+    struct strategy_state *s = pod_requests(f, p->ba_res, p->nba_res, false);
+    size_t i;
+
+    *state = s;
+    for (i = 0; i < s->n; i++)
+        if (s->pod[i] != 0)
+            return true;
+    return false;                   /* isBestEffortPod: Skip */
+}
+
+int64_t
+kp_ba_profile_score(const struct kp_score_nodes *f, void *state, size_t idx)
+{
+    const struct strategy_state *s = state;
+    const struct kp_node_info *ni = kp_score_node_info(f, idx);
+    double fractions[KP_CFG_MAX_RES];
+    int64_t alloc, req;
+    size_t i, n = 0;
+
+    for (i = 0; i < s->n; i++) {
+        double fr;
+
+        if (!alloc_request(ni, s, i, false, &alloc, &req))
+            continue;
+        fr = (double)req / (double)alloc;
+        fractions[n++] = fr > 1 ? 1 : fr;
+    }
+    return kp_balanced_resource_scorer(fractions, n);
+}
