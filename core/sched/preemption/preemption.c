@@ -1,15 +1,17 @@
 /*
  * preemption.c - see preemption.h.  The Evaluator of
- * pkg/scheduler/framework/preemption/preemption.go (Preempt,
- * findCandidates, DryRunPreemption, SelectCandidate) together with
- * DefaultPreemption's plugin part of plugins/defaultpreemption/
- * default_preemption.go (PodEligibleToPreemptOthers, SelectVictimsOnNode,
- * filterPodsWithPDBViolation, calculateNumCandidates).  Each step keeps
- * upstream's name in snake case; where kube-scheduler is random the rule
- * of the semantics document applies (input order, --offset, first
- * candidate on a tie).
+ * pkg/scheduler/framework/preemption/preemption.go: Preempt,
+ * findCandidates (nodesWherePreemptionMightHelp), DryRunPreemption,
+ * SelectCandidate (pickOneNodeForPreemption) and the FitError
+ * histogram; the DefaultPreemption plugin's part (eligibility,
+ * SelectVictimsOnNode, the candidate count) is in
+ * core/sched/plugins/default_preemption.c, as upstream keeps it in
+ * plugins/defaultpreemption/.  Each step keeps upstream's name in snake
+ * case; where kube-scheduler is random the rule of the semantics document
+ * applies (input order, --offset, first candidate on a tie).
  */
 #include "preemption.h"
+#include "default_preemption.h"
 #include "pool.h"
 #include "selfcheck.h"
 
@@ -17,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define REASON_NO_VICTIMS "No preemption victims found for incoming pod"
 #define REASON_NOT_HELPFUL KP_REASON_PREEMPTION_NOT_HELPFUL
 
 /* ---- MoreImportantPod ---- */
@@ -40,269 +41,6 @@ kp_importance_cmp(const struct kp_pod *a, const struct kp_pod *b)
         return start_time(a) < start_time(b) ? -1 : 1;
     c = strcmp(a->ns, b->ns);
     return c ? c : strcmp(a->name, b->name);
-}
-
-/* ---- PodEligibleToPreemptOthers ---- */
-
-static const char *
-pod_eligible_to_preempt_others(const struct kp_cycle *c,
-                               const struct kp_status *statuses)
-{
-    const struct kp_pod *p = c->pod;
-    const struct kp_cluster *cl = c->cl;
-    const struct kp_node *n;
-    const struct kp_node_info *ni;
-    size_t i;
-
-    if (p->preempt_never)
-        return "not eligible due to preemptionPolicy=Never.";
-    if (!p->nominated_node || cl->nominated_node_of[p->index] < 0)
-        return NULL;
-    n = kp_snapshot_node(cl->snap, p->nominated_node);
-    if (!n || statuses[n->index].code == KP_UNRESOLVABLE)
-        return NULL;
-    ni = &cl->nodes[n->index];
-    for (i = 0; i < ni->npods; i++) {
-        const struct kp_pod *v = ni->pods[i];
-
-        if (v->priority < p->priority && v->deleting && v->preemption_target)
-            return "not eligible due to a terminating pod on the nominated "
-                   "node.";
-    }
-    return NULL;
-}
-
-/* ---- PDBs ---- */
-
-
-bool
-kp_pdb_in_disrupted(const struct kp_pdb *pdb, const struct kp_pod *pod)
-{
-    size_t i;
-
-    for (i = 0; i < pdb->ndisrupted; i++)
-        if (strcmp(pdb->disrupted[i], pod->name) == 0)
-            return true;
-    return false;
-}
-
-/*
- * filterPodsWithPDBViolation: split sorted pods into violating / ok.  The
- * budgets this node's victims use are counted down in a small list of
- * their own (a node has few victims, each matched by few PDBs), not in a
- * copy of every PDB's budget.
- */
-struct budget {
-    size_t pdb;
-    int32_t left;
-};
-
-static void
-filter_pods_with_pdb_violation(struct kp_arena *a,
-                               const struct kp_cluster *cl,
-                               const struct kp_victim_table *vt, size_t first,
-                               bool *violating)
-{
-    struct budget *used = NULL;
-    size_t i, j, k, b, nused = 0, n = vt->n - first;
-    size_t cap = vt->pdb_off[vt->n] - vt->pdb_off[first];
-
-    if (cap)
-        used = kp_arena_alloc(a, cap * sizeof(*used));
-    for (i = 0; i < n; i++) {
-        violating[i] = false;
-        /*
-         * the PDBs matching a pod were worked out at load time, those
-         * that already count it as disrupted left out in the table
-         */
-        for (k = vt->pdb_off[first + i]; k < vt->pdb_off[first + i + 1];
-             k++) {
-            j = (size_t)vt->pdb[k];
-            for (b = 0; b < nused && used[b].pdb != j; b++)
-                ;
-            if (b == nused) {
-                used[nused].pdb = j;
-                used[nused++].left = cl->pdb_allowed[j];
-            }
-            used[b].left--;
-            if (used[b].left < 0)
-                violating[i] = true;
-        }
-    }
-}
-
-/* ---- SelectVictimsOnNode ---- */
-
-/*
- * The node being emptied, and (when the node has nominated pods of equal
- * or higher priority) a copy of it with them added, kept in step instead
- * of made afresh for every pod put back.
- */
-struct victim_node {
-    struct kp_cycle c, nc;
-    struct kp_node_info *ni, *nni;
-    bool nominated;
-};
-
-/*
- * RunFilterPluginsWithNominatedPods on the node being emptied: with the
- * nominated pods (when it has some), then without; the first failure.
- */
-static struct kp_status
-run_filters(struct victim_node *vn)
-{
-    struct kp_status st;
-
-    if (vn->nominated) {
-        st = kp_run_filters(&vn->nc, vn->nni);
-        if (st.code != KP_SUCCESS)
-            return st;
-    }
-    return kp_run_filters(&vn->c, vn->ni);
-}
-
-/*
- * Put pods[k] back; keep it when the pod still fits.  Only whether it
- * fits is read (an Error status is "does not fit" too, as upstream's
- * reprievePod), so the node_static plugins are not run again (fit_only,
- * set once the first check passed); with
- * nominated pods it must fit with them (RunFilterPluginsWithNominated-
- * Pods' first pass) and without them.  Pass or fail does not depend on
- * the order of a node's pods, so the nominated copy can take pods[k]
- * after its nominated pods.
- */
-/* The self-check of the test build (selfcheck.h) on both copies. */
-static void
-check_victim_node(const struct victim_node *vn)
-{
-    KP_SELFCHECK_NODE(&vn->c, vn->ni);
-    if (vn->nominated) {
-        KP_SELFCHECK_NOMINATED(&vn->c, vn->ni, vn->nni);
-        KP_SELFCHECK_NODE(&vn->nc, vn->nni);
-    }
-    (void)vn;
-}
-
-static bool
-reprieve(struct victim_node *vn, const struct kp_victim_table *vt, size_t k)
-{
-    kp_cycle_add_table_pod(&vn->c, vn->ni, vt, k);
-    if (vn->nominated)
-        kp_cycle_add_table_pod(&vn->nc, vn->nni, vt, k);
-    check_victim_node(vn);
-    if (run_filters(vn).code == KP_SUCCESS)
-        return true;
-    kp_cycle_remove_table_pod(&vn->c, vn->ni, vt, k);
-    if (vn->nominated)
-        kp_cycle_remove_table_pod(&vn->nc, vn->nni, vt, k);
-    check_victim_node(vn);
-    return false;
-}
-
-static int
-cmp_size(const void *x, const void *y)
-{
-    size_t a = *(const size_t *)x, b = *(const size_t *)y;
-
-    return (a > b) - (a < b);
-}
-
-/*
- * The potential victims are the tail of the node's table (lowest
- * priority last), already in MoreImportantPod order: no pod is read to
- * pick, sort, remove or put back one of them.
- */
-static struct kp_status
-select_victims_on_node(const struct kp_cycle *base, int node,
-                       struct kp_candidate *out)
-{
-    struct kp_arena *a = base->scratch;
-    const struct kp_pod *p = base->pod;
-    const struct kp_cluster *cl = base->cl;
-    const struct kp_victim_table *vt = kp_victim_table_get(cl, node, a);
-    struct victim_node vn;
-    struct kp_status st;
-    bool *violating;
-    size_t *kept;
-    size_t i, first = vt->n, n, nv = 0, nok = 0;
-    int pass;
-
-    while (first > 0 && vt->prio[first - 1] < p->priority)
-        first--;
-    n = vt->n - first;
-    if (n == 0)
-        return kp_status_new(KP_UNRESOLVABLE, REASON_NO_VICTIMS);
-    kp_cycle_clone(&vn.c, base);
-    vn.ni = kp_node_info_clone(a, &cl->nodes[node], cl->nres, n);
-    kp_cycle_remove_tail(&vn.c, vn.ni, vt, first);
-    /*
-     * RunFilterPluginsWithNominatedPods, with the nominated copy made
-     * once for this check and the whole reprieve loop.  Upstream clones
-     * the state as it is at each call and adds the nominated pods; the
-     * counts are sums, so the copy can instead take every step of vn.c
-     * after them.  It is cloned from base, not from vn.c: a clone's
-     * counts overlay its source (tpcount.h), and vn.c changes under it
-     * with every pod put back.
-     */
-    vn.nominated = kp_cycle_count_ge_nominated(&vn.c, vn.ni) > 0;
-    if (vn.nominated) {
-        kp_cycle_clone(&vn.nc, base);
-        vn.nni = kp_node_info_clone(a, &cl->nodes[node], cl->nres,
-                                    n + kp_cycle_count_ge_nominated(&vn.c,
-                                                                    vn.ni));
-        kp_cycle_remove_tail(&vn.nc, vn.nni, vt, first);
-        kp_cycle_add_ge_nominated(&vn.nc, vn.nni);
-    }
-    check_victim_node(&vn);
-    st = run_filters(&vn);
-    if (st.code != KP_SUCCESS)
-        return st;
-    /* from here on only whether the pod fits is read (reprieve) */
-    vn.c.fit_only = vn.nc.fit_only = true;
-    violating = kp_arena_alloc(a, n * sizeof(bool));
-    filter_pods_with_pdb_violation(a, cl, vt, first, violating);
-    kept = kp_arena_alloc(a, n * sizeof(*kept));
-    out->node = node;
-    out->victims = kp_arena_alloc(a, n * sizeof(*out->victims));
-    out->violating = kp_arena_alloc(a, n * sizeof(bool));
-    /* reprieve PDB-violating pods first, then the others */
-    for (pass = 0; pass < 2; pass++) {
-        for (i = 0; i < n; i++) {
-            if (violating[i] != (pass == 0))
-                continue;
-            if (pass == 0)
-                nv++;
-            else
-                nok++;
-            if (reprieve(&vn, vt, first + i))
-                continue;
-            kept[out->nvictims++] = i;
-            if (pass == 0)
-                out->num_pdb_violations++;
-        }
-    }
-    /* most important first: the table's order */
-    if (nv && nok)
-        qsort(kept, out->nvictims, sizeof(*kept), cmp_size);
-    for (i = 0; i < out->nvictims; i++) {
-        out->victims[i] = vt->pods[first + kept[i]];
-        out->violating[i] = violating[kept[i]];
-    }
-    return kp_status_ok();
-}
-
-/* ---- GetOffsetAndNumCandidates ---- */
-
-static size_t
-calculate_num_candidates(const struct kp_preempt_args *args, size_t n)
-{
-    size_t k = n * (size_t)args->min_candidate_nodes_percentage / 100;
-
-    if (k < (size_t)args->min_candidate_nodes_absolute)
-        k = (size_t)args->min_candidate_nodes_absolute;
-    if (k > n)
-        k = n;
-    return k;
 }
 
 /* ---- DryRunPreemption ---- */
@@ -342,7 +80,7 @@ dry_run_one(void *ctx, size_t j, struct kp_arena *a)
 
     wc.scratch = a;
     memset(&b->cand[j], 0, sizeof(b->cand[j]));
-    b->st[j] = select_victims_on_node(&wc, node, &b->cand[j]);
+    b->st[j] = kp_select_victims_on_node(&wc, node, &b->cand[j]);
 }
 
 static void
@@ -609,7 +347,7 @@ kp_preempt(struct kp_cycle *c, const struct kp_status *statuses,
 
     memset(out, 0, sizeof(*out));
     out->chosen = -1;
-    msg = pod_eligible_to_preempt_others(c, statuses);
+    msg = kp_pod_eligible_to_preempt_others(c, statuses);
     if (msg) {
         out->outcome = KP_PREEMPT_NOT_ELIGIBLE;
         out->message = msg;
@@ -631,7 +369,7 @@ kp_preempt(struct kp_cycle *c, const struct kp_status *statuses,
     }
     out->npotential = np;
     if (np > 0) {
-        size_t k = calculate_num_candidates(args, np);
+        size_t k = kp_calculate_num_candidates(args, np);
         size_t offset = (size_t)(args->offset % (long)np);
 
         out->num_candidates = k;

@@ -1,0 +1,32 @@
+/*
+ * default_preemption.h - the DefaultPreemption plugin's part of
+ * preemption (default_preemption.c), called by the Evaluator
+ * (preemption.c) as upstream's Evaluator calls its PreemptionInterface.
+ */
+#ifndef KP_DEFAULT_PREEMPTION_H
+#define KP_DEFAULT_PREEMPTION_H
+
+#include "preemption.h"
+
+/*
+ * PodEligibleToPreemptOthers: NULL when the pod may preempt, else the
+ * message saying why not (static text).
+ */
+const char *kp_pod_eligible_to_preempt_others(const struct kp_cycle *c,
+                                              const struct kp_status *st);
+/*
+ * SelectVictimsOnNode on node for c's pod: Success with *out filled (the
+ * victims most important first, memory from c->scratch), or the status
+ * that says why no victims help there.
+ */
+struct kp_status kp_select_victims_on_node(const struct kp_cycle *c,
+                                           int node,
+                                           struct kp_candidate *out);
+/*
+ * calculateNumCandidates: how many candidates DryRunPreemption looks for
+ * among n potential nodes.
+ */
+size_t kp_calculate_num_candidates(const struct kp_preempt_args *args,
+                                   size_t n);
+
+#endif
