@@ -141,9 +141,15 @@ container_requests(struct kp_snapshot *s, const cJSON *c, struct tmpvec *out,
     return 0;
 }
 
+/* the pod's host ports so far, grown as they come (every one is kept) */
+struct port_buf {
+    struct kp_host_port *e;
+    size_t cap;
+};
+
 static int
 decode_ports(struct kp_snapshot *s, const cJSON *c, struct kp_pod *p,
-             struct kp_host_port *buf, size_t cap, struct kp_error *err)
+             struct port_buf *buf, struct kp_error *err)
 {
     const cJSON *ports, *it;
     size_t i = 0;
@@ -169,8 +175,11 @@ decode_ports(struct kp_snapshot *s, const cJSON *c, struct kp_pod *p,
             hp.ip = "0.0.0.0";
         if (!hp.protocol || !hp.protocol[0])
             hp.protocol = "TCP";
-        if (p->nhost_ports < cap)
-            buf[p->nhost_ports++] = hp;
+        if (p->nhost_ports == buf->cap) {
+            buf->cap = buf->cap ? buf->cap * 2 : 8;
+            buf->e = kp_xrealloc(buf->e, buf->cap * sizeof(*buf->e));
+        }
+        buf->e[p->nhost_ports++] = hp;
     }
     return 0;
 }
@@ -178,7 +187,7 @@ decode_ports(struct kp_snapshot *s, const cJSON *c, struct kp_pod *p,
 struct containers_ctx {
     struct tmpvec sum, init_max, side;
     struct kp_nonzero nz;       /* scoring: decode_score.c */
-    struct kp_host_port ports[256];
+    struct port_buf ports;
     const char *images[256];
 };
 
@@ -198,7 +207,7 @@ decode_one_container(struct kp_snapshot *s, const cJSON *c, bool init,
         kp_json_istr(&s->arena, c, "image", &image, err) < 0)
         return -1;
     sidecar = init && policy && strcmp(policy, "Always") == 0;
-    if ((!init || sidecar) && decode_ports(s, c, p, x->ports, 256, err) < 0)
+    if ((!init || sidecar) && decode_ports(s, c, p, &x->ports, err) < 0)
         return -1;
     /* scoring: ImageLocality reads every container, init ones included */
     if (image && p->nimages < 256)
@@ -272,12 +281,13 @@ decode_containers(struct kp_snapshot *s, const cJSON *spec, struct kp_pod *p,
     tmp_add(&x->sum, &rv);
     tmp_to_resvec(&s->arena, &x->sum, &p->req);
     kp_nonzero_finish(p, &x->nz, pod_req, &pod_rv, &rv);
-    p->host_ports = kp_arena_memdup(&s->arena, x->ports,
-                                    p->nhost_ports * sizeof(x->ports[0]));
+    p->host_ports = kp_arena_memdup(&s->arena, x->ports.e,
+                                    p->nhost_ports * sizeof(*x->ports.e));
     p->images = kp_arena_memdup(&s->arena, x->images,
                                 p->nimages * sizeof(char *));
     rc = 0;
 out:
+    free(x->ports.e);
     free(x);
     return rc;
 }

@@ -114,3 +114,18 @@ OUT
         assert_line --index 0 "preemptor Preempts n1 db-low 0"
     done
 }
+
+# Every host port counts, however many a pod declares: with 300 others
+# before it, web's 8080 still meets the shared one on n1 (they were cut
+# at 256 once, silently, and web fitted).
+@test "NodePorts: a pod's 301st host port still counts" {
+    jq '(.items[] | select(.kind == "Pod" and .metadata.name == "web")
+         | .spec.containers[0].ports) =
+        ([range(7000; 7300) | {containerPort: ., hostPort: .}] +
+         [{containerPort: 8080, hostPort: 8080}])' \
+        "$FIX/node_ports_shared.json" > "$BATS_TEST_TMPDIR/many.json"
+    run timeout -k 5 20 "$KP" -f "$BATS_TEST_TMPDIR/many.json" -o json
+    assert_success
+    run jq -r '.pods[] | [.name, .result, ([.victims[].name] | join(","))] | join(" ")' <<<"$output"
+    assert_output "web Preempts holder-low"
+}
