@@ -188,7 +188,8 @@ struct containers_ctx {
     struct tmpvec sum, init_max, side;
     struct kp_nonzero nz;       /* scoring: decode_score.c */
     struct port_buf ports;
-    const char *images[256];
+    const char **images;        /* grown as they come, every one kept */
+    size_t capimages;
 };
 
 static int
@@ -210,8 +211,14 @@ decode_one_container(struct kp_snapshot *s, const cJSON *c, bool init,
     if ((!init || sidecar) && decode_ports(s, c, p, &x->ports, err) < 0)
         return -1;
     /* scoring: ImageLocality reads every container, init ones included */
-    if (image && p->nimages < 256)
+    if (image) {
+        if (p->nimages == x->capimages) {
+            x->capimages = x->capimages ? x->capimages * 2 : 8;
+            x->images = kp_xrealloc(x->images,
+                                    x->capimages * sizeof(*x->images));
+        }
         x->images[p->nimages++] = image;
+    }
     p->ncontainers++;
     kp_nonzero_container(&x->nz, c, init, sidecar, tmp_get(&r, KP_RES_CPU),
                          tmp_get(&r, KP_RES_MEMORY));
@@ -288,6 +295,7 @@ decode_containers(struct kp_snapshot *s, const cJSON *spec, struct kp_pod *p,
     rc = 0;
 out:
     free(x->ports.e);
+    free(x->images);
     free(x);
     return rc;
 }
