@@ -319,55 +319,55 @@ lower_kind(const char *kind, char *buf, size_t n)
     buf[i] = '\0';
 }
 
-static bool
-namespaced(const char *kind)
-{
-    return strcmp(kind, "Node") != 0 && strcmp(kind, "PriorityClass") != 0 &&
-           strcmp(kind, "Namespace") != 0 &&
-           strcmp(kind, "PersistentVolume") != 0 &&
-           strcmp(kind, "StorageClass") != 0 && strcmp(kind, "CSINode") != 0;
-}
-
-/* Kinds whose objects without a namespace are in "default". */
-static bool
-defaults_namespace(const char *kind)
-{
-    return strcmp(kind, "Pod") == 0 ||
-           strcmp(kind, "PodDisruptionBudget") == 0 ||
-           strcmp(kind, "PersistentVolumeClaim") == 0;
-}
+/*
+ * One row per kind the snapshot reads (the table "kinds" below), looked
+ * up once per object: how it is added and how messages name it.  An
+ * object of a kind without a row is counted as ignored; its messages
+ * name it by lower_kind(), with "ns/name" when it has a namespace.
+ */
+struct kind_row {
+    const char *kind;           /* "PersistentVolumeClaim" */
+    const char *label;          /* in messages: "persistentvolumeclaim" */
+    bool namespaced;            /* messages say "ns/name", not "name" */
+    bool defaults_namespace;    /* no namespace means "default" */
+    bool list_marks_claims;     /* its List, even empty, sets has_pvc_input */
+    int (*add)(struct kp_snapshot *s, const cJSON *obj, const char *source,
+               struct kp_error *err);
+};
 
 /*
- * The object in error messages: "pod 'ns/name'", "node 'name'" (pods and
- * PDBs without a namespace are in "default"), or "pod with no name" and,
- * for the items of a List (index >= 0), where it is.
+ * The object in error messages: "pod 'ns/name'", "node 'name'" (pods,
+ * PDBs and claims without a namespace are in "default"), or "pod with no
+ * name" and, for the items of a List (index >= 0), where it is.  row is
+ * the kind's row, NULL for a kind without one.
  */
 static void
-describe(const cJSON *obj, const char *kind, long index, char *buf,
-         size_t n)
+describe(const cJSON *obj, const char *kind, const struct kind_row *row,
+         long index, char *buf, size_t n)
 {
     const cJSON *md = kp_json_get(obj, "metadata");
     const cJSON *name = kp_json_get(md, "name");
     const cJSON *ns = kp_json_get(md, "namespace");
-    const char *lk = strcmp(kind, "PodDisruptionBudget") == 0 ?
-                     "poddisruptionbudget" : kind;
-    const char *nsname = "";
+    const char *nsname = "", *label = row ? row->label : NULL;
     char lower[64];
 
-    lower_kind(lk, lower, sizeof(lower));
+    if (!label) {
+        lower_kind(kind, lower, sizeof(lower));
+        label = lower;
+    }
     if (cJSON_IsString(ns) && ns->valuestring[0])
         nsname = ns->valuestring;
-    else if (defaults_namespace(kind))
+    else if (row && row->defaults_namespace)
         nsname = "default";
     if (!cJSON_IsString(name) || !name->valuestring[0]) {
         if (index >= 0)
-            snprintf(buf, n, "%s with no name (items[%ld])", lower, index);
+            snprintf(buf, n, "%s with no name (items[%ld])", label, index);
         else
-            snprintf(buf, n, "%s with no name", lower);
-    } else if (nsname[0] && namespaced(kind)) {
-        snprintf(buf, n, "%s '%s/%s'", lower, nsname, name->valuestring);
+            snprintf(buf, n, "%s with no name", label);
+    } else if (nsname[0] && (!row || row->namespaced)) {
+        snprintf(buf, n, "%s '%s/%s'", label, nsname, name->valuestring);
     } else {
-        snprintf(buf, n, "%s '%s'", lower, name->valuestring);
+        snprintf(buf, n, "%s '%s'", label, name->valuestring);
     }
 }
 
@@ -430,124 +430,168 @@ register_name(struct kp_snapshot *s, struct kp_strmap *index,
     return index_unique(index, ns ? ns_key(s, ns, name) : name, obj, err);
 }
 
-/* PersistentVolumeClaim, PersistentVolume, StorageClass, CSINode. */
+
 static int
-add_storage(struct kp_snapshot *s, const cJSON *obj, const char *kind,
-            const char *source, struct kp_error *err)
+add_pod(struct kp_snapshot *s, const cJSON *obj, const char *source,
+        struct kp_error *err)
 {
-    if (strcmp(kind, "PersistentVolumeClaim") == 0) {
-        struct kp_pvc *p = kp_arena_alloc(&s->arena, sizeof(*p));
+    struct kp_pod *p = kp_arena_alloc(&s->arena, sizeof(*p));
 
-        p->source = source;
-        p->index = (int)s->npvcs;
-        if (kp_decode_pvc(s, obj, p, err) < 0 ||
-            register_name(s, &s->pvc_index, p->ns, p->name,
-                          p, err) < 0)
-            return -1;
-        PUSH(s->pvcs, s->npvcs, s->cappvcs, p);
-        s->has_pvc_input = true;
-    } else if (strcmp(kind, "PersistentVolume") == 0) {
-        struct kp_pv *p = kp_arena_alloc(&s->arena, sizeof(*p));
-
-        p->source_file = source;
-        p->index = (int)s->npvs;
-        if (kp_decode_pv(s, obj, p, err) < 0 ||
-            register_name(s, &s->pv_index, NULL, p->name, p,
-                          err) < 0)
-            return -1;
-        PUSH(s->pvs, s->npvs, s->cappvs, p);
-    } else if (strcmp(kind, "StorageClass") == 0) {
-        struct kp_storage_class *sc = kp_arena_alloc(&s->arena,
-                                                     sizeof(*sc));
-
-        if (kp_decode_storage_class(s, obj, sc, err) < 0 ||
-            register_name(s, &s->sc_index, NULL, sc->name, sc,
-                          err) < 0)
-            return -1;
-        PUSH(s->scs, s->nscs, s->capscs, sc);
-    } else {
-        struct kp_csinode *cn = kp_arena_alloc(&s->arena, sizeof(*cn));
-
-        if (kp_decode_csinode(s, obj, cn, err) < 0 ||
-            register_name(s, &s->csinode_index, NULL, cn->name, cn,
-                          err) < 0)
-            return -1;
-        PUSH(s->csinodes, s->ncsinodes, s->capcsinodes, cn);
-    }
+    p->source = source;
+    p->index = (int)s->npods;
+    if (kp_decode_pod(s, obj, p, err) < 0 ||
+        register_name(s, &s->pod_index, p->ns, p->name, p, err) < 0)
+        return -1;
+    PUSH(s->pods, s->npods, s->cappods, p);
+    kp_snapshot_note_disruption(s, obj, p);
     return 0;
 }
 
 static int
-add_known(struct kp_snapshot *s, const cJSON *obj, const char *kind,
-          const char *source, struct kp_error *err)
+add_node(struct kp_snapshot *s, const cJSON *obj, const char *source,
+         struct kp_error *err)
 {
-    if (strcmp(kind, "Pod") == 0) {
-        struct kp_pod *p = kp_arena_alloc(&s->arena, sizeof(*p));
+    struct kp_node *n = kp_arena_alloc(&s->arena, sizeof(*n));
 
-        p->source = source;
-        p->index = (int)s->npods;
-        if (kp_decode_pod(s, obj, p, err) < 0 ||
-            register_name(s, &s->pod_index, p->ns, p->name,
-                          p, err) < 0)
-            return -1;
-        PUSH(s->pods, s->npods, s->cappods, p);
-        kp_snapshot_note_disruption(s, obj, p);
-    } else if (strcmp(kind, "Event") == 0) {
-        return kp_snapshot_add_event(s, obj, source, err);
-    } else if (strcmp(kind, "Node") == 0) {
-        struct kp_node *n = kp_arena_alloc(&s->arena, sizeof(*n));
-
-        n->source = source;
-        n->index = (int)s->nnodes;
-        if (kp_decode_node(s, obj, n, err) < 0 ||
-            register_name(s, &s->node_index, NULL, n->name, n,
-                          err) < 0)
-            return -1;
-        PUSH(s->nodes, s->nnodes, s->capnodes, n);
-    } else if (strcmp(kind, "PodDisruptionBudget") == 0) {
-        struct kp_pdb *p = kp_arena_alloc(&s->arena, sizeof(*p));
-
-        if (kp_decode_pdb(s, obj, p, err) < 0 ||
-            register_name(s, &s->pdb_index, p->ns, p->name,
-                          p, err) < 0)
-            return -1;
-        PUSH(s->pdbs, s->npdbs, s->cappdbs, p);
-    } else if (strcmp(kind, "Namespace") == 0) {
-        struct kp_namespace *ns = kp_arena_alloc(&s->arena, sizeof(*ns));
-
-        ns->index = (int)s->nnamespaces;
-        if (kp_decode_namespace(s, obj, ns, err) < 0 ||
-            register_name(s, &s->ns_index, NULL, ns->name, ns,
-                          err) < 0)
-            return -1;
-        PUSH(s->namespaces, s->nnamespaces, s->capnamespaces, ns);
-    } else if (strcmp(kind, "PriorityClass") == 0) {
-        struct kp_priority_class *pc = kp_arena_alloc(&s->arena,
-                                                      sizeof(*pc));
-
-        if (kp_decode_priority_class(s, obj, pc, err) < 0 ||
-            register_name(s, &s->pc_index, NULL, pc->name, pc,
-                          err) < 0)
-            return -1;
-        PUSH(s->pcs, s->npcs, s->cappcs, pc);
-    } else {
-        return add_storage(s, obj, kind, source, err);
-    }
+    n->source = source;
+    n->index = (int)s->nnodes;
+    if (kp_decode_node(s, obj, n, err) < 0 ||
+        register_name(s, &s->node_index, NULL, n->name, n, err) < 0)
+        return -1;
+    PUSH(s->nodes, s->nnodes, s->capnodes, n);
     return 0;
 }
 
-static bool
-known_kind(const char *kind)
+static int
+add_pdb(struct kp_snapshot *s, const cJSON *obj, const char *source,
+        struct kp_error *err)
 {
-    return strcmp(kind, "Pod") == 0 || strcmp(kind, "Node") == 0 ||
-           strcmp(kind, "PodDisruptionBudget") == 0 ||
-           strcmp(kind, "PriorityClass") == 0 ||
-           strcmp(kind, "Namespace") == 0 ||
-           strcmp(kind, "Event") == 0 ||
-           strcmp(kind, "PersistentVolumeClaim") == 0 ||
-           strcmp(kind, "PersistentVolume") == 0 ||
-           strcmp(kind, "StorageClass") == 0 ||
-           strcmp(kind, "CSINode") == 0;
+    struct kp_pdb *p = kp_arena_alloc(&s->arena, sizeof(*p));
+
+    (void)source;
+    if (kp_decode_pdb(s, obj, p, err) < 0 ||
+        register_name(s, &s->pdb_index, p->ns, p->name, p, err) < 0)
+        return -1;
+    PUSH(s->pdbs, s->npdbs, s->cappdbs, p);
+    return 0;
+}
+
+static int
+add_namespace(struct kp_snapshot *s, const cJSON *obj, const char *source,
+              struct kp_error *err)
+{
+    struct kp_namespace *ns = kp_arena_alloc(&s->arena, sizeof(*ns));
+
+    (void)source;
+    ns->index = (int)s->nnamespaces;
+    if (kp_decode_namespace(s, obj, ns, err) < 0 ||
+        register_name(s, &s->ns_index, NULL, ns->name, ns, err) < 0)
+        return -1;
+    PUSH(s->namespaces, s->nnamespaces, s->capnamespaces, ns);
+    return 0;
+}
+
+static int
+add_priority_class(struct kp_snapshot *s, const cJSON *obj,
+                   const char *source, struct kp_error *err)
+{
+    struct kp_priority_class *pc = kp_arena_alloc(&s->arena, sizeof(*pc));
+
+    (void)source;
+    if (kp_decode_priority_class(s, obj, pc, err) < 0 ||
+        register_name(s, &s->pc_index, NULL, pc->name, pc, err) < 0)
+        return -1;
+    PUSH(s->pcs, s->npcs, s->cappcs, pc);
+    return 0;
+}
+
+static int
+add_pvc(struct kp_snapshot *s, const cJSON *obj, const char *source,
+        struct kp_error *err)
+{
+    struct kp_pvc *p = kp_arena_alloc(&s->arena, sizeof(*p));
+
+    p->source = source;
+    p->index = (int)s->npvcs;
+    if (kp_decode_pvc(s, obj, p, err) < 0 ||
+        register_name(s, &s->pvc_index, p->ns, p->name, p, err) < 0)
+        return -1;
+    PUSH(s->pvcs, s->npvcs, s->cappvcs, p);
+    s->has_pvc_input = true;
+    return 0;
+}
+
+static int
+add_pv(struct kp_snapshot *s, const cJSON *obj, const char *source,
+       struct kp_error *err)
+{
+    struct kp_pv *p = kp_arena_alloc(&s->arena, sizeof(*p));
+
+    p->source_file = source;
+    p->index = (int)s->npvs;
+    if (kp_decode_pv(s, obj, p, err) < 0 ||
+        register_name(s, &s->pv_index, NULL, p->name, p, err) < 0)
+        return -1;
+    PUSH(s->pvs, s->npvs, s->cappvs, p);
+    return 0;
+}
+
+static int
+add_storage_class(struct kp_snapshot *s, const cJSON *obj,
+                  const char *source, struct kp_error *err)
+{
+    struct kp_storage_class *sc = kp_arena_alloc(&s->arena, sizeof(*sc));
+
+    (void)source;
+    if (kp_decode_storage_class(s, obj, sc, err) < 0 ||
+        register_name(s, &s->sc_index, NULL, sc->name, sc, err) < 0)
+        return -1;
+    PUSH(s->scs, s->nscs, s->capscs, sc);
+    return 0;
+}
+
+static int
+add_csinode(struct kp_snapshot *s, const cJSON *obj, const char *source,
+            struct kp_error *err)
+{
+    struct kp_csinode *cn = kp_arena_alloc(&s->arena, sizeof(*cn));
+
+    (void)source;
+    if (kp_decode_csinode(s, obj, cn, err) < 0 ||
+        register_name(s, &s->csinode_index, NULL, cn->name, cn, err) < 0)
+        return -1;
+    PUSH(s->csinodes, s->ncsinodes, s->capcsinodes, cn);
+    return 0;
+}
+
+/* kind, label, namespaced, defaults_namespace, list_marks_claims, add */
+static const struct kind_row kinds[] = {
+    {"Pod", "pod", true, true, false, add_pod},
+    {"Event", "event", true, false, false, kp_snapshot_add_event},
+    {"Node", "node", false, false, false, add_node},
+    {"PodDisruptionBudget", "poddisruptionbudget", true, true, false,
+     add_pdb},
+    {"Namespace", "namespace", false, false, false, add_namespace},
+    {"PriorityClass", "priorityclass", false, false, false,
+     add_priority_class},
+    {"PersistentVolumeClaim", "persistentvolumeclaim", true, true, true,
+     add_pvc},
+    {"PersistentVolume", "persistentvolume", false, false, false, add_pv},
+    {"StorageClass", "storageclass", false, false, false,
+     add_storage_class},
+    {"CSINode", "csinode", false, false, false, add_csinode},
+};
+
+/* The row of kind, or NULL: a kind the snapshot ignores. */
+static const struct kind_row *
+find_kind(const char *kind)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+        if (strcmp(kind, kinds[i].kind) == 0)
+            return &kinds[i];
+    return NULL;
 }
 
 /*
@@ -559,6 +603,7 @@ static int
 add_object(struct kp_snapshot *s, const cJSON *obj, const char *kind,
            int depth, long index, const char *source, struct kp_error *err)
 {
+    const struct kind_row *row;
     char what[600];
 
     if (!cJSON_IsObject(obj)) {
@@ -569,12 +614,13 @@ add_object(struct kp_snapshot *s, const cJSON *obj, const char *kind,
         return kp_errorf(err, KP_EXIT_ERROR, "expected an object, got %s",
                          kp_json_type_name(obj));
     }
+    row = find_kind(kind);
     if (kp_json_validate_at(obj, depth, KP_MAX_JSON_DEPTH, NULL, err) < 0 ||
-        (known_kind(kind) && add_known(s, obj, kind, source, err) < 0)) {
-        describe(obj, kind, index, what, sizeof(what));
+        (row && row->add(s, obj, source, err) < 0)) {
+        describe(obj, kind, row, index, what, sizeof(what));
         return kp_error_prefix(err, "%s", what);
     }
-    if (!known_kind(kind))
+    if (!row)
         s->nunknown_kinds++;
     return 0;
 }
@@ -744,6 +790,7 @@ load_list(struct kp_snapshot *s, const cJSON *doc, const char *kind,
           struct kp_error *err)
 {
     const cJSON *items, *it;
+    const struct kind_row *row = NULL;
     char list_kind[128] = "";
     long i = 0;
 
@@ -751,9 +798,6 @@ load_list(struct kp_snapshot *s, const cJSON *doc, const char *kind,
         lower_kind(kind, list_kind, sizeof(list_kind));
         return kp_error_prefix(err, "%s", list_kind);
     }
-    /* the API's list of claims says "these are all", even when empty */
-    if (strcmp(kind, "PersistentVolumeClaimList") == 0)
-        s->has_pvc_input = true;
     if (strcmp(kind, "List") != 0) {
         size_t n = strlen(kind) - 4;
 
@@ -761,7 +805,11 @@ load_list(struct kp_snapshot *s, const cJSON *doc, const char *kind,
             n = sizeof(list_kind) - 1;
         memcpy(list_kind, kind, n);
         list_kind[n] = '\0';
+        row = find_kind(list_kind);
     }
+    /* the API's list of claims says "these are all", even when empty */
+    if (row && row->list_marks_claims)
+        s->has_pvc_input = true;
     if (t->text)
         return load_items_text(s, t, list_kind, source, err);
     cJSON_ArrayForEach(it, items) {
@@ -824,7 +872,7 @@ load_document(struct kp_snapshot *s, cJSON *doc, const struct items_text *t,
     if (!kind) {
         char what[600];
 
-        describe(doc, "object", -1, what, sizeof(what));
+        describe(doc, "object", NULL, -1, what, sizeof(what));
         if (kp_json_validate(doc, KP_MAX_JSON_DEPTH, err) < 0)
             return kp_error_prefix(err, "%s", what);
         return kp_errorf(err, KP_EXIT_ERROR, "%s: kind: missing", what);
