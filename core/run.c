@@ -396,7 +396,8 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
     if (kp_run_config_setup(oin, &oo, &cfg, err) < 0 ||
         kp_kubectl_check(o, err) < 0)
         goto out;
-    if (load(&snap, o, default_ns, sizeof(default_ns), &whatif, err) < 0)
+    if (load(&snap, o, default_ns, sizeof(default_ns), &whatif, err) < 0 ||
+        kp_run_config_detect(&snap, oin, &oo, &cfg, err) < 0)
         goto out;
     kp_run_config_mark_pods(&snap, o);
     if (kp_snapshot_finish(&snap, o->scheduler_name, err) < 0)

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "kp.h"
 #include "kube_version.h"
 
@@ -59,4 +61,44 @@ kp_kube_version_minor(const char *s)
     if (strncmp(s, "1.", 2) != 0 || !isdigit((unsigned char)s[2]))
         return -1;
     return (int)strtol(s + 2, NULL, 10);
+}
+
+/* "1" and "36", "36+" (EKS, GKE) to 36; -1 when they do not read */
+static int
+major_minor(const cJSON *major, const cJSON *minor)
+{
+    const char *p;
+    long mn = 0;
+
+    if (!cJSON_IsString(major) || !cJSON_IsString(minor) ||
+        strcmp(major->valuestring, "1") != 0)
+        return -1;
+    p = minor->valuestring;
+    if (!isdigit((unsigned char)*p))
+        return -1;
+    while (isdigit((unsigned char)*p) && mn < 100000)
+        mn = mn * 10 + (*p++ - '0');
+    if (*p != '\0' && strcmp(p, "+") != 0)
+        return -1;
+    return (int)mn;
+}
+
+int
+kp_kube_version_from_server(const char *body, size_t len)
+{
+    cJSON *root = cJSON_ParseWithLength(body, len);
+    const cJSON *gv;
+    int minor;
+
+    if (!cJSON_IsObject(root)) {
+        cJSON_Delete(root);
+        return -1;
+    }
+    minor = major_minor(cJSON_GetObjectItemCaseSensitive(root, "major"),
+                        cJSON_GetObjectItemCaseSensitive(root, "minor"));
+    gv = cJSON_GetObjectItemCaseSensitive(root, "gitVersion");
+    if (minor < 0 && cJSON_IsString(gv) && gv->valuestring[0] == 'v')
+        minor = kp_kube_version_minor(gv->valuestring);
+    cJSON_Delete(root);
+    return minor;
 }

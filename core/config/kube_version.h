@@ -4,6 +4,8 @@
 #ifndef KP_KUBE_VERSION_H
 #define KP_KUBE_VERSION_H
 
+#include <stddef.h>
+
 #define KP_KUBE_MINOR_MIN 31
 #define KP_KUBE_MINOR_MAX 38
 /* what runs without --kube-version or a detected version */
@@ -11,5 +13,13 @@
 
 /* The minor of "v1.34.2" / "1.34" (any, even unsupported), or -1. */
 int kp_kube_version_minor(const char *s);
+
+/*
+ * The minor of an API server's /version body (len bytes of JSON): its
+ * major "1" and minor ("36", or "36+" as EKS and GKE print it), else its
+ * gitVersion ("v1.36.2", "v1.36.2-eks-1234"); any minor, even
+ * unsupported, or -1 when it names none.
+ */
+int kp_kube_version_from_server(const char *body, size_t len);
 
 #endif

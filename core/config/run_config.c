@@ -1,7 +1,7 @@
 /*
  * run_config.c - kp_run's part of the scheduler replayed: load --config or
- * --profile, decide the version (--kube-version, else the newest kubelet
- * minor among the nodes), mark the pods of the configuration's profiles,
+ * --profile, decide the version (--kube-version, else the API server's
+ * /version, else the newest kubelet minor among the nodes), mark the pods of the configuration's profiles,
  * and describe what was assumed for the report (JSON "scheduler", the -v
  * line and -o wide's header note).
  */
@@ -16,6 +16,9 @@
 #include "snapshot.h"
 
 static void json_str(char *buf, size_t n, const char *s);
+static int use_config(const struct kp_options *o, struct kp_options *oo,
+                      struct kp_sched_config *cfg, int minor,
+                      struct kp_error *err);
 
 /*
  * --kube-version alone: the default profile for --scheduler-name's
@@ -26,14 +29,24 @@ implicit_config(const struct kp_options *o, struct kp_sched_config *cfg,
                 struct kp_error *err)
 {
     char name[600], yaml[800];
+    size_t i;
 
     json_str(name, sizeof(name), o->scheduler_name);
     snprintf(yaml, sizeof(yaml), "apiVersion: kubescheduler.config.k8s.io/"
              "v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
              "- schedulerName: %s\n", name);
     kp_arena_release(&cfg->arena);
-    return kp_sched_config_parse(cfg, "--kube-version", yaml, strlen(yaml),
-                                 false, err);
+    if (kp_sched_config_parse(cfg, "--kube-version", yaml, strlen(yaml),
+                              false, err) < 0)
+        return -1;
+    /* no --config: --min-candidate-nodes-* are DefaultPreemption's args */
+    for (i = 0; i < cfg->nprofiles; i++) {
+        cfg->profiles[i].min_candidate_nodes_percentage =
+            o->min_candidate_nodes_percentage;
+        cfg->profiles[i].min_candidate_nodes_absolute =
+            o->min_candidate_nodes_absolute;
+    }
+    return 0;
 }
 
 /* What --kube-version changes in every profile (scheduler-semantics 17). */
@@ -74,6 +87,14 @@ kp_run_config_setup(const struct kp_options *o, struct kp_options *oo,
     if (o->kube_version &&
         kp_kube_version_parse(o->kube_version, &minor, err) < 0)
         return -1;
+    return use_config(o, oo, cfg, minor, err);
+}
+
+/* oo runs cfg's profiles, as kube-scheduler minor (0: the default). */
+static int
+use_config(const struct kp_options *o, struct kp_options *oo,
+           struct kp_sched_config *cfg, int minor, struct kp_error *err)
+{
     if (minor)
         apply_version(cfg, minor);
     if (o->scheduler_name_set &&
@@ -88,6 +109,54 @@ kp_run_config_setup(const struct kp_options *o, struct kp_options *oo,
                                                       : NULL;
     oo->kube_minor = minor;
     return 0;
+}
+
+/*
+ * The version the cluster runs, without --kube-version: the API server's
+ * /version (live), else the newest kubelet minor among the nodes; -1
+ * when neither says.  *from says which.
+ */
+static int
+detected(const struct kp_snapshot *snap, const char **from)
+{
+    int newest = -1;
+    size_t i;
+
+    if (snap->server_minor > 0) {
+        *from = "API server /version";
+        return snap->server_minor;
+    }
+    for (i = 0; i < snap->nnodes; i++)
+        if (snap->nodes[i]->kubelet_minor > newest)
+            newest = snap->nodes[i]->kubelet_minor;
+    *from = newest > 0 ? "newest kubelet" : "default";
+    return newest > 0 ? newest : -1;
+}
+
+int
+kp_run_config_detect(const struct kp_snapshot *snap,
+                     const struct kp_options *o, struct kp_options *oo,
+                     struct kp_sched_config *cfg, struct kp_error *err)
+{
+    const char *from;
+    int minor;
+
+    if (o->kube_version)
+        return 0;
+    minor = detected(snap, &from);
+    if (minor < 0)
+        return 0;
+    if (minor < KP_KUBE_MINOR_MIN || minor > KP_KUBE_MINOR_MAX)
+        return kp_errorf(err, KP_EXIT_ERROR, "the cluster runs Kubernetes "
+                         "1.%d (from the %s): the versions replayed are "
+                         "1.%d to 1.%d; choose one with --kube-version",
+                         minor, from, KP_KUBE_MINOR_MIN, KP_KUBE_MINOR_MAX);
+    /* 1.35-1.37 replay as the default does: nothing changes */
+    if (minor >= 35 && minor <= 37)
+        return 0;
+    if (!cfg->nprofiles && implicit_config(o, cfg, err) < 0)
+        return -1;
+    return use_config(o, oo, cfg, minor, err);
 }
 
 void
@@ -109,36 +178,28 @@ kp_run_config_mark_pods(struct kp_snapshot *snap, const struct kp_options *o)
 }
 
 /*
- * The version replayed and where it comes from.  Without --kube-version
- * the simulation is v1.35-v1.37's whatever the nodes run: a newest
- * kubelet minor in that range names the report, another one is only
- * mentioned (buf) and 1.37 is named.
+ * The version replayed and where it comes from: --kube-version, else
+ * the API server's /version (live), else the newest kubelet minor among
+ * the nodes (kp_run_config_detect has refused one outside 1.31-1.38),
+ * else the default, 1.37.
  */
 static int
 version(const struct kp_snapshot *snap, const struct kp_options *o,
-        char *buf, size_t n)
+        const char **from)
 {
-    int minor = -1, newest = -1;
-    size_t i;
+    int minor = -1;
 
     if (o->kube_version &&
         kp_kube_version_parse(o->kube_version, &minor, NULL) == 0) {
-        snprintf(buf, n, "--kube-version");
+        *from = "--kube-version";
         return minor;
     }
-    for (i = 0; i < snap->nnodes; i++)
-        if (snap->nodes[i]->kubelet_minor > newest)
-            newest = snap->nodes[i]->kubelet_minor;
-    if (newest >= 35 && newest <= 37) {
-        snprintf(buf, n, "newest kubelet among the nodes");
-        return newest;
+    minor = detected(snap, from);
+    if (minor < KP_KUBE_MINOR_MIN || minor > KP_KUBE_MINOR_MAX) {
+        *from = "default";
+        return KP_KUBE_MINOR_DEFAULT;
     }
-    if (newest > 0)
-        snprintf(buf, n, "the nodes' newest kubelet is 1.%d: replayed as "
-                 "1.35-1.37 unless --kube-version 1.%d", newest, newest);
-    else
-        snprintf(buf, n, "no kubelet version among the nodes");
-    return KP_KUBE_MINOR_DEFAULT;
+    return minor;
 }
 
 static const char *
@@ -184,22 +245,25 @@ kp_run_config_describe(const struct kp_snapshot *snap,
 {
     const struct kp_sched_config *cfg = o->sched_config;
     const char *profile, *file = cfg ? cfg->file : NULL;
-    char line[1400], vs[16], pj[600], fj[600], source[160];
-    int minor = version(snap, o, source, sizeof(source));
+    char line[1400], vs[16], pj[600], fj[600], source[64];
+    const char *from;
+    int minor = version(snap, o, &from);
 
     profile = cfg && cfg->profile_label ? cfg->profile_label :
               profile_names(&rep->arena, cfg);
     snprintf(vs, sizeof(vs), "1.%d", minor);
+    snprintf(source, sizeof(source), "%s%s", strcmp(from, "default") &&
+             strcmp(from, "--kube-version") ? "from the " : "", from);
     snprintf(line, sizeof(line), "scheduler: kube-scheduler %s (%s), "
              "profile %s%s%s%s", vs, source, profile, file ? " (--config " :
              "", file ? file : "", file ? ")" : "");
     rep->scheduler_line = kp_arena_strdup(&rep->arena, line);
     json_str(pj, sizeof(pj), profile);
     json_str(fj, sizeof(fj), file);
-    snprintf(line, sizeof(line), "{\"version\": \"%s\", \"profile\": %s, "
-             "\"config\": %s}", vs, pj, fj);
+    snprintf(line, sizeof(line), "{\"version\": \"%s\", \"versionFrom\": "
+             "\"%s\", \"profile\": %s, \"config\": %s}", vs, from, pj, fj);
     rep->scheduler_json = kp_arena_strdup(&rep->arena, line);
     /* kept out of the JSON and the table without the new flags */
     rep->scheduler_shown = o->config_file || o->openshift_profile ||
-                           o->kube_version;
+                           o->kube_version || o->kube_minor;
 }

@@ -808,10 +808,10 @@ setup_tls(CURL *c, const struct kp_rest_config *rc)
     }
 }
 
+/* What every request shares: headers, TLS, auth, proxy, timeouts. */
 static void
-setup_easy(struct fetch *f, struct list_job *j)
+setup_conn(struct fetch *f, CURL *c)
 {
-    CURL *c = j->easy;
     const struct kp_rest_config *rc = &f->rc;
     long timeout = f->o->request_timeout_ms;
 
@@ -821,11 +821,6 @@ setup_easy(struct fetch *f, struct list_job *j)
                      ? f->o->user_agent : "kubectl-preempt/" KP_VERSION);
     if (!rc->disable_compression)
         curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, j);
-    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(c, CURLOPT_HEADERDATA, j);
-    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, j->errbuf);
     curl_easy_setopt(c, CURLOPT_PIPEWAIT, 1L);
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
                      timeout > 0 && timeout < CONNECT_TIMEOUT_MS
@@ -846,6 +841,19 @@ setup_easy(struct fetch *f, struct list_job *j)
                                                             : "");
     }
     setup_tls(c, rc);
+}
+
+static void
+setup_easy(struct fetch *f, struct list_job *j)
+{
+    CURL *c = j->easy;
+
+    setup_conn(f, c);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, j);
+    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(c, CURLOPT_HEADERDATA, j);
+    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, j->errbuf);
 }
 
 /*
@@ -1450,6 +1458,126 @@ run(struct fetch *f, struct kp_error *err)
     return 0;
 }
 
+/* ---- GET /version ----------------------------------------------------- */
+
+/* the body of /version: a few hundred bytes; more is not an answer */
+#define MAX_VERSION_BODY ((size_t)64 * 1024)
+/* without --request-timeout, /version gets this long (the lists stall) */
+#define VERSION_TIMEOUT_MS 30000L
+
+struct version_req {
+    struct buf body;
+    size_t header_bytes;
+    int too_large;
+};
+
+static size_t
+on_version_body(char *data, size_t size, size_t nmemb, void *userp)
+{
+    struct version_req *v = userp;
+    size_t n = size * nmemb;
+
+    if (v->body.len + n > MAX_VERSION_BODY) {
+        v->too_large = 1;
+        return 0;
+    }
+    buf_add(&v->body, data, n);
+    return n;
+}
+
+static size_t
+on_version_header(char *data, size_t size, size_t nmemb, void *userp)
+{
+    struct version_req *v = userp;
+    size_t n = size * nmemb;
+
+    (void)data;
+    v->header_bytes += n;
+    if (v->header_bytes > MAX_HEADER_BYTES) {
+        v->too_large = 1;
+        return 0;
+    }
+    return n;
+}
+
+/*
+ * GET /version on the lists' connection, credentials and bounds: the
+ * body (NUL-terminated, scrubbed) into *body, else why not into why.
+ */
+static int
+get_version(struct fetch *f, char **body, char *why, size_t n)
+{
+    struct version_req v;
+    char errbuf[CURL_ERROR_SIZE], *url;
+    long timeout = f->o->request_timeout_ms, code = 0;
+    CURL *c = curl_easy_init();
+    CURLcode res = CURLE_OK;
+    CURLMsg *m;
+    size_t left_len;
+    int running = 1, left, done = 0;
+
+    *body = NULL;
+    if (!c) {
+        snprintf(why, n, "cannot start the HTTP client");
+        return -1;
+    }
+    memset(&v, 0, sizeof(v));
+    errbuf[0] = '\0';
+    setup_conn(f, c);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_version_body);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &v);
+    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_version_header);
+    curl_easy_setopt(c, CURLOPT_HEADERDATA, &v);
+    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout > 0 ? timeout
+                                                        : VERSION_TIMEOUT_MS);
+    url = xstrfmt(f->ep.base, "/version", "");
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    free(url);
+    if (curl_multi_add_handle(f->multi, c) != CURLM_OK) {
+        curl_easy_cleanup(c);
+        snprintf(why, n, "internal error starting the request");
+        return -1;
+    }
+    while (!done) {
+        if (curl_multi_perform(f->multi, &running) != CURLM_OK)
+            break;
+        while ((m = curl_multi_info_read(f->multi, &left)) != NULL)
+            if (m->msg == CURLMSG_DONE && m->easy_handle == c) {
+                res = m->data.result;
+                done = 1;
+            }
+        if (!done && running)
+            curl_multi_poll(f->multi, NULL, 0, 1000, NULL);
+        else if (!done)
+            break;
+    }
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+    curl_multi_remove_handle(f->multi, c);
+    curl_easy_cleanup(c);
+    if (!done)
+        snprintf(why, n, "internal error in the HTTP client");
+    else if (v.too_large)
+        snprintf(why, n, "the answer is too large");
+    else if (res != CURLE_OK)
+        snprintf(why, n, "%s", errbuf[0] ? errbuf : curl_easy_strerror(res));
+    else if (code != 200)
+        snprintf(why, n, "%ld %s", code, reason_phrase(code));
+    if (!done || v.too_large || res != CURLE_OK || code != 200) {
+        kp_redact_str(&f->redact, why, n);
+        free(v.body.data);
+        return -1;
+    }
+    if (!v.body.data)
+        buf_add(&v.body, "", 0);
+    *body = kp_redact_dup(&f->redact, v.body.data, v.body.len, &left_len);
+    if (*body)
+        free(v.body.data);
+    else
+        *body = v.body.data;
+    return 0;
+}
+
 /* ---- setup and teardown ----------------------------------------------- */
 
 static void
@@ -1605,7 +1733,8 @@ kp_live_fetch(const struct kp_live_opts *o, const char *const *resources,
 {
     struct fetch f;
     struct kp_error local;
-    int r;
+    char *vbody = NULL, vwhy[CURL_ERROR_SIZE + 64] = "";
+    int r, vr = -1;
 
     if (!err)
         err = &local;
@@ -1614,8 +1743,14 @@ kp_live_fetch(const struct kp_live_opts *o, const char *const *resources,
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
         return kp_errorf(err, KP_EXIT_ERROR, "cannot start the HTTP client");
     r = fetch_init(&f, o, resources, err);
+    if (r == 0 && o->version)
+        vr = get_version(&f, &vbody, vwhy, sizeof(vwhy));
     if (r == 0)
         r = run(&f, err);
+    /* told only once the lists are read: their error comes first */
+    if (r == 0 && o->version)
+        o->version(o->warn_ctx, vr == 0 ? vbody : NULL, vwhy);
+    free(vbody);
     if (r < 0)
         kp_redact_str(&f.redact, err->msg, sizeof(err->msg));
     fetch_release(&f);

@@ -39,6 +39,13 @@ struct kp_live_opts {
      */
     const char *const *optional;
     void (*refused)(void *ctx, const char *resource, const char *msg);
+    /*
+     * Optional: GET /version first (same connection, credentials and
+     * bounds); once every list is read, version(warn_ctx, body, NULL)
+     * with its body (NUL-terminated, credentials scrubbed), or
+     * version(warn_ctx, NULL, why) when it failed.
+     */
+    void (*version)(void *ctx, const char *body, const char *why);
 };
 
 /*

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "api_client.h"
+#include "kube_version.h"
 #include "snapshot_out.h"
 
 struct live_ctx {
@@ -139,6 +140,33 @@ on_refused(void *ctx, const char *resource, const char *msg)
                      "are skipped", msg);
 }
 
+/*
+ * The API server's /version, once the lists are read: its minor decides
+ * the version replayed (run_config.c); without one, the kubelets do.
+ */
+static void
+on_version(void *ctx, const char *body, const char *why)
+{
+    struct kp_snapshot *s = ctx;
+    int minor = body ? kp_kube_version_from_server(body, strlen(body)) : -1;
+
+    if (minor > 0) {
+        s->server_minor = minor;
+        return;
+    }
+    if (body)
+        kp_snapshot_warn(s, "the API server's /version names no Kubernetes "
+                         "version; the version replayed is the newest "
+                         "kubelet's");
+    else
+        kp_snapshot_warn(s, "cannot read the API server's /version (%s); "
+                         "the version replayed is the newest kubelet's", why);
+}
+
+static int load_live(struct kp_snapshot *s, const struct kp_options *o,
+                     const char *const *resources, bool version,
+                     char *default_ns, size_t ns_len, struct kp_error *err);
+
 static const char *const optional_resources[] = {
     "namespaces", "persistentvolumes", "storageclasses", "csinodes",
     "persistentvolumeclaims", NULL};
@@ -152,13 +180,21 @@ kp_load_live(struct kp_snapshot *s, const struct kp_options *o,
         "namespaces", "persistentvolumes", "storageclasses", "csinodes",
         "persistentvolumeclaims", NULL};
 
-    return kp_load_live_resources(s, o, resources, default_ns, ns_len, err);
+    return load_live(s, o, resources, true, default_ns, ns_len, err);
 }
 
 int
 kp_load_live_resources(struct kp_snapshot *s, const struct kp_options *o,
                        const char *const *resources, char *default_ns,
                        size_t ns_len, struct kp_error *err)
+{
+    return load_live(s, o, resources, false, default_ns, ns_len, err);
+}
+
+static int
+load_live(struct kp_snapshot *s, const struct kp_options *o,
+          const char *const *resources, bool version, char *default_ns,
+          size_t ns_len, struct kp_error *err)
 {
     struct kp_live_opts lo;
     struct live_ctx lc;
@@ -181,6 +217,8 @@ kp_load_live_resources(struct kp_snapshot *s, const struct kp_options *o,
     lo.warn_ctx = s;
     lo.optional = optional_resources;
     lo.refused = on_refused;
+    if (version)
+        lo.version = on_version;
     if (kp_live_default_namespace(&lo, default_ns, ns_len, err) < 0)
         return -1;
     if (o->snapshot_out) {

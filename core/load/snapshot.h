@@ -67,6 +67,8 @@ struct kp_snapshot {
     bool has_pvc_input;
     /* live: a storage list was refused; volumes are not evaluated */
     bool storage_refused;
+    /* minor of the live API server's /version (1.36: 36), or 0 */
+    int server_minor;
     size_t nunknown_kinds;
     size_t ndocuments;
     /* warnings for stderr; the caller prints them */

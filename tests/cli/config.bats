@@ -44,7 +44,7 @@ setup() {
     diff <(jq -c 'del(.scheduler)' <<<"$output") \
         <(jq -c 'del(.scheduler)' "$C/expected/most.json")
     assert_equal "$(jq -c .scheduler <<<"$output")" \
-        '{"version":"1.36","profile":"HighNodeUtilization","config":null}'
+        '{"version":"1.36","versionFrom":"newest kubelet","profile":"HighNodeUtilization","config":null}'
 }
 
 @test "--profile NoScoring: no Score plugin, the first feasible node wins" {
@@ -153,9 +153,9 @@ error: $C/bad-args.yaml: percentageOfNodesToScore: Invalid value: 120: not in va
     run --separate-stderr "$KP" -f "$F" --config "$C/most.yaml" -v
     assert_success
     assert_equal "$stderr" "warning: pod 'ml/train-0' not analysed: OtherScheduler (spec.schedulerName is 'batch-scheduler')
-scheduler: kube-scheduler 1.36 (newest kubelet among the nodes), profile default-scheduler (--config $C/most.yaml)"
+scheduler: kube-scheduler 1.36 (from the newest kubelet), profile default-scheduler (--config $C/most.yaml)"
     run --separate-stderr "$KP" -f "$F" --profile NoScoring -o wide
-    assert_line --index 0 "# scheduler: kube-scheduler 1.36 (newest kubelet among the nodes), profile NoScoring"
+    assert_line --index 0 "# scheduler: kube-scheduler 1.36 (from the newest kubelet), profile NoScoring"
 }
 
 @test "without the new flags nothing is added: no scheduler key, no note" {
@@ -170,7 +170,7 @@ scheduler: kube-scheduler 1.36 (newest kubelet among the nodes), profile default
     run --separate-stderr "$KP" -f "$F" --kube-version v1.33.4 -o json
     assert_success
     assert_equal "$(jq -c .scheduler <<<"$output")" \
-        '{"version":"1.33","profile":"default-scheduler","config":null}'
+        '{"version":"1.33","versionFrom":"--kube-version","profile":"default-scheduler","config":null}'
     run --separate-stderr "$KP" -f "$F" --kube-version 1.30
     assert_equal "$status" 2
     assert_equal "$stderr" "error: --kube-version 1.30: supported versions are 1.31 to 1.38"
@@ -218,6 +218,46 @@ versions_view() {
             <("$KP" -f "$ROOT/examples/cluster.json" --kube-version "$v" \
                 -o json | jq -S 'del(.scheduler)')
     done
+}
+
+# without --kube-version: the newest kubelet minor among the nodes
+@test "kubelets v1.33: replayed as 1.33 (the default is the cluster's version)" {
+    run --separate-stderr "$KP" -f "$C/versions-kubelet-133.json" \
+        --explain-nodes -o json -v
+    assert_success
+    assert_equal "$(jq -c '.pods[0] | [.nominatedNode, .pdbViolations,
+                           [.nodes[] | [.node, .code, .preemption.result]]]' <<<"$output")" \
+        '["big",0,[["small","Unschedulable","noVictimsHelp"],["big","Unschedulable","candidate"]]]'
+    assert_equal "$(jq -c .scheduler <<<"$output")" \
+        '{"version":"1.33","versionFrom":"newest kubelet","profile":"default-scheduler","config":null}'
+    assert_equal "$stderr" "scheduler: kube-scheduler 1.33 (from the newest kubelet), profile default-scheduler"
+    # --kube-version still decides
+    run --separate-stderr "$KP" -f "$C/versions-kubelet-133.json" \
+        --kube-version 1.36 --explain-nodes -o json
+    assert_equal "$(jq -c '.pods[0].nodes[0].code' <<<"$output")" \
+        '"UnschedulableAndUnresolvable"'
+}
+
+@test "kubelets outside 1.31-1.38: an error naming the version and --kube-version" {
+    run --separate-stderr "$KP" -f "$C/versions-kubelet-130.json"
+    assert_equal "$status" 1
+    assert_equal "$stderr" "error: the cluster runs Kubernetes 1.30 (from the newest kubelet): the versions replayed are 1.31 to 1.38; choose one with --kube-version"
+    run --separate-stderr "$KP" -f "$C/versions-kubelet-130.json" \
+        --kube-version 1.31 -o json
+    assert_success
+    assert_equal "$(jq -r .scheduler.version <<<"$output")" 1.31
+}
+
+@test "kubelets 1.35-1.37 or none: the output is what it was, -v=2 says so" {
+    run --separate-stderr "$KP" -f "$V" -o json -v=2
+    assert_success
+    assert_equal "$(jq 'has("scheduler")' <<<"$output")" false
+    assert_equal "$(grep '^scheduler:' <<<"$stderr")" \
+        "scheduler: kube-scheduler 1.37 (default), profile default-scheduler"
+    run --separate-stderr "$KP" -f "$F" -o json -v=2
+    assert_equal "$(jq 'has("scheduler")' <<<"$output")" false
+    assert_equal "$(grep '^scheduler:' <<<"$stderr")" \
+        "scheduler: kube-scheduler 1.36 (from the newest kubelet), profile default-scheduler"
 }
 
 @test "ignoredResourceGroups: the Filter does not check those extended resources" {

@@ -15,7 +15,7 @@ load '../helpers/live_server'
     run --separate-stderr "$KP" --kubeconfig "$KC" -A
     assert_reported
     run grep -c '"auth": "token"' "$SERVER_LOG"
-    assert_output 9
+    assert_output 10        # the 9 lists and /version
 }
 
 @test "asks for pages of 500, gzip, JSON, as kubectl-preempt" {
@@ -25,11 +25,12 @@ load '../helpers/live_server'
     assert_success
     run grep -c '"query": "limit=500"' "$SERVER_LOG"
     assert_output 9
+    # and /version, the same way
     run grep -c '"accept": "application/json".*"accept_encoding": "[^"]*gzip' \
         "$SERVER_LOG"
-    assert_output 9
+    assert_output 10
     run grep -c '"ua": "kubectl-preempt/' "$SERVER_LOG"
-    assert_output 9
+    assert_output 10
 }
 
 @test "follows continue tokens when the server returns short pages" {
@@ -58,7 +59,7 @@ load '../helpers/live_server'
     run --separate-stderr "$KP" --kubeconfig "$KC" -A
     assert_reported
     run grep -c '"auth": "cert"' "$SERVER_LOG"
-    assert_output 9
+    assert_output 10
 }
 
 @test "authenticates with client certificate data in the kubeconfig" {
@@ -69,7 +70,7 @@ load '../helpers/live_server'
     run --separate-stderr "$KP" --kubeconfig "$KC" -A
     assert_reported
     run grep -c '"user": "kp-tester"' "$SERVER_LOG"
-    assert_output 9
+    assert_output 10
 }
 
 @test "runs a client.authentication.k8s.io/v1 exec plugin" {
@@ -448,4 +449,72 @@ EOF
     assert_output "batch/worker-2 prod/api-0 node-c"
     run grep -c '"path": "/api/v1/events"' "$SERVER_LOG"
     assert_output 1
+}
+
+# --- the version replayed ------------------------------------------------------
+
+# tests/fixtures/live-versions: tests/fixtures/config/versions.json served
+# (big-job's 4 cpu exceed node small's allocatable: before 1.34 only
+# Unschedulable, so preemption tries it).
+versions_view() {
+    jq -c '.pods[0] | [.nominatedNode, [.nodes[] | [.node, .code, .preemption.result]]]' <<<"$1"
+}
+
+@test "the API server's /version decides the version replayed: v1.33.1" {
+    start_server --fixtures "$ROOT/tests/fixtures/live-versions" \
+        --server-version v1.33.1
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A --explain-nodes \
+        -o json -v
+    assert_success
+    assert_equal "$(versions_view "$output")" \
+        '["big",[["small","Unschedulable","noVictimsHelp"],["big","Unschedulable","candidate"]]]'
+    assert_equal "$(jq -c .scheduler <<<"$output")" \
+        '{"version":"1.33","versionFrom":"API server /version","profile":"default-scheduler","config":null}'
+    assert_equal "$stderr" "scheduler: kube-scheduler 1.33 (from the API server /version), profile default-scheduler"
+    run grep -c '"auth": "token".*"path": "/version"' "$SERVER_LOG"
+    assert_output 1
+}
+
+@test "/version of EKS (minor \"33+\", gitVersion v1.33.5-eks-...) reads 1.33" {
+    start_server --fixtures "$ROOT/tests/fixtures/live-versions" \
+        --server-version v1.33.5-eks-3025e55
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A -o json
+    assert_equal "$(jq -r .scheduler.version <<<"$output")" 1.33
+}
+
+@test "/version 1.36: the same answer as without it; --kube-version overrides it" {
+    start_server --fixtures "$ROOT/tests/fixtures/live-versions" \
+        --server-version v1.36.2
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A --explain-nodes -o json
+    assert_success
+    assert_equal "$(jq 'has("scheduler")' <<<"$output")" false
+    assert_equal "$(versions_view "$output")" \
+        '["big",[["small","UnschedulableAndUnresolvable","notTried"],["big","Unschedulable","candidate"]]]'
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A --explain-nodes \
+        -o json --kube-version 1.33
+    assert_equal "$(jq -r .scheduler.versionFrom <<<"$output")" --kube-version
+    assert_equal "$(jq -c '.pods[0].nodes[0].code' <<<"$output")" '"Unschedulable"'
+}
+
+@test "/version outside 1.31-1.38 is an error naming it and --kube-version" {
+    start_server --fixtures "$ROOT/tests/fixtures/live-versions" \
+        --server-version v1.39.0
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A
+    expect_error "the cluster runs Kubernetes 1.39 (from the API server /version): the versions replayed are 1.31 to 1.38; choose one with --kube-version"
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A --kube-version 1.38
+    assert_success
+}
+
+@test "/version refused: a warning, and the kubelets decide" {
+    start_server --fixtures "$ROOT/tests/fixtures/live-versions" \
+        --server-version none
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A -o json
+    assert_success
+    assert_equal "$stderr" "warning: cannot read the API server's /version (404 Not Found); the version replayed is the newest kubelet's"
+    assert_equal "$(jq 'has("scheduler")' <<<"$output")" false
 }

@@ -64,7 +64,8 @@ Hostile servers (the same way; each streams until the client hangs up):
   items-scalar           a page whose items are [1]
 
 The port is printed on stdout and written to --port-file.  Every request
-is appended to --log as one JSON line.  The server exits by itself after
+is appended to --log as one JSON line.  /version answers v1.35.0 or
+--server-version (none: 404).  The server exits by itself after
 --lifetime seconds.  Python 3 standard library only.
 """
 
@@ -120,6 +121,16 @@ def status(code, reason, message):
     return {"kind": "Status", "apiVersion": "v1", "metadata": {},
             "status": "Failure", "message": message, "reason": reason,
             "code": code}
+
+
+
+def server_version(git):
+    """The /version document of --server-version, or None (a 404)."""
+    if git == "none":
+        return None
+    major, minor = git.lstrip("v").split(".")[:2]
+    return {"major": major, "minor": minor + ("+" if "-" in git else ""),
+            "gitVersion": git, "platform": "linux/amd64"}
 
 
 class State:
@@ -424,6 +435,8 @@ class Handler(BaseHTTPRequestHandler):
         namespace = None
         doc = fake_discovery.document(url.path,
                                       self.headers.get("Host", ""))
+        if url.path == "/version" and st.args.server_version:
+            doc = server_version(st.args.server_version)
         if doc is not None and kind in ("token", "cert"):
             self.send_json(200, doc)
             return
@@ -546,6 +559,10 @@ def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--certs", required=True)
     p.add_argument("--fixtures", required=True)
+    p.add_argument("--server-version", default="",
+                   help="gitVersion of /version (v1.33.1; minor 33+ as "
+                   "EKS prints it with --server-version v1.33.1-eks); "
+                   "'none': 404")
     p.add_argument("--port-file")
     p.add_argument("--log")
     p.add_argument("--token", action="append", default=[])

@@ -32,11 +32,13 @@
  * TestResourceBinPackingMultipleExtended.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "plugin_rows.h"
 
 #include "config.h"
 #include "config_int.h"
+#include "kube_version.h"
 
 /* ---- plugin sets as text ---- */
 
@@ -698,6 +700,39 @@ test_config__num_feasible_nodes_with_a_percentage(void)
     CHECK_EQ_INT(kp_num_feasible_nodes_pct(1000, 100), 1000);
 }
 
+static int
+server_minor(const char *body)
+{
+    return kp_kube_version_from_server(body, strlen(body));
+}
+
+/* The API server's /version (k8s.io/apimachinery/pkg/version.Info). */
+static void
+test_config__server_version(void)
+{
+    CHECK_EQ_INT(server_minor("{\"major\": \"1\", \"minor\": \"36\", "
+                              "\"gitVersion\": \"v1.36.2\"}"), 36);
+    /* EKS and GKE: minor "33+", gitVersion with a suffix */
+    CHECK_EQ_INT(server_minor("{\"major\": \"1\", \"minor\": \"33+\", "
+                              "\"gitVersion\": \"v1.33.5-eks-3025e55\"}"),
+                 33);
+    CHECK_EQ_INT(server_minor("{\"gitVersion\": \"v1.34.1+k3s1\"}"), 34);
+    CHECK_EQ_INT(server_minor("{\"major\": \"\", \"minor\": \"\", "
+                              "\"gitVersion\": \"v1.37.0-rc.1\"}"), 37);
+    /* outside the supported range: still read, for the message */
+    CHECK_EQ_INT(server_minor("{\"major\": \"1\", \"minor\": \"29\"}"), 29);
+    CHECK_EQ_INT(server_minor("{\"gitVersion\": \"v1.40.0\"}"), 40);
+    /* nothing to read */
+    CHECK_EQ_INT(server_minor("{\"major\": \"2\", \"minor\": \"1\"}"), -1);
+    CHECK_EQ_INT(server_minor("{\"minor\": \"x\", \"gitVersion\": 7}"), -1);
+    CHECK_EQ_INT(server_minor("{\"gitVersion\": \"1.36.0\"}"), -1);
+    CHECK_EQ_INT(server_minor("<html>502</html>"), -1);
+    CHECK_EQ_INT(server_minor("[]"), -1);
+    CHECK_EQ_INT(server_minor(""), -1);
+    CHECK_EQ_INT(kp_kube_version_from_server("{\"gitVersion\": \"v1.35.0\"}\"",
+                                             25), 35);
+}
+
 int
 main(void)
 {
@@ -709,5 +744,6 @@ main(void)
     RUN(test_config__openshift_profiles);
     RUN(test_config__scoring_strategy_rows);
     RUN(test_config__num_feasible_nodes_with_a_percentage);
+    RUN(test_config__server_version);
     return check_done();
 }
