@@ -121,6 +121,18 @@ kp_port_set_remove(struct kp_port_set *s, const struct kp_host_port *in)
     }
 }
 
+bool
+kp_port_set_has(const struct kp_port_set *s, const struct kp_host_port *in)
+{
+    struct kp_host_port hp = sanitize(in);
+    size_t i;
+
+    for (i = 0; i < s->n; i++)
+        if (same_port(&s->e[i], &hp))
+            return true;
+    return false;
+}
+
 /*
  * CheckConflict: a wanted 0.0.0.0 conflicts with the (protocol, port) on
  * any IP; another IP with the same one on that IP or on 0.0.0.0.

@@ -251,6 +251,9 @@ void kp_port_set_add(struct kp_port_set *s, struct kp_arena *a,
 void kp_port_set_remove(struct kp_port_set *s, const struct kp_host_port *hp);
 bool kp_port_set_conflict(const struct kp_port_set *s,
                           const struct kp_host_port *hp);
+/* Whether the set holds exactly this (ip, protocol, port). */
+bool kp_port_set_has(const struct kp_port_set *s,
+                     const struct kp_host_port *hp);
 /* Copy into the scratch arena (preemption's private NodeInfo). */
 struct kp_node_info *kp_node_info_clone(struct kp_arena *a,
                                         const struct kp_node_info *ni,

@@ -39,18 +39,6 @@ has_pod(const struct kp_node_info *ni, const struct kp_pod *p)
 
 /* ---- NodeInfo aggregates and used ports ---- */
 
-static bool
-port_in(const struct kp_port_set *s, const struct kp_host_port *hp)
-{
-    size_t i;
-
-    for (i = 0; i < s->n; i++)
-        if (s->e[i].port == hp->port && strcmp(s->e[i].ip, hp->ip) == 0 &&
-            strcmp(s->e[i].protocol, hp->protocol) == 0)
-            return true;
-    return false;
-}
-
 /* Whether two pods of the list declare the same (ip, protocol, port). */
 static bool
 shared_port(const struct kp_pod *const *pods, size_t n)
@@ -108,7 +96,7 @@ check_aggregates(const char *what, const struct kp_node_info *ni, size_t nres,
                           "its pods have %zu", what, ni->node->name,
                           ni->nanti, nanti);
     for (i = 0; i < ni->ports.n; i++)
-        if (!port_in(&want, &ni->ports.e[i]))
+        if (!kp_port_set_has(&want, &ni->ports.e[i]))
             kp_selfcheck_fail("%s NodeInfo %s: used port %s/%s/%d that no "
                               "pod declares", what, ni->node->name,
                               ni->ports.e[i].ip, ni->ports.e[i].protocol,

@@ -196,7 +196,7 @@ kp_select_victims_on_node(const struct kp_cycle *base, int node,
     struct kp_status st;
     bool *violating;
     size_t *kept;
-    size_t i, first = vt->n, n, nv = 0, nok = 0;
+    size_t i, first = vt->n, n, nv = 0, nok = 0, nnominated;
     int pass;
 
     while (first > 0 && vt->prio[first - 1] < p->priority)
@@ -216,12 +216,12 @@ kp_select_victims_on_node(const struct kp_cycle *base, int node,
      * counts overlay its source (tpcount.h), and vn.c changes under it
      * with every pod put back.
      */
-    vn.nominated = kp_cycle_count_ge_nominated(&vn.c, vn.ni) > 0;
+    nnominated = kp_cycle_count_ge_nominated(&vn.c, vn.ni);
+    vn.nominated = nnominated > 0;
     if (vn.nominated) {
         kp_cycle_clone(&vn.nc, base);
         vn.nni = kp_node_info_clone(a, &cl->nodes[node], cl->nres,
-                                    n + kp_cycle_count_ge_nominated(&vn.c,
-                                                                    vn.ni));
+                                    n + nnominated);
         kp_cycle_remove_tail(&vn.nc, vn.nni, vt, first);
         kp_cycle_add_ge_nominated(&vn.nc, vn.nni);
     }
