@@ -1192,8 +1192,11 @@ pipe_struct(struct pipe_reader *r, char c, bool *ends, struct kp_error *err)
     } else if (c == '}' || c == ']') {
         int d = r->depth - 1;
 
-        if (d < 0 || ((r->open[d / 8] >> (d % 8)) & 1) != (c == '}'))
+        if (d < 0)
             return pipe_fail(r, "unexpected closing bracket", err);
+        if (((r->open[d / 8] >> (d % 8)) & 1) != (c == '}'))
+            return pipe_fail(r, c == '}' ? "expected ']'" : "expected '}'",
+                             err);
         *ends = --r->depth == 0;
     } else if (c == '"') {
         r->in_str = true;

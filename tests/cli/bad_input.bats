@@ -196,6 +196,21 @@ EOF
         "error: deep.json: invalid JSON at line 1, column 533 (nesting too deep)"
 }
 
+@test "a closing bracket of the wrong kind is named where it is, file or pipe" {
+    cd "$BATS_TEST_TMPDIR"
+    printf '{"kind": "List", "items": [}' >wrong.json
+    run_kp -f wrong.json
+    assert_refused wrong.json 1 \
+        "error: wrong.json: invalid JSON at line 1, column 28 (expected ']')"
+    printf '{"kind":"List","items":[{"kind":"Pod","metadata":{"name":"a"]}]}' \
+        >wrong2.json
+    run --separate-stderr "$KP" -f - <wrong2.json
+    assert_failure 1
+    assert_output ''
+    assert_equal "$stderr" \
+        "error: <stdin>: invalid JSON at line 1, column 61 (expected '}')"
+}
+
 # --- tolerated input: warnings, and the analysis goes on -------------------
 
 ok_with_warnings() {

@@ -81,6 +81,25 @@ make_dump() {
     assert_equal "$output" "$want"
 }
 
+@test "the first bytes decide, as kubectl's YAMLOrJSONDecoder: YAML named .json, JSON named .yaml" {
+    run --separate-stderr "$KP" -f "$CLUSTER" -o json
+    local want=$output
+    cp "$FIX/cluster.yaml" "$BATS_TEST_TMPDIR/yaml-inside.json"
+    run --separate-stderr "$KP" -f "$BATS_TEST_TMPDIR/yaml-inside.json" -o json
+    assert_success
+    assert_equal "$output" "$want"
+    cp "$CLUSTER" "$BATS_TEST_TMPDIR/json-inside.yaml"
+    run --separate-stderr "$KP" -f "$BATS_TEST_TMPDIR/json-inside.yaml" -o json
+    assert_success
+    assert_equal "$output" "$want"
+    # JSON errors name the JSON reader's position, not a YAML parser's
+    printf '{"kind": "List", "items": [}' >"$BATS_TEST_TMPDIR/bad.yaml"
+    run --separate-stderr "$KP" -f "$BATS_TEST_TMPDIR/bad.yaml"
+    assert_failure 1
+    assert_output ''
+    [[ $stderr == "error: $BATS_TEST_TMPDIR/bad.yaml: "* ]]
+}
+
 @test "a bad field in YAML: one line naming file, document, object and field" {
     run --separate-stderr "$KP" -f "$FIX/bad-quantity.yaml" -o wide
     assert_failure 1
