@@ -429,8 +429,9 @@ def write_dict(target, tokens):
 
 
 def dictionaries():
-    load = source_words(["core/decode_*.c", "core/load/snapshot.c",
-                         "core/api/labels.c", "core/sched/plugins/*.c"])
+    load = source_words(["core/load/decode_*.c", "core/load/snapshot.c",
+                         "core/api/labels.c", "core/sched/podinfo.c",
+                         "core/sched/plugins/*/*.c"])
     write_dict("fuzz_load", ['"%s"' % w for w in load] +
                [':{"', '":"', '":[{"', '"},{"', '":null', '":true',
                 "-9223372036854775808", "2147483648", "1e308"])
