@@ -5,8 +5,8 @@
  * SelectCandidate (pickOneNodeForPreemption) and the FitError
  * histogram; the DefaultPreemption plugin's part (eligibility,
  * SelectVictimsOnNode, the candidate count) is in
- * core/sched/plugins/default_preemption.c, as upstream keeps it in
- * plugins/defaultpreemption/.  Each step keeps upstream's name in snake
+ * core/sched/plugins/defaultpreemption/default_preemption.c, as upstream
+ * keeps it in plugins/defaultpreemption/.  Each step keeps upstream's name in snake
  * case; where kube-scheduler is random the rule of the semantics document
  * applies (input order, --offset, first candidate on a tie).
  */

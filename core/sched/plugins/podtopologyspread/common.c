@@ -1,5 +1,5 @@
 /*
- * pod_topology_spread_common.c - mirrors pkg/scheduler/framework/
+ * common.c - mirrors pkg/scheduler/framework/
  * plugins/podtopologyspread/common.go (filterTopologySpreadConstraints,
  * mergeLabelSetWithSelector, buildDefaultConstraints,
  * matchNodeInclusionPolicies, nodeLabelsMatchSpreadConstraints,
