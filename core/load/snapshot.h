@@ -194,7 +194,11 @@ kp_snapshot_default_storage_class(const struct kp_snapshot *s);
  */
 bool kp_snapshot_volumes_evaluated(const struct kp_snapshot *s);
 
-/* Pod predicates of section 2 of the semantics. */
+/*
+ * Pod predicates: which pods the scheduler sees (the informer's field
+ * selector of pkg/scheduler/scheduler.go, skipPodSchedule of
+ * pkg/scheduler/schedule_one.go).
+ */
 bool kp_pod_is_terminal(const struct kp_pod *p);
 /*
  * Pending for scheduler_name: unbound, not terminal, not deleting.  A

@@ -7,8 +7,9 @@
  * SelectVictimsOnNode, the candidate count) is in
  * core/sched/plugins/defaultpreemption/default_preemption.c, as upstream
  * keeps it in plugins/defaultpreemption/.  Each step keeps upstream's name in snake
- * case; where kube-scheduler is random the rule of the semantics document
- * applies (input order, --offset, first candidate on a tie).
+ * case; where kube-scheduler is random the rule of README's "Reproducible
+ * where kube-scheduler is random" applies (input order, --offset, first
+ * candidate on a tie).
  */
 #include "preemption.h"
 #include "default_preemption.h"

@@ -133,16 +133,6 @@ run_filters(struct victim_node *vn)
     return kp_run_filters(&vn->c, vn->ni);
 }
 
-/*
- * Put pods[k] back; keep it when the pod still fits.  Only whether it
- * fits is read (an Error status is "does not fit" too, as upstream's
- * reprievePod), so the node_static plugins are not run again (fit_only,
- * set once the first check passed); with
- * nominated pods it must fit with them (RunFilterPluginsWithNominated-
- * Pods' first pass) and without them.  Pass or fail does not depend on
- * the order of a node's pods, so the nominated copy can take pods[k]
- * after its nominated pods.
- */
 /* The self-check of the test build (selfcheck.h) on both copies. */
 static void
 check_victim_node(const struct victim_node *vn)
@@ -155,6 +145,16 @@ check_victim_node(const struct victim_node *vn)
     (void)vn;
 }
 
+/*
+ * Put pods[k] back; keep it when the pod still fits.  Only whether it
+ * fits is read (an Error status is "does not fit" too, as upstream's
+ * reprievePod), so the node_static plugins are not run again (fit_only,
+ * set once the first check passed); with nominated pods it must fit
+ * with them (RunFilterPluginsWithNominatedPods' first pass) and without
+ * them.  Pass or fail does not depend on
+ * the order of a node's pods, so the nominated copy can take pods[k]
+ * after its nominated pods.
+ */
 static bool
 reprieve(struct victim_node *vn, const struct kp_victim_table *vt, size_t k)
 {
