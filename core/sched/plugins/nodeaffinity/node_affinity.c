@@ -12,6 +12,7 @@
  */
 #include <string.h>
 
+#include "corev1.h"
 #include "config.h"
 #include "plugins.h"
 #include "score.h"

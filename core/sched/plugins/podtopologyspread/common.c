@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "corev1.h"
 #include "config.h"
 #include "podinfo.h"
 #include "spread.h"

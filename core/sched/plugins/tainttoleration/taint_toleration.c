@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "corev1.h"
 #include "plugins.h"
 #include "score.h"
 
