@@ -242,7 +242,6 @@ kp_node_info_clone(struct kp_arena *a, const struct kp_node_info *ni,
     c->ports.n = c->ports.cap = ni->ports.n;
     c->ports.e = ni->ports.n ? kp_arena_memdup(a, ni->ports.e, ni->ports.n *
                                                sizeof(*ni->ports.e)) : NULL;
-    /* mark as arena-owned: cap grows are impossible, see add below */
     return c;
 }
 
