@@ -11,7 +11,10 @@
 
 #include "kp.h"
 
-/* the kube-scheduler releases replayed (docs/scheduler-semantics.md) */
+/*
+ * the kube-scheduler releases replayed as the default profile is (README,
+ * --kube-version: 1.31 to 1.34 and 1.38 change it)
+ */
 #define KP_KUBE_VERSIONS "v1.35, v1.36, v1.37"
 
 void

@@ -49,7 +49,7 @@ implicit_config(const struct kp_options *o, struct kp_sched_config *cfg,
     return 0;
 }
 
-/* What --kube-version changes in every profile (scheduler-semantics 17). */
+/* What --kube-version changes in every profile (README, --kube-version). */
 static void
 apply_version(struct kp_sched_config *cfg, int minor)
 {

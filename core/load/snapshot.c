@@ -1562,10 +1562,6 @@ global_default(const struct kp_snapshot *s)
     return best;
 }
 
-/*
- * Admission rules: spec.priority wins; else the named class; else the
- * globalDefault class with the lowest value; else 0.
- */
 /* The pod names a class that does not exist and has no spec.priority. */
 static bool
 class_missing(const struct kp_snapshot *s, const struct kp_pod *p)
@@ -1575,6 +1571,10 @@ class_missing(const struct kp_snapshot *s, const struct kp_pod *p)
            !kp_strmap_get(&s->pc_index, p->priority_class);
 }
 
+/*
+ * Admission rules: spec.priority wins; else the named class; else the
+ * globalDefault class with the lowest value (def); else 0.
+ */
 static void
 resolve_priority(struct kp_snapshot *s, struct kp_pod *p,
                  const struct kp_priority_class *def)

@@ -1,8 +1,11 @@
 /*
  * snapshot.h - the cluster state one analysis reads: nodes, pods, PDBs,
  * PriorityClasses, Namespaces and what the volume plugins read (PVCs, PVs,
- * StorageClasses, CSINodes), loaded from kubectl JSON, with name indexes,
- * the resource-name registry and priority resolution.
+ * StorageClasses, CSINodes), loaded from kubectl's JSON or YAML (-f) or
+ * from the API server (core/live), with name indexes, the resource-name
+ * registry and priority resolution.  This is what the scheduler's
+ * informers would hold; upstream's Snapshot (NodeInfos by node) is
+ * struct kp_cluster of framework.h, built from it.
  *
  * Mirrors plugin/pkg/admission/priority/admission.go for priorities and
  * pkg/scheduler/scheduler.go / eventhandlers.go for which pods count.
@@ -194,7 +197,11 @@ kp_snapshot_default_storage_class(const struct kp_snapshot *s);
  */
 bool kp_snapshot_volumes_evaluated(const struct kp_snapshot *s);
 
-/* Pod predicates of section 2 of the semantics. */
+/*
+ * Pod predicates: which pods the scheduler sees (the informer's field
+ * selector of pkg/scheduler/scheduler.go, skipPodSchedule of
+ * pkg/scheduler/schedule_one.go).
+ */
 bool kp_pod_is_terminal(const struct kp_pod *p);
 /*
  * Pending for scheduler_name: unbound, not terminal, not deleting.  A

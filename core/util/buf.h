@@ -1,5 +1,7 @@
 /*
- * buf.h - growable byte buffer with a hard cap (curl's dynbuf idea).
+ * buf.h - growable byte buffer (curl's dynbuf idea, without its size
+ * limit: it doubles as needed, and running out of memory aborts as every
+ * kp_xmalloc does, arena.h).
  * Output is rendered into a buffer and written only when complete, or
  * (kp_buf_set_sink) a megabyte at a time once nothing can fail.
  */
