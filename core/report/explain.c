@@ -224,8 +224,9 @@ party_selected(const struct kp_select *f, const struct party *pt)
     const struct kp_options *o = f->o;
     size_t i;
 
-    if (pt->pod ? !kp_select_pod(f, pt->pod) :
-        !kp_select_namespace(f, pt->ns) || f->has_selector)
+    if (pt->pod && !kp_select_pod(f, pt->pod))
+        return false;
+    if (!pt->pod && (!kp_select_namespace(f, pt->ns) || f->has_selector))
         return false;
     for (i = 0; i < o->npods; i++)
         if (kp_select_names(f, o->pods[i], pt->ns, pt->name))

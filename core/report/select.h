@@ -24,8 +24,9 @@ struct kp_select {
 };
 
 /*
- * -l parsed into a's memory; default_ns: -n, else the namespace of the
- * context (live) or "default".  Exit 1 on a bad selector.
+ * -l parsed into a's memory (a bad one is a usage error, exit 2);
+ * default_ns is the namespace of a bare POD without -n: the context's
+ * (live) or "default".
  */
 int kp_select_init(struct kp_select *s, const struct kp_options *o,
                    const char *default_ns, struct kp_arena *a,

@@ -200,3 +200,15 @@ make_dump() {
     run --separate-stderr "$KP" explain -f "$d" -R -f "$d.extra.json"
     assert_success
 }
+
+@test "explain reads a cluster-info dump as the run does: the same warning for PDBs and PriorityClasses" {
+    need jq
+    local d="$BATS_TEST_TMPDIR/dump"
+    make_dump "$d"
+    run --separate-stderr "$KP" explain -f "$d" -R -o json
+    assert_success
+    assert_equal "$stderr" "warning: $d: kubectl cluster-info dump holds no PodDisruptionBudgets or PriorityClasses: add them as another -f (kubectl get pdb,priorityclasses -A -o json)"
+    run --separate-stderr "$KP" explain -f "$d" -f "$d.extra.json" -R -o json
+    assert_success
+    assert_equal "$stderr" ""
+}
