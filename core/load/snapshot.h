@@ -21,7 +21,7 @@
 
 #define KP_MAX_JSON_DEPTH 64
 
-struct kp_event;                    /* explain.h */
+struct kp_event;                    /* event.h */
 
 struct kp_snapshot {
     struct kp_arena arena;

@@ -10,7 +10,7 @@
  * is merged into one preemption; a victim or preemptor still in the
  * snapshot (same UID) gives its state, priority and PDBs.
  */
-#include "explain.h"
+#include "event.h"
 
 #include <stdio.h>
 #include <stdlib.h>
