@@ -9,18 +9,24 @@
  * status.nominatedNodeName until it is bound.  Evidence about one victim
  * is merged into one preemption; a victim or preemptor still in the
  * snapshot (same UID) gives its state, priority and PDBs.
+ *
+ * Loading, warnings and --fail-on's status are the run's (run.h), the
+ * selection (POD..., -n, -l) is the run's (select.h), and so are the
+ * printers: the text table (table.h) and, from the -o json document,
+ * kubectl's yaml, jsonpath and custom-columns (render_kubectl.h).
  */
-#include "event.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "event.h"
+#include "kp.h"
 #include "preemption.h"
 #include "render_kubectl.h"
 #include "run.h"
 #include "select.h"
+#include "snapshot.h"
 #include "table.h"
 #include "whatif.h"
 
