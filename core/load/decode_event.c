@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "explain.h"
+#include "event.h"
 #include "json_util.h"
 #include "snapshot.h"
 

@@ -1828,7 +1828,7 @@ kp_snapshot_finish(struct kp_snapshot *s, const char *scheduler_name,
     if (s->nnodes == 0)
         kp_snapshot_warn(s, "the snapshot has no nodes: every pending pod "
                          "is unschedulable");
-    def = global_default(s);
+    def = s->default_class = global_default(s);
     for (i = 0; i < s->npods; i++) {
         struct kp_pod *p = s->pods[i];
         const struct kp_priority_class *pc = NULL;

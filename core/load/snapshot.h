@@ -24,7 +24,7 @@
 
 #define KP_MAX_JSON_DEPTH 64
 
-struct kp_event;                    /* explain.h */
+struct kp_event;                    /* event.h */
 
 struct kp_snapshot {
     struct kp_arena arena;
@@ -36,6 +36,12 @@ struct kp_snapshot {
     size_t npdbs, cappdbs;
     struct kp_priority_class **pcs;
     size_t npcs, cappcs;
+    /*
+     * After kp_snapshot_finish(): the class admission gives a pod that
+     * names none and has no spec.priority (the globalDefault class with
+     * the lowest value), or NULL (priority 0).
+     */
+    const struct kp_priority_class *default_class;
     struct kp_namespace **namespaces;
     size_t nnamespaces, capnamespaces;
     /* resource registry: id -> name, id -> "Insufficient <name>" */

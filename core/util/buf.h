@@ -35,5 +35,7 @@ void kp_buf_printf(struct kp_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* A JSON string literal, quoted and escaped. */
 void kp_buf_json_str(struct kp_buf *b, const char *s);
+/* The same, or null when s is NULL. */
+void kp_buf_json_str_or_null(struct kp_buf *b, const char *s);
 
 #endif

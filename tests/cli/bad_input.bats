@@ -16,12 +16,8 @@
 #
 # KP_BIN overrides the binary under test (default build/kubectl-preempt).
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
+load '../helpers/common'
 
-ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-KP="${KP_BIN:-$BATS_TEST_DIRNAME/../../build/kubectl-preempt}"
 BAD="$ROOT/tests/bad"
 OKW="$ROOT/tests/ok-with-warnings"
 # a run that takes longer than this is a hang
@@ -237,6 +233,7 @@ ok_with_warnings() {
 }
 
 @test "ok-with-warnings: unknown kinds say nothing without -v" {
+    need jq
     cd "$OKW"
     run_kp --mode queue -o json -f unknown_kind.json
     assert_equal "$status" 0
@@ -253,6 +250,7 @@ ok_with_warnings() {
 }
 
 @test "ok-with-warnings: no nodes, every pending pod Unschedulable" {
+    need jq
     ok_with_warnings no_nodes
     run jq -r '.pods[] | "\(.result) \(.message)"' "$OUT"
     assert_output - <<'EOF'
@@ -277,6 +275,7 @@ EOF
 }
 
 @test "huge but valid quantities are analysed without overflow" {
+    need jq
     # "9223372036854775807" cpu and "8Ei" memory are valid quantities; two
     # feasible nodes so that they are scored (run under UBSan by make test)
     cat >"$BATS_TEST_TMPDIR/huge.json" <<'JSON'
