@@ -26,11 +26,14 @@ int kp_run_load(struct kp_snapshot *s, const struct kp_options *o,
                 size_t ns_len, struct kp_whatif *w, struct kp_error *err);
 
 /*
- * The one way warnings travel: raised into the snapshot
- * (kp_snapshot_warn) by the loader, the live client, the configuration,
- * the what-ifs and the run, in that order; moved here into r, once
- * nothing more can be raised, for stderr (cmd/) and -o json's
- * "warnings" (the report reads r's list, it keeps no copy).
+ * The one way warnings travel: each is raised into the snapshot
+ * (kp_snapshot_warn), in the order of the run: reading (-f, the live
+ * lists, --add), the configuration's (kp_run_config_mark_pods),
+ * kp_snapshot_finish's, then the run's own (pods not analysed,
+ * --only-added with nothing to report, -v's ignored kinds; explain's "no
+ * preemptions found").  Once nothing more can be raised they move here
+ * into r, for stderr (cmd/ prints each once) and for -o json's
+ * "warnings" (the report points at r's list; it keeps no copy).
  */
 void kp_run_take_warnings(struct kp_run_result *r, struct kp_snapshot *s);
 
