@@ -2,7 +2,7 @@
  * explain.c - "kubectl-preempt explain": what preempted what, read back
  * from a snapshot.
  *
- * Mirrors the traces kube-scheduler leaves (section 14 of the semantics;
+ * Mirrors the traces kube-scheduler leaves (its preemption executor,
  * pkg/scheduler/framework/preemption/executor.go): a Preempted event per
  * victim (regarding the victim, related the preemptor), the victim's
  * DisruptionTarget condition while it terminates, and the preemptor's
