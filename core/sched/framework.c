@@ -283,8 +283,8 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
         npdb += ni->pods[k]->npdbs;
     sz = sizeof(*vt) + (n + 1) * nres * sizeof(int64_t) +
          (n + 1) * sizeof(void *) + (n + 1) * sizeof(int32_t) +
-         3 * (n + 1) * sizeof(uint32_t) + (npdb + 1) * sizeof(int32_t) +
-         2 * (n + 1) * sizeof(void *);
+         4 * (n + 1) * sizeof(uint32_t) + (npdb + 1) * sizeof(int32_t) +
+         3 * (n + 1) * sizeof(void *);
     mem = a ? kp_arena_alloc(a, sz) : kp_xcalloc(1, sz);
     vt = (struct kp_victim_table *)(void *)mem;
     mem += sizeof(*vt);
@@ -293,6 +293,8 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
     vt->pods = (const struct kp_pod **)(void *)mem;
     mem += (n + 1) * sizeof(void *);
     vt->anti = (const struct kp_pod **)(void *)mem;
+    mem += (n + 1) * sizeof(void *);
+    vt->aff = (const struct kp_pod **)(void *)mem;
     mem += (n + 1) * sizeof(void *);
     vt->ns = (const char **)(void *)mem;
     mem += (n + 1) * sizeof(void *);
@@ -303,6 +305,8 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
     vt->pdb_off = (uint32_t *)(void *)mem;
     mem += (n + 1) * sizeof(uint32_t);
     vt->tail_anti = (uint32_t *)(void *)mem;
+    mem += (n + 1) * sizeof(uint32_t);
+    vt->tail_ports = (uint32_t *)(void *)mem;
     mem += (n + 1) * sizeof(uint32_t);
     vt->pdb = (int32_t *)(void *)mem;
     vt->n = n;
@@ -315,6 +319,8 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
         vt->ns[k] = ni->pods[k]->ns;
         if (ni->pods[k]->nanti_affinity > 0)
             vt->anti[vt->nanti++] = ni->pods[k];
+        if (kp_pod_has_scored_affinity(ni->pods[k]))
+            vt->aff[vt->naff++] = ni->pods[k];
     }
     qsort(order, n, sizeof(*order), cmp_by_importance);
     npdb = 0;
@@ -333,6 +339,7 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
     free(order);
     memset(&vt->tail_req[n * nres], 0, nres * sizeof(int64_t));
     vt->tail_anti[n] = 0;
+    vt->tail_ports[n] = 0;
     for (k = n; k-- > 0;) {
         const struct kp_pod *p = vt->pods[k];
         int64_t *row = &vt->tail_req[k * nres];
@@ -342,6 +349,7 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
             row[p->req.e[r].id] = kp_wrap_add(row[p->req.e[r].id],
                                               p->req.e[r].value);
         vt->tail_anti[k] = vt->tail_anti[k + 1] + (p->nanti_affinity > 0);
+        vt->tail_ports[k] = vt->tail_ports[k + 1] + (p->nhost_ports > 0);
     }
     return vt;
 }
@@ -747,24 +755,56 @@ kp_cycle_remove_pod(struct kp_cycle *c, struct kp_node_info *ni,
     remove_hooks(c, ni, p);
 }
 
+/*
+ * Whether a RemovePod/AddPod hook of c can do anything: a plugin that has
+ * them, runs, and has a PreFilter state (each hook returns at once
+ * without one).
+ */
+static bool
+hooks_live(const struct kp_cycle *c)
+{
+    size_t i;
+
+    for (i = 0; i < kp_nfilter_plugins; i++)
+        if (!c->skip[i] && c->state[i] && (kp_filter_plugins[i]->add_pod ||
+                                           kp_filter_plugins[i]->remove_pod))
+            return true;
+    return false;
+}
+
+/* whether the table's pods[k] declares host ports */
+static inline bool
+table_has_ports(const struct kp_victim_table *vt, size_t k)
+{
+    return vt->tail_ports[k] != vt->tail_ports[k + 1];
+}
+
 void
 kp_cycle_remove_tail(struct kp_cycle *c, struct kp_node_info *ni,
                      const struct kp_victim_table *vt, size_t first)
 {
     const int64_t *row = &vt->tail_req[first * vt->nres];
     size_t i, k, kept = 0, nout = 0;
-    bool *out = kp_arena_alloc_uninit(c->scratch, ni->npods + 1);
-    const struct kp_pod **gone = kp_arena_alloc_uninit(c->scratch,
-        (vt->n - first + 1) * sizeof(*gone));
+    /* by NodeInfo position: 1 goes, 2 goes and has host ports */
+    unsigned char *out = kp_arena_alloc_uninit(c->scratch, ni->npods + 1);
+    const struct kp_pod **gone = NULL;
+    bool hooks = hooks_live(c), visit = hooks || vt->tail_ports[first] > 0;
 
     memset(out, 0, ni->npods + 1);
     for (k = first; k < vt->n; k++)
-        out[vt->pos[k]] = true;
+        out[vt->pos[k]] = (unsigned char)(1 + table_has_ports(vt, k));
+    /*
+     * The pods that go are visited (no pod is read otherwise) only when a
+     * hook can use them or one of them frees host ports.
+     */
+    if (visit)
+        gone = kp_arena_alloc_uninit(c->scratch,
+                                     (vt->n - first + 1) * sizeof(*gone));
     for (i = 0; i < ni->npods; i++) {
-        if (out[i])
-            gone[nout++] = ni->pods[i];
-        else
+        if (!out[i])
             ni->pods[kept++] = ni->pods[i];
+        else if (visit && (hooks || out[i] == 2))
+            gone[nout++] = ni->pods[i];
     }
     ni->npods = kept;
     for (i = 0; i < vt->nres; i++)
@@ -773,7 +813,8 @@ kp_cycle_remove_tail(struct kp_cycle *c, struct kp_node_info *ni,
     /* the RemovePod hooks in the node's order */
     for (i = 0; i < nout; i++) {
         ports_remove(ni, gone[i]);
-        remove_hooks(c, ni, gone[i]);
+        if (hooks)
+            remove_hooks(c, ni, gone[i]);
     }
 }
 
@@ -803,7 +844,8 @@ kp_cycle_add_table_pod(struct kp_cycle *c, struct kp_node_info *ni,
     /* capacity was reserved by kp_node_info_clone */
     ni->pods[ni->npods++] = vt->pods[k];
     table_account(ni, vt, k, 1);
-    ports_add(ni, c->scratch, vt->pods[k]);
+    if (table_has_ports(vt, k))
+        ports_add(ni, c->scratch, vt->pods[k]);
     add_hooks(c, ni, vt->pods[k]);
 }
 
@@ -814,7 +856,8 @@ kp_cycle_remove_table_pod(struct kp_cycle *c, struct kp_node_info *ni,
     /* it was put back last */
     ni->npods--;
     table_account(ni, vt, k, -1);
-    ports_remove(ni, vt->pods[k]);
+    if (table_has_ports(vt, k))
+        ports_remove(ni, vt->pods[k]);
     remove_hooks(c, ni, vt->pods[k]);
 }
 

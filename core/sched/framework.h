@@ -139,13 +139,36 @@ struct kp_victim_table {
     uint32_t *pdb_off;
     int32_t *pdb;
     uint32_t *tail_anti;        /* n + 1: pods with anti-affinity terms */
+    uint32_t *tail_ports;       /* n + 1: pods with host ports */
     /* those pods in the NodeInfo's order (PodsWithRequiredAntiAffinity) */
     const struct kp_pod **anti;
     size_t nanti;
+    /*
+     * The pods with pod affinity terms InterPodAffinity's PreScore reads
+     * of an existing pod (required or preferred affinity, preferred
+     * anti-affinity), in the NodeInfo's order: upstream's
+     * PodsWithAffinity less the pods whose terms add nothing, walked
+     * when the incoming pod has no preferred terms of its own.
+     */
+    const struct kp_pod **aff;
+    size_t naff;
     /* each pod's namespace, in the NodeInfo's order */
     const char **ns;
     int64_t *tail_req;          /* (n + 1) x nres */
 };
+
+/*
+ * Whether InterPodAffinity's PreScore can count anything for an existing
+ * pod when the incoming pod has no preferred terms: the existing pod has
+ * required or preferred affinity or preferred anti-affinity terms
+ * (processExistingPod; its required anti-affinity is not scored).
+ */
+static inline bool
+kp_pod_has_scored_affinity(const struct kp_pod *q)
+{
+    return q->naffinity > 0 || q->npref_affinity > 0 ||
+           q->npref_anti_affinity > 0;
+}
 
 /*
  * The cluster's table of the node when it is current (the NodeInfo was

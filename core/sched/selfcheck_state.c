@@ -275,7 +275,7 @@ check_table(const struct kp_cluster *cl, int node)
     }
     kp_arena_init(&a);
     w = kp_victim_table_build(cl, node, &a);
-    if (vt->n != w->n || vt->nanti != w->nanti ||
+    if (vt->n != w->n || vt->nanti != w->nanti || vt->naff != w->naff ||
         vt->pdb_off[vt->n] != w->pdb_off[w->n]) {
         kp_selfcheck_fail("victim table of %s: %zu pods (%zu with "
                           "anti-affinity), want %zu (%zu)", name, vt->n,
@@ -288,9 +288,12 @@ check_table(const struct kp_cluster *cl, int node)
                memcmp(vt->pdb, w->pdb, vt->pdb_off[vt->n] * sizeof(*vt->pdb)) ||
                memcmp(vt->tail_anti, w->tail_anti,
                       (vt->n + 1) * sizeof(*vt->tail_anti)) ||
+               memcmp(vt->tail_ports, w->tail_ports,
+                      (vt->n + 1) * sizeof(*vt->tail_ports)) ||
                memcmp(vt->tail_req, w->tail_req,
                       (vt->n + 1) * vt->nres * sizeof(*vt->tail_req)) ||
                memcmp(vt->anti, w->anti, vt->nanti * sizeof(*vt->anti)) ||
+               memcmp(vt->aff, w->aff, vt->naff * sizeof(*vt->aff)) ||
                memcmp(vt->ns, w->ns, vt->n * sizeof(*vt->ns))) {
         kp_selfcheck_fail("victim table of %s: differs from one built "
                           "afresh", name);

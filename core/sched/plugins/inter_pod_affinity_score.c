@@ -112,6 +112,7 @@ ipa_pre_score(const struct kp_score_nodes *f, void **state)
     const struct kp_snapshot *snap = c->cl->snap;
     struct ipa_score_state *st;
     size_t i, j;
+    bool own;
 
     if (kp_pod_info_parse_error(c->scratch, c->pod))
         return false;
@@ -129,12 +130,27 @@ ipa_pre_score(const struct kp_score_nodes *f, void **state)
         c->scratch, snap, c->pod->pref_anti_affinity,
         c->pod->npref_anti_affinity);
     st->ns_labels = kp_pod_namespace_labels(snap, c->pod);
+    /*
+     * Without preferred terms of its own, only existing pods with terms
+     * can add to a score (upstream walks HavePodsWithAffinityList and each
+     * node's PodsWithAffinity): the node's table lists them.
+     */
+    own = c->pod->npref_affinity > 0 || c->pod->npref_anti_affinity > 0;
     for (i = 0; i < snap->nnodes; i++) {
         const struct kp_node_info *ni = &c->cl->nodes[i];
+        const struct kp_victim_table *vt = own ? NULL :
+                                           kp_node_table(c->cl, (int)i);
 
+        if (vt) {
+            for (j = 0; j < vt->naff; j++)
+                process_existing_pod(c->scratch, st, c->pod, vt->aff[j],
+                                     ni->node);
+            continue;
+        }
         for (j = 0; j < ni->npods; j++)
-            process_existing_pod(c->scratch, st, c->pod, ni->pods[j],
-                                 ni->node);
+            if (own || kp_pod_has_scored_affinity(ni->pods[j]))
+                process_existing_pod(c->scratch, st, c->pod, ni->pods[j],
+                                     ni->node);
     }
     *state = &st->m;
     return st->m.used > 0;
