@@ -7,6 +7,8 @@
 #include "framework.h"
 #include "config.h"
 #include "preemption.h"
+#include "score.h"
+#include "selcount.h"
 #include "selfcheck.h"
 
 #include <stdio.h>
@@ -474,6 +476,8 @@ kp_cluster_release(struct kp_cluster *cl)
             free(cl->vt[i]);
     }
     free(cl->vt);
+    kp_selcount_free(cl->selcount);
+    kp_image_index_free(cl->images, cl->snap ? cl->snap->nnodes : 0);
     free(cl->used_block);
     free(cl->alloc_block);
     free(cl->nominated_max);

@@ -115,6 +115,10 @@ struct kp_cluster {
     int64_t *used_block, *alloc_block;      /* nodes[i].used / .alloc */
     /* per node, rebuilt whenever its pods change (kp_victim_table) */
     struct kp_victim_table **vt;
+    /* matching-pod counts per node and selector (selcount.h), or NULL */
+    struct kp_selcount *selcount;
+    /* the nodes' images by name (ImageLocality, score.h), or NULL */
+    struct kp_image_index *images;
 };
 
 /*

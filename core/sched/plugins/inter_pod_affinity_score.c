@@ -19,6 +19,7 @@
 #include "config.h"
 #include "score.h"
 #include "podinfo.h"
+#include "selcount.h"
 #include "tpcount.h"
 
 #define HARD_POD_AFFINITY_WEIGHT 1
@@ -43,23 +44,6 @@ add_term(struct kp_arena *a, struct kp_tpcount *m,
         kp_tpcount_add(a, m, t->topology_key, v, weight);
 }
 
-/* processTerms over the incoming pod's weighted terms; sign is +1 or -1. */
-static void
-process_incoming_terms(struct kp_arena *a, struct kp_tpcount *m,
-                       const struct kp_affinity_term *t,
-                       const unsigned char *const *sel, size_t n,
-                       const char *owner_ns, const struct kp_pod *q,
-                       const struct kp_node *node, int64_t sign)
-{
-    size_t i;
-
-    n = kp_affinity_terms_usable(t, n);
-    for (i = 0; i < n; i++)
-        if (kp_incoming_term_matches(&t[i], sel ? sel[i] : NULL, owner_ns,
-                                     q))
-            add_term(a, m, &t[i], node, t[i].weight * sign);
-}
-
 /*
  * processTerm(s) over an existing pod's terms against the incoming pod p;
  * weight 0 takes each term's own weight (times sign).
@@ -81,7 +65,45 @@ process_existing_terms(struct kp_arena *a, struct kp_tpcount *m,
                      (weight ? weight : t[i].weight) * sign);
 }
 
-/* processExistingPod */
+/*
+ * processTerms over the incoming pod's weighted terms for all pods of a
+ * node at once: each term adds its weight (times sign) once per pod it
+ * matches, the pods counted by selcount (ent[i], kept across pods) or
+ * one by one (ent NULL).
+ */
+static void
+process_incoming_terms_node(struct kp_arena *a, struct kp_tpcount *m,
+                            const struct kp_affinity_term *t,
+                            const unsigned char *const *sel, size_t n,
+                            struct kp_selcount_entry *const *ent,
+                            const char *owner_ns,
+                            const struct kp_node_info *ni, int64_t sign)
+{
+    size_t i, j;
+
+    n = kp_affinity_terms_usable(t, n);
+    for (i = 0; i < n; i++) {
+        const char *v = kp_labels_get(&ni->node->labels, t[i].topology_key);
+        int64_t cnt = 0;
+
+        if (!v)
+            continue;
+        if (ent)
+            cnt = kp_selcount_node(ent[i], ni);
+        else
+            for (j = 0; j < ni->npods; j++)
+                cnt += kp_incoming_term_matches(&t[i], sel ? sel[i] : NULL,
+                                                owner_ns, ni->pods[j]);
+        if (cnt > 0)
+            kp_tpcount_add(a, m, t[i].topology_key, v,
+                           t[i].weight * sign * cnt);
+    }
+}
+
+/*
+ * processExistingPod's part that reads the existing pod's own terms
+ * (those of the incoming pod are counted per node above).
+ */
 static void
 process_existing_pod(struct kp_arena *a, struct ipa_score_state *st,
                      const struct kp_pod *p, const struct kp_pod *q,
@@ -91,10 +113,6 @@ process_existing_pod(struct kp_arena *a, struct ipa_score_state *st,
 
     if (node->labels.n == 0)
         return;
-    process_incoming_terms(a, m, p->pref_affinity, st->aff_sel,
-                           p->npref_affinity, p->ns, q, node, 1);
-    process_incoming_terms(a, m, p->pref_anti_affinity, st->anti_sel,
-                           p->npref_anti_affinity, p->ns, q, node, -1);
     if (st->hard_weight > 0)
         process_existing_terms(a, m, q->affinity, q->naffinity, q->ns, p,
                                st->ns_labels, node, st->hard_weight, 1);
@@ -111,6 +129,8 @@ ipa_pre_score(const struct kp_score_nodes *f, void **state)
     const struct kp_cycle *c = f->c;
     const struct kp_snapshot *snap = c->cl->snap;
     struct ipa_score_state *st;
+    struct kp_selcount_entry **aff_ent = NULL, **anti_ent = NULL;
+    const struct kp_pod *p;
     size_t i, j;
     bool own;
 
@@ -131,25 +151,55 @@ ipa_pre_score(const struct kp_score_nodes *f, void **state)
         c->pod->npref_anti_affinity);
     st->ns_labels = kp_pod_namespace_labels(snap, c->pod);
     /*
-     * Without preferred terms of its own, only existing pods with terms
-     * can add to a score (upstream walks HavePodsWithAffinityList and each
-     * node's PodsWithAffinity): the node's table lists them.
+     * processExistingPod over every pod of the cluster, in two parts.
+     * The incoming pod's preferred terms match pods counted per node and
+     * term (selcount.h: the pods of a workload share the counts).  The
+     * existing pods' own terms: only pods with some can add to a score,
+     * as upstream walks HavePodsWithAffinityList and each node's
+     * PodsWithAffinity when the incoming pod has no preferred terms; the
+     * node's table lists them.  The sums are the same in any order.
      */
-    own = c->pod->npref_affinity > 0 || c->pod->npref_anti_affinity > 0;
+    p = c->pod;
+    own = p->npref_affinity > 0 || p->npref_anti_affinity > 0;
+    if (own && p->npref_affinity + p->npref_anti_affinity <=
+               KP_SELCOUNT_HOLD) {
+        aff_ent = kp_arena_alloc(c->scratch, (p->npref_affinity + 1) *
+                                 sizeof(*aff_ent));
+        anti_ent = kp_arena_alloc(c->scratch, (p->npref_anti_affinity + 1) *
+                                  sizeof(*anti_ent));
+        for (j = 0; j < p->npref_affinity; j++)
+            aff_ent[j] = kp_selcount_term(c->cl, &p->pref_affinity[j],
+                                          st->aff_sel ? st->aff_sel[j] : NULL,
+                                          p->ns);
+        for (j = 0; j < p->npref_anti_affinity; j++)
+            anti_ent[j] = kp_selcount_term(
+                c->cl, &p->pref_anti_affinity[j],
+                st->anti_sel ? st->anti_sel[j] : NULL, p->ns);
+    }
     for (i = 0; i < snap->nnodes; i++) {
         const struct kp_node_info *ni = &c->cl->nodes[i];
-        const struct kp_victim_table *vt = own ? NULL :
-                                           kp_node_table(c->cl, (int)i);
+        const struct kp_victim_table *vt = kp_node_table(c->cl, (int)i);
 
+        if (ni->node->labels.n == 0)
+            continue;
+        if (own) {
+            process_incoming_terms_node(c->scratch, &st->m, p->pref_affinity,
+                                        st->aff_sel, p->npref_affinity,
+                                        aff_ent, p->ns, ni, 1);
+            process_incoming_terms_node(c->scratch, &st->m,
+                                        p->pref_anti_affinity, st->anti_sel,
+                                        p->npref_anti_affinity, anti_ent,
+                                        p->ns, ni, -1);
+        }
         if (vt) {
             for (j = 0; j < vt->naff; j++)
-                process_existing_pod(c->scratch, st, c->pod, vt->aff[j],
+                process_existing_pod(c->scratch, st, p, vt->aff[j],
                                      ni->node);
             continue;
         }
         for (j = 0; j < ni->npods; j++)
-            if (own || kp_pod_has_scored_affinity(ni->pods[j]))
-                process_existing_pod(c->scratch, st, c->pod, ni->pods[j],
+            if (kp_pod_has_scored_affinity(ni->pods[j]))
+                process_existing_pod(c->scratch, st, p, ni->pods[j],
                                      ni->node);
     }
     *state = &st->m;

@@ -17,6 +17,7 @@
 
 #include "plugin_state.h"
 #include "plugins.h"
+#include "selcount.h"
 #include "spread.h"
 #include "tpcount.h"
 
@@ -79,10 +80,13 @@ paths_init(struct critical_paths *p, const struct kp_tpcount *tp)
     kp_tpcount_each(tp, paths_visit, p);
 }
 
-/* The per-node part of calPreFilterState. */
+/*
+ * The per-node part of calPreFilterState; ent[i]: constraint i's counts
+ * kept across pods (selcount.h), or NULL.
+ */
 static void
 count_node(struct kp_cycle *c, struct pts_state *s,
-           const struct kp_node_info *ni)
+           struct kp_selcount_entry **ent, const struct kp_node_info *ni)
 {
     const struct kp_node *node = ni->node;
     size_t i;
@@ -96,6 +100,7 @@ count_node(struct kp_cycle *c, struct pts_state *s,
             continue;
         kp_tpcount_add(c->scratch, &s->tp[i], t->topology_key,
                        kp_labels_get(&node->labels, t->topology_key),
+                       ent[i] ? kp_selcount_node(ent[i], ni) :
                        kp_spread_count_matching(ni, &t->selector,
                                                 c->pod->ns));
     }
@@ -117,6 +122,7 @@ static struct kp_status
 pre_filter(struct kp_cycle *c, int idx)
 {
     struct kp_spread_tsc *cons;
+    struct kp_selcount_entry **ent;
     struct pts_state *s;
     const char *err;
     size_t n, i;
@@ -133,10 +139,15 @@ pre_filter(struct kp_cycle *c, int idx)
     s->cons = cons;
     s->tp = kp_arena_alloc(c->scratch, n * sizeof(*s->tp));
     s->paths = kp_arena_alloc(c->scratch, n * sizeof(*s->paths));
-    for (i = 0; i < n; i++)
+    ent = kp_arena_alloc(c->scratch, n * sizeof(*ent));
+    for (i = 0; i < n; i++) {
         kp_tpcount_init(&s->tp[i]);
+        if (n <= KP_SELCOUNT_HOLD)
+            ent[i] = kp_selcount_spread(c->cl, &cons[i].selector,
+                                        c->pod->ns);
+    }
     for (i = 0; i < c->cl->snap->nnodes; i++)
-        count_node(c, s, &c->cl->nodes[i]);
+        count_node(c, s, ent, &c->cl->nodes[i]);
     for (i = 0; i < n; i++)
         paths_init(&s->paths[i], &s->tp[i]);
     c->state[idx] = s;

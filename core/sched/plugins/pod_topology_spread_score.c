@@ -16,6 +16,7 @@
 
 #include "config.h"
 #include "score.h"
+#include "selcount.h"
 #include "spread.h"
 #include "tpcount.h"
 
@@ -25,6 +26,7 @@ struct pts_score_state {
     bool require_all;           /* requireAllTopologies */
     bool *ignored;              /* IgnoredNodes, by index into f->nodes */
     struct kp_tpcount *counts;  /* TopologyValueToPodCounts */
+    struct kp_selcount_entry **ent;     /* per constraint, or NULL */
     double *weight;             /* TopologyNormalizingWeight */
 };
 
@@ -97,6 +99,7 @@ count_all_nodes(const struct kp_cycle *c, struct pts_score_state *s)
                 !kp_tpcount_has(&s->counts[k], t->topology_key, v))
                 continue;
             kp_tpcount_add(c->scratch, &s->counts[k], t->topology_key, v,
+                           s->ent[k] ? kp_selcount_node(s->ent[k], ni) :
                            kp_spread_count_matching(ni, &t->selector,
                                                     c->pod->ns));
         }
@@ -110,6 +113,7 @@ pts_pre_score(const struct kp_score_nodes *f, void **state)
     struct pts_score_state *s = kp_arena_alloc(c->scratch, sizeof(*s));
     struct kp_spread_tsc *cons;
     const char *err;
+    size_t i;
 
     if (c->cl->snap->nnodes == 0 ||
         kp_spread_get_constraints_profile(c->scratch, c->pod, false,
@@ -121,6 +125,9 @@ pts_pre_score(const struct kp_score_nodes *f, void **state)
     s->require_all = c->pod->nspread > 0 ||
                      (c->profile && c->profile->pts_list_defaulting);
     init_state(f, s);
+    s->ent = kp_arena_alloc(c->scratch, s->n * sizeof(*s->ent));
+    for (i = 0; i < s->n && s->n <= KP_SELCOUNT_HOLD; i++)
+        s->ent[i] = kp_selcount_spread(c->cl, &cons[i].selector, c->pod->ns);
     count_all_nodes(c, s);
     *state = s;
     return true;
@@ -151,7 +158,8 @@ pts_score(const struct kp_score_nodes *f, void *state, size_t idx)
         if (!v)
             continue;
         cnt = is_hostname(t) ?
-              kp_spread_count_matching(ni, &t->selector, f->c->pod->ns) :
+              (s->ent[k] ? kp_selcount_node(s->ent[k], ni) :
+               kp_spread_count_matching(ni, &t->selector, f->c->pod->ns)) :
               kp_tpcount_get(&s->counts[k], t->topology_key, v);
         score += score_for_count(cnt, t->max_skew, s->weight[k]);
     }
