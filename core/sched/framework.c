@@ -357,10 +357,30 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
 }
 
 static void
+free_table(struct kp_victim_table *vt)
+{
+    if (!vt)
+        return;
+    free(vt->grp_id);
+    free(vt->grp_mult);
+    free(vt->anti_grp_id);
+    free(vt->anti_grp_mult);
+    free(vt);
+}
+
+static void
 rebuild_table(struct kp_cluster *cl, int node)
 {
-    free(cl->vt[node]);
-    cl->vt[node] = build_table(NULL, cl->snap, &cl->nodes[node], cl->nres);
+    struct kp_victim_table *vt;
+
+    free_table(cl->vt[node]);
+    vt = build_table(NULL, cl->snap, &cl->nodes[node], cl->nres);
+    vt->ngrp = kp_term_groups(cl, &cl->nodes[node], false, &vt->grp_id,
+                              &vt->grp_mult);
+    vt->nanti_grp = kp_term_groups(cl, &cl->nodes[node], true,
+                                   &vt->anti_grp_id, &vt->anti_grp_mult);
+    vt->grp_ready = true;
+    cl->vt[node] = vt;
 }
 
 const struct kp_victim_table *
@@ -473,11 +493,10 @@ kp_cluster_release(struct kp_cluster *cl)
         free(cl->nominated_req[i]);
         free(cl->nominated_anti[i]);
         if (cl->vt)
-            free(cl->vt[i]);
+            free_table(cl->vt[i]);
     }
     free(cl->vt);
-    kp_selcount_free(cl->selcount);
-    kp_image_index_free(cl->images, cl->snap ? cl->snap->nnodes : 0);
+    kp_cluster_free_caches(cl);
     free(cl->used_block);
     free(cl->alloc_block);
     free(cl->nominated_max);
@@ -585,6 +604,43 @@ kp_cluster_remove(struct kp_cluster *cl, const struct kp_pod *p)
         rebuild_table(cl, node);
     }
     cl->removed[p->index] = true;
+}
+
+void
+kp_cluster_free_caches(struct kp_cluster *cl)
+{
+    size_t i;
+
+    kp_selcount_free(cl->selcount);
+    kp_image_index_free(cl->images, cl->snap ? cl->snap->nnodes : 0);
+    for (i = 0; i < cl->ncolumns; i++) {
+        free(cl->column[i]);
+        free((char *)(uintptr_t)cl->column_key[i]);
+    }
+    cl->selcount = NULL;
+    cl->images = NULL;
+    cl->ncolumns = 0;
+}
+
+const char *const *
+kp_cluster_label_column(const struct kp_cluster *cl, const char *key)
+{
+    struct kp_cluster *mcl = (struct kp_cluster *)(uintptr_t)cl;
+    const char **col;
+    size_t i, n = cl->snap->nnodes;
+
+    for (i = 0; i < cl->ncolumns; i++)
+        if (cl->column_key[i] == key || strcmp(cl->column_key[i], key) == 0)
+            return cl->column[i];
+    if (cl->ncolumns == KP_MAX_COLUMNS)
+        return NULL;
+    col = kp_xmalloc((n + 1) * sizeof(*col));
+    for (i = 0; i < n; i++)
+        col[i] = kp_labels_get(&cl->nodes[i].node->labels, key);
+    /* keys come from pods and the scratch arena: the column keeps a copy */
+    mcl->column_key[cl->ncolumns] = kp_xstrdup(key);
+    mcl->column[mcl->ncolumns++] = col;
+    return col;
 }
 
 /* ---- cycle ---- */

@@ -76,6 +76,7 @@ process_incoming_terms_node(struct kp_arena *a, struct kp_tpcount *m,
                             const struct kp_affinity_term *t,
                             const unsigned char *const *sel, size_t n,
                             struct kp_selcount_entry *const *ent,
+                            const char *const *const *col,
                             const char *owner_ns,
                             const struct kp_node_info *ni, int64_t sign)
 {
@@ -83,7 +84,8 @@ process_incoming_terms_node(struct kp_arena *a, struct kp_tpcount *m,
 
     n = kp_affinity_terms_usable(t, n);
     for (i = 0; i < n; i++) {
-        const char *v = kp_labels_get(&ni->node->labels, t[i].topology_key);
+        const char *v = col && col[i] ? col[i][ni->node->index] :
+                        kp_labels_get(&ni->node->labels, t[i].topology_key);
         int64_t cnt = 0;
 
         if (!v)
@@ -123,6 +125,39 @@ process_existing_pod(struct kp_arena *a, struct ipa_score_state *st,
                            node, 0, -1);
 }
 
+/*
+ * processExistingPod's part that reads the existing pods' own terms, for
+ * a node whose table groups them (selcount.h): each distinct term is
+ * matched against the incoming pod once per cycle (memo: 0 not yet, 1
+ * no, 2 yes) and adds its weight times the pods carrying it.
+ */
+static void
+existing_groups(struct kp_arena *a, struct ipa_score_state *st,
+                const struct kp_cluster *cl, const struct kp_pod *p,
+                const struct kp_victim_table *vt, const struct kp_node *node,
+                unsigned char *memo)
+{
+    size_t g;
+
+    for (g = 0; g < vt->ngrp; g++) {
+        uint32_t id = vt->grp_id[g];
+        const struct kp_term_ref *r = kp_term_get(cl, id);
+        int64_t w;
+
+        if (r->kind == KP_TERM_REQ_AFF && st->hard_weight <= 0)
+            continue;
+        if (!memo[id])
+            memo[id] = (unsigned char)(1 + kp_existing_term_matches(
+                r->t, r->owner_ns, p, st->ns_labels));
+        if (memo[id] != 2)
+            continue;
+        w = r->kind == KP_TERM_REQ_AFF ? st->hard_weight :
+            r->kind == KP_TERM_PREF_AFF ? (int64_t)r->t->weight :
+            -(int64_t)r->t->weight;
+        add_term(a, &st->m, r->t, node, w * vt->grp_mult[g]);
+    }
+}
+
 static bool
 ipa_pre_score(const struct kp_score_nodes *f, void **state)
 {
@@ -130,6 +165,9 @@ ipa_pre_score(const struct kp_score_nodes *f, void **state)
     const struct kp_snapshot *snap = c->cl->snap;
     struct ipa_score_state *st;
     struct kp_selcount_entry **aff_ent = NULL, **anti_ent = NULL;
+    const char *const **aff_col = NULL;
+    const char *const **anti_col = NULL;
+    unsigned char *memo;
     const struct kp_pod *p;
     size_t i, j;
     bool own;
@@ -161,12 +199,23 @@ ipa_pre_score(const struct kp_score_nodes *f, void **state)
      */
     p = c->pod;
     own = p->npref_affinity > 0 || p->npref_anti_affinity > 0;
+    memo = kp_arena_alloc(c->scratch, kp_term_count(c->cl) + 1);
     if (own && p->npref_affinity + p->npref_anti_affinity <=
                KP_SELCOUNT_HOLD) {
         aff_ent = kp_arena_alloc(c->scratch, (p->npref_affinity + 1) *
                                  sizeof(*aff_ent));
         anti_ent = kp_arena_alloc(c->scratch, (p->npref_anti_affinity + 1) *
                                   sizeof(*anti_ent));
+        aff_col = kp_arena_alloc(c->scratch, (p->npref_affinity + 1) *
+                                 sizeof(*aff_col));
+        anti_col = kp_arena_alloc(c->scratch, (p->npref_anti_affinity + 1) *
+                                  sizeof(*anti_col));
+        for (j = 0; j < p->npref_affinity; j++)
+            aff_col[j] = kp_cluster_label_column(
+                c->cl, p->pref_affinity[j].topology_key);
+        for (j = 0; j < p->npref_anti_affinity; j++)
+            anti_col[j] = kp_cluster_label_column(
+                c->cl, p->pref_anti_affinity[j].topology_key);
         for (j = 0; j < p->npref_affinity; j++)
             aff_ent[j] = kp_selcount_term(c->cl, &p->pref_affinity[j],
                                           st->aff_sel ? st->aff_sel[j] : NULL,
@@ -185,11 +234,15 @@ ipa_pre_score(const struct kp_score_nodes *f, void **state)
         if (own) {
             process_incoming_terms_node(c->scratch, &st->m, p->pref_affinity,
                                         st->aff_sel, p->npref_affinity,
-                                        aff_ent, p->ns, ni, 1);
+                                        aff_ent, aff_col, p->ns, ni, 1);
             process_incoming_terms_node(c->scratch, &st->m,
                                         p->pref_anti_affinity, st->anti_sel,
                                         p->npref_anti_affinity, anti_ent,
-                                        p->ns, ni, -1);
+                                        anti_col, p->ns, ni, -1);
+        }
+        if (vt && vt->grp_ready) {
+            existing_groups(c->scratch, st, c->cl, p, vt, ni->node, memo);
+            continue;
         }
         if (vt) {
             for (j = 0; j < vt->naff; j++)

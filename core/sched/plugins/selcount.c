@@ -29,11 +29,23 @@ struct kp_selcount_entry {
     unsigned long *stamp;
 };
 
+struct term_slot {
+    uint64_t hash;
+    const char *key;
+    size_t keylen;
+    uint32_t id;
+};
+
 struct kp_selcount {
     struct kp_arena arena;      /* selector copies, keys */
     size_t n;
     unsigned long clock;
     struct kp_selcount_entry e[KP_SELCOUNT_MAX];
+    /* interned terms: refs by id, open-addressed slots by key */
+    struct kp_term_ref *terms;
+    size_t nterms, capterms;
+    struct term_slot *slots;
+    size_t capslots;            /* power of two, or 0 */
 };
 
 void
@@ -47,6 +59,8 @@ kp_selcount_free(struct kp_selcount *sc)
         free(sc->e[i].count);
         free(sc->e[i].stamp);
     }
+    free(sc->terms);
+    free(sc->slots);
     kp_arena_release(&sc->arena);
     free(sc);
 }
@@ -138,6 +152,18 @@ copy_selector(struct kp_arena *a, struct kp_selector *d,
     }
 }
 
+static struct kp_selcount *
+cache_of(const struct kp_cluster *cl)
+{
+    struct kp_cluster *mcl = (struct kp_cluster *)(uintptr_t)cl;
+
+    if (!mcl->selcount) {
+        mcl->selcount = kp_xcalloc(1, sizeof(*mcl->selcount));
+        kp_arena_init(&mcl->selcount->arena);
+    }
+    return mcl->selcount;
+}
+
 /*
  * The entry with this key, or a new one (the least recently used one
  * reused when the cache is full); *fresh says which.
@@ -145,17 +171,11 @@ copy_selector(struct kp_arena *a, struct kp_selector *d,
 static struct kp_selcount_entry *
 lookup(const struct kp_cluster *cl, struct keybuf *kb, bool *fresh)
 {
-    struct kp_cluster *mcl = (struct kp_cluster *)(uintptr_t)cl;
-    struct kp_selcount *sc = mcl->selcount;
+    struct kp_selcount *sc = cache_of(cl);
     uint64_t h = hash_bytes(kb->p, kb->n);
     struct kp_selcount_entry *e = NULL;
     size_t i, nn = cl->snap->nnodes ? cl->snap->nnodes : 1;
 
-    if (!sc) {
-        sc = kp_xcalloc(1, sizeof(*sc));
-        kp_arena_init(&sc->arena);
-        mcl->selcount = sc;
-    }
     sc->clock++;
     for (i = 0; i < sc->n; i++) {
         e = &sc->e[i];
@@ -298,4 +318,158 @@ kp_selcount_node(struct kp_selcount_entry *e, const struct kp_node_info *ni)
     }
 #endif
     return e->count[idx];
+}
+
+/* ---- interned terms of existing pods ---- */
+
+static void
+term_key(struct keybuf *kb, const struct kp_affinity_term *t,
+         const char *owner_ns, enum kp_term_kind kind)
+{
+    size_t i;
+    int k = (int)kind;
+
+    put(kb, &k, sizeof(k));
+    put_selector(kb, &t->selector);
+    put_size(kb, t->nnamespaces);
+    for (i = 0; i < t->nnamespaces; i++)
+        put_str(kb, t->namespaces[i]);
+    put(kb, &t->has_ns_selector, sizeof(t->has_ns_selector));
+    if (t->has_ns_selector)
+        put_selector(kb, &t->ns_selector);
+    put_str(kb, t->topology_key);
+    put(kb, &t->weight, sizeof(t->weight));
+    put_str(kb, owner_ns);
+}
+
+static void
+slots_grow(struct kp_selcount *sc)
+{
+    size_t cap = sc->capslots ? sc->capslots * 2 : 256, i, j;
+    struct term_slot *s = kp_xcalloc(cap, sizeof(*s));
+
+    for (i = 0; i < sc->capslots; i++) {
+        if (!sc->slots[i].key)
+            continue;
+        for (j = sc->slots[i].hash & (cap - 1); s[j].key; j = (j + 1) &
+             (cap - 1))
+            ;
+        s[j] = sc->slots[i];
+    }
+    free(sc->slots);
+    sc->slots = s;
+    sc->capslots = cap;
+}
+
+uint32_t
+kp_term_intern(struct kp_cluster *cl, const struct kp_affinity_term *t,
+               const char *owner_ns, enum kp_term_kind kind)
+{
+    struct kp_selcount *sc = cache_of(cl);
+    struct keybuf kb = {NULL, 0, 0};
+    uint64_t h;
+    size_t j;
+    uint32_t id;
+
+    term_key(&kb, t, owner_ns, kind);
+    h = hash_bytes(kb.p, kb.n);
+    if ((sc->nterms + 1) * 2 > sc->capslots)
+        slots_grow(sc);
+    for (j = h & (sc->capslots - 1); sc->slots[j].key;
+         j = (j + 1) & (sc->capslots - 1)) {
+        if (sc->slots[j].hash == h && sc->slots[j].keylen == kb.n &&
+            memcmp(sc->slots[j].key, kb.p, kb.n) == 0) {
+            free(kb.p);
+            return sc->slots[j].id;
+        }
+    }
+    if (sc->nterms == sc->capterms) {
+        sc->capterms = sc->capterms ? sc->capterms * 2 : 256;
+        sc->terms = kp_xrealloc(sc->terms, sc->capterms * sizeof(*sc->terms));
+    }
+    id = (uint32_t)sc->nterms++;
+    sc->terms[id].t = t;
+    sc->terms[id].owner_ns = owner_ns;
+    sc->terms[id].kind = kind;
+    sc->slots[j].hash = h;
+    sc->slots[j].key = kp_arena_memdup(&sc->arena, kb.p, kb.n);
+    sc->slots[j].keylen = kb.n;
+    sc->slots[j].id = id;
+    free(kb.p);
+    return id;
+}
+
+const struct kp_term_ref *
+kp_term_get(const struct kp_cluster *cl, uint32_t id)
+{
+    return &cl->selcount->terms[id];
+}
+
+size_t
+kp_term_count(const struct kp_cluster *cl)
+{
+    return cl->selcount ? cl->selcount->nterms : 0;
+}
+
+static void
+group_add(uint32_t id, uint32_t **ids, int32_t **mult, size_t *n,
+          size_t *cap)
+{
+    size_t i;
+
+    for (i = 0; i < *n; i++)
+        if ((*ids)[i] == id) {
+            (*mult)[i]++;
+            return;
+        }
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 8;
+        *ids = kp_xrealloc(*ids, *cap * sizeof(**ids));
+        *mult = kp_xrealloc(*mult, *cap * sizeof(**mult));
+    }
+    (*ids)[*n] = id;
+    (*mult)[(*n)++] = 1;
+}
+
+size_t
+kp_term_groups(struct kp_cluster *cl, const struct kp_node_info *ni,
+               bool anti, uint32_t **ids, int32_t **mult)
+{
+    size_t i, j, k, n = 0, cap = 0;
+
+    *ids = NULL;
+    *mult = NULL;
+    for (i = 0; i < ni->npods; i++) {
+        const struct kp_pod *q = ni->pods[i];
+        const struct kp_affinity_term *lists[3];
+        size_t counts[3];
+
+        if (anti) {
+            size_t m = kp_affinity_terms_usable(q->anti_affinity,
+                                                q->nanti_affinity);
+
+            for (j = 0; j < m; j++)
+                group_add(kp_term_intern(cl, &q->anti_affinity[j], q->ns,
+                                         KP_TERM_REQ_ANTI),
+                          ids, mult, &n, &cap);
+            continue;
+        }
+        if (!kp_pod_has_scored_affinity(q))
+            continue;
+        lists[0] = q->affinity;
+        counts[0] = q->naffinity;
+        lists[1] = q->pref_affinity;
+        counts[1] = q->npref_affinity;
+        lists[2] = q->pref_anti_affinity;
+        counts[2] = q->npref_anti_affinity;
+        for (k = 0; k < 3; k++) {
+            size_t m = kp_affinity_terms_usable(lists[k], counts[k]);
+
+            for (j = 0; j < m; j++)
+                group_add(kp_term_intern(cl, &lists[k][j], q->ns,
+                                         (enum kp_term_kind)k),
+                          ids, mult, &n, &cap);
+        }
+    }
+    return n;
 }

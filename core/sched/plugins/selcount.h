@@ -65,4 +65,39 @@ int64_t kp_selcount_node(struct kp_selcount_entry *e,
 int64_t kp_selcount_recount(const struct kp_selcount_entry *e,
                             const struct kp_node_info *ni);
 
+/*
+ * The existing pods' pod affinity terms that InterPodAffinity's PreScore
+ * reads (required affinity, preferred affinity and anti-affinity),
+ * interned by content per cluster: the pods of a workload carry equal
+ * terms, which then match an incoming pod or not alike, so a node's
+ * table lists them as (id, how many) and PreScore matches each id once.
+ * Interned from the thread that changes the cluster; read by any.
+ */
+enum kp_term_kind {
+    KP_TERM_REQ_AFF, KP_TERM_PREF_AFF, KP_TERM_PREF_ANTI,
+    KP_TERM_REQ_ANTI            /* InterPodAffinity's PreFilter */
+};
+
+struct kp_term_ref {
+    const struct kp_affinity_term *t;   /* the first one seen */
+    const char *owner_ns;
+    enum kp_term_kind kind;
+};
+
+uint32_t kp_term_intern(struct kp_cluster *cl,
+                        const struct kp_affinity_term *t,
+                        const char *owner_ns, enum kp_term_kind kind);
+const struct kp_term_ref *kp_term_get(const struct kp_cluster *cl,
+                                      uint32_t id);
+size_t kp_term_count(const struct kp_cluster *cl);
+/*
+ * The (id, count) groups of the terms of ni's pods, in the order first
+ * met (pods in the NodeInfo's order; a pod's list whose terms do not all
+ * parse is left out, as kp_affinity_terms_usable); malloc'ed arrays.
+ * anti: the required anti-affinity terms alone (KP_TERM_REQ_ANTI), else
+ * the three kinds PreScore reads.
+ */
+size_t kp_term_groups(struct kp_cluster *cl, const struct kp_node_info *ni,
+                      bool anti, uint32_t **ids, int32_t **mult);
+
 #endif
