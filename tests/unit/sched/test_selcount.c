@@ -4,8 +4,12 @@
  * a count follows the pods the queue places and removes (NodeInfo
  * generations), the rules of countPodsMatchSelector (namespace, pods
  * being deleted, the empty selector) and of an incoming affinity term
- * hold, and an entry reused for another selector counts afresh.
+ * hold, and an entry reused for another selector counts afresh; the
+ * existing pods' affinity terms interned per node (equal terms share an
+ * id and count per pod), and the label columns of topology keys.
  */
+#include <stdlib.h>
+
 #include "plugin_rows.h"
 #include "selcount.h"
 
@@ -123,6 +127,70 @@ test_selcount__reused_entry_counts_afresh(void)
     row_teardown(&fx);
 }
 
+/*
+ * Two pods of a workload with equal required anti-affinity terms on one
+ * node: one interned term, counted twice; another namespace is another
+ * term; the groups follow the pods the queue removes.
+ */
+#define ANTI_A T_ANTI(T_TERM(T_IN("app", Q("a")), "zone"))
+static const char *const anti_cluster =
+    T_LIST(T_NODE("n1", L("zone", "z1")) ","
+           T_NODE("n2", "") ","
+           T_POD("w1", "n1", L("app", "w"), ANTI_A) ","
+           T_POD("w2", "n1", L("app", "w"), ANTI_A) ","
+           T_POD_X("other", "w3", "n1", L("app", "w"), "", ANTI_A) ","
+           T_POD("p", "", L("app", "a"), ""));
+
+static void
+test_selcount__equal_terms_share_an_id_and_follow_the_queue(void)
+{
+    struct row_fixture fx;
+    uint32_t *ids;
+    int32_t *mult;
+    size_t n;
+
+    CHECK(row_setup(&fx, anti_cluster, "p"));
+    n = kp_term_groups(&fx.cl, &fx.cl.nodes[0], true, &ids, &mult);
+    CHECK_EQ_INT(n, 2);
+    if (n == 2) {
+        CHECK_EQ_INT(mult[0], 2);
+        CHECK_EQ_INT(mult[1], 1);
+        CHECK(ids[0] != ids[1]);
+        CHECK_EQ_INT(kp_term_get(&fx.cl, ids[0])->kind, KP_TERM_REQ_ANTI);
+    }
+    free(ids);
+    free(mult);
+    /* the table the cluster keeps says the same, and follows removals */
+    CHECK(fx.cl.vt[0]->grp_ready);
+    CHECK_EQ_INT(fx.cl.vt[0]->nanti_grp, 2);
+    kp_cluster_remove(&fx.cl, kp_snapshot_pod(&fx.s, "default", "w1"));
+    CHECK_EQ_INT(fx.cl.vt[0]->nanti_grp, 2);
+    CHECK_EQ_INT(fx.cl.vt[0]->anti_grp_mult[0], 1);
+    kp_cluster_remove(&fx.cl, kp_snapshot_pod(&fx.s, "default", "w2"));
+    CHECK_EQ_INT(fx.cl.vt[0]->nanti_grp, 1);
+    /* the PreScore kinds: none of these pods has any */
+    CHECK_EQ_INT(fx.cl.vt[0]->ngrp, 0);
+    row_teardown(&fx);
+}
+
+/* A label column holds each node's value, NULL where it has none. */
+static void
+test_selcount__label_column(void)
+{
+    struct row_fixture fx;
+    const char *const *col;
+
+    CHECK(row_setup(&fx, anti_cluster, "p"));
+    col = kp_cluster_label_column(&fx.cl, "zone");
+    CHECK(col != NULL);
+    if (col) {
+        CHECK_EQ_STR(col[0], "z1");
+        CHECK(col[1] == NULL);
+    }
+    CHECK(kp_cluster_label_column(&fx.cl, "zone") == col);
+    row_teardown(&fx);
+}
+
 int
 main(void)
 {
@@ -130,5 +198,7 @@ main(void)
     RUN(test_selcount__empty_selector_counts_nothing);
     RUN(test_selcount__incoming_term_counts_as_processed_one_by_one);
     RUN(test_selcount__reused_entry_counts_afresh);
+    RUN(test_selcount__equal_terms_share_an_id_and_follow_the_queue);
+    RUN(test_selcount__label_column);
     return check_done();
 }
