@@ -7,6 +7,8 @@
 #include "framework.h"
 #include "config.h"
 #include "preemption.h"
+#include "score.h"
+#include "selcount.h"
 #include "selfcheck.h"
 
 #include <stdio.h>
@@ -282,8 +284,8 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
         npdb += ni->pods[k]->npdbs;
     sz = sizeof(*vt) + (n + 1) * nres * sizeof(int64_t) +
          (n + 1) * sizeof(void *) + (n + 1) * sizeof(int32_t) +
-         3 * (n + 1) * sizeof(uint32_t) + (npdb + 1) * sizeof(int32_t) +
-         2 * (n + 1) * sizeof(void *);
+         4 * (n + 1) * sizeof(uint32_t) + (npdb + 1) * sizeof(int32_t) +
+         3 * (n + 1) * sizeof(void *);
     mem = a ? kp_arena_alloc(a, sz) : kp_xcalloc(1, sz);
     vt = (struct kp_victim_table *)(void *)mem;
     mem += sizeof(*vt);
@@ -292,6 +294,8 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
     vt->pods = (const struct kp_pod **)(void *)mem;
     mem += (n + 1) * sizeof(void *);
     vt->anti = (const struct kp_pod **)(void *)mem;
+    mem += (n + 1) * sizeof(void *);
+    vt->aff = (const struct kp_pod **)(void *)mem;
     mem += (n + 1) * sizeof(void *);
     vt->ns = (const char **)(void *)mem;
     mem += (n + 1) * sizeof(void *);
@@ -302,6 +306,8 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
     vt->pdb_off = (uint32_t *)(void *)mem;
     mem += (n + 1) * sizeof(uint32_t);
     vt->tail_anti = (uint32_t *)(void *)mem;
+    mem += (n + 1) * sizeof(uint32_t);
+    vt->tail_ports = (uint32_t *)(void *)mem;
     mem += (n + 1) * sizeof(uint32_t);
     vt->pdb = (int32_t *)(void *)mem;
     vt->n = n;
@@ -314,6 +320,8 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
         vt->ns[k] = ni->pods[k]->ns;
         if (ni->pods[k]->nanti_affinity > 0)
             vt->anti[vt->nanti++] = ni->pods[k];
+        if (kp_pod_has_scored_affinity(ni->pods[k]))
+            vt->aff[vt->naff++] = ni->pods[k];
     }
     qsort(order, n, sizeof(*order), cmp_by_importance);
     npdb = 0;
@@ -332,6 +340,7 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
     free(order);
     memset(&vt->tail_req[n * nres], 0, nres * sizeof(int64_t));
     vt->tail_anti[n] = 0;
+    vt->tail_ports[n] = 0;
     for (k = n; k-- > 0;) {
         const struct kp_pod *p = vt->pods[k];
         int64_t *row = &vt->tail_req[k * nres];
@@ -341,15 +350,36 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
             row[p->req.e[r].id] = kp_wrap_add(row[p->req.e[r].id],
                                               p->req.e[r].value);
         vt->tail_anti[k] = vt->tail_anti[k + 1] + (p->nanti_affinity > 0);
+        vt->tail_ports[k] = vt->tail_ports[k + 1] + (p->nhost_ports > 0);
     }
     return vt;
 }
 
 static void
+free_table(struct kp_victim_table *vt)
+{
+    if (!vt)
+        return;
+    free(vt->grp_id);
+    free(vt->grp_mult);
+    free(vt->anti_grp_id);
+    free(vt->anti_grp_mult);
+    free(vt);
+}
+
+static void
 rebuild_table(struct kp_cluster *cl, int node)
 {
-    free(cl->vt[node]);
-    cl->vt[node] = build_table(NULL, cl->snap, &cl->nodes[node], cl->nres);
+    struct kp_victim_table *vt;
+
+    free_table(cl->vt[node]);
+    vt = build_table(NULL, cl->snap, &cl->nodes[node], cl->nres);
+    vt->ngrp = kp_term_groups(cl, &cl->nodes[node], false, &vt->grp_id,
+                              &vt->grp_mult);
+    vt->nanti_grp = kp_term_groups(cl, &cl->nodes[node], true,
+                                   &vt->anti_grp_id, &vt->anti_grp_mult);
+    vt->grp_ready = true;
+    cl->vt[node] = vt;
 }
 
 const struct kp_victim_table *
@@ -462,9 +492,10 @@ kp_cluster_release(struct kp_cluster *cl)
         free(cl->nominated_req[i]);
         free(cl->nominated_anti[i]);
         if (cl->vt)
-            free(cl->vt[i]);
+            free_table(cl->vt[i]);
     }
     free(cl->vt);
+    kp_cluster_free_caches(cl);
     free(cl->used_block);
     free(cl->alloc_block);
     free(cl->nominated_max);
@@ -572,6 +603,43 @@ kp_cluster_remove(struct kp_cluster *cl, const struct kp_pod *p)
         rebuild_table(cl, node);
     }
     cl->removed[p->index] = true;
+}
+
+void
+kp_cluster_free_caches(struct kp_cluster *cl)
+{
+    size_t i;
+
+    kp_selcount_free(cl->selcount);
+    kp_image_index_free(cl->images, cl->snap ? cl->snap->nnodes : 0);
+    for (i = 0; i < cl->ncolumns; i++) {
+        free(cl->column[i]);
+        free((char *)(uintptr_t)cl->column_key[i]);
+    }
+    cl->selcount = NULL;
+    cl->images = NULL;
+    cl->ncolumns = 0;
+}
+
+const char *const *
+kp_cluster_label_column(const struct kp_cluster *cl, const char *key)
+{
+    struct kp_cluster *mcl = (struct kp_cluster *)(uintptr_t)cl;
+    const char **col;
+    size_t i, n = cl->snap->nnodes;
+
+    for (i = 0; i < cl->ncolumns; i++)
+        if (cl->column_key[i] == key || strcmp(cl->column_key[i], key) == 0)
+            return cl->column[i];
+    if (cl->ncolumns == KP_MAX_COLUMNS)
+        return NULL;
+    col = kp_xmalloc((n + 1) * sizeof(*col));
+    for (i = 0; i < n; i++)
+        col[i] = kp_labels_get(&cl->nodes[i].node->labels, key);
+    /* keys come from pods and the scratch arena: the column keeps a copy */
+    mcl->column_key[cl->ncolumns] = kp_xstrdup(key);
+    mcl->column[mcl->ncolumns++] = col;
+    return col;
 }
 
 /* ---- cycle ---- */
@@ -746,24 +814,56 @@ kp_cycle_remove_pod(struct kp_cycle *c, struct kp_node_info *ni,
     remove_hooks(c, ni, p);
 }
 
+/*
+ * Whether a RemovePod/AddPod hook of c can do anything: a plugin that has
+ * them, runs, and has a PreFilter state (each hook returns at once
+ * without one).
+ */
+static bool
+hooks_live(const struct kp_cycle *c)
+{
+    size_t i;
+
+    for (i = 0; i < kp_nfilter_plugins; i++)
+        if (!c->skip[i] && c->state[i] && (kp_filter_plugins[i]->add_pod ||
+                                           kp_filter_plugins[i]->remove_pod))
+            return true;
+    return false;
+}
+
+/* whether the table's pods[k] declares host ports */
+static inline bool
+table_has_ports(const struct kp_victim_table *vt, size_t k)
+{
+    return vt->tail_ports[k] != vt->tail_ports[k + 1];
+}
+
 void
 kp_cycle_remove_tail(struct kp_cycle *c, struct kp_node_info *ni,
                      const struct kp_victim_table *vt, size_t first)
 {
     const int64_t *row = &vt->tail_req[first * vt->nres];
     size_t i, k, kept = 0, nout = 0;
-    bool *out = kp_arena_alloc_uninit(c->scratch, ni->npods + 1);
-    const struct kp_pod **gone = kp_arena_alloc_uninit(c->scratch,
-        (vt->n - first + 1) * sizeof(*gone));
+    /* by NodeInfo position: 1 goes, 2 goes and has host ports */
+    unsigned char *out = kp_arena_alloc_uninit(c->scratch, ni->npods + 1);
+    const struct kp_pod **gone = NULL;
+    bool hooks = hooks_live(c), visit = hooks || vt->tail_ports[first] > 0;
 
     memset(out, 0, ni->npods + 1);
     for (k = first; k < vt->n; k++)
-        out[vt->pos[k]] = true;
+        out[vt->pos[k]] = (unsigned char)(1 + table_has_ports(vt, k));
+    /*
+     * The pods that go are visited (no pod is read otherwise) only when a
+     * hook can use them or one of them frees host ports.
+     */
+    if (visit)
+        gone = kp_arena_alloc_uninit(c->scratch,
+                                     (vt->n - first + 1) * sizeof(*gone));
     for (i = 0; i < ni->npods; i++) {
-        if (out[i])
-            gone[nout++] = ni->pods[i];
-        else
+        if (!out[i])
             ni->pods[kept++] = ni->pods[i];
+        else if (visit && (hooks || out[i] == 2))
+            gone[nout++] = ni->pods[i];
     }
     ni->npods = kept;
     for (i = 0; i < vt->nres; i++)
@@ -772,7 +872,8 @@ kp_cycle_remove_tail(struct kp_cycle *c, struct kp_node_info *ni,
     /* the RemovePod hooks in the node's order */
     for (i = 0; i < nout; i++) {
         ports_remove(ni, gone[i]);
-        remove_hooks(c, ni, gone[i]);
+        if (hooks)
+            remove_hooks(c, ni, gone[i]);
     }
 }
 
@@ -802,7 +903,8 @@ kp_cycle_add_table_pod(struct kp_cycle *c, struct kp_node_info *ni,
     /* capacity was reserved by kp_node_info_clone */
     ni->pods[ni->npods++] = vt->pods[k];
     table_account(ni, vt, k, 1);
-    ports_add(ni, c->scratch, vt->pods[k]);
+    if (table_has_ports(vt, k))
+        ports_add(ni, c->scratch, vt->pods[k]);
     add_hooks(c, ni, vt->pods[k]);
 }
 
@@ -813,7 +915,8 @@ kp_cycle_remove_table_pod(struct kp_cycle *c, struct kp_node_info *ni,
     /* it was put back last */
     ni->npods--;
     table_account(ni, vt, k, -1);
-    ports_remove(ni, vt->pods[k]);
+    if (table_has_ports(vt, k))
+        ports_remove(ni, vt->pods[k]);
     remove_hooks(c, ni, vt->pods[k]);
 }
 

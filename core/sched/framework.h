@@ -91,6 +91,8 @@ struct kp_node_info {
     struct kp_port_set ports;
 };
 
+#define KP_MAX_COLUMNS 16
+
 /*
  * The simulated cluster: upstream's Snapshot (NodeInfos by node) and the
  * nominator (PodNominator: nominated pods per node).
@@ -115,7 +117,31 @@ struct kp_cluster {
     int64_t *used_block, *alloc_block;      /* nodes[i].used / .alloc */
     /* per node, rebuilt whenever its pods change (kp_victim_table) */
     struct kp_victim_table **vt;
+    /* matching-pod counts per node and selector (selcount.h), or NULL */
+    struct kp_selcount *selcount;
+    /* the nodes' images by name (ImageLocality, score.h), or NULL */
+    struct kp_image_index *images;
+    /* kp_cluster_label_column's columns */
+    size_t ncolumns;
+    const char *column_key[KP_MAX_COLUMNS];
+    const char **column[KP_MAX_COLUMNS];
 };
+
+/*
+ * The value of label key on every node (by node index; NULL where a node
+ * lacks it): the same pointers kp_labels_get returns, made once per key
+ * (nodes do not change during a run) on the thread running the cycle,
+ * then read by any.  NULL once KP_MAX_COLUMNS keys have columns: the
+ * caller then asks kp_labels_get.
+ */
+const char *const *kp_cluster_label_column(const struct kp_cluster *cl,
+                                           const char *key);
+/*
+ * Free the caches above (selcount, image index, label columns) and leave
+ * none: for the cluster's release, and for a struct copy of a cluster
+ * (the self-check's) whose caches were set to NULL / 0 and then made.
+ */
+void kp_cluster_free_caches(struct kp_cluster *cl);
 
 /*
  * A node's pods most important first (MoreImportantPod), with what the
@@ -139,13 +165,49 @@ struct kp_victim_table {
     uint32_t *pdb_off;
     int32_t *pdb;
     uint32_t *tail_anti;        /* n + 1: pods with anti-affinity terms */
+    uint32_t *tail_ports;       /* n + 1: pods with host ports */
     /* those pods in the NodeInfo's order (PodsWithRequiredAntiAffinity) */
     const struct kp_pod **anti;
     size_t nanti;
+    /*
+     * The pods with pod affinity terms InterPodAffinity's PreScore reads
+     * of an existing pod (required or preferred affinity, preferred
+     * anti-affinity), in the NodeInfo's order: upstream's
+     * PodsWithAffinity less the pods whose terms add nothing, walked
+     * when the incoming pod has no preferred terms of its own.
+     */
+    const struct kp_pod **aff;
+    size_t naff;
+    /*
+     * The cluster's tables only (grp_ready): the terms of those pods
+     * interned (selcount.h, kp_term_groups) as (id, count) groups, read
+     * by PreScore instead of the pods; malloc'ed apart from the table.
+     */
+    bool grp_ready;
+    size_t ngrp;
+    uint32_t *grp_id;
+    int32_t *grp_mult;
+    /* the same of the required anti-affinity terms (IPA PreFilter) */
+    size_t nanti_grp;
+    uint32_t *anti_grp_id;
+    int32_t *anti_grp_mult;
     /* each pod's namespace, in the NodeInfo's order */
     const char **ns;
     int64_t *tail_req;          /* (n + 1) x nres */
 };
+
+/*
+ * Whether InterPodAffinity's PreScore can count anything for an existing
+ * pod when the incoming pod has no preferred terms: the existing pod has
+ * required or preferred affinity or preferred anti-affinity terms
+ * (processExistingPod; its required anti-affinity is not scored).
+ */
+static inline bool
+kp_pod_has_scored_affinity(const struct kp_pod *q)
+{
+    return q->naffinity > 0 || q->npref_affinity > 0 ||
+           q->npref_anti_affinity > 0;
+}
 
 /*
  * The cluster's table of the node when it is current (the NodeInfo was

@@ -44,6 +44,10 @@ kp_score_node_info(const struct kp_score_nodes *f, size_t i)
     return &f->c->cl->nodes[f->nodes[i]];
 }
 
+/* ImageLocality's index of the nodes' images (kp_cluster.images). */
+struct kp_image_index;
+void kp_image_index_free(struct kp_image_index *ix, size_t nnodes);
+
 /* In the default profile's order (MultiPoint list). */
 extern const struct kp_score_plugin kp_score_taint_toleration;
 extern const struct kp_score_plugin kp_score_node_affinity;

@@ -7,6 +7,7 @@
  */
 #include "selfcheck.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@
 #include "preemption.h"
 #include "plugin_state.h"
 #include "plugins.h"
+#include "selcount.h"
 
 static int
 plugin_index(const struct kp_plugin *pl)
@@ -126,6 +128,14 @@ check_states(const struct kp_cycle *c, const struct kp_node_info *ni)
 
     sh.vt = NULL;           /* no victim tables: PreFilter's slow path */
     full.vt = NULL;
+    /*
+     * nor the cluster's caches (counts kept across pods, label columns):
+     * PreFilter afresh counts everything, in caches of its own (this
+     * may run on several threads; the cluster's are the main thread's)
+     */
+    sh.selcount = full.selcount = NULL;
+    sh.images = full.images = NULL;
+    sh.ncolumns = full.ncolumns = 0;
     nodes = malloc((cl->snap->nnodes + 1) * sizeof(*nodes));
     memcpy(nodes, cl->nodes, cl->snap->nnodes * sizeof(*nodes));
     nodes[ni->index] = *ni;
@@ -192,6 +202,8 @@ check_states(const struct kp_cycle *c, const struct kp_node_info *ni)
                               c->pod->name, ni->node->name, ni->npods, why);
     }
     kp_arena_release(&a);
+    kp_cluster_free_caches(&sh);
+    kp_cluster_free_caches(&full);
     free(nodes);
 }
 
@@ -275,7 +287,7 @@ check_table(const struct kp_cluster *cl, int node)
     }
     kp_arena_init(&a);
     w = kp_victim_table_build(cl, node, &a);
-    if (vt->n != w->n || vt->nanti != w->nanti ||
+    if (vt->n != w->n || vt->nanti != w->nanti || vt->naff != w->naff ||
         vt->pdb_off[vt->n] != w->pdb_off[w->n]) {
         kp_selfcheck_fail("victim table of %s: %zu pods (%zu with "
                           "anti-affinity), want %zu (%zu)", name, vt->n,
@@ -288,12 +300,43 @@ check_table(const struct kp_cluster *cl, int node)
                memcmp(vt->pdb, w->pdb, vt->pdb_off[vt->n] * sizeof(*vt->pdb)) ||
                memcmp(vt->tail_anti, w->tail_anti,
                       (vt->n + 1) * sizeof(*vt->tail_anti)) ||
+               memcmp(vt->tail_ports, w->tail_ports,
+                      (vt->n + 1) * sizeof(*vt->tail_ports)) ||
                memcmp(vt->tail_req, w->tail_req,
                       (vt->n + 1) * vt->nres * sizeof(*vt->tail_req)) ||
                memcmp(vt->anti, w->anti, vt->nanti * sizeof(*vt->anti)) ||
+               memcmp(vt->aff, w->aff, vt->naff * sizeof(*vt->aff)) ||
                memcmp(vt->ns, w->ns, vt->n * sizeof(*vt->ns))) {
         kp_selfcheck_fail("victim table of %s: differs from one built "
                           "afresh", name);
+    }
+    if (!vt->grp_ready) {
+        kp_selfcheck_fail("victim table of %s: no term groups", name);
+    } else {
+        uint32_t *ids, *aids;
+        int32_t *mult, *amult;
+        size_t ng = kp_term_groups((struct kp_cluster *)(uintptr_t)cl,
+                                   &cl->nodes[node], false, &ids, &mult);
+        size_t na = kp_term_groups((struct kp_cluster *)(uintptr_t)cl,
+                                   &cl->nodes[node], true, &aids, &amult);
+
+        if (ng != vt->ngrp ||
+            (ng && (memcmp(ids, vt->grp_id, ng * sizeof(*ids)) ||
+                    memcmp(mult, vt->grp_mult, ng * sizeof(*mult)))))
+            kp_selfcheck_fail("victim table of %s: %zu term groups, want "
+                              "%zu or other ids or counts", name, vt->ngrp,
+                              ng);
+        if (na != vt->nanti_grp ||
+            (na && (memcmp(aids, vt->anti_grp_id, na * sizeof(*aids)) ||
+                    memcmp(amult, vt->anti_grp_mult,
+                           na * sizeof(*amult)))))
+            kp_selfcheck_fail("victim table of %s: %zu anti-affinity term "
+                              "groups, want %zu or other ids or counts",
+                              name, vt->nanti_grp, na);
+        free(ids);
+        free(mult);
+        free(aids);
+        free(amult);
     }
     for (k = 0; k < vt->n && k < cl->nodes[node].npods; k++)
         if (cl->nodes[node].pods[vt->pos[k]] != vt->pods[k]) {

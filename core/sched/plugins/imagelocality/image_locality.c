@@ -4,9 +4,12 @@
  * each of the pod's images, normalizedImageName), Score (sumImageScores
  * with scaledImageScore, then calculatePriority).
  */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "score.h"
+#include "strmap.h"
 
 #define MB (1024LL * 1024)
 #define MIN_THRESHOLD (23 * MB)
@@ -17,7 +20,103 @@ struct il_image {
     const char *name;           /* normalizedImageName */
     int64_t size;               /* from the first node listing it */
     int64_t num_nodes;
+    int32_t id;                 /* in the image index, -1: on no node */
 };
+
+/*
+ * Every image name of the nodes, made once per cluster (nodes and their
+ * status.images do not change during a run): the ImageStateSummary of
+ * each name (size on the first node listing it, in node order, and how
+ * many nodes list it), and each node's names as ids, so that neither
+ * PreScore nor Score compares a name with every image of every node.
+ */
+struct il_summary {
+    int64_t size, num_nodes;
+    int32_t id;
+    size_t last_node;           /* while building: the last node counted */
+};
+
+struct kp_image_index {
+    struct kp_strmap names;     /* name -> struct il_summary */
+    struct il_summary *sum;
+    int32_t **node_ids;         /* per node, its distinct image ids */
+    size_t *node_nids;
+};
+
+void
+kp_image_index_free(struct kp_image_index *ix, size_t nnodes)
+{
+    size_t i;
+
+    if (!ix)
+        return;
+    for (i = 0; i < nnodes; i++)
+        free(ix->node_ids[i]);
+    free(ix->node_ids);
+    free(ix->node_nids);
+    free(ix->sum);
+    kp_strmap_release(&ix->names);
+    free(ix);
+}
+
+static const struct kp_image_index *
+image_index(const struct kp_cluster *cl)
+{
+    struct kp_cluster *mcl = (struct kp_cluster *)(uintptr_t)cl;
+    const struct kp_snapshot *snap = cl->snap;
+    struct kp_image_index *ix;
+    size_t i, j, n = 0, cap = 0;
+
+    if (cl->images)
+        return cl->images;
+    ix = kp_xcalloc(1, sizeof(*ix));
+    kp_strmap_init(&ix->names);
+    ix->node_ids = kp_xcalloc(snap->nnodes + 1, sizeof(*ix->node_ids));
+    ix->node_nids = kp_xcalloc(snap->nnodes + 1, sizeof(*ix->node_nids));
+    for (i = 0; i < snap->nnodes; i++) {
+        const struct kp_node *node = snap->nodes[i];
+
+        ix->node_ids[i] = kp_xmalloc((node->nimages + 1) * sizeof(int32_t));
+        for (j = 0; j < node->nimages; j++) {
+            const char *name = node->images[j].name;
+            uintptr_t slot = (uintptr_t)kp_strmap_get(&ix->names, name);
+            struct il_summary *s;
+
+            if (!slot) {
+                if (n == cap) {
+                    cap = cap ? cap * 2 : 256;
+                    ix->sum = kp_xrealloc(ix->sum, cap * sizeof(*ix->sum));
+                }
+                ix->sum[n].size = node->images[j].size;
+                ix->sum[n].num_nodes = 0;
+                ix->sum[n].id = (int32_t)n;
+                ix->sum[n].last_node = SIZE_MAX;
+                kp_strmap_put(&ix->names, name, (void *)(uintptr_t)(n + 1));
+                slot = ++n;
+            }
+            s = &ix->sum[slot - 1];
+            /* a node listing a name twice counts once */
+            if (s->last_node != i) {
+                s->last_node = i;
+                s->num_nodes++;
+                ix->node_ids[i][ix->node_nids[i]++] = s->id;
+            }
+        }
+    }
+    mcl->images = ix;
+    return ix;
+}
+
+static bool
+node_has_image(const struct kp_image_index *ix, size_t node, int32_t id)
+{
+    size_t i;
+
+    for (i = 0; i < ix->node_nids[node]; i++)
+        if (ix->node_ids[node][i] == id)
+            return true;
+    return false;
+}
 
 struct il_state {
     size_t n;
@@ -41,33 +140,15 @@ normalized_image_name(struct kp_arena *a, const char *name)
     return out;
 }
 
-/* The node's status.images entry named name, or NULL. */
-static const struct kp_image *
-node_image(const struct kp_node *node, const char *name)
-{
-    size_t i;
-
-    for (i = 0; i < node->nimages; i++)
-        if (strcmp(node->images[i].name, name) == 0)
-            return &node->images[i];
-    return NULL;
-}
-
 static void
 image_state(const struct kp_cluster *cl, struct il_image *im)
 {
-    size_t i;
+    const struct kp_image_index *ix = image_index(cl);
+    uintptr_t slot = (uintptr_t)kp_strmap_get(&ix->names, im->name);
 
-    im->size = 0;
-    im->num_nodes = 0;
-    for (i = 0; i < cl->snap->nnodes; i++) {
-        const struct kp_image *img = node_image(cl->snap->nodes[i], im->name);
-
-        if (!img)
-            continue;
-        if (im->num_nodes++ == 0)
-            im->size = img->size;
-    }
+    im->size = slot ? ix->sum[slot - 1].size : 0;
+    im->num_nodes = slot ? ix->sum[slot - 1].num_nodes : 0;
+    im->id = slot ? ix->sum[slot - 1].id : -1;
 }
 
 static bool
@@ -116,7 +197,8 @@ il_score(const struct kp_score_nodes *f, void *state, size_t idx)
     for (i = 0; i < s->n; i++) {
         const struct il_image *im = &s->images[i];
 
-        if (node_image(ni->node, im->name))
+        if (im->id >= 0 && node_has_image(f->c->cl->images,
+                                          (size_t)ni->index, im->id))
             sum += (int64_t)((double)im->size *
                              ((double)im->num_nodes / total));
     }

@@ -17,6 +17,7 @@
 
 #include "plugin_state.h"
 #include "plugins.h"
+#include "selcount.h"
 #include "podinfo.h"
 #include "tpcount.h"
 
@@ -106,6 +107,33 @@ update_existing_anti(struct kp_arena *a, const struct ipa_state *s,
             update(a, m, node, q->anti_affinity[i].topology_key, delta);
 }
 
+/*
+ * update_existing_anti over a node's interned required anti-affinity
+ * terms (selcount.h): each distinct term is matched against the incoming
+ * pod once per cycle and counts once per pod carrying it.
+ */
+static void
+existing_anti_groups(struct kp_arena *a, struct ipa_state *s,
+                     const struct kp_cluster *cl,
+                     const struct kp_victim_table *vt,
+                     const struct kp_pod *incoming,
+                     const struct kp_node *node, unsigned char *memo)
+{
+    size_t g;
+
+    for (g = 0; g < vt->nanti_grp; g++) {
+        uint32_t id = vt->anti_grp_id[g];
+        const struct kp_term_ref *r = kp_term_get(cl, id);
+
+        if (!memo[id])
+            memo[id] = (unsigned char)(1 + kp_existing_term_matches(
+                r->t, r->owner_ns, incoming, s->ns_labels));
+        if (memo[id] == 2)
+            update(a, &s->existing_anti, node, r->t->topology_key,
+                   vt->anti_grp_mult[g]);
+    }
+}
+
 /* preFilterState.updateWithPod */
 static void
 update_with_pod(struct kp_arena *a, struct ipa_state *s,
@@ -163,6 +191,8 @@ count_cluster(struct kp_cycle *c, struct ipa_state *s)
     const struct kp_pod *p = c->pod;
     bool incoming = p->naffinity > 0 || p->nanti_affinity > 0;
     bool by_ns = incoming && terms_name_namespaces(p);
+    /* per interned term: 0 not matched yet, 1 no, 2 yes (selcount.h) */
+    unsigned char *memo = kp_arena_alloc(c->scratch, kp_term_count(cl) + 1);
     size_t i, j;
 
     for (i = 0; i < cl->snap->nnodes; i++) {
@@ -173,7 +203,9 @@ count_cluster(struct kp_cycle *c, struct ipa_state *s)
         if (!incoming && ni->nanti == 0)
             continue;
         vt = kp_node_table(cl, (int)i);
-        if (vt)
+        if (vt && vt->grp_ready)
+            existing_anti_groups(c->scratch, s, cl, vt, p, ni->node, memo);
+        else if (vt)
             for (j = 0; j < vt->nanti; j++)
                 update_existing_anti(c->scratch, s, &s->existing_anti,
                                      vt->anti[j], p, ni->node, 1);

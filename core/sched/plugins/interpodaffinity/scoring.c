@@ -19,6 +19,7 @@
 #include "config.h"
 #include "score.h"
 #include "podinfo.h"
+#include "selcount.h"
 #include "tpcount.h"
 
 #define HARD_POD_AFFINITY_WEIGHT 1
@@ -43,23 +44,6 @@ add_term(struct kp_arena *a, struct kp_tpcount *m,
         kp_tpcount_add(a, m, t->topology_key, v, weight);
 }
 
-/* processTerms over the incoming pod's weighted terms; sign is +1 or -1. */
-static void
-process_incoming_terms(struct kp_arena *a, struct kp_tpcount *m,
-                       const struct kp_affinity_term *t,
-                       const unsigned char *const *sel, size_t n,
-                       const char *owner_ns, const struct kp_pod *q,
-                       const struct kp_node *node, int64_t sign)
-{
-    size_t i;
-
-    n = kp_affinity_terms_usable(t, n);
-    for (i = 0; i < n; i++)
-        if (kp_incoming_term_matches(&t[i], sel ? sel[i] : NULL, owner_ns,
-                                     q))
-            add_term(a, m, &t[i], node, t[i].weight * sign);
-}
-
 /*
  * processTerm(s) over an existing pod's terms against the incoming pod p;
  * weight 0 takes each term's own weight (times sign).
@@ -81,7 +65,47 @@ process_existing_terms(struct kp_arena *a, struct kp_tpcount *m,
                      (weight ? weight : t[i].weight) * sign);
 }
 
-/* processExistingPod */
+/*
+ * processTerms over the incoming pod's weighted terms for all pods of a
+ * node at once: each term adds its weight (times sign) once per pod it
+ * matches, the pods counted by selcount (ent[i], kept across pods) or
+ * one by one (ent NULL).
+ */
+static void
+process_incoming_terms_node(struct kp_arena *a, struct kp_tpcount *m,
+                            const struct kp_affinity_term *t,
+                            const unsigned char *const *sel, size_t n,
+                            struct kp_selcount_entry *const *ent,
+                            const char *const *const *col,
+                            const char *owner_ns,
+                            const struct kp_node_info *ni, int64_t sign)
+{
+    size_t i, j;
+
+    n = kp_affinity_terms_usable(t, n);
+    for (i = 0; i < n; i++) {
+        const char *v = col && col[i] ? col[i][ni->node->index] :
+                        kp_labels_get(&ni->node->labels, t[i].topology_key);
+        int64_t cnt = 0;
+
+        if (!v)
+            continue;
+        if (ent)
+            cnt = kp_selcount_node(ent[i], ni);
+        else
+            for (j = 0; j < ni->npods; j++)
+                cnt += kp_incoming_term_matches(&t[i], sel ? sel[i] : NULL,
+                                                owner_ns, ni->pods[j]);
+        if (cnt > 0)
+            kp_tpcount_add(a, m, t[i].topology_key, v,
+                           t[i].weight * sign * cnt);
+    }
+}
+
+/*
+ * processExistingPod's part that reads the existing pod's own terms
+ * (those of the incoming pod are counted per node above).
+ */
 static void
 process_existing_pod(struct kp_arena *a, struct ipa_score_state *st,
                      const struct kp_pod *p, const struct kp_pod *q,
@@ -91,10 +115,6 @@ process_existing_pod(struct kp_arena *a, struct ipa_score_state *st,
 
     if (node->labels.n == 0)
         return;
-    process_incoming_terms(a, m, p->pref_affinity, st->aff_sel,
-                           p->npref_affinity, p->ns, q, node, 1);
-    process_incoming_terms(a, m, p->pref_anti_affinity, st->anti_sel,
-                           p->npref_anti_affinity, p->ns, q, node, -1);
     if (st->hard_weight > 0)
         process_existing_terms(a, m, q->affinity, q->naffinity, q->ns, p,
                                st->ns_labels, node, st->hard_weight, 1);
@@ -105,13 +125,52 @@ process_existing_pod(struct kp_arena *a, struct ipa_score_state *st,
                            node, 0, -1);
 }
 
+/*
+ * processExistingPod's part that reads the existing pods' own terms, for
+ * a node whose table groups them (selcount.h): each distinct term is
+ * matched against the incoming pod once per cycle (memo: 0 not yet, 1
+ * no, 2 yes) and adds its weight times the pods carrying it.
+ */
+static void
+existing_groups(struct kp_arena *a, struct ipa_score_state *st,
+                const struct kp_cluster *cl, const struct kp_pod *p,
+                const struct kp_victim_table *vt, const struct kp_node *node,
+                unsigned char *memo)
+{
+    size_t g;
+
+    for (g = 0; g < vt->ngrp; g++) {
+        uint32_t id = vt->grp_id[g];
+        const struct kp_term_ref *r = kp_term_get(cl, id);
+        int64_t w;
+
+        if (r->kind == KP_TERM_REQ_AFF && st->hard_weight <= 0)
+            continue;
+        if (!memo[id])
+            memo[id] = (unsigned char)(1 + kp_existing_term_matches(
+                r->t, r->owner_ns, p, st->ns_labels));
+        if (memo[id] != 2)
+            continue;
+        w = r->kind == KP_TERM_REQ_AFF ? st->hard_weight :
+            r->kind == KP_TERM_PREF_AFF ? (int64_t)r->t->weight :
+            -(int64_t)r->t->weight;
+        add_term(a, &st->m, r->t, node, w * vt->grp_mult[g]);
+    }
+}
+
 static bool
 ipa_pre_score(const struct kp_score_nodes *f, void **state)
 {
     const struct kp_cycle *c = f->c;
     const struct kp_snapshot *snap = c->cl->snap;
     struct ipa_score_state *st;
+    struct kp_selcount_entry **aff_ent = NULL, **anti_ent = NULL;
+    const char *const **aff_col = NULL;
+    const char *const **anti_col = NULL;
+    unsigned char *memo;
+    const struct kp_pod *p;
     size_t i, j;
+    bool own;
 
     if (kp_pod_info_parse_error(c->scratch, c->pod))
         return false;
@@ -129,12 +188,72 @@ ipa_pre_score(const struct kp_score_nodes *f, void **state)
         c->scratch, snap, c->pod->pref_anti_affinity,
         c->pod->npref_anti_affinity);
     st->ns_labels = kp_pod_namespace_labels(snap, c->pod);
+    /*
+     * processExistingPod over every pod of the cluster, in two parts.
+     * The incoming pod's preferred terms match pods counted per node and
+     * term (selcount.h: the pods of a workload share the counts).  The
+     * existing pods' own terms: only pods with some can add to a score,
+     * as upstream walks HavePodsWithAffinityList and each node's
+     * PodsWithAffinity when the incoming pod has no preferred terms; the
+     * node's table lists them.  The sums are the same in any order.
+     */
+    p = c->pod;
+    own = p->npref_affinity > 0 || p->npref_anti_affinity > 0;
+    memo = kp_arena_alloc(c->scratch, kp_term_count(c->cl) + 1);
+    if (own && p->npref_affinity + p->npref_anti_affinity <=
+               KP_SELCOUNT_HOLD) {
+        aff_ent = kp_arena_alloc(c->scratch, (p->npref_affinity + 1) *
+                                 sizeof(*aff_ent));
+        anti_ent = kp_arena_alloc(c->scratch, (p->npref_anti_affinity + 1) *
+                                  sizeof(*anti_ent));
+        aff_col = kp_arena_alloc(c->scratch, (p->npref_affinity + 1) *
+                                 sizeof(*aff_col));
+        anti_col = kp_arena_alloc(c->scratch, (p->npref_anti_affinity + 1) *
+                                  sizeof(*anti_col));
+        for (j = 0; j < p->npref_affinity; j++)
+            aff_col[j] = kp_cluster_label_column(
+                c->cl, p->pref_affinity[j].topology_key);
+        for (j = 0; j < p->npref_anti_affinity; j++)
+            anti_col[j] = kp_cluster_label_column(
+                c->cl, p->pref_anti_affinity[j].topology_key);
+        for (j = 0; j < p->npref_affinity; j++)
+            aff_ent[j] = kp_selcount_term(c->cl, &p->pref_affinity[j],
+                                          st->aff_sel ? st->aff_sel[j] : NULL,
+                                          p->ns);
+        for (j = 0; j < p->npref_anti_affinity; j++)
+            anti_ent[j] = kp_selcount_term(
+                c->cl, &p->pref_anti_affinity[j],
+                st->anti_sel ? st->anti_sel[j] : NULL, p->ns);
+    }
     for (i = 0; i < snap->nnodes; i++) {
         const struct kp_node_info *ni = &c->cl->nodes[i];
+        const struct kp_victim_table *vt = kp_node_table(c->cl, (int)i);
 
+        if (ni->node->labels.n == 0)
+            continue;
+        if (own) {
+            process_incoming_terms_node(c->scratch, &st->m, p->pref_affinity,
+                                        st->aff_sel, p->npref_affinity,
+                                        aff_ent, aff_col, p->ns, ni, 1);
+            process_incoming_terms_node(c->scratch, &st->m,
+                                        p->pref_anti_affinity, st->anti_sel,
+                                        p->npref_anti_affinity, anti_ent,
+                                        anti_col, p->ns, ni, -1);
+        }
+        if (vt && vt->grp_ready) {
+            existing_groups(c->scratch, st, c->cl, p, vt, ni->node, memo);
+            continue;
+        }
+        if (vt) {
+            for (j = 0; j < vt->naff; j++)
+                process_existing_pod(c->scratch, st, p, vt->aff[j],
+                                     ni->node);
+            continue;
+        }
         for (j = 0; j < ni->npods; j++)
-            process_existing_pod(c->scratch, st, c->pod, ni->pods[j],
-                                 ni->node);
+            if (kp_pod_has_scored_affinity(ni->pods[j]))
+                process_existing_pod(c->scratch, st, p, ni->pods[j],
+                                     ni->node);
     }
     *state = &st->m;
     return st->m.used > 0;

@@ -17,6 +17,7 @@
 
 #include "plugin_state.h"
 #include "plugins.h"
+#include "selcount.h"
 #include "spread.h"
 #include "tpcount.h"
 
@@ -32,7 +33,17 @@ struct pts_state {
     const struct kp_spread_tsc *cons;   /* shared, immutable */
     struct kp_tpcount *tp;              /* TpValueToMatchNum, per constraint */
     struct critical_paths *paths;       /* CriticalPaths, per constraint */
+    /* per constraint: the topology key's label column, or NULL */
+    const char *const **col;
 };
+
+/* Constraint i's topology value of node, NULL when absent. */
+static const char *
+node_value(const struct pts_state *s, size_t i, const struct kp_node *node)
+{
+    return s->col[i] ? s->col[i][node->index] :
+           kp_labels_get(&node->labels, s->cons[i].topology_key);
+}
 
 /* criticalPaths.update */
 static void
@@ -79,23 +90,28 @@ paths_init(struct critical_paths *p, const struct kp_tpcount *tp)
     kp_tpcount_each(tp, paths_visit, p);
 }
 
-/* The per-node part of calPreFilterState. */
+/*
+ * The per-node part of calPreFilterState; ent[i]: constraint i's counts
+ * kept across pods (selcount.h), or NULL.
+ */
 static void
 count_node(struct kp_cycle *c, struct pts_state *s,
-           const struct kp_node_info *ni)
+           struct kp_selcount_entry **ent, const struct kp_node_info *ni)
 {
     const struct kp_node *node = ni->node;
     size_t i;
 
-    if (!kp_spread_node_has_keys(node, s->cons, s->n))
-        return;
+    for (i = 0; i < s->n; i++)
+        if (!node_value(s, i, node))
+            return;
     for (i = 0; i < s->n; i++) {
         const struct kp_spread_tsc *t = &s->cons[i];
 
         if (!kp_spread_match_inclusion(t, c->pod, node))
             continue;
         kp_tpcount_add(c->scratch, &s->tp[i], t->topology_key,
-                       kp_labels_get(&node->labels, t->topology_key),
+                       node_value(s, i, node),
+                       ent[i] ? kp_selcount_node(ent[i], ni) :
                        kp_spread_count_matching(ni, &t->selector,
                                                 c->pod->ns));
     }
@@ -117,6 +133,7 @@ static struct kp_status
 pre_filter(struct kp_cycle *c, int idx)
 {
     struct kp_spread_tsc *cons;
+    struct kp_selcount_entry **ent;
     struct pts_state *s;
     const char *err;
     size_t n, i;
@@ -133,10 +150,17 @@ pre_filter(struct kp_cycle *c, int idx)
     s->cons = cons;
     s->tp = kp_arena_alloc(c->scratch, n * sizeof(*s->tp));
     s->paths = kp_arena_alloc(c->scratch, n * sizeof(*s->paths));
-    for (i = 0; i < n; i++)
+    ent = kp_arena_alloc(c->scratch, n * sizeof(*ent));
+    s->col = kp_arena_alloc(c->scratch, n * sizeof(*s->col));
+    for (i = 0; i < n; i++) {
+        s->col[i] = kp_cluster_label_column(c->cl, cons[i].topology_key);
         kp_tpcount_init(&s->tp[i]);
+        if (n <= KP_SELCOUNT_HOLD)
+            ent[i] = kp_selcount_spread(c->cl, &cons[i].selector,
+                                        c->pod->ns);
+    }
     for (i = 0; i < c->cl->snap->nnodes; i++)
-        count_node(c, s, &c->cl->nodes[i]);
+        count_node(c, s, ent, &c->cl->nodes[i]);
     for (i = 0; i < n; i++)
         paths_init(&s->paths[i], &s->tp[i]);
     c->state[idx] = s;
@@ -160,7 +184,7 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
 
     for (i = 0; s && i < s->n; i++) {
         const struct kp_spread_tsc *t = &s->cons[i];
-        const char *v = kp_labels_get(&ni->node->labels, t->topology_key);
+        const char *v = node_value(s, i, ni->node);
         int64_t self, skew;
 
         if (!v)

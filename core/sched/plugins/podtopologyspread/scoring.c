@@ -16,6 +16,7 @@
 
 #include "config.h"
 #include "score.h"
+#include "selcount.h"
 #include "spread.h"
 #include "tpcount.h"
 
@@ -25,6 +26,8 @@ struct pts_score_state {
     bool require_all;           /* requireAllTopologies */
     bool *ignored;              /* IgnoredNodes, by index into f->nodes */
     struct kp_tpcount *counts;  /* TopologyValueToPodCounts */
+    struct kp_selcount_entry **ent;     /* per constraint, or NULL */
+    const char *const **col;    /* per constraint: label column, or NULL */
     double *weight;             /* TopologyNormalizingWeight */
 };
 
@@ -34,13 +37,34 @@ is_hostname(const struct kp_spread_tsc *t)
     return strcmp(t->topology_key, KP_LABEL_HOSTNAME) == 0;
 }
 
+/* Constraint k's topology value of node i, NULL when absent. */
+static const char *
+node_value(const struct pts_score_state *s, size_t k, const struct kp_node *node)
+{
+    return s->col[k] ? s->col[k][node->index] :
+           kp_labels_get(&node->labels, s->cons[k].topology_key);
+}
+
 /* node.Labels[key]: "" when absent, as a Go map reads. */
 static const char *
-label_or_empty(const struct kp_node *node, const char *key)
+label_or_empty(const struct pts_score_state *s, size_t k,
+               const struct kp_node *node)
 {
-    const char *v = kp_labels_get(&node->labels, key);
+    const char *v = node_value(s, k, node);
 
     return v ? v : "";
+}
+
+/* kp_spread_node_has_keys over the columns */
+static bool
+node_has_keys(const struct pts_score_state *s, const struct kp_node *node)
+{
+    size_t k;
+
+    for (k = 0; k < s->n; k++)
+        if (!node_value(s, k, node))
+            return false;
+    return true;
 }
 
 /* initPreScoreState over the nodes being scored. */
@@ -58,7 +82,7 @@ init_state(const struct kp_score_nodes *f, struct pts_score_state *s)
     for (i = 0; i < f->n; i++) {
         const struct kp_node *node = f->c->cl->nodes[f->nodes[i]].node;
 
-        if (s->require_all && !kp_spread_node_has_keys(node, s->cons, s->n)) {
+        if (s->require_all && !node_has_keys(s, node)) {
             s->ignored[i] = true;
             nignored++;
             continue;
@@ -66,8 +90,7 @@ init_state(const struct kp_score_nodes *f, struct pts_score_state *s)
         for (k = 0; k < s->n; k++)
             if (!is_hostname(&s->cons[k]))
                 kp_tpcount_add(a, &s->counts[k], s->cons[k].topology_key,
-                               label_or_empty(node, s->cons[k].topology_key),
-                               0);
+                               label_or_empty(s, k, node), 0);
     }
     for (k = 0; k < s->n; k++) {
         size_t sz = is_hostname(&s->cons[k]) ? f->n - nignored :
@@ -86,17 +109,17 @@ count_all_nodes(const struct kp_cycle *c, struct pts_score_state *s)
     for (i = 0; i < c->cl->snap->nnodes; i++) {
         const struct kp_node_info *ni = &c->cl->nodes[i];
 
-        if (s->require_all &&
-            !kp_spread_node_has_keys(ni->node, s->cons, s->n))
+        if (s->require_all && !node_has_keys(s, ni->node))
             continue;
         for (k = 0; k < s->n; k++) {
             const struct kp_spread_tsc *t = &s->cons[k];
-            const char *v = label_or_empty(ni->node, t->topology_key);
+            const char *v = label_or_empty(s, k, ni->node);
 
             if (!kp_spread_match_inclusion(t, c->pod, ni->node) ||
                 !kp_tpcount_has(&s->counts[k], t->topology_key, v))
                 continue;
             kp_tpcount_add(c->scratch, &s->counts[k], t->topology_key, v,
+                           s->ent[k] ? kp_selcount_node(s->ent[k], ni) :
                            kp_spread_count_matching(ni, &t->selector,
                                                     c->pod->ns));
         }
@@ -110,6 +133,7 @@ pts_pre_score(const struct kp_score_nodes *f, void **state)
     struct pts_score_state *s = kp_arena_alloc(c->scratch, sizeof(*s));
     struct kp_spread_tsc *cons;
     const char *err;
+    size_t i;
 
     if (c->cl->snap->nnodes == 0 ||
         kp_spread_get_constraints_profile(c->scratch, c->pod, false,
@@ -120,7 +144,13 @@ pts_pre_score(const struct kp_score_nodes *f, void **state)
     /* requireAllTopologies: own constraints, or not systemDefaulted */
     s->require_all = c->pod->nspread > 0 ||
                      (c->profile && c->profile->pts_list_defaulting);
+    s->col = kp_arena_alloc(c->scratch, s->n * sizeof(*s->col));
+    for (i = 0; i < s->n; i++)
+        s->col[i] = kp_cluster_label_column(c->cl, cons[i].topology_key);
     init_state(f, s);
+    s->ent = kp_arena_alloc(c->scratch, s->n * sizeof(*s->ent));
+    for (i = 0; i < s->n && s->n <= KP_SELCOUNT_HOLD; i++)
+        s->ent[i] = kp_selcount_spread(c->cl, &cons[i].selector, c->pod->ns);
     count_all_nodes(c, s);
     *state = s;
     return true;
@@ -145,13 +175,14 @@ pts_score(const struct kp_score_nodes *f, void *state, size_t idx)
         return 0;
     for (k = 0; k < s->n; k++) {
         const struct kp_spread_tsc *t = &s->cons[k];
-        const char *v = kp_labels_get(&ni->node->labels, t->topology_key);
+        const char *v = node_value(s, k, ni->node);
         int64_t cnt;
 
         if (!v)
             continue;
         cnt = is_hostname(t) ?
-              kp_spread_count_matching(ni, &t->selector, f->c->pod->ns) :
+              (s->ent[k] ? kp_selcount_node(s->ent[k], ni) :
+               kp_spread_count_matching(ni, &t->selector, f->c->pod->ns)) :
               kp_tpcount_get(&s->counts[k], t->topology_key, v);
         score += score_for_count(cnt, t->max_skew, s->weight[k]);
     }

@@ -1,0 +1,475 @@
+/*
+ * selcount.c - see selcount.h.
+ */
+#include "selcount.h"
+#include "podinfo.h"
+#include "selfcheck.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum sc_kind { SC_SPREAD, SC_TERM };
+
+struct kp_selcount_entry {
+    const struct kp_cluster *cl;
+    enum sc_kind kind;
+    uint64_t hash;
+    char *key;                  /* the canonical form, keylen bytes */
+    size_t keylen;
+    unsigned long last_use;
+    /* SC_SPREAD */
+    struct kp_selector sel;     /* a copy, in the cache's arena */
+    const char *ns;
+    /* SC_TERM */
+    const struct kp_affinity_term *term;
+    const unsigned char *nssel;
+    const char *owner_ns;
+    /* per node: count, and its NodeInfo's gen + 1 (0: not counted) */
+    int64_t *count;
+    unsigned long *stamp;
+};
+
+struct term_slot {
+    uint64_t hash;
+    const char *key;
+    size_t keylen;
+    uint32_t id;
+};
+
+struct kp_selcount {
+    struct kp_arena arena;      /* selector copies, keys */
+    size_t n;
+    unsigned long clock;
+    struct kp_selcount_entry e[KP_SELCOUNT_MAX];
+    /* interned terms: refs by id, open-addressed slots by key */
+    struct kp_term_ref *terms;
+    size_t nterms, capterms;
+    struct term_slot *slots;
+    size_t capslots;            /* power of two, or 0 */
+};
+
+void
+kp_selcount_free(struct kp_selcount *sc)
+{
+    size_t i;
+
+    if (!sc)
+        return;
+    for (i = 0; i < sc->n; i++) {
+        free(sc->e[i].count);
+        free(sc->e[i].stamp);
+    }
+    free(sc->terms);
+    free(sc->slots);
+    kp_arena_release(&sc->arena);
+    free(sc);
+}
+
+/* ---- canonical keys ---- */
+
+struct keybuf {
+    char *p;
+    size_t n, cap;
+};
+
+static void
+put(struct keybuf *b, const void *data, size_t n)
+{
+    if (b->n + n > b->cap) {
+        b->cap = (b->n + n) * 2 + 64;
+        b->p = kp_xrealloc(b->p, b->cap);
+    }
+    memcpy(b->p + b->n, data, n);
+    b->n += n;
+}
+
+static void
+put_size(struct keybuf *b, size_t v)
+{
+    put(b, &v, sizeof(v));
+}
+
+/* NUL-terminated, so that "ab","c" and "a","bc" differ */
+static void
+put_str(struct keybuf *b, const char *s)
+{
+    put(b, s ? s : "", s ? strlen(s) + 1 : 1);
+    put(b, s ? "s" : "n", 1);
+}
+
+static void
+put_selector(struct keybuf *b, const struct kp_selector *s)
+{
+    size_t i, j;
+
+    put(b, s->is_null ? "N" : s->invalid ? "I" : "S", 1);
+    put_size(b, s->nreq);
+    for (i = 0; i < s->nreq; i++) {
+        const struct kp_requirement *r = &s->reqs[i];
+        int op = (int)r->op;
+
+        put_str(b, r->key);
+        put(b, &op, sizeof(op));
+        put(b, &r->num_ok, sizeof(r->num_ok));
+        put(b, &r->num, sizeof(r->num));
+        put_size(b, r->nvalues);
+        for (j = 0; j < r->nvalues; j++)
+            put_str(b, r->values[j]);
+    }
+}
+
+static uint64_t
+hash_bytes(const char *p, size_t n)
+{
+    uint64_t h = 1469598103934665603ULL;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        h ^= (unsigned char)p[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+/* a deep copy of s (strings included) into a */
+static void
+copy_selector(struct kp_arena *a, struct kp_selector *d,
+              const struct kp_selector *s)
+{
+    size_t i, j;
+
+    *d = *s;
+    d->reqs = s->nreq ? kp_arena_alloc(a, s->nreq * sizeof(*d->reqs)) : NULL;
+    for (i = 0; i < s->nreq; i++) {
+        struct kp_requirement *r = &d->reqs[i];
+
+        *r = s->reqs[i];
+        r->key = kp_arena_strdup(a, s->reqs[i].key);
+        r->values = r->nvalues ? kp_arena_alloc(a, r->nvalues *
+                                                sizeof(*r->values)) : NULL;
+        for (j = 0; j < r->nvalues; j++)
+            r->values[j] = kp_arena_strdup(a, s->reqs[i].values[j]);
+    }
+}
+
+static struct kp_selcount *
+cache_of(const struct kp_cluster *cl)
+{
+    struct kp_cluster *mcl = (struct kp_cluster *)(uintptr_t)cl;
+
+    if (!mcl->selcount) {
+        mcl->selcount = kp_xcalloc(1, sizeof(*mcl->selcount));
+        kp_arena_init(&mcl->selcount->arena);
+    }
+    return mcl->selcount;
+}
+
+/*
+ * The entry with this key, or a new one (the least recently used one
+ * reused when the cache is full); *fresh says which.
+ */
+static struct kp_selcount_entry *
+lookup(const struct kp_cluster *cl, struct keybuf *kb, bool *fresh)
+{
+    struct kp_selcount *sc = cache_of(cl);
+    uint64_t h = hash_bytes(kb->p, kb->n);
+    struct kp_selcount_entry *e = NULL;
+    size_t i, nn = cl->snap->nnodes ? cl->snap->nnodes : 1;
+
+    sc->clock++;
+    for (i = 0; i < sc->n; i++) {
+        e = &sc->e[i];
+        if (e->hash == h && e->keylen == kb->n &&
+            memcmp(e->key, kb->p, kb->n) == 0) {
+            e->last_use = sc->clock;
+            *fresh = false;
+            return e;
+        }
+    }
+    if (sc->n < KP_SELCOUNT_MAX) {
+        e = &sc->e[sc->n++];
+        e->count = kp_xmalloc(nn * sizeof(*e->count));
+        e->stamp = kp_xmalloc(nn * sizeof(*e->stamp));
+    } else {
+        e = &sc->e[0];
+        for (i = 1; i < sc->n; i++)
+            if (sc->e[i].last_use < e->last_use)
+                e = &sc->e[i];
+    }
+    memset(e->stamp, 0, nn * sizeof(*e->stamp));
+    e->cl = cl;
+    e->hash = h;
+    e->key = kp_arena_memdup(&sc->arena, kb->p, kb->n);
+    e->keylen = kb->n;
+    e->last_use = sc->clock;
+    *fresh = true;
+    return e;
+}
+
+struct kp_selcount_entry *
+kp_selcount_spread(const struct kp_cluster *cl, const struct kp_selector *sel,
+                   const char *ns)
+{
+    struct keybuf kb = {NULL, 0, 0};
+    struct kp_selcount_entry *e;
+    bool fresh;
+
+    put(&kb, "P", 1);
+    put_selector(&kb, sel);
+    put_str(&kb, ns);
+    e = lookup(cl, &kb, &fresh);
+    free(kb.p);
+    if (fresh) {
+        e->kind = SC_SPREAD;
+        copy_selector(&cl->selcount->arena, &e->sel, sel);
+        e->ns = kp_arena_strdup(&cl->selcount->arena, ns);
+        e->term = NULL;
+        e->nssel = NULL;
+        e->owner_ns = NULL;
+    }
+    return e;
+}
+
+struct kp_selcount_entry *
+kp_selcount_term(const struct kp_cluster *cl, const struct kp_affinity_term *t,
+                 const unsigned char *nssel, const char *owner_ns)
+{
+    struct keybuf kb = {NULL, 0, 0};
+    struct kp_selcount_entry *e;
+    size_t i, nns = cl->snap->nnamespaces;
+    bool fresh;
+
+    put(&kb, "T", 1);
+    put_selector(&kb, &t->selector);
+    put_size(&kb, t->nnamespaces);
+    for (i = 0; i < t->nnamespaces; i++)
+        put_str(&kb, t->namespaces[i]);
+    put(&kb, &t->has_ns_selector, sizeof(t->has_ns_selector));
+    if (t->has_ns_selector)
+        put_selector(&kb, &t->ns_selector);
+    put(&kb, nssel ? "y" : "n", 1);
+    if (nssel)
+        put(&kb, nssel, nns);
+    put_str(&kb, owner_ns);
+    e = lookup(cl, &kb, &fresh);
+    free(kb.p);
+    if (fresh) {
+        e->kind = SC_TERM;
+        memset(&e->sel, 0, sizeof(e->sel));
+        e->ns = NULL;
+        e->term = t;
+        e->nssel = nssel ? kp_arena_memdup(&cl->selcount->arena, nssel,
+                                           nns + 1) : NULL;
+        e->owner_ns = owner_ns;
+    }
+    return e;
+}
+
+int64_t
+kp_selcount_recount(const struct kp_selcount_entry *e,
+                    const struct kp_node_info *ni)
+{
+    int64_t count = 0;
+    size_t i;
+
+    if (e->kind == SC_SPREAD) {
+        /* selector.Empty(): no requirements (labels.Nothing is not empty) */
+        if (!e->sel.is_null && e->sel.nreq == 0)
+            return 0;
+        for (i = 0; i < ni->npods; i++) {
+            const struct kp_pod *q = ni->pods[i];
+
+            if (q->deleting || strcmp(q->ns, e->ns) != 0)
+                continue;
+            if (kp_selector_matches(&e->sel, &q->labels))
+                count++;
+        }
+        return count;
+    }
+    for (i = 0; i < ni->npods; i++)
+        if (kp_incoming_term_matches(e->term, e->nssel, e->owner_ns,
+                                     ni->pods[i]))
+            count++;
+    return count;
+}
+
+int64_t
+kp_selcount_node(struct kp_selcount_entry *e, const struct kp_node_info *ni)
+{
+    size_t idx = (size_t)ni->index;
+    unsigned long want = ni->gen + 1;
+
+    if (ni->index < 0 || idx >= e->cl->snap->nnodes ||
+        ni != &e->cl->nodes[idx])
+        return kp_selcount_recount(e, ni);
+    if (e->stamp[idx] != want || want == 0) {
+        e->count[idx] = kp_selcount_recount(e, ni);
+        e->stamp[idx] = want;
+    }
+#ifdef KP_SELFCHECK
+    else {
+        int64_t fresh = kp_selcount_recount(e, ni);
+
+        kp_selfcheck_count();
+        if (fresh != e->count[idx])
+            kp_selfcheck_fail("selector count of %s: %lld kept, %lld "
+                              "counted afresh", ni->node->name,
+                              (long long)e->count[idx], (long long)fresh);
+    }
+#endif
+    return e->count[idx];
+}
+
+/* ---- interned terms of existing pods ---- */
+
+static void
+term_key(struct keybuf *kb, const struct kp_affinity_term *t,
+         const char *owner_ns, enum kp_term_kind kind)
+{
+    size_t i;
+    int k = (int)kind;
+
+    put(kb, &k, sizeof(k));
+    put_selector(kb, &t->selector);
+    put_size(kb, t->nnamespaces);
+    for (i = 0; i < t->nnamespaces; i++)
+        put_str(kb, t->namespaces[i]);
+    put(kb, &t->has_ns_selector, sizeof(t->has_ns_selector));
+    if (t->has_ns_selector)
+        put_selector(kb, &t->ns_selector);
+    put_str(kb, t->topology_key);
+    put(kb, &t->weight, sizeof(t->weight));
+    put_str(kb, owner_ns);
+}
+
+static void
+slots_grow(struct kp_selcount *sc)
+{
+    size_t cap = sc->capslots ? sc->capslots * 2 : 256, i, j;
+    struct term_slot *s = kp_xcalloc(cap, sizeof(*s));
+
+    for (i = 0; i < sc->capslots; i++) {
+        if (!sc->slots[i].key)
+            continue;
+        for (j = sc->slots[i].hash & (cap - 1); s[j].key; j = (j + 1) &
+             (cap - 1))
+            ;
+        s[j] = sc->slots[i];
+    }
+    free(sc->slots);
+    sc->slots = s;
+    sc->capslots = cap;
+}
+
+uint32_t
+kp_term_intern(struct kp_cluster *cl, const struct kp_affinity_term *t,
+               const char *owner_ns, enum kp_term_kind kind)
+{
+    struct kp_selcount *sc = cache_of(cl);
+    struct keybuf kb = {NULL, 0, 0};
+    uint64_t h;
+    size_t j;
+    uint32_t id;
+
+    term_key(&kb, t, owner_ns, kind);
+    h = hash_bytes(kb.p, kb.n);
+    if ((sc->nterms + 1) * 2 > sc->capslots)
+        slots_grow(sc);
+    for (j = h & (sc->capslots - 1); sc->slots[j].key;
+         j = (j + 1) & (sc->capslots - 1)) {
+        if (sc->slots[j].hash == h && sc->slots[j].keylen == kb.n &&
+            memcmp(sc->slots[j].key, kb.p, kb.n) == 0) {
+            free(kb.p);
+            return sc->slots[j].id;
+        }
+    }
+    if (sc->nterms == sc->capterms) {
+        sc->capterms = sc->capterms ? sc->capterms * 2 : 256;
+        sc->terms = kp_xrealloc(sc->terms, sc->capterms * sizeof(*sc->terms));
+    }
+    id = (uint32_t)sc->nterms++;
+    sc->terms[id].t = t;
+    sc->terms[id].owner_ns = owner_ns;
+    sc->terms[id].kind = kind;
+    sc->slots[j].hash = h;
+    sc->slots[j].key = kp_arena_memdup(&sc->arena, kb.p, kb.n);
+    sc->slots[j].keylen = kb.n;
+    sc->slots[j].id = id;
+    free(kb.p);
+    return id;
+}
+
+const struct kp_term_ref *
+kp_term_get(const struct kp_cluster *cl, uint32_t id)
+{
+    return &cl->selcount->terms[id];
+}
+
+size_t
+kp_term_count(const struct kp_cluster *cl)
+{
+    return cl->selcount ? cl->selcount->nterms : 0;
+}
+
+static void
+group_add(uint32_t id, uint32_t **ids, int32_t **mult, size_t *n,
+          size_t *cap)
+{
+    size_t i;
+
+    for (i = 0; i < *n; i++)
+        if ((*ids)[i] == id) {
+            (*mult)[i]++;
+            return;
+        }
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 8;
+        *ids = kp_xrealloc(*ids, *cap * sizeof(**ids));
+        *mult = kp_xrealloc(*mult, *cap * sizeof(**mult));
+    }
+    (*ids)[*n] = id;
+    (*mult)[(*n)++] = 1;
+}
+
+size_t
+kp_term_groups(struct kp_cluster *cl, const struct kp_node_info *ni,
+               bool anti, uint32_t **ids, int32_t **mult)
+{
+    size_t i, j, k, n = 0, cap = 0;
+
+    *ids = NULL;
+    *mult = NULL;
+    for (i = 0; i < ni->npods; i++) {
+        const struct kp_pod *q = ni->pods[i];
+        const struct kp_affinity_term *lists[3];
+        size_t counts[3];
+
+        if (anti) {
+            size_t m = kp_affinity_terms_usable(q->anti_affinity,
+                                                q->nanti_affinity);
+
+            for (j = 0; j < m; j++)
+                group_add(kp_term_intern(cl, &q->anti_affinity[j], q->ns,
+                                         KP_TERM_REQ_ANTI),
+                          ids, mult, &n, &cap);
+            continue;
+        }
+        if (!kp_pod_has_scored_affinity(q))
+            continue;
+        lists[0] = q->affinity;
+        counts[0] = q->naffinity;
+        lists[1] = q->pref_affinity;
+        counts[1] = q->npref_affinity;
+        lists[2] = q->pref_anti_affinity;
+        counts[2] = q->npref_anti_affinity;
+        for (k = 0; k < 3; k++) {
+            size_t m = kp_affinity_terms_usable(lists[k], counts[k]);
+
+            for (j = 0; j < m; j++)
+                group_add(kp_term_intern(cl, &lists[k][j], q->ns,
+                                         (enum kp_term_kind)k),
+                          ids, mult, &n, &cap);
+        }
+    }
+    return n;
+}
