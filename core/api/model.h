@@ -37,6 +37,12 @@ struct kp_taint {
     const char *key;
     const char *value;
     const char *effect;
+    /*
+     * TaintToleration's reason naming this taint, as kube-scheduler up to
+     * v1.33 wrote it ("node(s) had untolerated taint {key: value}");
+     * NULL: the generic reason.
+     */
+    const char *reason_kv;
 };
 
 enum kp_toleration_op {

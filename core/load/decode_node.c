@@ -104,6 +104,7 @@ decode_taints(struct kp_snapshot *s, const cJSON *spec, struct kp_node *n,
             t->value = "";
         if (!t->effect)
             t->effect = "";
+        t->reason_kv = kp_taint_reason_kv(&s->arena, t);
         i++;
     }
     n->ntaints = i;

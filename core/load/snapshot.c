@@ -162,6 +162,15 @@ sanitize_error(struct kp_error *err)
     return -1;
 }
 
+const char *
+kp_taint_reason_kv(struct kp_arena *a, const struct kp_taint *t)
+{
+    /* interned: nodes with the same taint share one reason (histograms) */
+    return kp_arena_intern(a, kp_arena_concat(a, "node(s) had untolerated "
+                                              "taint {", t->key, ": ",
+                                              t->value, "}", NULL));
+}
+
 void
 kp_snapshot_warn(struct kp_snapshot *s, const char *fmt, ...)
 {

@@ -166,6 +166,8 @@ struct kp_node *kp_snapshot_node(const struct kp_snapshot *s,
                                  const char *name);
 struct kp_pod *kp_snapshot_pod(const struct kp_snapshot *s, const char *ns,
                                const char *name);
+/* TaintToleration's reason up to v1.33 for t, in a (kp_taint.reason_kv). */
+const char *kp_taint_reason_kv(struct kp_arena *a, const struct kp_taint *t);
 void kp_snapshot_warn(struct kp_snapshot *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
