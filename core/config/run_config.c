@@ -151,8 +151,8 @@ kp_run_config_detect(const struct kp_snapshot *snap,
                          "1.%d (from the %s): the versions replayed are "
                          "1.%d to 1.%d; choose one with --kube-version",
                          minor, from, KP_KUBE_MINOR_MIN, KP_KUBE_MINOR_MAX);
-    /* 1.35-1.37 replay as the default does: nothing changes */
-    if (minor >= 35 && minor <= 37)
+    /* the default, 1.37: nothing changes */
+    if (minor == KP_KUBE_MINOR_DEFAULT)
         return 0;
     if (!cfg->nprofiles && implicit_config(o, cfg, err) < 0)
         return -1;

@@ -44,7 +44,7 @@ setup() {
     diff <(jq -c 'del(.scheduler)' <<<"$output") \
         <(jq -c 'del(.scheduler)' "$C/expected/most.json")
     assert_equal "$(jq -c .scheduler <<<"$output")" \
-        '{"version":"1.36","versionFrom":"newest kubelet","profile":"HighNodeUtilization","config":null}'
+        '{"version":"1.37","versionFrom":"newest kubelet","profile":"HighNodeUtilization","config":null}'
 }
 
 @test "--profile NoScoring: no Score plugin, the first feasible node wins" {
@@ -153,9 +153,9 @@ error: $C/bad-args.yaml: percentageOfNodesToScore: Invalid value: 120: not in va
     run --separate-stderr "$KP" -f "$F" --config "$C/most.yaml" -v
     assert_success
     assert_equal "$stderr" "warning: pod 'ml/train-0' not analysed: OtherScheduler (spec.schedulerName is 'batch-scheduler')
-scheduler: kube-scheduler 1.36 (from the newest kubelet), profile default-scheduler (--config $C/most.yaml)"
+scheduler: kube-scheduler 1.37 (from the newest kubelet), profile default-scheduler (--config $C/most.yaml)"
     run --separate-stderr "$KP" -f "$F" --profile NoScoring -o wide
-    assert_line --index 0 "# scheduler: kube-scheduler 1.36 (from the newest kubelet), profile NoScoring"
+    assert_line --index 0 "# scheduler: kube-scheduler 1.37 (from the newest kubelet), profile NoScoring"
 }
 
 @test "without the new flags nothing is added: no scheduler key, no note" {
@@ -208,16 +208,54 @@ versions_view() {
         --kube-version 1.33 -o json
     assert_success
     assert_equal "$(jq -r '.pods[] | select(.name == "backfill-0") | .message' <<<"$output")" \
-        "0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never."
+        "0/4 nodes are available: 1 node(s) had untolerated taint {nvidia.com/gpu: present}, 3 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never."
 }
 
-@test "--kube-version 1.35 to 1.37 change nothing but the scheduler key" {
+@test "--kube-version 1.37 changes nothing but the scheduler key" {
+    diff <("$KP" -f "$ROOT/examples/cluster.json" -o json | jq -S .) \
+        <("$KP" -f "$ROOT/examples/cluster.json" --kube-version 1.37 \
+            -o json | jq -S 'del(.scheduler)')
+}
+
+# kubernetes/kubernetes#140180 (v1.37.0-alpha.3): before it, a successful
+# preemption added nothing to the FitError message
+@test "--kube-version 1.35/1.36: no 'preemption: found a potential placement' text" {
     local v
-    for v in 1.35 1.36 1.37; do
-        diff <("$KP" -f "$ROOT/examples/cluster.json" -o json | jq -S .) \
-            <("$KP" -f "$ROOT/examples/cluster.json" --kube-version "$v" \
-                -o json | jq -S 'del(.scheduler)')
+    run --separate-stderr "$KP" -f "$ROOT/examples/cluster.json" -o json
+    assert_equal "$(jq -r '.pods[0].message' <<<"$output")" \
+        "0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 Insufficient cpu. preemption: found a potential placement for pod on node node-a, preempting 2 victims."
+    for v in 1.35 1.36; do
+        run --separate-stderr "$KP" -f "$ROOT/examples/cluster.json" \
+            --kube-version "$v" -o json
+        assert_success
+        assert_equal "$(jq -r '.pods[0].message' <<<"$output")" \
+            "0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 Insufficient cpu."
+        # only the messages of the pods that preempt differ
+        diff <("$KP" -f "$ROOT/examples/cluster.json" -o json |
+                 jq -S '.pods[] |= (if .result == "Preempts" then del(.message) else . end)') \
+            <(jq -S 'del(.scheduler) | .pods[] |= (if .result == "Preempts" then del(.message) else . end)' <<<"$output")
     done
+    # independent mode too
+    run --separate-stderr "$KP" -f "$ROOT/examples/cluster.json" \
+        --kube-version 1.36 --mode independent -o json
+    assert_equal "$(jq -r '[.pods[] | select(.result == "Preempts") | .message | test("preemption:")] | any' <<<"$output")" false
+}
+
+# kubernetes/kubernetes#134740 (v1.35.0; cherry-picked into 1.34 by #135023):
+# up to 1.33 the reason named the node's first untolerated taint
+@test "--kube-version 1.31-1.33: the taint reason names the taint's key and value" {
+    local v
+    for v in 1.31 1.33; do
+        run --separate-stderr "$KP" -f "$ROOT/examples/cluster.json" \
+            --kube-version "$v" -o json
+        assert_success
+        assert_equal "$(jq -r '.pods[0].message' <<<"$output")" \
+            "0/4 nodes are available: 1 node(s) had untolerated taint {nvidia.com/gpu: present}, 3 Insufficient cpu."
+    done
+    run --separate-stderr "$KP" -f "$ROOT/examples/cluster.json" \
+        --kube-version 1.34 --mode independent -o json
+    assert_equal "$(jq -r '.pods[0].message' <<<"$output")" \
+        "0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 Insufficient cpu."
 }
 
 # without --kube-version: the newest kubelet minor among the nodes
@@ -248,7 +286,7 @@ versions_view() {
     assert_equal "$(jq -r .scheduler.version <<<"$output")" 1.31
 }
 
-@test "kubelets 1.35-1.37 or none: the output is what it was, -v=2 says so" {
+@test "kubelets 1.37 or none: the output is what it was, -v=2 says so" {
     run --separate-stderr "$KP" -f "$V" -o json -v=2
     assert_success
     assert_equal "$(jq 'has("scheduler")' <<<"$output")" false
@@ -257,7 +295,20 @@ versions_view() {
     run --separate-stderr "$KP" -f "$F" -o json -v=2
     assert_equal "$(jq 'has("scheduler")' <<<"$output")" false
     assert_equal "$(grep '^scheduler:' <<<"$stderr")" \
-        "scheduler: kube-scheduler 1.36 (from the newest kubelet), profile default-scheduler"
+        "scheduler: kube-scheduler 1.37 (from the newest kubelet), profile default-scheduler"
+}
+
+@test "kubelets v1.36: replayed as 1.36, the report says so (both modes)" {
+    local m
+    for m in queue independent; do
+        run --separate-stderr "$KP" -f "$C/versions-kubelet-136.json" \
+            --mode "$m" -o json
+        assert_success
+        assert_equal "$(jq -c .scheduler <<<"$output")" \
+            '{"version":"1.36","versionFrom":"newest kubelet","profile":"default-scheduler","config":null}'
+        assert_equal "$(jq -c '.pods[0] | [.result, .nominatedNode, .message]' <<<"$output")" \
+            '["Preempts","big","0/2 nodes are available: 2 Insufficient cpu."]'
+    done
 }
 
 @test "ignoredResourceGroups: the Filter does not check those extended resources" {
