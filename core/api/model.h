@@ -33,6 +33,12 @@ struct kp_resvec {
     struct kp_res_entry *e;
 };
 
+/* A pod's requests computed one way (kp_pod.without_pod_level). */
+struct kp_pod_requests {
+    struct kp_resvec req;
+    int64_t nonzero_cpu, nonzero_mem;
+};
+
 struct kp_taint {
     const char *key;
     const char *value;
@@ -160,6 +166,12 @@ struct kp_pod {
     struct kp_resvec req;       /* effective request (fit.go) */
     /* for scoring: requests with 100m / 200Mi for a container without */
     int64_t nonzero_cpu, nonzero_mem;
+    /*
+     * With pod-level requests (spec.resources): req and nonzero_* as
+     * kube-scheduler computes them without the PodLevelResources gate
+     * (off by default before v1.34), else NULL.
+     */
+    const struct kp_pod_requests *without_pod_level;
     size_t ntolerations;
     struct kp_toleration *tolerations;
     struct kp_labels node_selector;

@@ -164,6 +164,20 @@ kp_run_config_mark_pods(struct kp_snapshot *snap, const struct kp_options *o)
 {
     size_t i;
 
+    /*
+     * PodLevelResources on by default from v1.34: before, spec.resources
+     * is not read and the containers' requests count.
+     */
+    for (i = 0; o->kube_minor > 0 && o->kube_minor < 34 &&
+                i < snap->npods; i++) {
+        struct kp_pod *p = snap->pods[i];
+
+        if (p->without_pod_level) {
+            p->req = p->without_pod_level->req;
+            p->nonzero_cpu = p->without_pod_level->nonzero_cpu;
+            p->nonzero_mem = p->without_pod_level->nonzero_mem;
+        }
+    }
     if (!o->sched_config)
         return;
     for (i = 0; i < snap->npods; i++)

@@ -185,7 +185,7 @@ decode_ports(struct kp_snapshot *s, const cJSON *c, struct kp_pod *p,
 }
 
 struct containers_ctx {
-    struct tmpvec sum, init_max, side;
+    struct tmpvec sum, init_max, side, containers_only;
     struct kp_nonzero nz;       /* scoring: decode_score.c */
     struct port_buf ports;
     const char **images;        /* grown as they come, every one kept */
@@ -244,6 +244,7 @@ decode_containers(struct kp_snapshot *s, const cJSON *spec, struct kp_pod *p,
     const cJSON *pod_res, *pod_req, *overhead;
     struct kp_resvec rv, pod_rv;
     size_t k, i;
+    bool pod_level = false;
     int rc = -1;
 
     /* sidecars start before app containers: walk init containers first */
@@ -269,15 +270,18 @@ decode_containers(struct kp_snapshot *s, const cJSON *spec, struct kp_pod *p,
         goto out;
     }
     pod_rv = rv;
+    x->containers_only = x->sum;
     for (i = 0; i < rv.n; i++) {
         const char *name = s->res_names[rv.e[i].id];
 
+        /* IsSupportedPodLevelResource */
         if (rv.e[i].id == KP_RES_CPU || rv.e[i].id == KP_RES_MEMORY ||
             strncmp(name, "hugepages-", 10) == 0) {
             int64_t *slot = tmp_slot(&x->sum, rv.e[i].id);
 
             if (slot)
                 *slot = rv.e[i].value;
+            pod_level = true;
         }
     }
     if (kp_json_obj(spec, "overhead", &overhead, err) < 0 ||
@@ -287,6 +291,17 @@ decode_containers(struct kp_snapshot *s, const cJSON *spec, struct kp_pod *p,
     }
     tmp_add(&x->sum, &rv);
     tmp_to_resvec(&s->arena, &x->sum, &p->req);
+    if (pod_level) {
+        /* as without PodLevelResources (before v1.34): the containers' */
+        struct kp_pod_requests *w = kp_arena_alloc(&s->arena, sizeof(*w));
+
+        tmp_add(&x->containers_only, &rv);
+        tmp_to_resvec(&s->arena, &x->containers_only, &w->req);
+        kp_nonzero_finish(p, &x->nz, NULL, &pod_rv, &rv);
+        w->nonzero_cpu = p->nonzero_cpu;
+        w->nonzero_mem = p->nonzero_mem;
+        p->without_pod_level = w;
+    }
     kp_nonzero_finish(p, &x->nz, pod_req, &pod_rv, &rv);
     p->host_ports = kp_arena_memdup(&s->arena, x->ports.e,
                                     p->nhost_ports * sizeof(*x->ports.e));

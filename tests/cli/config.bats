@@ -241,6 +241,28 @@ versions_view() {
     assert_equal "$(jq -r '[.pods[] | select(.result == "Preempts") | .message | test("preemption:")] | any' <<<"$output")" false
 }
 
+# tests/fixtures/config/pod-level.json: n1 (4 cpu) runs batch-0 (pod-level
+# 2 cpu, its container 500m); web-0 (pod-level 3 cpu, container 1) waits.
+# PodLevelResources is on by default from v1.34: before, the containers'
+# requests are all kube-scheduler reads.
+@test "--kube-version 1.33: pod-level requests (spec.resources) are not read" {
+    local m
+    for m in queue independent; do
+        run --separate-stderr "$KP" -f "$C/pod-level.json" --mode "$m" -o json
+        assert_success
+        assert_equal "$(jq -c '.pods[0] | [.result, .nominatedNode, [.victims[].name]]' <<<"$output")" \
+            '["Preempts","n1",["batch-0"]]'
+        run --separate-stderr "$KP" -f "$C/pod-level.json" --mode "$m" \
+            --kube-version 1.34 -o json
+        assert_equal "$(jq -c '.pods[0] | [.result, .nominatedNode, [.victims[].name]]' <<<"$output")" \
+            '["Preempts","n1",["batch-0"]]'
+        run --separate-stderr "$KP" -f "$C/pod-level.json" --mode "$m" \
+            --kube-version 1.33 -o json
+        assert_equal "$(jq -c '.pods[0] | [.result, .node, [.victims[].name]]' <<<"$output")" \
+            '["Fits","n1",[]]'
+    done
+}
+
 # kubernetes/kubernetes#134740 (v1.35.0; cherry-picked into 1.34 by #135023):
 # up to 1.33 the reason named the node's first untolerated taint
 @test "--kube-version 1.31-1.33: the taint reason names the taint's key and value" {
