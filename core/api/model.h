@@ -167,11 +167,14 @@ struct kp_pod {
     /* for scoring: requests with 100m / 200Mi for a container without */
     int64_t nonzero_cpu, nonzero_mem;
     /*
-     * With pod-level requests (spec.resources): req and nonzero_* as
-     * kube-scheduler computes them without the PodLevelResources gate
-     * (off by default before v1.34), else NULL.
+     * req and nonzero_* as older releases compute them, NULL where they
+     * are the same: before_134 without pod-level requests (spec.resources;
+     * PodLevelResources is on by default from v1.34), before_133 from the
+     * containers' spec alone, not the larger resources their status shows
+     * during an in-place resize (InPlacePodVerticalScaling, on by default
+     * from v1.33).
      */
-    const struct kp_pod_requests *without_pod_level;
+    const struct kp_pod_requests *before_134, *before_133;
     size_t ntolerations;
     struct kp_toleration *tolerations;
     struct kp_labels node_selector;

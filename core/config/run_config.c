@@ -166,16 +166,20 @@ kp_run_config_mark_pods(struct kp_snapshot *snap, const struct kp_options *o)
 
     /*
      * PodLevelResources on by default from v1.34: before, spec.resources
-     * is not read and the containers' requests count.
+     * is not read and the containers' requests count; before v1.33
+     * (InPlacePodVerticalScaling) only their spec, not their status.
      */
     for (i = 0; o->kube_minor > 0 && o->kube_minor < 34 &&
                 i < snap->npods; i++) {
         struct kp_pod *p = snap->pods[i];
+        const struct kp_pod_requests *r = p->before_134;
 
-        if (p->without_pod_level) {
-            p->req = p->without_pod_level->req;
-            p->nonzero_cpu = p->without_pod_level->nonzero_cpu;
-            p->nonzero_mem = p->without_pod_level->nonzero_mem;
+        if (o->kube_minor < 33 && p->before_133)
+            r = p->before_133;
+        if (r) {
+            p->req = r->req;
+            p->nonzero_cpu = r->nonzero_cpu;
+            p->nonzero_mem = r->nonzero_mem;
         }
     }
     if (!o->sched_config)

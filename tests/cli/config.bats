@@ -263,6 +263,30 @@ versions_view() {
     done
 }
 
+# tests/fixtures/config/resize.json: db-0 on n1 was resized down to 1 cpu
+# but its status still shows 3 allocated and actuated; cache-0 on n2 asks 3
+# cpu in its spec, an Infeasible resize, and runs with 1.  From v1.33
+# (InPlacePodVerticalScaling) kube-scheduler counts the larger of spec and
+# status, the status alone while the resize is Infeasible: n2 has room for
+# web-0 (2 cpu).  Before, the spec counts: n1 has room.
+@test "in-place resize: status resources count from 1.33, the spec before" {
+    local m
+    for m in queue independent; do
+        run --separate-stderr "$KP" -f "$C/resize.json" --mode "$m" -o json
+        assert_success
+        assert_equal "$(jq -c '.pods[0] | [.result, .node]' <<<"$output")" '["Fits","n2"]'
+        run --separate-stderr "$KP" -f "$C/resize.json" --mode "$m" \
+            --kube-version 1.33 -o json
+        assert_equal "$(jq -c '.pods[0] | [.result, .node]' <<<"$output")" '["Fits","n2"]'
+        run --separate-stderr "$KP" -f "$C/resize.json" --mode "$m" \
+            --kube-version 1.32 -o json
+        assert_equal "$(jq -c '.pods[0] | [.result, .node]' <<<"$output")" '["Fits","n1"]'
+    done
+    # not Infeasible: cache-0's spec (3 cpu) counts too, no node has room
+    run --separate-stderr "$KP" -f <(jq '(.items[] | select(.metadata.name == "cache-0") | .status.conditions) |= [.[0]]' "$C/resize.json") -o json
+    assert_equal "$(jq -c '.pods[0] | [.result, .nominatedNode, [.victims[].name]]' <<<"$output")" '["Preempts","n1",["db-0"]]'
+}
+
 # kubernetes/kubernetes#134740 (v1.35.0; cherry-picked into 1.34 by #135023):
 # up to 1.33 the reason named the node's first untolerated taint
 @test "--kube-version 1.31-1.33: the taint reason names the taint's key and value" {
