@@ -228,6 +228,12 @@ struct kp_node {
     int index;
     /* minor of status.nodeInfo.kubeletVersion ("v1.34.2": 34), or -1 */
     int kubelet_minor;
+    /*
+     * status.declaredFeatures sorted and joined by ','; NULL when the
+     * node declares none (NodeDeclaredFeatures is not simulated: the
+     * sets are compared to warn when they differ)
+     */
+    const char *declared_features;
 };
 
 struct kp_pdb {

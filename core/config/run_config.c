@@ -159,6 +159,38 @@ kp_run_config_detect(const struct kp_snapshot *snap,
     return use_config(o, oo, cfg, minor, err);
 }
 
+/*
+ * NodeDeclaredFeatures (on by default from v1.36) rejects a node that
+ * lacks a feature the pod needs, the needs being inferred from the pod's
+ * spec by component-helpers' nodedeclaredfeatures registry, whose features
+ * and rules change with every release: it is not simulated.  It can only
+ * tell nodes apart when their status.declaredFeatures differ (kubelets of
+ * several versions), and then every report says so.
+ */
+static void
+declared_features(struct kp_snapshot *snap, int minor)
+{
+    size_t i;
+
+    if (minor < 36)
+        return;
+    for (i = 1; i < snap->nnodes; i++) {
+        const char *a = snap->nodes[0]->declared_features;
+        const char *b = snap->nodes[i]->declared_features;
+
+        if (a != b) {
+            kp_snapshot_warn(snap, "nodes '%s' and '%s' declare different "
+                             "features (status.declaredFeatures): "
+                             "NodeDeclaredFeatures is not simulated, a pod "
+                             "that needs a feature some nodes lack may be "
+                             "placed where kube-scheduler 1.%d would not",
+                             snap->nodes[0]->name, snap->nodes[i]->name,
+                             minor);
+            return;
+        }
+    }
+}
+
 void
 kp_run_config_mark_pods(struct kp_snapshot *snap, const struct kp_options *o)
 {
@@ -182,6 +214,8 @@ kp_run_config_mark_pods(struct kp_snapshot *snap, const struct kp_options *o)
             p->nonzero_mem = r->nonzero_mem;
         }
     }
+    declared_features(snap, o->kube_minor ? o->kube_minor
+                                          : KP_KUBE_MINOR_DEFAULT);
     if (!o->sched_config)
         return;
     for (i = 0; i < snap->npods; i++)

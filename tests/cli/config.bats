@@ -387,3 +387,20 @@ versions_view() {
     assert_equal "$(jq -r '.pods[0].message' <<<"$output")" \
         "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match pod topology spread constraints. no new claims to deallocate, preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod."
 }
+
+# tests/fixtures/config/declared-features.json: resize.json where n1
+# declares GuaranteedQoSPodCPUResize and RestartAllContainers, n2 only the
+# latter.  NodeDeclaredFeatures (on by default from v1.36) is not
+# simulated: every report says so when the nodes' sets differ.
+@test "NodeDeclaredFeatures: nodes declaring different features are a warning from 1.36" {
+    run --separate-stderr "$KP" -f "$C/declared-features.json" -o json
+    assert_success
+    assert_equal "$(jq -r '.warnings[0]' <<<"$output")" \
+        "nodes 'n1' and 'n2' declare different features (status.declaredFeatures): NodeDeclaredFeatures is not simulated, a pod that needs a feature some nodes lack may be placed where kube-scheduler 1.37 would not"
+    run --separate-stderr "$KP" -f "$C/declared-features.json" \
+        --kube-version 1.35 -o json
+    assert_equal "$(jq -c '.warnings' <<<"$output")" '[]'
+    # the same sets everywhere: nothing to tell the nodes apart
+    run --separate-stderr "$KP" -f <(jq '.items[1].status.declaredFeatures = ["RestartAllContainers", "GuaranteedQoSPodCPUResize"]' "$C/declared-features.json") -o json
+    assert_equal "$(jq -c '.warnings' <<<"$output")" '[]'
+}
