@@ -95,8 +95,20 @@ static int
 use_config(const struct kp_options *o, struct kp_options *oo,
            struct kp_sched_config *cfg, int minor, struct kp_error *err)
 {
+    size_t i;
+
     if (minor)
         apply_version(cfg, minor);
+    /* StorageCapacityScoring on by default from v1.37 */
+    for (i = 0; minor && minor < 37 && i < cfg->nprofiles; i++)
+        if (cfg->profiles[i].vb_shape)
+            return kp_errorf(err, KP_EXIT_ERROR, "%s: profile %s: "
+                             "VolumeBindingArgs.shape: Invalid value: "
+                             "unexpected field `shape`, remove it or turn "
+                             "on the feature gate StorageCapacityScoring "
+                             "(off by default before 1.37)",
+                             cfg->file ? cfg->file : "--kube-version",
+                             cfg->profiles[i].scheduler_name);
     if (o->scheduler_name_set &&
         !kp_sched_config_profile(cfg, o->scheduler_name))
         return kp_errorf(err, KP_EXIT_ERROR, "--scheduler-name %s: no "

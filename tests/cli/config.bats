@@ -404,3 +404,41 @@ versions_view() {
     run --separate-stderr "$KP" -f <(jq '.items[1].status.declaredFeatures = ["RestartAllContainers", "GuaranteedQoSPodCPUResize"]' "$C/declared-features.json") -o json
     assert_equal "$(jq -c '.warnings' <<<"$output")" '[]'
 }
+
+@test "leaderElection, clientConnection, extenders, addedAffinity, VolumeBinding: kube-scheduler's checks, one line each" {
+    run --separate-stderr "$KP" -f "$F" --config "$C/bad-global.yaml"
+    assert_equal "$status" 1
+    assert_equal "$output" ""
+    assert_equal "$stderr" "error: $C/bad-global.yaml: profiles[0].pluginConfig[0].args.addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator: Unsupported value: \"Within\": supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", \"Lt\"
+error: $C/bad-global.yaml: profiles[0].pluginConfig[1].args.bindTimeoutSeconds: Invalid value: -5: invalid BindTimeoutSeconds, should not be a negative value
+error: $C/bad-global.yaml: clientConnection.burst: Invalid value: -1: must be non-negative
+error: $C/bad-global.yaml: leaderElection.leaseDuration: Invalid value: 10s: must be greater than \`RenewDeadline\`
+error: $C/bad-global.yaml: leaderElection.resourceLock: Invalid value: \"endpointsleases\": resourceLock value must be \"leases\"
+error: $C/bad-global.yaml: extenders[0].weight: Invalid value: 0: must have a positive weight applied to it"
+}
+
+# an extender is an HTTP service kube-scheduler calls: its filter,
+# prioritize and preempt answers cannot be replayed
+@test "an extender that filters or preempts is an error; --ignore-unknown-plugins runs without it and says so" {
+    run --separate-stderr "$KP" -f "$F" --config "$C/extender.yaml"
+    assert_equal "$status" 1
+    assert_equal "$output" ""
+    assert_equal "$stderr" "error: $C/extender.yaml: extenders[0] (http://gpu-extender.kube-system:8888/): kube-scheduler calls this extender to filter, preempt, which cannot be replayed; --ignore-unknown-plugins runs without it"
+    run --separate-stderr "$KP" -f "$F" --config "$C/extender.yaml" \
+        --ignore-unknown-plugins -o json
+    assert_success
+    assert_equal "$(jq -r '.warnings[0]' <<<"$output")" \
+        "extender 'http://gpu-extender.kube-system:8888/' (filter, preempt) is not simulated: the answers assume it accepts every node and changes no score or victim"
+    # the answers are the default profile's
+    diff <("$KP" -f "$F" -o json | jq -S '.pods') <(jq -S '.pods' <<<"$output")
+}
+
+# StorageCapacityScoring (VolumeBindingArgs.shape) is on by default from 1.37
+@test "VolumeBindingArgs.shape: checked from 1.37, refused before" {
+    run --separate-stderr "$KP" -f "$F" --config "$C/volume-shape.yaml" -o json
+    assert_success
+    run --separate-stderr "$KP" -f "$F" --config "$C/volume-shape.yaml" \
+        --kube-version 1.36
+    assert_equal "$status" 1
+    assert_equal "$stderr" "error: $C/volume-shape.yaml: profile default-scheduler: VolumeBindingArgs.shape: Invalid value: unexpected field \`shape\`, remove it or turn on the feature gate StorageCapacityScoring (off by default before 1.37)"
+}
