@@ -49,6 +49,40 @@ implicit_config(const struct kp_options *o, struct kp_sched_config *cfg,
     return 0;
 }
 
+/*
+ * --min-candidate-nodes-percentage/-absolute with --config or --profile:
+ * the argument given replaces that one of every profile's
+ * DefaultPreemptionArgs (the other keeps the configuration's value), and
+ * the result is validated as ValidateDefaultPreemptionArgs would.
+ */
+static int
+override_preemption_args(const struct kp_options *o,
+                         struct kp_sched_config *cfg, struct kp_error *err)
+{
+    size_t i;
+
+    for (i = 0; i < cfg->nprofiles; i++) {
+        struct kp_profile *p = &cfg->profiles[i];
+
+        if (o->min_candidate_nodes_percentage_set)
+            p->min_candidate_nodes_percentage =
+                o->min_candidate_nodes_percentage;
+        if (o->min_candidate_nodes_absolute_set)
+            p->min_candidate_nodes_absolute = o->min_candidate_nodes_absolute;
+        if (p->min_candidate_nodes_percentage == 0 &&
+            p->min_candidate_nodes_absolute == 0)
+            return kp_errorf(err, KP_EXIT_ERROR, "%s: profile %s: "
+                             "minCandidateNodesPercentage: Invalid value: 0: "
+                             "cannot be zero at the same time as "
+                             "minCandidateNodesAbsolute (--min-candidate-"
+                             "nodes-%s 0)", cfg->file ? cfg->file :
+                             cfg->profile_label, p->scheduler_name,
+                             o->min_candidate_nodes_percentage_set ?
+                             "percentage" : "absolute");
+    }
+    return 0;
+}
+
 /* What --kube-version changes in every profile (scheduler-semantics 17). */
 static void
 apply_version(struct kp_sched_config *cfg, int minor)
@@ -84,6 +118,9 @@ kp_run_config_setup(const struct kp_options *o, struct kp_options *oo,
     }
     if (rc < 0 || !cfg->nprofiles)
         return rc;
+    if ((o->config_file || o->openshift_profile) &&
+        override_preemption_args(o, cfg, err) < 0)
+        return -1;
     if (o->kube_version &&
         kp_kube_version_parse(o->kube_version, &minor, err) < 0)
         return -1;

@@ -143,10 +143,28 @@ error: $C/bad-args.yaml: percentageOfNodesToScore: Invalid value: 120: not in va
     diff <(echo "$output") "$C/expected/least.json"
 }
 
-@test "--min-candidate-nodes-* with --config is a usage error" {
-    run --separate-stderr "$KP" -f "$F" --config "$C/most.yaml" \
-        --min-candidate-nodes-absolute 5
-    assert_equal "$status" 2
+# tests/fixtures/config/preemption-args.yaml: DefaultPreemptionArgs 0% and
+# at least 1 candidate: DryRunPreemption samples one candidate of three
+@test "--min-candidate-nodes-* override DefaultPreemptionArgs of every profile of --config or --profile" {
+    local E="$ROOT/examples/cluster.json"
+    run --separate-stderr "$KP" -f "$E" prod/checkout-0 \
+        --config "$C/preemption-args.yaml" -o json
+    assert_success
+    assert_equal "$(jq -c '.pods[0] | [.sampled, .potentialNodes, .numCandidates]' <<<"$output")" '[true,3,1]'
+    # the flag given replaces that argument; the other keeps the file's 0%
+    run --separate-stderr "$KP" -f "$E" prod/checkout-0 \
+        --config "$C/preemption-args.yaml" --min-candidate-nodes-absolute 100 -o json
+    assert_success
+    assert_equal "$(jq -c '.pods[0] | [.sampled, .potentialNodes]' <<<"$output")" '[false,null]'
+    # the result is validated as ValidateDefaultPreemptionArgs does
+    run --separate-stderr "$KP" -f "$E" prod/checkout-0 \
+        --config "$C/preemption-args.yaml" --min-candidate-nodes-absolute 0
+    assert_equal "$status" 1
+    assert_equal "$output" ""
+    assert_equal "$stderr" "error: $C/preemption-args.yaml: profile default-scheduler: minCandidateNodesPercentage: Invalid value: 0: cannot be zero at the same time as minCandidateNodesAbsolute (--min-candidate-nodes-absolute 0)"
+    run --separate-stderr "$KP" -f "$E" prod/checkout-0 --profile NoScoring \
+        --min-candidate-nodes-absolute 1 --min-candidate-nodes-percentage 0 -o json
+    assert_equal "$(jq -c '.pods[0] | [.sampled, .potentialNodes, .numCandidates]' <<<"$output")" '[true,3,1]'
 }
 
 @test "the report names the scheduler: -v line and -o wide's header note" {
