@@ -172,7 +172,9 @@ detected(const struct kp_snapshot *snap, const char **from)
     size_t i;
 
     if (snap->server_minor > 0) {
-        *from = "API server /version";
+        *from = snap->server_minor_recorded ? "snapshot's API server "
+                                              "/version" :
+                                              "API server /version";
         return snap->server_minor;
     }
     for (i = 0; i < snap->nnodes; i++)
