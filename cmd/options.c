@@ -538,8 +538,8 @@ const struct kp_flag kp_flags[] = {
      "an OpenShift scheduler profile: LowNodeUtilization, "
      "HighNodeUtilization or NoScoring", h_profile},
     {"ignore-unknown-plugins", 0, KP_ARG_NONE, NULL, NULL,
-     "--config: run without out-of-tree plugins (each report warns) "
-     "instead of failing", h_ignore_unknown},
+     "--config: run without out-of-tree plugins and extenders (each "
+     "report warns) instead of failing", h_ignore_unknown},
     {"kube-version", 0, KP_ARG_REQUIRED, "X.Y", NULL,
      "kube-scheduler version replayed, 1.31 to 1.38 (default: the live "
      "cluster's, or the newest kubelet of the snapshot's nodes)",

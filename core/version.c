@@ -12,7 +12,7 @@
 #include "kp.h"
 
 /* the kube-scheduler releases replayed (docs/scheduler-semantics.md) */
-#define KP_KUBE_VERSIONS "v1.35, v1.36, v1.37"
+#define KP_KUBE_VERSIONS "v1.31 to v1.38"
 
 void
 kp_version_text(struct kp_buf *out)
