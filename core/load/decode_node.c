@@ -183,11 +183,15 @@ decode_declared_features(struct kp_snapshot *s, const cJSON *status,
     }
     qsort(names, i, sizeof(char *), cmp_str);
     out = kp_arena_alloc(&s->arena, len);
-    for (k = 0; k < i; k++) {
+    for (k = 0, len = 0; k < i; k++) {
+        size_t l = strlen(names[k]);
+
         if (k)
-            strcat(out, ",");
-        strcat(out, names[k]);
+            out[len++] = ',';
+        memcpy(out + len, names[k], l);
+        len += l;
     }
+    out[len] = '\0';
     n->declared_features = kp_arena_intern(&s->arena, out);
     return 0;
 }
