@@ -27,10 +27,14 @@ DEB_PKGS = libcjson-dev libcurl4-openssl-dev libyaml-dev bats bats-support \
            bats-assert openssl python3 jq clang valgrind dpkg-dev
 
 # core/ by concern (README "Layout"); every folder is on the include path,
-# as libgit2 puts src/util and src/libgit2 on its own
+# as libgit2 puts src/util and src/libgit2 on its own, so headers are
+# included by their base name.  core/sched/plugins/ has one folder per
+# plugin (upstream's plugins/<plugin>/), found here rather than listed.
+PLUGIN_DIRS = $(patsubst %/,%,$(sort $(dir \
+                  $(wildcard core/sched/plugins/*/*.[ch]))))
 CORE_DIRS = core core/util core/api core/load core/live core/sched \
-            core/sched/plugins core/sched/preemption core/config core/whatif \
-            core/report
+            core/sched/plugins $(PLUGIN_DIRS) core/sched/preemption \
+            core/config core/whatif core/report
 KP_INC   = $(CORE_DIRS:%=-I%)
 CORE_SRC = $(sort $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c)))
 CORE_HDR = $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.h))

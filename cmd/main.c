@@ -28,18 +28,17 @@ write_out(const struct kp_buf *b)
     return fflush(stdout) == 0 ? 0 : -1;
 }
 
-/* Warnings go to stderr before any output (and only once). */
+/*
+ * Warnings go to stderr before any output, each once: *printed counts
+ * those already out (the JSON report, streamed, reads them after).
+ */
 static void
 print_warnings(void *ctx, struct kp_run_result *r)
 {
-    size_t i;
+    size_t *printed = ctx;
 
-    (void)ctx;
-    for (i = 0; i < r->nwarnings; i++) {
-        fprintf(stderr, "warning: %s\n", r->warnings[i]);
-        free(r->warnings[i]);
-    }
-    r->nwarnings = 0;
+    for (; *printed < r->nwarnings; (*printed)++)
+        fprintf(stderr, "warning: %s\n", r->warnings[*printed]);
 }
 
 static bool
@@ -100,6 +99,7 @@ main(int argc, char **argv)
     struct kp_run_result r;
     struct kp_error err = {0, ""};
     struct kp_buf help;
+    size_t printed = 0;
     const char *command;
     bool explain;
     int rc;
@@ -129,10 +129,11 @@ main(int argc, char **argv)
     /* a JSON report goes out as it is rendered: it can be gigabytes */
     o.stream = stdout;
     o.before_stream = print_warnings;
+    o.stream_ctx = &printed;
     rc = explain ? kp_explain(&o, &r, &err) : kp_run(&o, &r, &err);
     /* on failure the one error line is all that stderr gets */
     if (rc == 0)
-        print_warnings(NULL, &r);
+        print_warnings(&printed, &r);
     if (rc < 0) {
         kp_run_result_release(&r);
         kp_options_release(&o);

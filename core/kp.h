@@ -95,8 +95,9 @@ struct kp_options {
     bool allow_missing_template_keys;
     /*
      * -o json, when stream is set: once the analysis is done (nothing
-     * can fail any more), before_stream gets the warnings so far (and may
-     * take them), then the report is written to stream as it is rendered,
+     * can fail any more), before_stream gets r with every warning (to
+     * print, not to free: the report's "warnings" are r's), then the
+     * report is written to stream as it is rendered,
      * a megabyte at a time: the largest reports (every candidate of every
      * pod) are not held whole.  r->out keeps the last part, not written
      * yet; r->out.sink_error says a write failed.
@@ -138,8 +139,13 @@ int kp_kube_version_parse(const char *s, int *minor, struct kp_error *err);
 
 struct kp_run_result {
     struct kp_buf out;              /* what goes to stdout */
+    /*
+     * Every warning of the run, in the order raised (run.h), each once:
+     * for stderr, and the same list is -o json's "warnings".  Freed by
+     * kp_run_result_release.
+     */
     size_t nwarnings;
-    char **warnings;                /* for stderr */
+    char **warnings;
     int exit_code;                  /* 0 or KP_EXIT_FAIL_ON */
     /*
      * For stderr after the report, as kubectl's "No resources found":

@@ -12,8 +12,10 @@
 #include "live.h"
 #include "render_kubectl.h"
 #include "report.h"
+#include "run.h"
 #include "run_config.h"
-#include "selector_parse.h"
+#include "select.h"
+#include "simulate.h"
 #include "whatif.h"
 
 void
@@ -29,15 +31,19 @@ kp_options_init(struct kp_options *o)
     o->allow_missing_template_keys = true;
 }
 
-static int
-load(struct kp_snapshot *s, const struct kp_options *o, char *default_ns,
-     size_t ns_len, struct kp_whatif *w, struct kp_error *err)
+int
+kp_run_load(struct kp_snapshot *s, const struct kp_options *o,
+            const char *const *live_resources, char *default_ns,
+            size_t ns_len, struct kp_whatif *w, struct kp_error *err)
 {
     struct kp_input in = {o->recursive, ""};
     size_t i;
 
     if (o->nfiles == 0) {
-        if (kp_load_live(s, o, default_ns, ns_len, err) < 0)
+        if (live_resources ? kp_load_live_resources(s, o, live_resources,
+                                                    default_ns, ns_len,
+                                                    err) < 0 :
+            kp_load_live(s, o, default_ns, ns_len, err) < 0)
             return -1;
     }
     for (i = 0; i < o->nfiles; i++)
@@ -50,45 +56,9 @@ load(struct kp_snapshot *s, const struct kp_options *o, char *default_ns,
                                       o->namespace : default_ns, err) < 0)
             return -1;
     /* --cordon, --drain, --remove-node, --add-node: issue 19 */
-    if (kp_whatif_requested(o) && kp_whatif_apply(w, s, o, err) < 0)
+    if (w && kp_whatif_requested(o) && kp_whatif_apply(w, s, o, err) < 0)
         return -1;
     return 0;
-}
-
-static bool
-selected(const struct kp_pod *p, const struct kp_options *o,
-         const struct kp_selector *sel)
-{
-    if (o->namespace && !o->all_namespaces &&
-        strcmp(p->ns, o->namespace) != 0)
-        return false;
-    if (sel && !kp_selector_matches(sel, &p->labels))
-        return false;
-    /* --config: --scheduler-name narrows what is reported */
-    if (o->report_scheduler_name &&
-        strcmp(p->scheduler_name, o->report_scheduler_name) != 0)
-        return false;
-    return true;
-}
-
-static void
-split_pod_arg(const char *arg, const char *default_ns, char *ns, size_t nsz,
-              const char **name)
-{
-    const char *slash = strchr(arg, '/');
-
-    if (slash) {
-        size_t n = (size_t)(slash - arg);
-
-        if (n >= nsz)
-            n = nsz - 1;
-        memcpy(ns, arg, n);
-        ns[n] = '\0';
-        *name = slash + 1;
-    } else {
-        snprintf(ns, nsz, "%s", default_ns);
-        *name = arg;
-    }
 }
 
 /*
@@ -156,7 +126,7 @@ add_not_analysed(struct kp_snapshot *snap, struct kp_report *rep,
 /* Unbound pods that -n/-l (or no narrowing) match but that are skipped. */
 static void
 matched_not_analysed(struct kp_snapshot *snap, const struct kp_options *o,
-                     const struct kp_selector *sel, struct kp_report *rep,
+                     const struct kp_select *sel, struct kp_report *rep,
                      size_t *cap)
 {
     size_t i;
@@ -165,7 +135,7 @@ matched_not_analysed(struct kp_snapshot *snap, const struct kp_options *o,
         const struct kp_pod *p = snap->pods[i];
         const char *why;
 
-        if (p->node_name || !selected(p, o, sel) ||
+        if (p->node_name || !kp_select_pod(sel, p) ||
             (o->only_added && !kp_pod_is_added(p)))
             continue;
         why = not_analysed_reason(p, o->scheduler_name);
@@ -179,25 +149,23 @@ mark_reported(struct kp_snapshot *snap, const struct kp_options *o,
               const char *default_ns, struct kp_report *rep,
               struct kp_error *err)
 {
-    struct kp_selector sel;
+    struct kp_select sel;
     size_t i, j, cap = 0;
 
-    if (o->selector && kp_selector_parse(&rep->arena, o->selector, &sel,
-                                         err) < 0)
+    if (kp_select_init(&sel, o, default_ns, &rep->arena, err) < 0)
         return -1;
     for (i = 0; i < rep->npods; i++)
         rep->pods[i].reported = o->npods == 0 &&
-            selected(rep->pods[i].pod, o, o->selector ? &sel : NULL) &&
+            kp_select_pod(&sel, rep->pods[i].pod) &&
             (!o->only_added || kp_pod_is_added(rep->pods[i].pod));
     if (o->npods == 0)
-        matched_not_analysed(snap, o, o->selector ? &sel : NULL, rep, &cap);
+        matched_not_analysed(snap, o, &sel, rep, &cap);
     for (j = 0; j < o->npods; j++) {
         char ns[512];
         const char *name;
         const struct kp_pod *p;
 
-        split_pod_arg(o->pods[j], o->namespace ? o->namespace : default_ns,
-                      ns, sizeof(ns), &name);
+        kp_select_split(&sel, o->pods[j], ns, sizeof(ns), &name);
         p = kp_snapshot_pod(snap, ns, name);
         for (i = 0; p && i < rep->npods; i++)
             if (rep->pods[i].pod == p)
@@ -258,75 +226,48 @@ warn_only_added_empty(struct kp_snapshot *snap, const struct kp_options *o,
                      ", none of them pending and selected" : "");
 }
 
-/* Copy the warnings into the report, for -o json's "warnings". */
-static void
-keep_warnings(struct kp_report *rep, const struct kp_run_result *r)
+int
+kp_fail_on_status(unsigned fail_on, unsigned found)
 {
-    size_t i;
-
-    rep->nwarnings = r->nwarnings;
-    rep->warnings = kp_arena_alloc(&rep->arena, (r->nwarnings + 1) *
-                                   sizeof(*rep->warnings));
-    for (i = 0; i < r->nwarnings; i++)
-        rep->warnings[i] = kp_arena_strdup(&rep->arena, r->warnings[i]);
+    return (fail_on & found) ? KP_EXIT_FAIL_ON : KP_EXIT_OK;
 }
 
-static int
-exit_status(const struct kp_report *rep, unsigned fail_on)
+/* What --fail-on can ask about, found among the reported pods. */
+static unsigned
+found_in_report(const struct kp_report *rep)
 {
+    unsigned found = 0;
     size_t i;
 
-    if ((fail_on & KP_FAIL_DRAIN_BLOCKED) && kp_whatif_blocked(rep->whatif))
-        return KP_EXIT_FAIL_ON;
+    if (kp_whatif_blocked(rep->whatif))
+        found |= KP_FAIL_DRAIN_BLOCKED;
     for (i = 0; i < rep->npods; i++) {
         const struct kp_pod_report *pr = &rep->pods[i];
 
         if (!pr->reported)
             continue;
-        if ((fail_on & KP_FAIL_PREEMPTION) &&
-            pr->result == KP_RESULT_PREEMPTS)
-            return KP_EXIT_FAIL_ON;
-        if ((fail_on & KP_FAIL_PDB_VIOLATION) && pr->pdb_violations > 0)
-            return KP_EXIT_FAIL_ON;
-        if ((fail_on & KP_FAIL_UNSCHEDULABLE) &&
-            pr->result == KP_RESULT_UNSCHEDULABLE)
-            return KP_EXIT_FAIL_ON;
+        if (pr->result == KP_RESULT_PREEMPTS)
+            found |= KP_FAIL_PREEMPTION;
+        if (pr->pdb_violations > 0)
+            found |= KP_FAIL_PDB_VIOLATION;
+        if (pr->result == KP_RESULT_UNSCHEDULABLE)
+            found |= KP_FAIL_UNSCHEDULABLE;
     }
-    return KP_EXIT_OK;
+    return found;
 }
 
 void
-kp_run_result_take_warnings(struct kp_run_result *r, struct kp_snapshot *s)
+kp_run_take_warnings(struct kp_run_result *r, struct kp_snapshot *s)
 {
-    r->warnings = s->warnings;
-    r->nwarnings = s->nwarnings;
-    s->warnings = NULL;
-    s->nwarnings = s->capwarnings = 0;
-}
+    size_t i;
 
-void
-kp_run_result_add_warning(struct kp_run_result *r, const char *msg)
-{
-    r->warnings = kp_xrealloc(r->warnings, (r->nwarnings + 1) *
-                              sizeof(char *));
-    r->warnings[r->nwarnings++] = kp_xstrdup(msg);
-}
-
-static void
-take_warnings(struct kp_snapshot *s, const struct kp_options *o,
-              struct kp_run_result *r, bool *taken)
-{
-    if (*taken)
+    if (s->nwarnings == 0)
         return;
-    *taken = true;
-    kp_run_result_take_warnings(r, s);
-    if (o->verbose && s->nunknown_kinds) {
-        char buf[128];
-
-        snprintf(buf, sizeof(buf), "ignored %zu object(s) of other kinds",
-                 s->nunknown_kinds);
-        kp_run_result_add_warning(r, buf);
-    }
+    r->warnings = kp_xrealloc(r->warnings, (r->nwarnings + s->nwarnings) *
+                              sizeof(char *));
+    for (i = 0; i < s->nwarnings; i++)
+        r->warnings[r->nwarnings++] = s->warnings[i];
+    s->nwarnings = 0;               /* r owns them now */
 }
 
 /* --sort-by: the reported pods take each other's places, sorted. */
@@ -369,7 +310,7 @@ render_kubectl(const struct kp_snapshot *snap, const struct kp_options *o,
 
     kp_buf_init(&b);
     kp_render_json(snap, rep, &b);
-    rc = kp_render_kubectl(o, b.data, b.len, out, err);
+    rc = kp_render_kubectl(o, "pods", b.data, b.len, out, err);
     kp_buf_release(&b);
     return rc;
 }
@@ -385,7 +326,6 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
     struct kp_report rep;
     struct kp_whatif whatif;
     char default_ns[256] = "default";
-    bool taken = false;
     int rc = -1;
 
     memset(r, 0, sizeof(*r));
@@ -396,7 +336,8 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
     if (kp_run_config_setup(oin, &oo, &cfg, err) < 0 ||
         kp_kubectl_check(o, err) < 0)
         goto out;
-    if (load(&snap, o, default_ns, sizeof(default_ns), &whatif, err) < 0 ||
+    if (kp_run_load(&snap, o, NULL, default_ns, sizeof(default_ns), &whatif,
+                    err) < 0 ||
         kp_run_config_detect(&snap, oin, &oo, &cfg, err) < 0)
         goto out;
     kp_run_config_mark_pods(&snap, o);
@@ -424,8 +365,13 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
     warn_only_added_empty(&snap, o, &rep);
     if (o->sort_by && sort_pods(&snap, o, &rep, err) < 0)
         goto out;
-    take_warnings(&snap, o, r, &taken);
-    keep_warnings(&rep, r);
+    if (o->verbose && snap.nunknown_kinds)
+        kp_snapshot_warn(&snap, "ignored %zu object(s) of other kinds",
+                         snap.nunknown_kinds);
+    /* no warning after this: -o json's "warnings" are r's */
+    kp_run_take_warnings(r, &snap);
+    rep.nwarnings = r->nwarnings;
+    rep.warnings = (const char *const *)r->warnings;
     if (kp_kubectl_output(o)) {
         if (render_kubectl(&snap, o, &rep, &r->out, err) < 0)
             goto out;
@@ -447,11 +393,10 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
         o->output == KP_OUTPUT_SUMMARY)
         kp_whatif_text(&snap, &rep, o->output == KP_OUTPUT_SUMMARY,
                        &r->out);
-    r->exit_code = exit_status(&rep, o->fail_on);
+    r->exit_code = kp_fail_on_status(o->fail_on, found_in_report(&rep));
     set_notice(o, &rep, r);
     rc = 0;
 out:
-    take_warnings(&snap, o, r, &taken);
     if (rc < 0)
         kp_buf_release(&r->out);
     free(rep.not_analysed);

@@ -11,7 +11,10 @@
 
 #include "kp.h"
 
-/* the kube-scheduler releases replayed (docs/scheduler-semantics.md) */
+/*
+ * the kube-scheduler releases replayed (README, --kube-version; without
+ * it the cluster's version, else 1.37)
+ */
 #define KP_KUBE_VERSIONS "v1.31 to v1.38"
 
 void

@@ -1,8 +1,7 @@
 /*
  * kube_version.c - which kube-scheduler release is replayed
- * (--kube-version, or detected): the minors whose behaviour
- * ../shared/docs/scheduler-semantics.md section 17 documents, 1.31 to
- * 1.38.
+ * (--kube-version, or detected): 1.31 to 1.38, whose differences the
+ * README's --kube-version part lists.
  */
 #include <ctype.h>
 #include <stdlib.h>

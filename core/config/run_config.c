@@ -83,7 +83,7 @@ override_preemption_args(const struct kp_options *o,
     return 0;
 }
 
-/* What --kube-version changes in every profile (scheduler-semantics 17). */
+/* What --kube-version changes in every profile (README, --kube-version). */
 static void
 apply_version(struct kp_sched_config *cfg, int minor)
 {

@@ -521,10 +521,6 @@ parse_yaml(struct kc_file *f, const char *text, size_t len,
 }
 
 /*
- * Load one file into m.  A missing file is skipped (*missing set) unless
- * it was named explicitly.
- */
-/*
  * A kubeconfig holds tokens and keys: one that the group or everybody may
  * read is worth a warning (as Helm gives; kubectl itself writes its files
  * 0600).  Only the mode is told, never the content.
@@ -545,6 +541,10 @@ warn_loose_mode(const struct kp_kubeconfig_overrides *o, const char *path)
     o->warn(o->warn_ctx, msg);
 }
 
+/*
+ * Load one file into m.  A missing file is skipped (*missing set) unless
+ * it was named explicitly.
+ */
 static int
 load_file(struct kc_merged *m, struct kp_arena *a, const char *path,
           int explicit_path, const struct kp_kubeconfig_overrides *o,

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "framework.h"
+#include "corev1.h"
 #include "json_util.h"
 #include "yaml_json.h"
 

@@ -6,13 +6,13 @@
  *
  * Mirrors the writes of pkg/scheduler/framework/preemption/executor.go
  * (prepareCandidate: Eventf(victim, preemptor, Normal, "Preempted",
- * "Preempting", "Preempted by pod %v on node %v", ...)) and the older
- * note forms listed in section 17 of the semantics.  Other Events are
+ * "Preempting", "Preempted by pod %v on node %v", ...) and the note
+ * forms of older releases (parse_note below).  Other Events are
  * skipped without a look at their fields.
  */
 #include <string.h>
 
-#include "explain.h"
+#include "event.h"
 #include "json_util.h"
 #include "snapshot.h"
 

@@ -49,7 +49,6 @@ resource_file(const char *name)
            has_suffix(name, ".yml");
 }
 
-/* JSON or YAML: by extension, else by the first non-blank character. */
 /*
  * Whether text of unknown kind (no .json/.yaml/.yml name, standard input)
  * is YAML.  A document of Kubernetes objects is a mapping, so YAML starts
@@ -75,6 +74,22 @@ looks_like_yaml(const char *buf, size_t len)
         if (buf[j] == ':')
             return true;
     return false;
+}
+
+/*
+ * kubectl's YAMLOrJSONDecoder reads a stream as JSON when its first
+ * non-blank byte is '{', whatever the file is called; so does a .yaml
+ * file here.
+ */
+static bool
+starts_like_json_object(const char *buf, size_t len)
+{
+    size_t i = 0;
+
+    while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' ||
+                       buf[i] == '\n'))
+        i++;
+    return i < len && buf[i] == '{';
 }
 
 /*
@@ -186,11 +201,13 @@ read_some(int fd, char *buf, size_t n)
 }
 
 /*
- * A file: by its name .json goes to kp_snapshot_load_file() (mapped or
- * streamed, one item at a time), .yaml/.yml is read whole for libyaml;
- * anything else, standard input included, is told by its first bytes
- * (looks_like_yaml): JSON is streamed from there, so garbage or an
- * endless pipe fails at its first bad byte.
+ * A file is told by its first bytes, as kubectl's YAMLOrJSONDecoder tells
+ * it, whatever its name: a .yaml/.yml file is YAML unless it starts with
+ * '{'; anything else (.json, other names, standard input) is YAML when it
+ * looks like YAML (looks_like_yaml), so a .json file holding YAML is read
+ * as kubectl reads it.  JSON goes to kp_snapshot_load_file() (mapped) or
+ * is streamed, one item at a time, so garbage or an endless pipe fails at
+ * its first bad byte; YAML is read whole for libyaml.
  */
 static int
 load_file(struct kp_snapshot *s, const char *path, struct kp_error *err)
@@ -204,17 +221,15 @@ load_file(struct kp_snapshot *s, const char *path, struct kp_error *err)
     char *buf;
     int rc;
 
-    if (!is_stdin && has_suffix(path, ".json"))
-        return kp_snapshot_load_file(s, path, err);
     f = is_stdin ? stdin : fopen(path, "rb");
     if (!f)
         return kp_errorf(err, KP_EXIT_ERROR, "%s: %s", path,
                          strerror(errno));
-    yaml = !is_stdin && (has_suffix(path, ".yaml") || has_suffix(path, ".yml"));
-    if (!yaml) {
-        nhead = read_some(fileno(f), head, sizeof(head));
+    nhead = read_some(fileno(f), head, sizeof(head));
+    if (!is_stdin && (has_suffix(path, ".yaml") || has_suffix(path, ".yml")))
+        yaml = !starts_like_json_object(head, nhead);
+    else
         yaml = looks_like_yaml(head, nhead);
-    }
     if (!yaml) {
         struct stat st;
 

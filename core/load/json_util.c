@@ -666,8 +666,11 @@ unicode_escape(const char *buf, size_t i, size_t len)
     return 0;
 }
 
+#define SCAN_MAX_TRACKED 4096     /* levels whose bracket is matched */
+
 /*
- * One value from buf[i]: objects and arrays to their closing bracket,
+ * One value from buf[i]: objects and arrays to their closing bracket (of
+ * the same kind),
  * strings and numbers checked; anything else (true, false, null, junk) is
  * left to cJSON.  On success *at is the offset just after the value.
  */
@@ -676,6 +679,8 @@ scan_from(const char *buf, size_t len, size_t i, int max_depth, size_t *at,
           const char **what)
 {
     int depth = 0;
+    /* which bracket opened each level (bit set: '['), to match closers */
+    unsigned char opened[SCAN_MAX_TRACKED / 8] = {0};
 
     while (i < len) {
         char c = buf[i];
@@ -715,8 +720,23 @@ scan_from(const char *buf, size_t len, size_t i, int max_depth, size_t *at,
         } else if (c == '{' || c == '[') {
             if (++depth > max_depth)
                 return scan_fail(at, what, i, "nesting too deep");
+            if (depth <= SCAN_MAX_TRACKED) {
+                unsigned bit = 1u << ((depth - 1) % 8);
+
+                if (c == '[')
+                    opened[(depth - 1) / 8] |= (unsigned char)bit;
+                else
+                    opened[(depth - 1) / 8] &= (unsigned char)~bit;
+            }
             i++;
         } else if (c == '}' || c == ']') {
+            if (depth > 0 && depth <= SCAN_MAX_TRACKED) {
+                bool array = opened[(depth - 1) / 8] >> ((depth - 1) % 8) & 1;
+
+                if (array != (c == ']'))
+                    return scan_fail(at, what, i, array ? "expected ']'"
+                                                        : "expected '}'");
+            }
             i++;
             if (--depth <= 0) {
                 *at = i;

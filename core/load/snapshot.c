@@ -1226,8 +1226,11 @@ pipe_struct(struct pipe_reader *r, char c, bool *ends, struct kp_error *err)
     } else if (c == '}' || c == ']') {
         int d = r->depth - 1;
 
-        if (d < 0 || ((r->open[d / 8] >> (d % 8)) & 1) != (c == '}'))
+        if (d < 0)
             return pipe_fail(r, "unexpected closing bracket", err);
+        if (((r->open[d / 8] >> (d % 8)) & 1) != (c == '}'))
+            return pipe_fail(r, c == '}' ? "expected ']'" : "expected '}'",
+                             err);
         *ends = --r->depth == 0;
     } else if (c == '"') {
         r->in_str = true;
@@ -1593,10 +1596,6 @@ global_default(const struct kp_snapshot *s)
     return best;
 }
 
-/*
- * Admission rules: spec.priority wins; else the named class; else the
- * globalDefault class with the lowest value; else 0.
- */
 /* The pod names a class that does not exist and has no spec.priority. */
 static bool
 class_missing(const struct kp_snapshot *s, const struct kp_pod *p)
@@ -1606,6 +1605,10 @@ class_missing(const struct kp_snapshot *s, const struct kp_pod *p)
            !kp_strmap_get(&s->pc_index, p->priority_class);
 }
 
+/*
+ * Admission rules: spec.priority wins; else the named class; else the
+ * globalDefault class with the lowest value (def); else 0.
+ */
 static void
 resolve_priority(struct kp_snapshot *s, struct kp_pod *p,
                  const struct kp_priority_class *def)
@@ -1859,7 +1862,7 @@ kp_snapshot_finish(struct kp_snapshot *s, const char *scheduler_name,
     if (s->nnodes == 0)
         kp_snapshot_warn(s, "the snapshot has no nodes: every pending pod "
                          "is unschedulable");
-    def = global_default(s);
+    def = s->default_class = global_default(s);
     for (i = 0; i < s->npods; i++) {
         struct kp_pod *p = s->pods[i];
         const struct kp_priority_class *pc = NULL;

@@ -1,8 +1,11 @@
 /*
  * snapshot.h - the cluster state one analysis reads: nodes, pods, PDBs,
  * PriorityClasses, Namespaces and what the volume plugins read (PVCs, PVs,
- * StorageClasses, CSINodes), loaded from kubectl JSON, with name indexes,
- * the resource-name registry and priority resolution.
+ * StorageClasses, CSINodes), loaded from kubectl's JSON or YAML (-f) or
+ * from the API server (core/live), with name indexes, the resource-name
+ * registry and priority resolution.  This is what the scheduler's
+ * informers would hold; upstream's Snapshot (NodeInfos by node) is
+ * struct kp_cluster of framework.h, built from it.
  *
  * Mirrors plugin/pkg/admission/priority/admission.go for priorities and
  * pkg/scheduler/scheduler.go / eventhandlers.go for which pods count.
@@ -21,7 +24,7 @@
 
 #define KP_MAX_JSON_DEPTH 64
 
-struct kp_event;                    /* explain.h */
+struct kp_event;                    /* event.h */
 
 struct kp_snapshot {
     struct kp_arena arena;
@@ -33,6 +36,12 @@ struct kp_snapshot {
     size_t npdbs, cappdbs;
     struct kp_priority_class **pcs;
     size_t npcs, cappcs;
+    /*
+     * After kp_snapshot_finish(): the class admission gives a pod that
+     * names none and has no spec.priority (the globalDefault class with
+     * the lowest value), or NULL (priority 0).
+     */
+    const struct kp_priority_class *default_class;
     struct kp_namespace **namespaces;
     size_t nnamespaces, capnamespaces;
     /* resource registry: id -> name, id -> "Insufficient <name>" */
@@ -206,7 +215,11 @@ kp_snapshot_default_storage_class(const struct kp_snapshot *s);
  */
 bool kp_snapshot_volumes_evaluated(const struct kp_snapshot *s);
 
-/* Pod predicates of section 2 of the semantics. */
+/*
+ * Pod predicates: which pods the scheduler sees (the informer's field
+ * selector of pkg/scheduler/scheduler.go, skipPodSchedule of
+ * pkg/scheduler/schedule_one.go).
+ */
 bool kp_pod_is_terminal(const struct kp_pod *p);
 /*
  * Pending for scheduler_name: unbound, not terminal, not deleting.  A

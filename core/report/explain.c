@@ -2,26 +2,33 @@
  * explain.c - "kubectl-preempt explain": what preempted what, read back
  * from a snapshot.
  *
- * Mirrors the traces kube-scheduler leaves (section 14 of the semantics;
+ * Mirrors the traces kube-scheduler leaves (its preemption executor,
  * pkg/scheduler/framework/preemption/executor.go): a Preempted event per
  * victim (regarding the victim, related the preemptor), the victim's
  * DisruptionTarget condition while it terminates, and the preemptor's
  * status.nominatedNodeName until it is bound.  Evidence about one victim
  * is merged into one preemption; a victim or preemptor still in the
  * snapshot (same UID) gives its state, priority and PDBs.
+ *
+ * Loading, warnings and --fail-on's status are the run's (run.h), the
+ * selection (POD..., -n, -l) is the run's (select.h), and so are the
+ * printers: the text table (table.h) and, from the -o json document,
+ * kubectl's yaml, jsonpath and custom-columns (render_kubectl.h).
  */
-#include "explain.h"
-#include "input.h"
-#include "live.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "event.h"
+#include "kp.h"
 #include "preemption.h"
-#include "report.h"
-#include "selector_parse.h"
+#include "render_kubectl.h"
+#include "run.h"
+#include "select.h"
+#include "snapshot.h"
+#include "table.h"
+#include "whatif.h"
 
 struct party {
     const char *ns, *name, *uid;    /* any may be NULL */
@@ -210,49 +217,31 @@ cmp_preemption(const void *x, const void *y)
                           b->victim.name ? b->victim.name : "");
 }
 
-/* ---- selection (POD..., -n, -l) ---- */
+/* ---- selection (POD..., -n, -l: select.h) ---- */
 
-struct filter {
-    const struct kp_options *o;
-    const char *default_ns;
-    bool has_selector;
-    struct kp_selector sel;
-};
-
+/*
+ * A preemption is listed when its victim or its preemptor is selected:
+ * a pod still in the snapshot as the run selects pods; one that is gone
+ * by its namespace (nothing matches -l).
+ */
 static bool
-names_pod(const char *arg, const char *default_ns, const char *ns,
-          const char *name)
-{
-    const char *slash = strchr(arg, '/');
-
-    if (!ns || !name)
-        return false;
-    if (!slash)
-        return strcmp(ns, default_ns) == 0 && strcmp(name, arg) == 0;
-    return strlen(ns) == (size_t)(slash - arg) &&
-           strncmp(arg, ns, (size_t)(slash - arg)) == 0 &&
-           strcmp(slash + 1, name) == 0;
-}
-
-static bool
-party_selected(const struct filter *f, const struct party *pt)
+party_selected(const struct kp_select *f, const struct party *pt)
 {
     const struct kp_options *o = f->o;
     size_t i;
 
-    if (o->namespace && (!pt->ns || strcmp(pt->ns, o->namespace) != 0))
+    if (pt->pod && !kp_select_pod(f, pt->pod))
         return false;
-    if (f->has_selector &&
-        (!pt->pod || !kp_selector_matches(&f->sel, &pt->pod->labels)))
+    if (!pt->pod && (!kp_select_namespace(f, pt->ns) || f->has_selector))
         return false;
     for (i = 0; i < o->npods; i++)
-        if (names_pod(o->pods[i], f->default_ns, pt->ns, pt->name))
+        if (kp_select_names(f, o->pods[i], pt->ns, pt->name))
             return true;
     return o->npods == 0;
 }
 
 static bool
-selected(const struct filter *f, const struct preemption *p)
+selected(const struct kp_select *f, const struct preemption *p)
 {
     return party_selected(f, &p->victim) || party_selected(f, &p->preemptor);
 }
@@ -331,47 +320,6 @@ pdb_list(const struct kp_snapshot *s, const struct kp_pod *victim)
     return b.data;
 }
 
-struct table {
-    size_t ncols, nrows;
-    const char *const *headers;
-    char **cells;
-};
-
-static void
-table_add(struct table *t, char **row)
-{
-    t->cells = kp_xrealloc(t->cells, (t->nrows + 1) * t->ncols *
-                           sizeof(char *));
-    memcpy(&t->cells[t->nrows * t->ncols], row, t->ncols * sizeof(char *));
-    t->nrows++;
-}
-
-static void
-table_print(struct table *t, bool no_headers, struct kp_buf *out)
-{
-    size_t w[9] = {0}, r, c;
-
-    for (c = 0; c < t->ncols; c++) {
-        w[c] = no_headers ? 0 : strlen(t->headers[c]);
-        for (r = 0; r < t->nrows; r++)
-            if (strlen(t->cells[r * t->ncols + c]) > w[c])
-                w[c] = strlen(t->cells[r * t->ncols + c]);
-    }
-    for (r = no_headers ? 1 : 0; r <= t->nrows; r++)
-        for (c = 0; c < t->ncols; c++) {
-            const char *v = r ? t->cells[(r - 1) * t->ncols + c]
-                              : t->headers[c];
-
-            if (c + 1 == t->ncols)
-                kp_buf_printf(out, "%s\n", v);
-            else
-                kp_buf_printf(out, "%-*s   ", (int)w[c], v);
-        }
-    for (r = 0; r < t->nrows * t->ncols; r++)
-        free(t->cells[r]);
-    free(t->cells);
-}
-
 static char *
 dup_label(const struct party *pt)
 {
@@ -410,9 +358,10 @@ render_history_table(const struct kp_snapshot *s, const struct history *h,
                                      "VICTIM-STATE", "PREEMPTOR",
                                      "PREEMPTOR-STATE", "PDBS", "EVIDENCE",
                                      "MESSAGE"};
-    struct table t = {wide ? 9 : 7, 0, hd, NULL};
+    struct kp_table t;
     size_t i;
 
+    kp_table_init(&t, wide ? 9 : 7, hd);
     for (i = 0; i < h->n; i++) {
         const struct preemption *p = &h->items[i];
         char when[64], *row[9];
@@ -429,10 +378,9 @@ render_history_table(const struct kp_snapshot *s, const struct history *h,
             row[7] = kp_xstrdup(evidence(p));
             row[8] = one_line(p->message ? p->message : "<none>");
         }
-        table_add(&t, row);
+        kp_table_row(&t, row);
     }
-    if (t.nrows)
-        table_print(&t, no_headers, out);
+    kp_table_print(&t, no_headers, out);
 }
 
 /* Preemptors waiting for their victims: nominated, still pending. */
@@ -443,7 +391,7 @@ waiting(const struct kp_pod *p, const struct kp_options *o)
 }
 
 static bool
-pod_selected(const struct filter *f, const struct kp_pod *p)
+pod_selected(const struct kp_select *f, const struct kp_pod *p)
 {
     struct party pt = {p->ns, p->name, p->uid, p};
 
@@ -480,53 +428,43 @@ terminating_on(const struct kp_snapshot *s, const char *node,
 }
 
 static void
-render_waiting_table(const struct kp_snapshot *s, const struct filter *f,
+render_waiting_table(const struct kp_snapshot *s, const struct kp_select *f,
                      bool blank_line, struct kp_buf *out)
 {
     static const char *const hd[] = {"NAMESPACE", "NAME", "PRIORITY",
                                      "NOMINATED-NODE",
                                      "TERMINATING-VICTIMS"};
-    struct table t = {5, 0, hd, NULL};
+    struct kp_table t;
     size_t i;
 
+    kp_table_init(&t, 5, hd);
     for (i = 0; i < s->npods; i++) {
         const struct kp_pod *p = s->pods[i];
-        char prio[16], *row[5];
+        char *row[5];
 
         if (!waiting(p, f->o) || !pod_selected(f, p))
             continue;
-        snprintf(prio, sizeof(prio), "%d", p->priority);
         row[0] = kp_xstrdup(p->ns);
         row[1] = kp_xstrdup(p->name);
-        row[2] = kp_xstrdup(prio);
+        row[2] = kp_cellf("%d", p->priority);
         row[3] = kp_xstrdup(p->nominated_node);
         row[4] = terminating_on(s, p->nominated_node, NULL);
-        table_add(&t, row);
+        kp_table_row(&t, row);
     }
     if (t.nrows && blank_line)
         kp_buf_puts(out, "\n");
-    if (t.nrows)
-        table_print(&t, f->o->no_headers, out);
-}
-
-static void
-json_str_or_null(struct kp_buf *b, const char *s)
-{
-    if (s)
-        kp_buf_json_str(b, s);
-    else
-        kp_buf_puts(b, "null");
+    kp_table_print(&t, f->o->no_headers, out);
 }
 
 static void
 json_party(struct kp_buf *b, const struct party *pt, bool preemptor)
 {
     kp_buf_puts(b, "{\"namespace\": ");
-    json_str_or_null(b, pt->name ? pt->ns : NULL);
+    kp_buf_json_str_or_null(b, pt->name ? pt->ns : NULL);
     kp_buf_puts(b, ", \"name\": ");
-    json_str_or_null(b, pt->name);
+    kp_buf_json_str_or_null(b, pt->name);
     kp_buf_puts(b, ", \"uid\": ");
-    json_str_or_null(b, pt->uid);
+    kp_buf_json_str_or_null(b, pt->uid);
     kp_buf_printf(b, ", \"state\": \"%s\", \"priority\": ",
                   party_state(pt));
     if (pt->pod)
@@ -535,9 +473,9 @@ json_party(struct kp_buf *b, const struct party *pt, bool preemptor)
         kp_buf_puts(b, "null");
     if (preemptor) {
         kp_buf_puts(b, ", \"nominatedNode\": ");
-        json_str_or_null(b, pt->pod ? pt->pod->nominated_node : NULL);
+        kp_buf_json_str_or_null(b, pt->pod ? pt->pod->nominated_node : NULL);
         kp_buf_puts(b, ", \"node\": ");
-        json_str_or_null(b, pt->pod ? pt->pod->node_name : NULL);
+        kp_buf_json_str_or_null(b, pt->pod ? pt->pod->node_name : NULL);
     }
     kp_buf_puts(b, "}");
 }
@@ -574,9 +512,9 @@ json_preemption(struct kp_buf *b, const struct kp_snapshot *s,
 
     format_time(p->has_time, p->time, when, sizeof(when));
     kp_buf_puts(b, "    {\n      \"time\": ");
-    json_str_or_null(b, p->has_time ? when : NULL);
+    kp_buf_json_str_or_null(b, p->has_time ? when : NULL);
     kp_buf_puts(b, ",\n      \"node\": ");
-    json_str_or_null(b, p->node);
+    kp_buf_json_str_or_null(b, p->node);
     kp_buf_puts(b, ",\n      \"victim\": ");
     json_party(b, &p->victim, false);
     kp_buf_puts(b, ",\n      \"preemptor\": ");
@@ -589,13 +527,13 @@ json_preemption(struct kp_buf *b, const struct kp_snapshot *s,
                   p->from_event && p->from_condition ? ", " : "",
                   p->from_condition ? "\"condition\"" : "",
                   p->count > 0 ? p->count : 1);
-    json_str_or_null(b, p->message);
+    kp_buf_json_str_or_null(b, p->message);
     kp_buf_puts(b, "\n    }");
 }
 
 static void
 json_waiting(struct kp_buf *b, const struct kp_snapshot *s,
-             const struct filter *f)
+             const struct kp_select *f)
 {
     size_t i, n = 0;
 
@@ -621,7 +559,7 @@ json_waiting(struct kp_buf *b, const struct kp_snapshot *s,
 
 static void
 render_json(const struct kp_snapshot *s, const struct history *h,
-            const struct filter *f, struct kp_buf *out)
+            const struct kp_select *f, struct kp_buf *out)
 {
     size_t i;
 
@@ -639,6 +577,11 @@ render_json(const struct kp_snapshot *s, const struct history *h,
 
 /* ---- the command ---- */
 
+/*
+ * The run's flags that do not apply to the past (exit 2); the kubectl
+ * printers' templates are checked as the run checks them, before
+ * anything is loaded.
+ */
 static int
 check_options(const struct kp_options *o, struct kp_error *err)
 {
@@ -653,14 +596,19 @@ check_options(const struct kp_options *o, struct kp_error *err)
                          "the node what-ifs (--cordon, --drain, "
                          "--remove-node, --add-node, ...) and --fail-on "
                          "drain-blocked do not apply");
-    if (o->output >= KP_OUTPUT_SUMMARY || o->sort_by)
+    /* a preemption is two pods: no one name, no one sort key */
+    if (o->output == KP_OUTPUT_SUMMARY || o->output == KP_OUTPUT_NAME ||
+        o->sort_by)
         return kp_errorf(err, KP_EXIT_USAGE, "explain prints a table "
-                         "(-o table or wide) or JSON (-o json)");
+                         "(-o table or wide), JSON (-o json) or what "
+                         "kubectl prints from it (-o yaml, jsonpath, "
+                         "custom-columns): -o summary, -o name and "
+                         "--sort-by do not apply");
     if (o->fail_on & KP_FAIL_UNSCHEDULABLE)
         return kp_errorf(err, KP_EXIT_USAGE, "explain looks at the past: "
                          "--fail-on unschedulable does not apply "
                          "(preemption and pdb-violation do)");
-    return 0;
+    return kp_kubectl_check(o, err);
 }
 
 /*
@@ -681,24 +629,23 @@ victim_budget_exhausted(const struct kp_snapshot *s, const struct kp_pod *v)
     return false;
 }
 
-static int
-exit_status(const struct kp_snapshot *s, const struct history *h,
-            unsigned fail_on)
+/* What --fail-on can ask about, found among the listed preemptions. */
+static unsigned
+found_in_history(const struct kp_snapshot *s, const struct history *h)
 {
+    unsigned found = 0;
     size_t i;
 
     for (i = 0; i < h->n; i++) {
-        if (fail_on & KP_FAIL_PREEMPTION)
-            return KP_EXIT_FAIL_ON;
-        if ((fail_on & KP_FAIL_PDB_VIOLATION) &&
-            victim_budget_exhausted(s, h->items[i].victim.pod))
-            return KP_EXIT_FAIL_ON;
+        found |= KP_FAIL_PREEMPTION;
+        if (victim_budget_exhausted(s, h->items[i].victim.pod))
+            found |= KP_FAIL_PDB_VIOLATION;
     }
-    return KP_EXIT_OK;
+    return found;
 }
 
 static void
-keep_selected(struct history *h, const struct filter *f)
+keep_selected(struct history *h, const struct kp_select *f)
 {
     size_t i, n = 0;
 
@@ -708,72 +655,71 @@ keep_selected(struct history *h, const struct filter *f)
     h->n = n;
 }
 
-static void
-take_warnings(struct kp_snapshot *s, struct kp_run_result *r,
-              const char *extra)
+/* -o json, or as kubectl prints it (yaml, jsonpath, custom-columns) */
+static int
+render_document(const struct kp_snapshot *s, const struct history *h,
+                const struct kp_select *f, struct kp_buf *out,
+                struct kp_error *err)
 {
-    kp_run_result_take_warnings(r, s);
-    if (extra)
-        kp_run_result_add_warning(r, extra);
+    struct kp_buf b;
+    int rc;
+
+    if (!kp_kubectl_output(f->o)) {
+        render_json(s, h, f, out);
+        return 0;
+    }
+    kp_buf_init(&b);
+    render_json(s, h, f, &b);
+    rc = kp_render_kubectl(f->o, "preemptions", b.data, b.len, out, err);
+    kp_buf_release(&b);
+    return rc;
 }
 
 static int
 explain_loaded(struct kp_snapshot *s, const struct kp_options *o,
-               struct kp_run_result *r, struct kp_error *err)
+               const char *default_ns, struct kp_run_result *r,
+               struct kp_error *err)
 {
     struct history h = {0, 0, NULL};
-    struct filter f;
-    size_t before = r->out.len;
+    struct kp_select f;
+    bool table = o->output == KP_OUTPUT_TABLE || o->output == KP_OUTPUT_WIDE;
 
-    memset(&f, 0, sizeof(f));
-    f.o = o;
-    f.default_ns = o->namespace ? o->namespace : "default";
-    if (o->selector) {
-        if (kp_selector_parse(&s->arena, o->selector, &f.sel, err) < 0)
-            return -1;
-        f.has_selector = true;
-    }
+    if (kp_select_init(&f, o, default_ns, &s->arena, err) < 0)
+        return -1;
     collect(&h, s);
     keep_selected(&h, &f);
     if (h.n)
         qsort(h.items, h.n, sizeof(*h.items), cmp_preemption);
-    if (o->output == KP_OUTPUT_JSON) {
-        render_json(s, &h, &f, &r->out);
-    } else {
+    if (!table && render_document(s, &h, &f, &r->out, err) < 0) {
+        free(h.items);
+        return -1;
+    }
+    if (table) {
         render_history_table(s, &h, o->output == KP_OUTPUT_WIDE,
                              o->no_headers, &r->out);
         render_waiting_table(s, &f, h.n > 0, &r->out);
     }
-    r->exit_code = exit_status(s, &h, o->fail_on);
+    r->exit_code = kp_fail_on_status(o->fail_on, found_in_history(s, &h));
     free(h.items);
-    take_warnings(s, r, o->output != KP_OUTPUT_JSON &&
-                  r->out.len == before ? "no preemptions found: no "
-                  "Preempted events, no pods with a DisruptionTarget "
-                  "condition from the scheduler, no nominated pods "
-                  "(events expire after one hour)" : NULL);
+    if (table && r->out.len == 0)
+        kp_snapshot_warn(s, "no preemptions found: no Preempted events, no "
+                         "pods with a DisruptionTarget condition from the "
+                         "scheduler, no nominated pods (events expire "
+                         "after one hour)");
+    kp_run_take_warnings(r, s);
     return 0;
-}
-
-/* Without -f: pods, events and PDBs from the live cluster. */
-static int
-load_live(struct kp_snapshot *s, const struct kp_options *o,
-          struct kp_error *err)
-{
-    static const char *const resources[] = {
-        "nodes", "pods", "poddisruptionbudgets", "priorityclasses", "events",
-        NULL};
-    char ns[256] = "default";
-
-    return kp_load_live_resources(s, o, resources, ns, sizeof(ns), err);
 }
 
 int
 kp_explain(const struct kp_options *o, struct kp_run_result *r,
            struct kp_error *err)
 {
+    /* without -f: the lists explain reads from the live cluster */
+    static const char *const live_resources[] = {
+        "nodes", "pods", "poddisruptionbudgets", "priorityclasses", "events",
+        NULL};
     struct kp_snapshot s;
-    struct kp_input in = {o->recursive, ""};
-    size_t i;
+    char default_ns[256] = "default";
     int rc = -1;
 
     memset(r, 0, sizeof(*r));
@@ -781,19 +727,14 @@ kp_explain(const struct kp_options *o, struct kp_run_result *r,
     if (check_options(o, err) < 0)
         return -1;
     kp_snapshot_init(&s);
-    if (o->nfiles == 0 && load_live(&s, o, err) < 0)
+    if (kp_run_load(&s, o, live_resources, default_ns, sizeof(default_ns),
+                    NULL, err) < 0 ||
+        kp_snapshot_finish(&s, o->scheduler_name, err) < 0)
         goto out;
-    for (i = 0; i < o->nfiles; i++)
-        if (kp_input_load(&s, &in, o->files[i], err) < 0)
-            goto out;
-    if (kp_snapshot_finish(&s, o->scheduler_name, err) < 0)
-        goto out;
-    rc = explain_loaded(&s, o, r, err);
+    rc = explain_loaded(&s, o, default_ns, r, err);
 out:
-    if (rc < 0) {
-        take_warnings(&s, r, NULL);
+    if (rc < 0)
         kp_buf_release(&r->out);
-    }
     kp_snapshot_release(&s);
     return rc;
 }

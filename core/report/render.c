@@ -7,94 +7,11 @@
 #include <string.h>
 
 #include "report.h"
+#include "table.h"
 #include "whatif.h"
 
 static const char *const result_names[] = {"Fits", "Preempts",
                                            "Unschedulable", "NotEligible"};
-
-/* ---- table ---- */
-
-struct table {
-    size_t ncols, nrows, caprows;
-    const char *const *headers;
-    char **cells;                   /* nrows * ncols, malloc'ed */
-    char **after;                   /* per row: printed under it, or NULL */
-};
-
-/* Add a row; after (malloc'ed, or NULL) is printed as is under it. */
-static void
-table_row_after(struct table *t, char **cells, char *after)
-{
-    if (t->nrows == t->caprows) {
-        t->caprows = t->caprows ? t->caprows * 2 : 16;
-        t->cells = kp_xrealloc(t->cells, t->caprows * t->ncols *
-                               sizeof(char *));
-        t->after = kp_xrealloc(t->after, t->caprows * sizeof(char *));
-    }
-    memcpy(&t->cells[t->nrows * t->ncols], cells, t->ncols * sizeof(char *));
-    t->after[t->nrows] = after;
-    t->nrows++;
-}
-
-static void
-table_row(struct table *t, char **cells)
-{
-    table_row_after(t, cells, NULL);
-}
-
-static void
-table_print(struct table *t, bool no_headers, struct kp_buf *out)
-{
-    size_t *w = kp_xcalloc(t->ncols, sizeof(size_t));
-    size_t r, c;
-
-    for (c = 0; c < t->ncols; c++) {
-        w[c] = no_headers ? 0 : strlen(t->headers[c]);
-        for (r = 0; r < t->nrows; r++)
-            if (strlen(t->cells[r * t->ncols + c]) > w[c])
-                w[c] = strlen(t->cells[r * t->ncols + c]);
-    }
-    for (r = no_headers ? 1 : 0; r <= t->nrows; r++) {
-        for (c = 0; c < t->ncols; c++) {
-            const char *s = r == 0 ? t->headers[c]
-                                   : t->cells[(r - 1) * t->ncols + c];
-
-            if (c + 1 == t->ncols)
-                kp_buf_printf(out, "%s\n", s);
-            else
-                kp_buf_printf(out, "%-*s   ", (int)w[c], s);
-        }
-        if (r > 0 && t->after[r - 1])
-            kp_buf_puts(out, t->after[r - 1]);
-    }
-    for (r = 0; r < t->nrows * t->ncols; r++)
-        free(t->cells[r]);
-    for (r = 0; r < t->nrows; r++)
-        free(t->after[r]);
-    free(t->cells);
-    free(t->after);
-    free(w);
-}
-
-static char *
-fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-
-static char *
-fmt(const char *f, ...)
-{
-    va_list ap;
-    char *s;
-    int n;
-
-    va_start(ap, f);
-    n = vsnprintf(NULL, 0, f, ap);
-    va_end(ap);
-    s = kp_xmalloc((size_t)n + 1);
-    va_start(ap, f);
-    vsnprintf(s, (size_t)n + 1, f, ap);
-    va_end(ap);
-    return s;
-}
 
 static char *
 victim_list(const struct kp_pod_report *pr)
@@ -342,12 +259,12 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
                                      "DECIDED-BY", "VICTIM-PODS", "ADDED",
                                      "MESSAGE"};
     bool added = wide && any_added(snap);
-    struct table t = {wide ? 12 + added : 7, 0, 0, added ? ha : h, NULL,
-                      NULL};
+    struct kp_table t;
+    size_t i;
 
+    kp_table_init(&t, wide ? 12 + added : 7, added ? ha : h);
     if (wide && !no_headers && rep->scheduler_shown)
         kp_buf_printf(out, "# %s\n", rep->scheduler_line);
-    size_t i;
 
     for (i = 0; i < rep->npods; i++) {
         const struct kp_pod_report *pr = &rep->pods[i];
@@ -357,16 +274,16 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
             continue;
         cells[0] = kp_xstrdup(pr->pod->ns);
         cells[1] = kp_xstrdup(pr->pod->name);
-        cells[2] = fmt("%d", pr->pod->priority);
+        cells[2] = kp_cellf("%d", pr->pod->priority);
         cells[3] = kp_xstrdup(result_names[pr->result]);
         cells[4] = kp_xstrdup(shown_nominated_node(snap, pr) ?
                               shown_nominated_node(snap, pr) : "<none>");
-        cells[5] = fmt("%zu", pr->nvictims);
-        cells[6] = fmt("%d", pr->pdb_violations);
+        cells[5] = kp_cellf("%zu", pr->nvictims);
+        cells[6] = kp_cellf("%d", pr->pdb_violations);
         if (wide) {
             cells[7] = kp_xstrdup(pr->node >= 0 ?
                                   snap->nodes[pr->node]->name : "<none>");
-            cells[8] = fmt("%zu", pr->ncandidates);
+            cells[8] = kp_cellf("%zu", pr->ncandidates);
             cells[9] = kp_xstrdup(pr->decided_by ? pr->decided_by
                                                  : "<none>");
             cells[10] = victim_list(pr);
@@ -376,15 +293,10 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
             cells[11 + added] = kp_whatif_wide_note(pr->pod,
                                                     wide_note(snap, pr));
         }
-        table_row_after(&t, cells, rep->explain_nodes ?
+        kp_table_row_after(&t, cells, rep->explain_nodes ?
                         node_lines(snap, pr) : NULL);
     }
-    if (t.nrows == 0) {
-        free(t.cells);
-        free(t.after);
-        return;
-    }
-    table_print(&t, no_headers, out);
+    kp_table_print(&t, no_headers, out);
 }
 
 /* ---- JSON ---- */
@@ -535,15 +447,6 @@ json_candidates(struct kp_buf *b, const struct kp_snapshot *snap,
     kp_buf_puts(b, "      ]");
 }
 
-static void
-json_str_or_null(struct kp_buf *b, const char *s)
-{
-    if (s)
-        kp_buf_json_str(b, s);
-    else
-        kp_buf_puts(b, "null");
-}
-
 /*
  * "code": ..., "plugin": ..., "reasons": [...] of one status; the code is
  * null for a node without one (NULL: not filtered; a potential node the
@@ -560,7 +463,7 @@ json_status(struct kp_buf *b, const struct kp_node_status *st)
     else
         kp_buf_puts(b, "null");
     kp_buf_puts(b, ", \"plugin\": ");
-    json_str_or_null(b, st ? st->plugin : NULL);
+    kp_buf_json_str_or_null(b, st ? st->plugin : NULL);
     kp_buf_puts(b, ", \"reasons\": [");
     for (r = 0; st && r < st->nreasons; r++) {
         if (r)
@@ -685,7 +588,7 @@ json_pod(struct kp_buf *b, const struct kp_snapshot *snap,
         kp_buf_puts(b, ",\n");
     }
     kp_buf_puts(b, "      \"nominatedNode\": ");
-    json_str_or_null(b, shown_nominated_node(snap, pr));
+    kp_buf_json_str_or_null(b, shown_nominated_node(snap, pr));
     if (pr->result == KP_RESULT_NOT_ELIGIBLE)
         json_waiting_for(b, snap, pr);
     kp_buf_puts(b, ",\n      \"victims\": [");
@@ -696,11 +599,11 @@ json_pod(struct kp_buf *b, const struct kp_snapshot *snap,
     kp_buf_puts(b, pr->nvictims ? "\n      ],\n" : "],\n");
     kp_buf_printf(b, "      \"pdbViolations\": %d,\n      \"decidedBy\": ",
                   pr->pdb_violations);
-    json_str_or_null(b, pr->decided_by);
+    kp_buf_json_str_or_null(b, pr->decided_by);
     kp_buf_puts(b, ",\n      \"candidates\": ");
     json_candidates(b, snap, jn, pr);
     kp_buf_puts(b, ",\n      \"message\": ");
-    json_str_or_null(b, pr->message);
+    kp_buf_json_str_or_null(b, pr->message);
     kp_buf_printf(b, ",\n      \"sampled\": %s", sampled(pr) ? "true"
                                                              : "false");
     if (sampled(pr))
@@ -755,22 +658,18 @@ struct summary_row {
     long pdb_violations;
 };
 
-/* The class admission gave the pod: its own, else the global default. */
+/*
+ * The class admission gave the pod: its own, else (no spec.priority) the
+ * snapshot's default class.
+ */
 static const char *
 class_of(const struct kp_snapshot *snap, const struct kp_pod *p)
 {
-    const struct kp_priority_class *def = NULL;
-    size_t i;
-
     if (p->priority_class && p->priority_class[0])
         return p->priority_class;
-    if (p->has_spec_priority)
+    if (p->has_spec_priority || !snap->default_class)
         return "<none>";
-    for (i = 0; i < snap->npcs; i++)
-        if (snap->pcs[i]->global_default &&
-            (!def || snap->pcs[i]->value < def->value))
-            def = snap->pcs[i];
-    return def ? def->name : "<none>";
+    return snap->default_class->name;
 }
 
 static int
@@ -828,30 +727,26 @@ kp_render_summary(const struct kp_snapshot *snap, const struct kp_report *rep,
                                     "NOT-ELIGIBLE", "VICTIMS",
                                     "PDB-VIOLATIONS"};
     struct summary_row *rows = kp_xcalloc(rep->npods + 1, sizeof(*rows));
-    struct table t = {10, 0, 0, h, NULL, NULL};
+    struct kp_table t;
     size_t i, n = summary_rows(snap, rep, rows);
 
+    kp_table_init(&t, 10, h);
     for (i = 0; i < n; i++) {
         const struct summary_row *r = &rows[i];
         char *cells[10];
 
         cells[0] = kp_xstrdup(r->pc);
-        cells[1] = fmt("%d", r->priority);
+        cells[1] = kp_cellf("%d", r->priority);
         cells[2] = kp_xstrdup(r->ns);
-        cells[3] = fmt("%zu", r->pending);
-        cells[4] = fmt("%zu", r->by_result[KP_RESULT_FITS]);
-        cells[5] = fmt("%zu", r->by_result[KP_RESULT_PREEMPTS]);
-        cells[6] = fmt("%zu", r->by_result[KP_RESULT_UNSCHEDULABLE]);
-        cells[7] = fmt("%zu", r->by_result[KP_RESULT_NOT_ELIGIBLE]);
-        cells[8] = fmt("%zu", r->victims);
-        cells[9] = fmt("%ld", r->pdb_violations);
-        table_row(&t, cells);
+        cells[3] = kp_cellf("%zu", r->pending);
+        cells[4] = kp_cellf("%zu", r->by_result[KP_RESULT_FITS]);
+        cells[5] = kp_cellf("%zu", r->by_result[KP_RESULT_PREEMPTS]);
+        cells[6] = kp_cellf("%zu", r->by_result[KP_RESULT_UNSCHEDULABLE]);
+        cells[7] = kp_cellf("%zu", r->by_result[KP_RESULT_NOT_ELIGIBLE]);
+        cells[8] = kp_cellf("%zu", r->victims);
+        cells[9] = kp_cellf("%ld", r->pdb_violations);
+        kp_table_row(&t, cells);
     }
     free(rows);
-    if (t.nrows == 0) {
-        free(t.cells);
-        free(t.after);
-        return;
-    }
-    table_print(&t, no_headers, out);
+    kp_table_print(&t, no_headers, out);
 }

@@ -428,9 +428,9 @@ column_cell(struct kp_jsonpath *jp, const cJSON *item, char **cell,
 
 static int
 render_columns(const struct kp_options *o, const cJSON *doc,
-               struct kp_buf *out, struct kp_error *err)
+               const char *items, struct kp_buf *out, struct kp_error *err)
 {
-    const cJSON *pods = cJSON_GetObjectItemCaseSensitive(doc, "pods"), *p;
+    const cJSON *pods = cJSON_GetObjectItemCaseSensitive(doc, items), *p;
     struct kp_jsonpath **jps;
     struct columns cs;
     struct grid g = {0, 0, NULL};
@@ -524,11 +524,11 @@ render_jsonpath(const struct kp_options *o, const cJSON *doc,
 }
 
 static void
-render_name(const cJSON *doc, struct kp_buf *out)
+render_name(const cJSON *doc, const char *items, struct kp_buf *out)
 {
     const cJSON *p, *name;
 
-    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(doc, "pods")) {
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(doc, items)) {
         name = cJSON_GetObjectItemCaseSensitive(p, "name");
         if (cJSON_IsString(name))
             kp_buf_printf(out, "pod/%s\n", name->valuestring);
@@ -673,8 +673,9 @@ render_yaml(const cJSON *doc, struct kp_buf *out, struct kp_error *err)
 }
 
 int
-kp_render_kubectl(const struct kp_options *o, const char *json, size_t len,
-                  struct kp_buf *out, struct kp_error *err)
+kp_render_kubectl(const struct kp_options *o, const char *items,
+                  const char *json, size_t len, struct kp_buf *out,
+                  struct kp_error *err)
 {
     cJSON *doc = cJSON_ParseWithLength(json, len);
     int rc = 0;
@@ -686,7 +687,7 @@ kp_render_kubectl(const struct kp_options *o, const char *json, size_t len,
         rc = render_yaml(doc, out, err);
         break;
     case KP_OUTPUT_NAME:
-        render_name(doc, out);
+        render_name(doc, items, out);
         break;
     case KP_OUTPUT_JSONPATH:
     case KP_OUTPUT_JSONPATH_FILE:
@@ -694,7 +695,7 @@ kp_render_kubectl(const struct kp_options *o, const char *json, size_t len,
         break;
     case KP_OUTPUT_CUSTOM_COLUMNS:
     case KP_OUTPUT_CUSTOM_COLUMNS_FILE:
-        rc = render_columns(o, doc, out, err);
+        rc = render_columns(o, doc, items, out, err);
         break;
     default:
         break;

@@ -6,7 +6,8 @@
  *
  * They all start from the -o json document (kp_render_json), parsed
  * whole.  The document is the List: a jsonpath template sees all of it
- * ({.pods[*].name}), custom-columns and --sort-by see each of its pods.
+ * ({.pods[*].name}), custom-columns and --sort-by see each of its pods
+ * (explain: each of its preemptions).
  */
 #ifndef KP_RENDER_KUBECTL_H
 #define KP_RENDER_KUBECTL_H
@@ -25,9 +26,14 @@ bool kp_kubectl_output(const struct kp_options *o);
  */
 int kp_kubectl_check(const struct kp_options *o, struct kp_error *err);
 
-/* Render the -o json text of the report as o->output into out. */
-int kp_render_kubectl(const struct kp_options *o, const char *json,
-                      size_t len, struct kp_buf *out, struct kp_error *err);
+/*
+ * Render the -o json text of a report as o->output into out; items names
+ * the document's list of objects: "pods" (the run's PreemptionReport),
+ * "preemptions" (explain's PreemptionHistory).
+ */
+int kp_render_kubectl(const struct kp_options *o, const char *items,
+                      const char *json, size_t len, struct kp_buf *out,
+                      struct kp_error *err);
 
 /*
  * --sort-by EXPR over the document's pods: *pos gets their

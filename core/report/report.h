@@ -1,6 +1,7 @@
 /*
- * report.h - the per-pod result model that renderers print, and the
- * analysis that fills it (simulate.c).
+ * report.h - the per-pod result model that the analysis fills
+ * (simulate.h) and the renderers print: table, wide, summary and JSON
+ * (render.c), the --explain-nodes view (node_report.c).
  */
 #ifndef KP_REPORT_H
 #define KP_REPORT_H
@@ -80,11 +81,12 @@ struct kp_report {
     struct kp_arena arena;
     /* node what-if (issue 19): set by the caller, NULL without one */
     struct kp_whatif *whatif;
-    /* notAnalysed and the warnings, for -o json (in rep->arena) */
+    /* notAnalysed, for -o json (malloc'ed, the caller frees it) */
     size_t nnot_analysed;
     struct kp_not_analysed *not_analysed;
+    /* -o json's "warnings": the run result's (run.h), not a copy */
     size_t nwarnings;
-    const char **warnings;
+    const char *const *warnings;
     struct kp_strmap node_statuses;         /* interned kp_node_status */
     enum kp_mode mode;
     bool explain_nodes;             /* renderers print pr->nodes */
@@ -99,23 +101,7 @@ struct kp_report {
     struct kp_pod_report *pods;
 };
 
-/*
- * Analyse every pending pod of snap into rep (queue order), every pod
- * marked reported.  The same as kp_analyze_queue, then reported = true
- * for each pod, then kp_analyze_run.
- */
-int kp_analyze(const struct kp_snapshot *snap, const struct kp_options *o,
-               struct kp_report *rep, struct kp_error *err);
-/*
- * The two halves of kp_analyze: the pending pods in queue order (none
- * reported yet), then the analysis.  Between them the caller marks the
- * reported pods: with o->explain_nodes only those keep a per-node view,
- * so that 10,000 pods on 5,000 nodes need not all hold one.
- */
-void kp_analyze_queue(const struct kp_snapshot *snap,
-                      const struct kp_options *o, struct kp_report *rep);
-int kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
-                   struct kp_report *rep, struct kp_error *err);
+/* rep's memory (kp_analyze_queue of simulate.h initialises it). */
 void kp_report_release(struct kp_report *rep);
 
 /*
@@ -129,9 +115,6 @@ void kp_pod_report_keep_nodes(struct kp_report *rep,
                               const bool *seen,
                               const struct kp_preempt_result *res);
 
-/* PrioritySort: higher priority first, then creationTimestamp, ns, name. */
-int kp_queue_cmp(const struct kp_pod *a, const struct kp_pod *b);
-
 void kp_render_table(const struct kp_snapshot *snap,
                      const struct kp_report *rep, bool wide, bool no_headers,
                      struct kp_buf *out);
@@ -141,13 +124,5 @@ void kp_render_json(const struct kp_snapshot *snap,
 void kp_render_summary(const struct kp_snapshot *snap,
                        const struct kp_report *rep, bool no_headers,
                        struct kp_buf *out);
-
-/* Move the snapshot's warnings into r; add one more (run.c). */
-void kp_run_result_take_warnings(struct kp_run_result *r,
-                                 struct kp_snapshot *s);
-void kp_run_result_add_warning(struct kp_run_result *r, const char *msg);
-
-/* Node chosen among feasible ones (score.c). */
-int kp_select_host(struct kp_cycle *c, const int *feasible, size_t n);
 
 #endif

@@ -123,15 +123,11 @@ json_where(struct kp_buf *b, const struct kp_snapshot *snap,
     }
     kp_buf_printf(b, ", \"result\": \"%s\", \"node\": ",
                   results[pr->result]);
-    if (pr->node >= 0)
-        kp_buf_json_str(b, snap->nodes[pr->node]->name);
-    else
-        kp_buf_puts(b, "null");
+    kp_buf_json_str_or_null(b, pr->node >= 0 ?
+                            snap->nodes[pr->node]->name : NULL);
     kp_buf_puts(b, ", \"nominatedNode\": ");
-    if (pr->nominated_node >= 0)
-        kp_buf_json_str(b, snap->nodes[pr->nominated_node]->name);
-    else
-        kp_buf_puts(b, "null");
+    kp_buf_json_str_or_null(b, pr->nominated_node >= 0 ?
+                            snap->nodes[pr->nominated_node]->name : NULL);
     kp_buf_puts(b, ", \"victims\": [");
     for (i = 0; i < pr->nvictims; i++) {
         kp_buf_puts(b, i ? ", " : "");
@@ -232,10 +228,7 @@ json_nodes(struct kp_buf *b, const struct kp_snapshot *snap,
         kp_buf_json_str(b, nw->node);
         if (!removed) {
             kp_buf_puts(b, ", \"stopped\": ");
-            if (nw->stopped)
-                kp_buf_json_str(b, nw->stopped);
-            else
-                kp_buf_puts(b, "null");
+            kp_buf_json_str_or_null(b, nw->stopped);
         }
         for (g = 0; g < (removed ? 3u : 6u); g++)
             json_group(b, snap, rep, nw, removed ? removed_groups[g]

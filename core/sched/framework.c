@@ -242,7 +242,6 @@ kp_node_info_clone(struct kp_arena *a, const struct kp_node_info *ni,
     c->ports.n = c->ports.cap = ni->ports.n;
     c->ports.e = ni->ports.n ? kp_arena_memdup(a, ni->ports.e, ni->ports.n *
                                                sizeof(*ni->ports.e)) : NULL;
-    /* mark as arena-owned: cap grows are impossible, see add below */
     return c;
 }
 
@@ -932,55 +931,6 @@ kp_run_filters_with_nominated(const struct kp_cycle *c,
     /* the copy is done with: the next node's reuses its memory */
     kp_arena_rollback(c->scratch, &mark);
     return kp_run_filters(c, ni);
-}
-
-/* ---- helpers shared by plugins ---- */
-
-bool
-kp_tolerates(const struct kp_toleration *t, const struct kp_taint *taint)
-{
-    if (t->effect[0] && strcmp(t->effect, taint->effect) != 0)
-        return false;
-    if (t->key[0] && strcmp(t->key, taint->key) != 0)
-        return false;
-    switch (t->op) {
-    case KP_TOL_EXISTS:
-        return true;
-    case KP_TOL_EQUAL:
-        return strcmp(t->value, taint->value) == 0;
-    default:
-        return false;
-    }
-}
-
-bool
-kp_tolerates_any(const struct kp_pod *p, const struct kp_taint *taint)
-{
-    size_t i;
-
-    for (i = 0; i < p->ntolerations; i++)
-        if (kp_tolerates(&p->tolerations[i], taint))
-            return true;
-    return false;
-}
-
-bool
-kp_pod_matches_node_affinity(const struct kp_pod *p, const struct kp_node *n)
-{
-    size_t i;
-
-    for (i = 0; i < p->node_selector.n; i++) {
-        const char *v = kp_labels_get(&n->labels,
-                                      p->node_selector.items[i].key);
-
-        if (!v || (v != p->node_selector.items[i].value &&
-                   strcmp(v, p->node_selector.items[i].value) != 0))
-            return false;
-    }
-    if (p->required_node_affinity.is_null)
-        return true;
-    return kp_node_selector_matches(&p->required_node_affinity, &n->labels,
-                                    n->name);
 }
 
 /* ---- the default profile's Filter plugins, in upstream order ---- */

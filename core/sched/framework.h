@@ -331,10 +331,4 @@ kp_wrap_sub(int64_t a, int64_t b)
     return (int64_t)((uint64_t)a - (uint64_t)b);
 }
 
-/* helpers shared by plugins */
-bool kp_tolerates(const struct kp_toleration *t, const struct kp_taint *taint);
-bool kp_tolerates_any(const struct kp_pod *p, const struct kp_taint *taint);
-bool kp_pod_matches_node_affinity(const struct kp_pod *p,
-                                  const struct kp_node *n);
-
 #endif

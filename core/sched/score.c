@@ -5,7 +5,8 @@
  * (RunScorePlugins: score, normalize, weight) and
  * pkg/scheduler/framework/plugins/helper/normalize_score.go.
  *
- * Two fixed rules replace kube-scheduler's randomness (semantics N7):
+ * Two fixed rules replace kube-scheduler's randomness (README,
+ * "Reproducible where kube-scheduler is random"):
  * - upstream runs the filter pass in parallel from a round-robin index
  *   kept across cycles and stops after numFeasibleNodesToFind feasible
  *   nodes; simulate.c walks the nodes sequentially from that index;

@@ -69,17 +69,7 @@ void kp_score_plugin_run(const struct kp_score_plugin *pl,
 size_t kp_num_feasible_nodes_to_find(size_t nall);
 /* prioritizeNodes: the weighted sum over every plugin, per node of f. */
 void kp_prioritize_nodes(const struct kp_score_nodes *f, int64_t *totals);
-/* balancedResourceScorer over n fractions (score_resources.c) */
-int64_t kp_balanced_resource_scorer(const double *fractions, size_t n);
-/*
- * NodeResourcesFit's strategy and BalancedAllocation's resources of
- * f->c->profile (score_strategy.c), for profiles that change them.
- */
-bool kp_fit_profile_pre_score(const struct kp_score_nodes *f, void **state);
-int64_t kp_fit_profile_score(const struct kp_score_nodes *f, void *state,
-                             size_t idx);
-bool kp_ba_profile_pre_score(const struct kp_score_nodes *f, void **state);
-int64_t kp_ba_profile_score(const struct kp_score_nodes *f, void *state,
-                            size_t idx);
+/* selectHost: the node chosen among the n feasible ones (score.c). */
+int kp_select_host(struct kp_cycle *c, const int *feasible, size_t n);
 
 #endif

@@ -21,6 +21,7 @@
 #include "selfcheck.h"
 #include "report.h"
 #include "score.h"
+#include "simulate.h"
 #include "plugins.h"
 #include "whatif.h"
 

@@ -115,3 +115,12 @@ kp_buf_json_str(struct kp_buf *b, const char *s)
     }
     kp_buf_add(b, "\"", 1);
 }
+
+void
+kp_buf_json_str_or_null(struct kp_buf *b, const char *s)
+{
+    if (s)
+        kp_buf_json_str(b, s);
+    else
+        kp_buf_puts(b, "null");
+}

@@ -1,5 +1,7 @@
 /*
- * buf.h - growable byte buffer with a hard cap (curl's dynbuf idea).
+ * buf.h - growable byte buffer (curl's dynbuf idea, without its size
+ * limit: it doubles as needed, and running out of memory aborts as every
+ * kp_xmalloc does, arena.h).
  * Output is rendered into a buffer and written only when complete, or
  * (kp_buf_set_sink) a megabyte at a time once nothing can fail.
  */
@@ -33,5 +35,7 @@ void kp_buf_printf(struct kp_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* A JSON string literal, quoted and escaped. */
 void kp_buf_json_str(struct kp_buf *b, const char *s);
+/* The same, or null when s is NULL. */
+void kp_buf_json_str_or_null(struct kp_buf *b, const char *s);
 
 #endif

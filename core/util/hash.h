@@ -1,6 +1,6 @@
 /*
  * hash.h - the one string hash of core/: 64-bit FNV-1a, continued over
- * several strings by passing the running value back (kp_hash_seed to
+ * several strings by passing the running value back (KP_HASH_SEED to
  * start).  The seed is the one this project's tables have always used
  * (not FNV's published offset basis): table order, and so any output
  * that walks a table, stays as it was.

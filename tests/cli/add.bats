@@ -6,12 +6,8 @@
 #
 # KP_BIN overrides the binary under test (default build/kubectl-preempt).
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
+load '../helpers/common'
 
-ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-KP="${KP_BIN:-$BATS_TEST_DIRNAME/../../build/kubectl-preempt}"
 CLUSTER="$ROOT/examples/cluster.json"
 ADD="$ROOT/tests/fixtures/add"
 
@@ -74,6 +70,7 @@ kp_pods() {
 }
 
 @test "DaemonSet pods are pinned to their node by a matchFields affinity" {
+    need jq
     # 600m: only node-b has room; the others' pods preempt on their node
     run bash -c "'$KP' -f '$CLUSTER' --add '$ADD/daemonset-pinned.yaml' \
         --only-added -o json | jq -r '.pods[] |
@@ -84,6 +81,7 @@ kp_pods() {
 }
 
 @test "added pods are queued after existing pods of the same priority" {
+    need jq
     run bash -c "'$KP' -f '$CLUSTER' --add '$ADD/deployment.yaml' \
         --mode queue -o json | jq -r '.pods[] | select(.priority == 100000)
         | \"\(.queuePosition) \(.name)\"'"
@@ -93,6 +91,7 @@ kp_pods() {
 }
 
 @test "-o json marks added pods with \"added\": true and no other pod" {
+    need jq
     run bash -c "'$KP' -f '$CLUSTER' --add '$ADD/pod.yaml' -o json |
         jq -c '[.pods[] | select(has(\"added\")) | {name, added}]'"
     assert_success
@@ -109,6 +108,7 @@ kp_pods() {
 }
 
 @test "--only-added reports added pods and still lists existing victims" {
+    need jq
     # independent: the pod meets the snapshot as it is (in queue mode
     # checkout-0, pending with the same priority and older, goes first)
     run bash -c "'$KP' -f '$CLUSTER' --add '$ADD/pod.yaml' --only-added \
@@ -154,6 +154,7 @@ kp_pods() {
 }
 
 @test "--add is repeatable and keeps manifest order" {
+    need jq
     run bash -c "'$KP' -f '$CLUSTER' --add '$ADD/job.yaml' \
         --add '$ADD/pod-small.json' --only-added -o json |
         jq -r '.pods[] | .name'"
@@ -236,6 +237,7 @@ EOF
 }
 
 @test "a CronJob becomes one run of its Job: min(parallelism, completions) pods" {
+    need jq
     run kp_pods --add "$ADD/cronjob.yaml" --only-added
     assert_success
     assert_output "$(printf '%s\n' 'batch nightly-added-0 1000' \
@@ -276,6 +278,7 @@ No pending pods found in any namespace."
 }
 
 @test "objects that make no pods are counted per file, kinds named once" {
+    need jq
     run --separate-stderr "$KP" -f "$CLUSTER" --add "$ADD/no-pods.yaml" -o json
     assert_success
     assert_equal "${stderr_lines[0]}" "warning: $ADD/no-pods.yaml: ignored 3 object(s) that make no pods (Service, ConfigMap)"

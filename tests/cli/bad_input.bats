@@ -16,12 +16,8 @@
 #
 # KP_BIN overrides the binary under test (default build/kubectl-preempt).
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
+load '../helpers/common'
 
-ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-KP="${KP_BIN:-$BATS_TEST_DIRNAME/../../build/kubectl-preempt}"
 BAD="$ROOT/tests/bad"
 OKW="$ROOT/tests/ok-with-warnings"
 # a run that takes longer than this is a hang
@@ -196,6 +192,21 @@ EOF
         "error: deep.json: invalid JSON at line 1, column 533 (nesting too deep)"
 }
 
+@test "a closing bracket of the wrong kind is named where it is, file or pipe" {
+    cd "$BATS_TEST_TMPDIR"
+    printf '{"kind": "List", "items": [}' >wrong.json
+    run_kp -f wrong.json
+    assert_refused wrong.json 1 \
+        "error: wrong.json: invalid JSON at line 1, column 28 (expected ']')"
+    printf '{"kind":"List","items":[{"kind":"Pod","metadata":{"name":"a"]}]}' \
+        >wrong2.json
+    run --separate-stderr "$KP" -f - <wrong2.json
+    assert_failure 1
+    assert_output ''
+    assert_equal "$stderr" \
+        "error: <stdin>: invalid JSON at line 1, column 61 (expected '}')"
+}
+
 # --- tolerated input: warnings, and the analysis goes on -------------------
 
 ok_with_warnings() {
@@ -222,6 +233,7 @@ ok_with_warnings() {
 }
 
 @test "ok-with-warnings: unknown kinds say nothing without -v" {
+    need jq
     cd "$OKW"
     run_kp --mode queue -o json -f unknown_kind.json
     assert_equal "$status" 0
@@ -238,6 +250,7 @@ ok_with_warnings() {
 }
 
 @test "ok-with-warnings: no nodes, every pending pod Unschedulable" {
+    need jq
     ok_with_warnings no_nodes
     run jq -r '.pods[] | "\(.result) \(.message)"' "$OUT"
     assert_output - <<'EOF'
@@ -262,6 +275,7 @@ EOF
 }
 
 @test "huge but valid quantities are analysed without overflow" {
+    need jq
     # "9223372036854775807" cpu and "8Ei" memory are valid quantities; two
     # feasible nodes so that they are scored (run under UBSan by make test)
     cat >"$BATS_TEST_TMPDIR/huge.json" <<'JSON'

@@ -9,12 +9,8 @@
 #
 # KP_BIN overrides the binary the reports are compared with.
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
+load '../helpers/common'
 
-ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-KP="${KP_BIN:-$ROOT/build/kubectl-preempt}"
 VERSION=$(sed -n 's/^#define KP_VERSION "\(.*\)"/\1/p' "$ROOT/core/kp.h")
 TARBALL="$ROOT/dist/kubectl-preempt-$VERSION-linux-amd64.tar.gz"
 DEB="$ROOT/dist/kubectl-preempt_${VERSION}_amd64.deb"
@@ -25,13 +21,6 @@ setup_file() {
         make -C "$ROOT" --no-print-directory dist deb \
             >"$BATS_FILE_TMPDIR/make.log" 2>&1 || true
     fi
-}
-
-need() {
-    local t
-    for t in "$@"; do
-        command -v "$t" >/dev/null || skip "$t is not installed"
-    done
 }
 
 need_tarball() {

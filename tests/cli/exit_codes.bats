@@ -8,12 +8,8 @@
 #
 # KP_BIN overrides the binary under test (default build/kubectl-preempt).
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
+load '../helpers/common'
 
-ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-KP="${KP_BIN:-$BATS_TEST_DIRNAME/../../build/kubectl-preempt}"
 CLUSTER="$ROOT/examples/cluster.json"
 EXPECTED="$ROOT/tests/fixtures/expected"
 

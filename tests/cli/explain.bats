@@ -11,12 +11,8 @@
 #
 # KP_BIN overrides the binary under test (default build/kubectl-preempt).
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
+load '../helpers/common'
 
-ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-KP="${KP_BIN:-$BATS_TEST_DIRNAME/../../build/kubectl-preempt}"
 INCIDENT="$ROOT/examples/incident.json"
 OLD="$ROOT/tests/fixtures/explain/old-notes.json"
 
@@ -36,6 +32,7 @@ EOF
 }
 
 @test "resolves a preemptor named only by UID in the note" {
+    need jq
     run bash -c "'$KP' explain -f '$INCIDENT' -o json | jq -c '.preemptions[]
         | select(.victim.name == \"etl-worker-1\") | .preemptor
         | {namespace, name, uid, state, nominatedNode}'"
@@ -44,6 +41,7 @@ EOF
 }
 
 @test "joins a victim's event and DisruptionTarget condition into one entry" {
+    need jq
     run bash -c "'$KP' explain -f '$INCIDENT' -o json |
         jq -c '[.preemptions[] | {v: .victim.name, e: .evidence}]'"
     assert_success
@@ -51,6 +49,7 @@ EOF
 }
 
 @test "-o json is a PreemptionHistory with nominated pods and their victims" {
+    need jq
     run bash -c "'$KP' explain -f '$INCIDENT' -o json |
         jq -c '{apiVersion, kind, n: (.preemptions | length),
                 first: .preemptions[0] | {time, node, pdbs: .podDisruptionBudgets,
@@ -71,6 +70,7 @@ EOF
 }
 
 @test "-n keeps preemptions whose victim or preemptor is in the namespace" {
+    need jq
     run bash -c "'$KP' explain -f '$INCIDENT' -n prod -o json |
         jq '.preemptions | length'"
     assert_success
@@ -93,6 +93,7 @@ EOF
 }
 
 @test "an Event read through both APIs counts once; the kubelet's is not listed" {
+    need jq
     run bash -c "'$KP' explain -f '$OLD' -o json |
         jq -c '[.preemptions[] | {v: .victim.name, count}]'"
     assert_success
@@ -155,6 +156,7 @@ EOF
 }
 
 @test "explain --fail-on pdb-violation matches a victim whose PDB has no disruption left" {
+    need jq
     run "$KP" explain -f "$INCIDENT" --fail-on pdb-violation
     assert_success
     jq '(.items[] | select(.kind == "PodDisruptionBudget" and
@@ -175,4 +177,45 @@ EOF
     assert_failure 2
     assert_output ''
     assert_equal "$stderr" "error: explain looks at the past: --fail-on unschedulable does not apply (preemption and pdb-violation do)"
+}
+
+@test "explain -o yaml is its -o json document in kubectl's YAML" {
+    run --separate-stderr "$KP" explain -f "$INCIDENT" -o yaml
+    assert_success
+    assert_line --index 0 'apiVersion: kubectl-preempt/v1'
+    assert_line --index 1 'kind: PreemptionHistory'
+    assert_line --index 2 'preemptions:'
+    assert_line --index 3 '- time: 2026-11-21T08:31:10Z'
+}
+
+@test "explain -o jsonpath runs on the whole PreemptionHistory" {
+    run "$KP" explain -f "$INCIDENT" \
+        -o 'jsonpath={.preemptions[*].victim.name}'
+    assert_success
+    assert_output 'etl-worker-2 etl-worker-0 etl-worker-1'
+}
+
+@test "explain -o custom-columns has one row per preemption" {
+    run "$KP" explain -f "$INCIDENT" -n batch \
+        -o 'custom-columns=VICTIM:.victim.name,PREEMPTOR:.preemptor.name,NODE:.node'
+    assert_success
+    assert_output "$(printf '%s\n' 'VICTIM         PREEMPTOR    NODE' \
+        'etl-worker-2   search-0     node-c' \
+        'etl-worker-0   checkout-0   node-a' \
+        'etl-worker-1   checkout-0   node-a')"
+}
+
+@test "explain refuses -o name and --sort-by: a preemption is two pods" {
+    run --separate-stderr "$KP" explain -f "$INCIDENT" -o name
+    assert_failure 2
+    assert_equal "$stderr" "error: explain prints a table (-o table or wide), JSON (-o json) or what kubectl prints from it (-o yaml, jsonpath, custom-columns): -o summary, -o name and --sort-by do not apply"
+    run --separate-stderr "$KP" explain -f "$INCIDENT" --sort-by .time
+    assert_failure 2
+    assert_output ""
+}
+
+@test "explain checks a jsonpath template before reading anything" {
+    run --separate-stderr "$KP" explain -f /nonexistent -o 'jsonpath={.a'
+    assert_failure 1
+    [[ "$stderr" == "error: error parsing jsonpath {.a, "* ]]
 }

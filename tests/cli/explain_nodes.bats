@@ -7,12 +7,8 @@
 #
 # KP_BIN overrides the binary under test (default build/kubectl-preempt).
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
+load '../helpers/common'
 
-ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-KP="${KP_BIN:-$BATS_TEST_DIRNAME/../../build/kubectl-preempt}"
 CLUSTER="$ROOT/examples/cluster.json"
 VOLUMES="$ROOT/tests/fixtures/volumes/cluster.json"
 ADD="$ROOT/tests/fixtures/add"
@@ -94,6 +90,7 @@ EOT
 }
 
 @test "--explain-nodes -o json: each node's plugin, reasons, code and dry-run outcome" {
+    need jq
     run_kp -f "$CLUSTER" -o json --explain-nodes
     [ "$status" -eq 0 ]
     run jq -c '.pods[] | select(.name == "checkout-0") | .nodes[]' "$OUT"
@@ -116,6 +113,7 @@ EOT
 }
 
 @test "--explain-nodes adds only the nodes field to the JSON" {
+    need jq
     run_kp -f "$CLUSTER" -o json
     cp "$OUT" "$BATS_TEST_TMPDIR/plain.json"
     run jq 'any(.pods[]; has("nodes"))' "$OUT"
@@ -129,6 +127,7 @@ EOT
 }
 
 @test "per-node reasons re-aggregate to the message's counts (example, queue mode)" {
+    need jq
     run_kp -f "$CLUSTER" -o json --explain-nodes
     [ "$status" -eq 0 ]
     run jq -r "$JQ_REAGGREGATE" "$OUT"
@@ -137,6 +136,7 @@ EOT
 }
 
 @test "per-node reasons re-aggregate to the message's counts (independent mode, --add, volumes)" {
+    need jq
     run_kp -f "$CLUSTER" -o json --explain-nodes --mode independent
     run jq -r "$JQ_REAGGREGATE" "$OUT"
     assert_output 'checked 4'

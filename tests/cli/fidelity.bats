@@ -7,12 +7,8 @@
 #
 # KP_BIN overrides the binary under test (default build/kubectl-preempt).
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
+load '../helpers/common'
 
-ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-KP="${KP_BIN:-$BATS_TEST_DIRNAME/../../build/kubectl-preempt}"
 FIX="$ROOT/tests/fixtures/fidelity"
 
 # decisions FILE MODE: one line per pod: name result node victims pdbViolations
@@ -29,12 +25,14 @@ decisions() {
 # still declares it, so web fits there; putting holder-low back adds the
 # entry again and fails: holder-low is the one victim.
 @test "NodePorts: a port shared by two running pods is freed by removing the lower one (independent)" {
+    need jq
     run decisions node_ports_shared.json independent
     assert_success
     assert_output "web Preempts n1 holder-low 0"
 }
 
 @test "NodePorts: a port shared by two running pods is freed by removing the lower one (queue)" {
+    need jq
     run decisions node_ports_shared.json queue
     assert_success
     assert_output "web Preempts n1 holder-low 0"
@@ -44,6 +42,7 @@ decisions() {
 # db-notready (Ready False); the controller never counted it healthy, so
 # db-pdb keeps disruptionsAllowed 1 and second evicts db-ready within it.
 @test "PDB budget: evicting a not-Ready pod leaves the budget (queue)" {
+    need jq
     run decisions pdb_unhealthy_victims.json queue
     assert_success
     assert_output - <<'OUT'
@@ -53,6 +52,7 @@ OUT
 }
 
 @test "PDB budget: evicting a terminating pod leaves the budget (queue)" {
+    need jq
     run decisions pdb_terminating_victim.json queue
     assert_success
     assert_output - <<'OUT'
@@ -62,6 +62,7 @@ OUT
 }
 
 @test "PDB budget: evicting a pod already in disruptedPods leaves the budget (queue)" {
+    need jq
     run decisions pdb_disrupted_victim.json queue
     assert_success
     assert_output - <<'OUT'
@@ -71,6 +72,7 @@ OUT
 }
 
 @test "PDB budget: independent mode never spends it" {
+    need jq
     run decisions pdb_unhealthy_victims.json independent
     assert_success
     assert_output - <<'OUT'
@@ -85,6 +87,7 @@ OUT
 # once web-low is put back: skew 1+1-1 = 1 <= maxSkew, web-low is
 # reprieved and big-low is the only victim.
 @test "PodTopologySpread: a nominated pod outside the selector counts for nothing in the dry run" {
+    need jq
     for mode in independent queue; do
         run decisions spread_nominated.json $mode
         assert_success
@@ -95,6 +98,7 @@ OUT
 # The same with a matching nominee: n1 counts web-low + nominee = 2 once
 # web-low is back, exactly once each; min over n1..n3 is 2, skew 1.
 @test "PodTopologySpread: a matching nominated pod counts once in the dry run" {
+    need jq
     for mode in independent queue; do
         run decisions spread_nominated_matching.json $mode
         assert_success
@@ -108,6 +112,7 @@ OUT
 # deleted, so "no pod matches anywhere and the pod matches its own terms"
 # lets small-low stay although nominee is nominated to n1.
 @test "InterPodAffinity: the first pod of a series still passes after a failed reprieve with a nominated pod" {
+    need jq
     for mode in independent queue; do
         run decisions affinity_nominated.json $mode
         assert_success
@@ -119,6 +124,7 @@ OUT
 # before it, web's 8080 still meets the shared one on n1 (they were cut
 # at 256 once, silently, and web fitted).
 @test "NodePorts: a pod's 301st host port still counts" {
+    need jq
     jq '(.items[] | select(.kind == "Pod" and .metadata.name == "web")
          | .spec.containers[0].ports) =
         ([range(7000; 7300) | {containerPort: ., hostPort: .}] +

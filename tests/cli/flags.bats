@@ -15,12 +15,8 @@
 # and answers like a small cluster.  KP_BIN overrides the binary under
 # test (default build/kubectl-preempt).
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
+load '../helpers/common'
 
-ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-KP="${KP_BIN:-$BATS_TEST_DIRNAME/../../build/kubectl-preempt}"
 KP="$(cd "$(dirname "$KP")" && pwd)/$(basename "$KP")"
 MAN="$ROOT/man/kubectl-preempt.1"
 COMP="$ROOT/completions"
@@ -217,6 +213,7 @@ bash_complete() {
 }
 
 @test "-n=prod, -o=json and -f=FILE read the value after =, as kubectl does" {
+    need jq
     run --separate-stderr "$KP" -f="$CLUSTER" -n=prod -o=json
     assert_success
     [ "$(jq -r '[.pods[].namespace] | unique | join(",")' <<<"$output")" = prod ]
@@ -236,6 +233,7 @@ bash_complete() {
 }
 
 @test "flags before the explain command work as after it" {
+    need jq
     run --separate-stderr "$KP" -f "$CLUSTER" -o json explain
     assert_success
     local before=$output

@@ -3,8 +3,9 @@
 # inputs that misbehave (issue 14): each run must end within bounded time
 # and memory with one line on stderr, nothing on stdout, no secret shown.
 #
-# KP_BIN overrides the binary under test (default bin/kubectl-preempt).
+# KP_BIN overrides the binary under test (default build/kubectl-preempt).
 
+load '../helpers/common'
 load '../helpers/live_server'
 
 # run_bounded SECS MIB ARGS...: run the binary under timeout SECS and (but

@@ -10,12 +10,8 @@
 #
 # KP_BIN overrides the binary under test (default build/kubectl-preempt).
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
+load '../helpers/common'
 
-ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-KP="${KP_BIN:-$ROOT/build/kubectl-preempt}"
 FIX="$ROOT/tests/fixtures/input"
 CLUSTER="$ROOT/examples/cluster.json"
 
@@ -81,6 +77,25 @@ make_dump() {
     assert_equal "$output" "$want"
 }
 
+@test "the first bytes decide, as kubectl's YAMLOrJSONDecoder: YAML named .json, JSON named .yaml" {
+    run --separate-stderr "$KP" -f "$CLUSTER" -o json
+    local want=$output
+    cp "$FIX/cluster.yaml" "$BATS_TEST_TMPDIR/yaml-inside.json"
+    run --separate-stderr "$KP" -f "$BATS_TEST_TMPDIR/yaml-inside.json" -o json
+    assert_success
+    assert_equal "$output" "$want"
+    cp "$CLUSTER" "$BATS_TEST_TMPDIR/json-inside.yaml"
+    run --separate-stderr "$KP" -f "$BATS_TEST_TMPDIR/json-inside.yaml" -o json
+    assert_success
+    assert_equal "$output" "$want"
+    # JSON errors name the JSON reader's position, not a YAML parser's
+    printf '{"kind": "List", "items": [}' >"$BATS_TEST_TMPDIR/bad.yaml"
+    run --separate-stderr "$KP" -f "$BATS_TEST_TMPDIR/bad.yaml"
+    assert_failure 1
+    assert_output ''
+    [[ $stderr == "error: $BATS_TEST_TMPDIR/bad.yaml: "* ]]
+}
+
 @test "a bad field in YAML: one line naming file, document, object and field" {
     run --separate-stderr "$KP" -f "$FIX/bad-quantity.yaml" -o wide
     assert_failure 1
@@ -97,6 +112,7 @@ make_dump() {
 }
 
 @test "YAML keeps the loader's limits: duplicate keys and deep nesting" {
+    need python3
     local t=$BATS_TEST_TMPDIR
     printf 'kind: Pod\nkind: Node\n' >"$t/dup.yaml"
     run --separate-stderr "$KP" -f "$t/dup.yaml"
@@ -126,6 +142,7 @@ make_dump() {
 }
 
 @test "-f DIR reads its .json, .yaml and .yml files, not the others, not below without -R" {
+    need jq
     local d="$BATS_TEST_TMPDIR/d"
     mkdir -p "$d/sub"
     jq '{kind: "List", items: [.items[] | select(.kind != "Pod")]}' \
@@ -164,6 +181,7 @@ make_dump() {
 }
 
 @test "cluster-info dump -R: its pods and nodes, logs skipped, a warning for PDBs and PriorityClasses" {
+    need jq
     local d="$BATS_TEST_TMPDIR/dump"
     make_dump "$d"
     run --separate-stderr "$KP" -f "$d" -R -o json
@@ -174,6 +192,7 @@ make_dump() {
 }
 
 @test "cluster-info dump -R plus its PDBs and PriorityClasses: the report of the List" {
+    need jq
     local d="$BATS_TEST_TMPDIR/dump"
     make_dump "$d"
     run --separate-stderr "$KP" -f "$CLUSTER" -o wide
@@ -185,6 +204,7 @@ make_dump() {
 }
 
 @test "cluster-info dump without -R: a warning says to add it" {
+    need jq
     local d="$BATS_TEST_TMPDIR/dump"
     make_dump "$d"
     run --separate-stderr "$KP" -f "$d"
@@ -193,8 +213,21 @@ make_dump() {
 }
 
 @test "explain reads a cluster-info dump's events.json with -R" {
+    need jq
     local d="$BATS_TEST_TMPDIR/dump"
     make_dump "$d"
     run --separate-stderr "$KP" explain -f "$d" -R -f "$d.extra.json"
     assert_success
+}
+
+@test "explain reads a cluster-info dump as the run does: the same warning for PDBs and PriorityClasses" {
+    need jq
+    local d="$BATS_TEST_TMPDIR/dump"
+    make_dump "$d"
+    run --separate-stderr "$KP" explain -f "$d" -R -o json
+    assert_success
+    assert_equal "$stderr" "warning: $d: kubectl cluster-info dump holds no PodDisruptionBudgets or PriorityClasses: add them as another -f (kubectl get pdb,priorityclasses -A -o json)"
+    run --separate-stderr "$KP" explain -f "$d" -f "$d.extra.json" -R -o json
+    assert_success
+    assert_equal "$stderr" ""
 }

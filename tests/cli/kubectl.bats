@@ -8,12 +8,8 @@
 #
 # KP_BIN overrides the binary under test (default build/kubectl-preempt).
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
+load '../helpers/common'
 
-ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-KP="${KP_BIN:-$ROOT/build/kubectl-preempt}"
 load '../helpers/fake_cluster'
 
 setup_file() {
@@ -33,16 +29,13 @@ teardown() {
     fake_cluster_stop
 }
 
-need_kubectl() {
-    command -v kubectl >/dev/null || skip "kubectl is not installed"
-}
-
 # kube ARGS...: the real kubectl on the test cluster, its own cache
 kube() {
     kubectl --kubeconfig "$KC" --cache-dir "$BATS_TEST_TMPDIR/kcache" "$@"
 }
 
 @test "live without -n or -A: the pending pods of the context's namespace" {
+    need jq
     fake_cluster_start
     run --separate-stderr "$KP" --kubeconfig "$KC" -o json
     assert_success
@@ -52,6 +45,7 @@ kube() {
 }
 
 @test "live with -A: every namespace; with -n: that one" {
+    need jq
     fake_cluster_start
     run --separate-stderr "$KP" --kubeconfig "$KC" -A -o json
     assert_success
@@ -80,7 +74,7 @@ kube() {
 }
 
 @test "kubectl get -o json of the test server gives the live report" {
-    need_kubectl
+    need jq kubectl
     fake_cluster_start
     run --separate-stderr "$KP" --kubeconfig "$KC" -A -o json
     assert_success
@@ -93,7 +87,7 @@ kube() {
 }
 
 @test "kubectl get -o yaml of the test server gives the live report" {
-    need_kubectl
+    need kubectl
     fake_cluster_start
     run --separate-stderr "$KP" --kubeconfig "$KC" -A -o wide
     assert_success
@@ -105,7 +99,7 @@ kube() {
 }
 
 @test "kubectl get -n of the test server: the per-namespace lists" {
-    need_kubectl
+    need kubectl
     fake_cluster_start
     run kube get pods -n batch -o name
     assert_success
@@ -113,7 +107,7 @@ kube() {
 }
 
 @test "kubectl preempt runs the plugin; its help says kubectl preempt" {
-    need_kubectl
+    need kubectl
     fake_cluster_start
     PATH="$PLUGINS:$PATH" run --separate-stderr kubectl preempt --kubeconfig "$KC"
     assert_success
@@ -126,7 +120,7 @@ kube() {
 }
 
 @test "kubectl preempt version prints the versions" {
-    need_kubectl
+    need kubectl
     PATH="$PLUGINS:$PATH" run --separate-stderr kubectl preempt version
     assert_success
     assert_line --index 0 --regexp '^kubectl-preempt [0-9]+\.[0-9]+\.[0-9]+$'
@@ -134,13 +128,13 @@ kube() {
 }
 
 @test "kubectl plugin list finds kubectl-preempt" {
-    need_kubectl
+    need kubectl
     PATH="$PLUGINS:$PATH" run kubectl plugin list --name-only
     assert_line 'kubectl-preempt'
 }
 
 @test "kubectl's completion of kubectl preempt reaches kubectl_complete-preempt" {
-    need_kubectl
+    need kubectl
     PATH="$PLUGINS:$PATH" run --separate-stderr kubectl __complete preempt --out
     assert_success
     assert_output $'--output\n:4'

@@ -6,13 +6,8 @@
 # pod bound to a node that is gone (a warning); --explain-nodes makes the
 # report several megabytes.
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
+load '../helpers/common'
 load '../helpers/bench_cluster'
-
-ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-KP="${KP_BIN:-$BATS_TEST_DIRNAME/../../build/kubectl-preempt}"
 
 setup_file() {
     bench_cluster "$BATS_FILE_TMPDIR/gen.json" 120 2400 150 60
@@ -25,6 +20,7 @@ JSON
 }
 
 @test "a multi-megabyte JSON report arrives whole, after the warnings" {
+    need jq
     "$KP" -f "$BATS_FILE_TMPDIR/gen.json" -f "$BATS_FILE_TMPDIR/orphan.json" \
         -o json --explain-nodes >"$BATS_TEST_TMPDIR/all" 2>&1
     # big enough to be written in several pieces

@@ -3,8 +3,9 @@
 # against tests/helpers/fake_apiserver.py on 127.0.0.1, configured by
 # kubeconfig files (or flags, or a service account) written per test.
 #
-# KP_BIN overrides the binary under test (default bin/kubectl-preempt).
+# KP_BIN overrides the binary under test (default build/kubectl-preempt).
 
+load '../helpers/common'
 load '../helpers/live_server'
 
 # --- authentication -------------------------------------------------------
@@ -268,6 +269,7 @@ EOF
 }
 
 @test "403 on a storage list is a warning and leaves volumes unevaluated" {
+    need jq
     start_server --fault forbidden:storageclasses
     token_kubeconfig
     run --separate-stderr "$KP" --kubeconfig "$KC" -A \
@@ -288,6 +290,7 @@ EOF
 }
 
 @test "the storage lists are read and kept in --snapshot-out" {
+    need jq
     start_server
     token_kubeconfig
     run --separate-stderr "$KP" --kubeconfig "$KC" -A \
@@ -310,6 +313,7 @@ EOF
 }
 
 @test "a 410 after pages were loaded rolls the list back, with no duplicates" {
+    need jq
     # pods, 2 a page: pages 1-4 are loaded (a list ahead of its turn holds
     # at most 2 pages, so these were streamed), page 5 gets 410 Gone
     start_server --max-page 2
@@ -342,6 +346,7 @@ EOF
 }
 
 @test "the live report equals the report on the same objects in a file" {
+    need jq
     start_server --max-page 3
     token_kubeconfig
     run --separate-stderr "$KP" --kubeconfig "$KC" -A -o json
@@ -441,6 +446,7 @@ EOF
 # --- explain ---------------------------------------------------------------
 
 @test "explain reads Preempted events from the live cluster" {
+    need jq
     start_server
     token_kubeconfig
     run --separate-stderr "$KP" explain --kubeconfig "$KC" -o json
@@ -461,6 +467,7 @@ versions_view() {
 }
 
 @test "the API server's /version decides the version replayed: v1.33.1" {
+    need jq
     start_server --fixtures "$ROOT/tests/fixtures/live-versions" \
         --server-version v1.33.1
     token_kubeconfig
@@ -477,6 +484,7 @@ versions_view() {
 }
 
 @test "/version of EKS (minor \"33+\", gitVersion v1.33.5-eks-...) reads 1.33" {
+    need jq
     start_server --fixtures "$ROOT/tests/fixtures/live-versions" \
         --server-version v1.33.5-eks-3025e55
     token_kubeconfig
@@ -485,6 +493,7 @@ versions_view() {
 }
 
 @test "/version 1.36: replayed as 1.36 (no success text); --kube-version overrides it" {
+    need jq
     start_server --fixtures "$ROOT/tests/fixtures/live-versions" \
         --server-version v1.36.2
     token_kubeconfig
@@ -513,6 +522,7 @@ versions_view() {
 }
 
 @test "/version refused: a warning, and the kubelets decide" {
+    need jq
     start_server --fixtures "$ROOT/tests/fixtures/live-versions" \
         --server-version none
     token_kubeconfig
@@ -523,6 +533,7 @@ versions_view() {
 }
 
 @test "/version 503 once: read again within the same deadline" {
+    need jq
     start_server --fixtures "$ROOT/tests/fixtures/live-versions" \
         --server-version v1.33.1 --fault server-error-once:version
     token_kubeconfig
@@ -546,6 +557,7 @@ versions_view() {
 }
 
 @test "--snapshot-out records the API server's version; a run from the file replays it" {
+    need jq
     start_server --fixtures "$ROOT/tests/fixtures/live-versions" \
         --server-version v1.33.1
     token_kubeconfig

@@ -11,12 +11,8 @@
 #
 # KP_BIN overrides the binary under test (default build/kubectl-preempt).
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
+load '../helpers/common'
 
-ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-KP="${KP_BIN:-$BATS_TEST_DIRNAME/../../build/kubectl-preempt}"
 FIX="$ROOT/tests/fixtures/namespaces"
 WARNING="warning: pod 'checkout/api-0': the namespaceSelector of its pod affinity terms cannot be evaluated: the snapshot has no Namespace objects (kubectl get namespaces); it is taken to select no namespace"
 
@@ -29,6 +25,7 @@ report_of() {
 }
 
 @test "no Namespace objects: nothing selected, one warning names the pod" {
+    need jq
     report_of -f "$FIX/cluster.json"
     assert_output '["Fits",null,[]]'
     assert_equal "${#stderr_lines[@]}" 1
@@ -36,6 +33,7 @@ report_of() {
 }
 
 @test "with Namespaces: anti-affinity blocks node-a, preempts what it selects" {
+    need jq
     report_of -f "$FIX/cluster.json" -f "$FIX/namespaces.json"
     assert_output '["Preempts","node-a",["payments/cache-0"]]'
     assert_equal "$stderr" ""
@@ -46,6 +44,7 @@ report_of() {
 }
 
 @test "Namespaces in a List, in documents, on stdin: the same report" {
+    need jq
     local want
     report_of -f "$FIX/cluster.json" -f "$FIX/namespaces.json"
     want=$output
@@ -62,6 +61,7 @@ report_of() {
 }
 
 @test "a namespace missing among the Namespaces is selected by nothing" {
+    need jq
     jq '.items |= map(select(.metadata.name != "payments"))' \
         "$FIX/namespaces.json" >"$BATS_TEST_TMPDIR/ns.json"
     report_of -f "$FIX/cluster.json" -f "$BATS_TEST_TMPDIR/ns.json"
@@ -70,6 +70,7 @@ report_of() {
 }
 
 @test "kubernetes.io/metadata.name is implied when a Namespace lacks it" {
+    need jq
     jq '.items[].metadata.labels = {}' "$FIX/namespaces.json" \
         >"$BATS_TEST_TMPDIR/ns.json"
     jq '(.items[] | select(.kind == "Pod") | .spec.affinity.podAntiAffinity

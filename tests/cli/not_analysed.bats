@@ -14,12 +14,8 @@
 #
 # KP_BIN overrides the binary under test (default build/kubectl-preempt).
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
+load '../helpers/common'
 
-ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-KP="${KP_BIN:-$BATS_TEST_DIRNAME/../../build/kubectl-preempt}"
 NA="$ROOT/tests/fixtures/notanalysed/cluster.json"
 CLUSTER="$ROOT/examples/cluster.json"
 
@@ -35,6 +31,7 @@ warning: pod 'default/done' not analysed: Terminal (status.phase is Succeeded)"
 }
 
 @test "-o json lists them under notAnalysed, and the warnings under warnings" {
+    need jq
     run --separate-stderr "$KP" -f "$NA" -o json
     assert_success
     assert_equal "$(jq -c '.notAnalysed' <<<"$output")" \
@@ -45,6 +42,7 @@ warning: pod 'default/done' not analysed: Terminal (status.phase is Succeeded)"
 }
 
 @test "-l narrows the skipped pods as it narrows the report" {
+    need jq
     run --separate-stderr "$KP" -f "$NA" -l app=batch -o json
     assert_success
     assert_equal "$(jq -c '[.notAnalysed[].name]' <<<"$output")" \
@@ -53,6 +51,7 @@ warning: pod 'default/done' not analysed: Terminal (status.phase is Succeeded)"
 }
 
 @test "pods named on the command line: Bound too, and no error" {
+    need jq
     run --separate-stderr "$KP" -f "$NA" p1 pod/gated waiter -o json
     assert_success
     assert_equal "$(jq -c '[.notAnalysed[] | [.name, .reason]]' <<<"$output")" \
@@ -86,6 +85,7 @@ warning: pod 'default/done' not analysed: Terminal (status.phase is Succeeded)"
 }
 
 @test "-o json with nothing to report prints the empty report, no notice" {
+    need jq
     run --separate-stderr "$KP" -f "$CLUSTER" -l app=nothing -o json
     assert_success
     assert_equal "$(jq -c '[.pods, .notAnalysed, .warnings]' <<<"$output")" \
@@ -94,6 +94,7 @@ warning: pod 'default/done' not analysed: Terminal (status.phase is Succeeded)"
 }
 
 @test "a NotEligible pod shows its nominated node and the terminating pods it waits for" {
+    need jq
     run --separate-stderr "$KP" -f "$NA" waiter -o json
     assert_success
     assert_equal "$(jq -c '.pods[0] | [.result, .nominatedNode, .waitingFor]' <<<"$output")" \
@@ -104,6 +105,7 @@ warning: pod 'default/done' not analysed: Terminal (status.phase is Succeeded)"
 }
 
 @test "a NotEligible pod with preemptionPolicy Never waits for nothing" {
+    need jq
     run "$KP" -f "$CLUSTER" batch/backfill-0 -o json
     assert_success
     assert_equal "$(jq -c '.pods[0] | [.nominatedNode, .waitingFor]' <<<"$output")" \
@@ -111,6 +113,7 @@ warning: pod 'default/done' not analysed: Terminal (status.phase is Succeeded)"
 }
 
 @test "-o json says when DryRunPreemption sampled, as -o wide notes it" {
+    need jq
     run "$KP" -f "$CLUSTER" prod/checkout-0 -o json \
         --min-candidate-nodes-absolute 1 --min-candidate-nodes-percentage 0
     assert_success
@@ -125,6 +128,7 @@ warning: pod 'default/done' not analysed: Terminal (status.phase is Succeeded)"
 }
 
 @test "-o json carries the warnings that stderr gets" {
+    need jq
     run --separate-stderr "$KP" -f "$ROOT/tests/ok-with-warnings/pod_on_missing_node.json" -o json
     assert_success
     assert_equal "$stderr" "warning: pod 'prod/web-1' is bound to node 'node-9', which is not in the snapshot; it is ignored"

@@ -6,13 +6,8 @@
 # (120 nodes, 2,400 pods, 150 pending, 60 PDBs): large enough for
 # preemption on most pending pods, candidate sampling and several batches.
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
+load '../helpers/common'
 load '../helpers/bench_cluster'
-
-ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-KP="${KP_BIN:-$BATS_TEST_DIRNAME/../../build/kubectl-preempt}"
 
 setup_file() {
     bench_cluster "$BATS_FILE_TMPDIR/cluster.json" 120 2400 150 60
@@ -30,6 +25,7 @@ same_for_all_threads() {
 }
 
 @test "queue mode JSON is the same with 1, 2, 3 and 16 threads" {
+    need jq
     same_for_all_threads -o json
     # the cluster really preempts, on many pods
     run jq '[.pods[] | select(.result == "Preempts")] | length' \

@@ -11,12 +11,8 @@
 #
 # KP_BIN overrides the binary under test (default build/kubectl-preempt).
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
+load '../helpers/common'
 
-ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-KP="${KP_BIN:-$BATS_TEST_DIRNAME/../../build/kubectl-preempt}"
 CLUSTER="$ROOT/tests/fixtures/volumes/cluster.json"
 
 # field POD JQ: the jq expression on the report entry of POD (last run)
@@ -26,6 +22,7 @@ field() {
 }
 
 @test "loads PVC, PV and StorageClass objects and reports a volume node affinity conflict" {
+    need jq
     run --separate-stderr "$KP" -f "$CLUSTER" -o json --mode independent \
         prod/db-0
     assert_success
@@ -35,6 +32,7 @@ field() {
 }
 
 @test "evicting the holder of a ReadWriteOncePod claim gives the preemptor the node" {
+    need jq
     run --separate-stderr "$KP" -f "$CLUSTER" -o json prod/ledger-writer
     assert_success
     assert_equal "$(field ledger-writer .result)" "Preempts"
@@ -45,12 +43,14 @@ field() {
 }
 
 @test "in queue order the claim's volume zone decides once the holder is gone" {
+    need jq
     run --separate-stderr "$KP" -f "$CLUSTER" -o json
     assert_success
     assert_equal "$(field db-0 .message)" "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) had volume node affinity conflict. no new claims to deallocate, preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling."
 }
 
 @test "without PVCs in the input, claims are not evaluated and one warning says so" {
+    need jq
     jq '.items |= map(select(.kind != "PersistentVolumeClaim"))' \
         "$CLUSTER" > "$BATS_TEST_TMPDIR/no-pvc.json"
     run --separate-stderr "$KP" -f "$BATS_TEST_TMPDIR/no-pvc.json" -o json \
@@ -61,6 +61,7 @@ field() {
 }
 
 @test "with PVCs in the input, a missing claim rejects the pod as kube-scheduler does" {
+    need jq
     jq '.items |= map(select(.metadata.name != "data-db-0"))' \
         "$CLUSTER" > "$BATS_TEST_TMPDIR/no-db-claim.json"
     run --separate-stderr "$KP" -f "$BATS_TEST_TMPDIR/no-db-claim.json" \
@@ -76,6 +77,7 @@ field() {
 }
 
 @test "--add creates a StatefulSet's missing claims, in the default StorageClass" {
+    need jq
     jq '.items += [{"apiVersion": "scheduling.k8s.io/v1",
                     "kind": "PriorityClass", "metadata": {"name": "prod"},
                     "value": 100000}]' "$CLUSTER" > "$BATS_TEST_TMPDIR/c.json"

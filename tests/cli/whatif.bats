@@ -14,12 +14,8 @@
 #
 # KP_BIN overrides the binary under test (default build/kubectl-preempt).
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
+load '../helpers/common'
 
-ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-KP="${KP_BIN:-$BATS_TEST_DIRNAME/../../build/kubectl-preempt}"
 W="$ROOT/tests/fixtures/whatif"
 
 # kp_rows FIXTURE ARGS...: NAME RESULT NOMINATED-NODE of each reported pod
@@ -59,6 +55,7 @@ kp_jq() {
 # ---- drain: kubectl's filters ----
 
 @test "--drain keeps DaemonSet and mirror pods, deletes finished pods" {
+    need jq
     for mode in queue independent; do
         run kp_jq drain.json '.drains[0] | [.kept[].name, .deleted[].name]' \
             --drain node-a --mode "$mode"
@@ -68,6 +65,7 @@ kp_jq() {
 }
 
 @test "--drain evicts a pod with emptyDir data and says the data is lost" {
+    need jq
     run kp_jq drain.json '.drains[0].evicted[] | select(.name == "web-1") |
         .note' --drain node-a
     assert_success
@@ -75,6 +73,7 @@ kp_jq() {
 }
 
 @test "--drain requeues controller-owned pods as displaced pending pods" {
+    need jq
     for mode in queue independent; do
         run kp_jq drain.json '[.pods[] | [.queuePosition, .name, .displaced]]' \
             --drain node-a --mode "$mode"
@@ -84,6 +83,7 @@ kp_jq() {
 }
 
 @test "a PDB-refused eviction goes through once an earlier replacement runs" {
+    need jq
     run kp_jq drain.json '.drains[0] | [.evicted[] | [.name, .wave, .result]]
         + [.blockedBy]' --drain node-a
     assert_success
@@ -94,6 +94,7 @@ kp_jq() {
 }
 
 @test "a pod without a controller stops the drain unless --force" {
+    need jq
     for mode in queue independent; do
         run --separate-stderr "$KP" -f "$W/drain-hang.json" --drain node-a \
             --mode "$mode" --fail-on drain-blocked
@@ -107,12 +108,14 @@ kp_jq() {
 }
 
 @test "--force deletes a pod without a controller and does not recreate it" {
+    need jq
     run kp_jq drain-hang.json '.drains[0].lost' --drain node-a --force
     assert_success
     assert_output '[{"namespace":"default","name":"bare","reason":"deleting Pods that declare no controller (--force): not recreated"}]'
 }
 
 @test "a drain hangs when no replacement under the PDB can run" {
+    need jq
     for mode in queue independent; do
         run kp_jq drain-hang.json '.drains[0].blockedBy[] |
             [.name, .podDisruptionBudget]' --drain node-a --force \
@@ -128,6 +131,7 @@ kp_jq() {
 }
 
 @test "--drain-selector drains every matching node" {
+    need jq
     run kp_jq drain.json '[.drains[].node]' \
         --drain-selector topology.kubernetes.io/zone=z1
     assert_success
@@ -162,6 +166,7 @@ kp_jq() {
 }
 
 @test "a lost node's DaemonSet and bare pods are lost, not recreated" {
+    need jq
     for mode in queue independent; do
         run kp_jq zone.json '[.removedNodes[] | [.node, [.lost[].name],
             [.evicted[] | .replacement]]], .drains' --remove-node node-a1 \
@@ -172,6 +177,7 @@ kp_jq() {
 }
 
 @test "a lost node spends the budget of its healthy pods without asking" {
+    need jq
     run kp_jq zone.json '[.pods[] | [.name, .displaced.reason, .pdbViolations]]' \
         --remove-nodes-selector topology.kubernetes.io/zone=z1
     assert_success
@@ -181,6 +187,7 @@ kp_jq() {
 # ---- added capacity ----
 
 @test "--add-node turns a Preempts into Fits and queues the DaemonSet pods" {
+    need jq
     for mode in queue independent; do
         run kp_rows grow.json --add-node node-b --mode "$mode"
         assert_success
@@ -192,6 +199,7 @@ kp_jq() {
 }
 
 @test "--add-node-file adds the Node objects of a YAML file" {
+    need jq
     for mode in queue independent; do
         run kp_jq grow.json '[.snapshot.nodes, (.pods[] | .node)]' \
             --add-node-file "$W/extra-nodes.yaml" --mode "$mode"
@@ -201,6 +209,7 @@ kp_jq() {
 }
 
 @test "--add-node-file reads JSON Nodes too" {
+    need jq
     printf '%s' '{"kind":"Node","metadata":{"name":"node-j"},"status":{"allocatable":{"cpu":"8","memory":"8Gi","pods":"10"}}}' \
         >"$BATS_TEST_TMPDIR/n.json"
     run kp_jq grow.json '[.pods[] | .node]' \
@@ -210,6 +219,7 @@ kp_jq() {
 }
 
 @test "a lost node's pending nominees are nominated nowhere" {
+    need jq
     jq '(.items[] | select(.metadata.name == "new-0") |
         .status.nominatedNodeName) = "node-a"' "$W/grow.json" \
         >"$BATS_TEST_TMPDIR/nominated.json"

@@ -28,6 +28,7 @@
 #include "buf.h"
 #include "kp.h"
 #include "report.h"
+#include "simulate.h"
 #include "snapshot.h"
 #include "memfd_input.h"
 

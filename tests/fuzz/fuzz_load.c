@@ -20,6 +20,7 @@
 #include "buf.h"
 #include "kp.h"
 #include "report.h"
+#include "simulate.h"
 #include "snapshot.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

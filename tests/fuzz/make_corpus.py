@@ -4,7 +4,7 @@
 Run from the top directory: python3 tests/fuzz/make_corpus.py
 Seeds come from examples/cluster.json, the "snapshot" member of
 tests/cases/**/*.json, tests/fixtures/live/*.json, the string literals of
-tests/unit/test_quantity.c, test_labels.c and test_kubeconfig.c,
+tests/unit/api/test_quantity.c, api/test_labels.c, live/test_kubeconfig.c,
 tests/fixtures/volumes/, tests/fixtures/add/ and examples/release.yaml
 (--add manifests, also for the YAML converter), and a few hand-written
 inputs below.  Each seed is named after its source and kept under 64 KiB;
@@ -215,7 +215,7 @@ def scoring_snapshot():
 
 def quantity_seeds():
     c = Corpus("fuzz_quantity")
-    lits = [l for l in c_literals("tests/unit/test_quantity.c")
+    lits = [l for l in c_literals("tests/unit/api/test_quantity.c")
             if b"%" not in l and b"#" not in l and b"\n" not in l]
     for i, lit in enumerate(lits):
         c.add("q%03d_%s" % (i, lit.decode("latin-1")), lit)
@@ -238,7 +238,7 @@ def selector_seeds():
         c.add("str%02d_%s" % (i, s), "0" + s)
     label_sel = []
     node_sel = []
-    for lit in c_literals("tests/unit/test_labels.c"):
+    for lit in c_literals("tests/unit/api/test_labels.c"):
         try:
             obj = json.loads(lit)
         except ValueError:
@@ -272,7 +272,7 @@ def selector_seeds():
 def kubeconfig_seeds():
     c = Corpus("fuzz_kubeconfig")
     keys = (b"clusters", b"users", b"contexts", b"current-context")
-    for i, lit in enumerate(c_literals("tests/unit/test_kubeconfig.c")):
+    for i, lit in enumerate(c_literals("tests/unit/live/test_kubeconfig.c")):
         if b"\n" in lit and any(k in lit for k in keys):
             c.add("unit%02d.yaml" % i, lit)
     c.add("hand_json.yaml", compact({
@@ -429,8 +429,9 @@ def write_dict(target, tokens):
 
 
 def dictionaries():
-    load = source_words(["core/decode_*.c", "core/load/snapshot.c",
-                         "core/api/labels.c", "core/sched/plugins/*.c"])
+    load = source_words(["core/load/decode_*.c", "core/load/snapshot.c",
+                         "core/api/labels.c", "core/sched/podinfo.c",
+                         "core/sched/plugins/*/*.c"])
     write_dict("fuzz_load", ['"%s"' % w for w in load] +
                [':{"', '":"', '":[{"', '"},{"', '":null', '":true',
                 "-9223372036854775808", "2147483648", "1e308"])

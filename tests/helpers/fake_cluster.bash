@@ -1,8 +1,9 @@
 # fake_cluster.bash - for bats files that need a live cluster: start
 # tests/helpers/fake_apiserver.py on the fixtures of tests/fixtures/live
 # and write a kubeconfig for it (context "test", namespace prod, a bearer
-# token).  Needs ROOT; call fake_cluster_pki in setup_file,
-# fake_cluster_start in a test, fake_cluster_stop in teardown.
+# token).  Needs common.bash (ROOT; need: a test skips without python3);
+# call fake_cluster_pki in setup_file, fake_cluster_start in a test,
+# fake_cluster_stop in teardown.
 
 FAKE_TOKEN=s3cr3t-token
 
@@ -15,6 +16,7 @@ fake_cluster_pki() {
 # SERVER_LOG and SERVER_PID; no cluster but this one is reachable.
 fake_cluster_start() {
     local portfile="$BATS_TEST_TMPDIR/port" port
+    need python3
     unset KUBECONFIG KUBERNETES_SERVICE_HOST KUBERNETES_SERVICE_PORT \
         POD_NAMESPACE https_proxy HTTPS_PROXY http_proxy HTTP_PROXY \
         all_proxy ALL_PROXY no_proxy NO_PROXY

@@ -1,17 +1,12 @@
-# live_server.bash - what live_api.bats and hostile_api.bats share: the
-# bats libraries, ROOT/KP, a per-file PKI, a clean environment per test,
+# live_server.bash - what live_api.bats and hostile_api.bats share: a
+# per-file PKI, a clean environment per test,
 # tests/helpers/fake_apiserver.py started on 127.0.0.1 (start_server),
 # kubeconfigs and exec plugins written per test, and the assertions on a
-# refused run (expect_error, expect_error_prefix).  Load it first:
+# refused run (expect_error, expect_error_prefix).  Load it after
+# common.bash:
+#     load '../helpers/common'
 #     load '../helpers/live_server'
-# KP_BIN overrides the binary under test (default bin/kubectl-preempt).
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
-
-ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-KP="${KP_BIN:-$ROOT/bin/kubectl-preempt}"
 FIXTURES="$ROOT/tests/fixtures/live"
 TOKEN=s3cr3t-token
 
@@ -41,6 +36,7 @@ teardown() {
 # start_server [fake_apiserver.py flags...]: sets PORT, SERVER, SERVER_LOG.
 start_server() {
     local portfile="$BATS_TEST_TMPDIR/port"
+    need python3
     SERVER_LOG="$BATS_TEST_TMPDIR/requests.log"
     python3 "$ROOT/tests/helpers/fake_apiserver.py" --certs "$PKI" \
         --fixtures "$FIXTURES" --port-file "$portfile" --log "$SERVER_LOG" \

@@ -10,6 +10,7 @@
 #include "framework.h"
 #include "kp.h"
 #include "report.h"
+#include "simulate.h"
 #include "snapshot.h"
 
 static inline int

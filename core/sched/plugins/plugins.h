@@ -1,6 +1,7 @@
 /*
- * plugins.h - the default profile's Filter plugins, one file each, in
- * pkg/scheduler/framework/plugins/<plugin>/.
+ * plugins.h - the default profile's Filter plugins, each in its folder
+ * as upstream's pkg/scheduler/framework/plugins/<plugin>/ (its Score
+ * plugin, score.h, beside it), and the reasons they report.
  */
 #ifndef KP_PLUGINS_H
 #define KP_PLUGINS_H

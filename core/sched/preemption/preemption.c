@@ -5,10 +5,11 @@
  * SelectCandidate (pickOneNodeForPreemption) and the FitError
  * histogram; the DefaultPreemption plugin's part (eligibility,
  * SelectVictimsOnNode, the candidate count) is in
- * core/sched/plugins/default_preemption.c, as upstream keeps it in
- * plugins/defaultpreemption/.  Each step keeps upstream's name in snake
- * case; where kube-scheduler is random the rule of the semantics document
- * applies (input order, --offset, first candidate on a tie).
+ * core/sched/plugins/defaultpreemption/default_preemption.c, as upstream
+ * keeps it in plugins/defaultpreemption/.  Each step keeps upstream's name in snake
+ * case; where kube-scheduler is random the rule of README's "Reproducible
+ * where kube-scheduler is random" applies (input order, --offset, first
+ * candidate on a tie).
  */
 #include "preemption.h"
 #include "default_preemption.h"
@@ -339,7 +340,7 @@ void
 kp_preempt(struct kp_cycle *c, const struct kp_status *statuses,
            const struct kp_preempt_args *args, struct kp_preempt_result *out)
 {
-    size_t n = c->cl->snap->nnodes, i, np = 0;
+    size_t n = c->cl->snap->nnodes, i, npotential = 0;
     int *potential = kp_arena_alloc(c->scratch, (n + 1) * sizeof(int));
     struct kp_status *dry = kp_arena_alloc(c->scratch,
                                            (n + 1) * sizeof(*dry));
@@ -363,17 +364,19 @@ kp_preempt(struct kp_cycle *c, const struct kp_status *statuses,
     for (i = 0; i < n; i++) {
         if (statuses[i].code != KP_UNSCHEDULABLE)
             continue;
-        potential[np++] = (int)i;
+        potential[npotential++] = (int)i;
         if (out->nodes)
             out->nodes[i].outcome = KP_NODE_NOT_EVALUATED;
     }
-    out->npotential = np;
-    if (np > 0) {
-        size_t k = kp_calculate_num_candidates(args, np);
-        size_t offset = (size_t)(args->offset % (long)np);
+    out->npotential = npotential;
+    if (npotential > 0) {
+        size_t num_candidates =
+            kp_calculate_num_candidates(args, npotential);
+        size_t offset = (size_t)(args->offset % (long)npotential);
 
-        out->num_candidates = k;
-        dry_run_preemption(c, potential, np, offset, k, dry, out);
+        out->num_candidates = num_candidates;
+        dry_run_preemption(c, potential, npotential, offset, num_candidates,
+                           dry, out);
     }
     if (out->ncandidates == 0) {
         out->outcome = KP_PREEMPT_NO_CANDIDATES;

@@ -1,5 +1,5 @@
 /*
- * preemption.h - DefaultPreemption's PostFilter for one pod.
+ * preemption.h - the Evaluator: DefaultPreemption's PostFilter for one pod.
  *
  * Mirrors pkg/scheduler/framework/preemption/preemption.go (Preempt,
  * findCandidates, DryRunPreemption, SelectCandidate,

@@ -412,7 +412,7 @@ test_quantity__scaled_value(void)
     check_value_rows(rows, NELEM(rows));
 }
 
-/* scheduler-semantics.md 15.1: the examples of "Quantities". */
+/* Quantities kube-scheduler reads in requests and allocatable. */
 static void
 test_quantity__scheduler_examples(void)
 {

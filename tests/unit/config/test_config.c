@@ -1,6 +1,6 @@
 /*
- * test_config.c - the KubeSchedulerConfiguration (core/config*.c) and the
- * scoring strategies (core/score_strategy.c), with rows of
+ * test_config.c - the KubeSchedulerConfiguration (core/config/) and the
+ * scoring strategies (core/sched/plugins/noderesources/), with rows of
  * kubernetes/kubernetes:
  *
  * - pkg/scheduler/apis/config/v1/default_plugins_test.go TestMergePlugins

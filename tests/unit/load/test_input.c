@@ -1,5 +1,5 @@
 /*
- * test_input.c - core/input.c: -f as kubectl's resource builder reads it
+ * test_input.c - core/load/input.c: -f as kubectl's resource builder reads it
  * (cli-runtime pkg/resource/visitor.go): JSON or YAML by name or by the
  * first character, directories in lexical order with their extensions,
  * -R, and the errors naming file and document.

@@ -41,7 +41,7 @@ render(enum kp_output output, const char *arg, bool no_headers,
     kp_buf_init(&b);
     rc = kp_kubectl_check(&o, &err);
     if (rc == 0)
-        rc = kp_render_kubectl(&o, doc, strlen(doc), &b, &err);
+        rc = kp_render_kubectl(&o, "pods", doc, strlen(doc), &b, &err);
     kp_buf_add(&b, "", 1);
     *out = b.data;
     strcpy(msg, err.msg);

@@ -1,10 +1,10 @@
 /*
  * test_tpcount.c - the counter maps of InterPodAffinity and
- * PodTopologySpread (core/sched/plugins/tpcount.h): a clone overlays its
- * source, so two clones of one unchanging source are independent (what
- * the dry run's node copy and its nominated-pods copy rely on, issue 13),
- * zeroed entries leave len() as Go's delete does, and kp_tpcount_same
- * tells counts apart as the self-check needs.
+ * PodTopologySpread (core/sched/plugins/helper/tpcount.h): a clone
+ * overlays its source, so two clones of one unchanging source are
+ * independent (what the dry run's node copy and its nominated-pods copy
+ * rely on, issue 13), zeroed entries leave len() as Go's delete does,
+ * and kp_tpcount_same tells counts apart as the self-check needs.
  */
 #include "check.h"
 #include "tpcount.h"

@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "report.h"
+#include "simulate.h"
 #include "snapshot.h"
 #include "whatif.h"
 

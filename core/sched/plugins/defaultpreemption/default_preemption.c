@@ -76,7 +76,7 @@ filter_pods_with_pdb_violation(struct kp_arena *a,
                                bool *violating)
 {
     struct budget *used = NULL;
-    size_t i, j, k, b, nused = 0, n = vt->n - first;
+    size_t i, k, slot, pdb, nused = 0, n = vt->n - first;
     size_t cap = vt->pdb_off[vt->n] - vt->pdb_off[first];
 
     if (cap)
@@ -89,15 +89,15 @@ filter_pods_with_pdb_violation(struct kp_arena *a,
          */
         for (k = vt->pdb_off[first + i]; k < vt->pdb_off[first + i + 1];
              k++) {
-            j = (size_t)vt->pdb[k];
-            for (b = 0; b < nused && used[b].pdb != j; b++)
+            pdb = (size_t)vt->pdb[k];
+            for (slot = 0; slot < nused && used[slot].pdb != pdb; slot++)
                 ;
-            if (b == nused) {
-                used[nused].pdb = j;
-                used[nused++].left = cl->pdb_allowed[j];
+            if (slot == nused) {
+                used[nused].pdb = pdb;
+                used[nused++].left = cl->pdb_allowed[pdb];
             }
-            used[b].left--;
-            if (used[b].left < 0)
+            used[slot].left--;
+            if (used[slot].left < 0)
                 violating[i] = true;
         }
     }
@@ -133,16 +133,6 @@ run_filters(struct victim_node *vn)
     return kp_run_filters(&vn->c, vn->ni);
 }
 
-/*
- * Put pods[k] back; keep it when the pod still fits.  Only whether it
- * fits is read (an Error status is "does not fit" too, as upstream's
- * reprievePod), so the node_static plugins are not run again (fit_only,
- * set once the first check passed); with
- * nominated pods it must fit with them (RunFilterPluginsWithNominated-
- * Pods' first pass) and without them.  Pass or fail does not depend on
- * the order of a node's pods, so the nominated copy can take pods[k]
- * after its nominated pods.
- */
 /* The self-check of the test build (selfcheck.h) on both copies. */
 static void
 check_victim_node(const struct victim_node *vn)
@@ -155,6 +145,16 @@ check_victim_node(const struct victim_node *vn)
     (void)vn;
 }
 
+/*
+ * Put pods[k] back; keep it when the pod still fits.  Only whether it
+ * fits is read (an Error status is "does not fit" too, as upstream's
+ * reprievePod), so the node_static plugins are not run again (fit_only,
+ * set once the first check passed); with nominated pods it must fit
+ * with them (RunFilterPluginsWithNominatedPods' first pass) and without
+ * them.  Pass or fail does not depend on
+ * the order of a node's pods, so the nominated copy can take pods[k]
+ * after its nominated pods.
+ */
 static bool
 reprieve(struct victim_node *vn, const struct kp_victim_table *vt, size_t k)
 {
@@ -196,16 +196,17 @@ kp_select_victims_on_node(const struct kp_cycle *base, int node,
     struct kp_status st;
     bool *violating;
     size_t *kept;
-    size_t i, first = vt->n, n, nv = 0, nok = 0, nnominated;
+    size_t i, first = vt->n, npotential, nnominated;
+    size_t nviolating = 0, nnon_violating = 0;
     int pass;
 
     while (first > 0 && vt->prio[first - 1] < p->priority)
         first--;
-    n = vt->n - first;
-    if (n == 0)
+    npotential = vt->n - first;
+    if (npotential == 0)
         return kp_status_new(KP_UNRESOLVABLE, REASON_NO_VICTIMS);
     kp_cycle_clone(&vn.c, base);
-    vn.ni = kp_node_info_clone(a, &cl->nodes[node], cl->nres, n);
+    vn.ni = kp_node_info_clone(a, &cl->nodes[node], cl->nres, npotential);
     kp_cycle_remove_tail(&vn.c, vn.ni, vt, first);
     /*
      * RunFilterPluginsWithNominatedPods, with the nominated copy made
@@ -221,7 +222,7 @@ kp_select_victims_on_node(const struct kp_cycle *base, int node,
     if (vn.nominated) {
         kp_cycle_clone(&vn.nc, base);
         vn.nni = kp_node_info_clone(a, &cl->nodes[node], cl->nres,
-                                    n + nnominated);
+                                    npotential + nnominated);
         kp_cycle_remove_tail(&vn.nc, vn.nni, vt, first);
         kp_cycle_add_ge_nominated(&vn.nc, vn.nni);
     }
@@ -231,21 +232,21 @@ kp_select_victims_on_node(const struct kp_cycle *base, int node,
         return st;
     /* from here on only whether the pod fits is read (reprieve) */
     vn.c.fit_only = vn.nc.fit_only = true;
-    violating = kp_arena_alloc(a, n * sizeof(bool));
+    violating = kp_arena_alloc(a, npotential * sizeof(bool));
     filter_pods_with_pdb_violation(a, cl, vt, first, violating);
-    kept = kp_arena_alloc(a, n * sizeof(*kept));
+    kept = kp_arena_alloc(a, npotential * sizeof(*kept));
     out->node = node;
-    out->victims = kp_arena_alloc(a, n * sizeof(*out->victims));
-    out->violating = kp_arena_alloc(a, n * sizeof(bool));
+    out->victims = kp_arena_alloc(a, npotential * sizeof(*out->victims));
+    out->violating = kp_arena_alloc(a, npotential * sizeof(bool));
     /* reprieve PDB-violating pods first, then the others */
     for (pass = 0; pass < 2; pass++) {
-        for (i = 0; i < n; i++) {
+        for (i = 0; i < npotential; i++) {
             if (violating[i] != (pass == 0))
                 continue;
             if (pass == 0)
-                nv++;
+                nviolating++;
             else
-                nok++;
+                nnon_violating++;
             if (reprieve(&vn, vt, first + i))
                 continue;
             kept[out->nvictims++] = i;
@@ -254,7 +255,7 @@ kp_select_victims_on_node(const struct kp_cycle *base, int node,
         }
     }
     /* most important first: the table's order */
-    if (nv && nok)
+    if (nviolating && nnon_violating)
         qsort(kept, out->nvictims, sizeof(*kept), cmp_size);
     for (i = 0; i < out->nvictims; i++) {
         out->victims[i] = vt->pods[first + kept[i]];

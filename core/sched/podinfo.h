@@ -42,17 +42,17 @@ const unsigned char **kp_affinity_terms_merge_namespaces(
     struct kp_arena *a, const struct kp_snapshot *s,
     const struct kp_affinity_term *t, size_t n);
 /*
- * AffinityTerm.Matches(q, nil) for a term of the incoming pod (owner_ns)
- * after the merge: q's namespace is one of the term's, or selected (sel
- * from kp_affinity_terms_merge_namespaces, may be NULL), or the selector
- * is `{}`; and the labelSelector matches q's labels.
- */
-/*
  * Whether a pod of namespace ns is in the namespaces t names (its owner's
  * when none); with no namespaceSelector, no other pod can match t.
  */
 bool kp_term_ns_listed(const struct kp_affinity_term *t, const char *owner_ns,
                        const char *ns);
+/*
+ * AffinityTerm.Matches(q, nil) for a term of the incoming pod (owner_ns)
+ * after the merge: q's namespace is one of the term's, or selected (sel
+ * from kp_affinity_terms_merge_namespaces, may be NULL), or the selector
+ * is `{}`; and the labelSelector matches q's labels.
+ */
 bool kp_incoming_term_matches(const struct kp_affinity_term *t,
                               const unsigned char *sel,
                               const char *owner_ns, const struct kp_pod *q);

@@ -1,7 +1,7 @@
 /*
  * spread.h - pkg/scheduler/framework/plugins/podtopologyspread/common.go
- * shared by PodTopologySpread's Filter (pod_topology_spread.c) and Score
- * (pod_topology_spread_score.c): the parsed constraint, getConstraints
+ * (common.c) shared by PodTopologySpread's Filter (filtering.c) and Score
+ * (scoring.c): the parsed constraint, getConstraints
  * with the system default constraints, node inclusion policies and pod
  * counting.
  *

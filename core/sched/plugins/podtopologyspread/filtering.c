@@ -1,5 +1,5 @@
 /*
- * pod_topology_spread.c - mirrors pkg/scheduler/framework/plugins/
+ * filtering.c - mirrors pkg/scheduler/framework/plugins/
  * podtopologyspread/filtering.go: PreFilter counts, for each
  * whenUnsatisfiable: DoNotSchedule constraint, the matching pods of every
  * eligible domain (TpValueToMatchNum) and keeps two critical paths (the

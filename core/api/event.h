@@ -1,20 +1,18 @@
 /*
- * explain.h - "kubectl-preempt explain": past preemptions read from a
- * snapshot's Events (reason Preempted) and from pods' DisruptionTarget
- * conditions, linked to the pods still in the snapshot.
+ * event.h - the evidence of past preemptions that a snapshot holds: an
+ * Event of reason Preempted, or a pod's DisruptionTarget condition.
+ * Decoded by core/load (decode_event.c), linked to the pods still in the
+ * snapshot by "kubectl-preempt explain" (core/report/explain.c).
  *
  * Mirrors what pkg/scheduler/framework/preemption/executor.go
  * (prepareCandidate) writes back: the victim's condition and event, the
  * preemptor's status.nominatedNodeName.
  */
-#ifndef KP_EXPLAIN_H
-#define KP_EXPLAIN_H
+#ifndef KP_EVENT_H
+#define KP_EVENT_H
 
 #include <stdbool.h>
 #include <stdint.h>
-
-#include "kp.h"
-#include "snapshot.h"
 
 enum kp_event_type {
     KP_EVENT_PREEMPTED,         /* an Event, reason Preempted */

@@ -1,5 +1,5 @@
 /*
- * inter_pod_affinity.c - mirrors pkg/scheduler/framework/plugins/
+ * filtering.c - mirrors pkg/scheduler/framework/plugins/
  * interpodaffinity/filtering.go: PreFilter counts, per topology pair,
  * (1) existing pods whose required anti-affinity matches the incoming
  * pod, (2) existing pods matching all of the incoming pod's required

@@ -1,5 +1,5 @@
 /*
- * node_volume_limits.c - mirrors pkg/scheduler/framework/plugins/
+ * csi.c - mirrors pkg/scheduler/framework/plugins/
  * nodevolumelimits/csi.go (CSILimits): per CSI driver, the volumes the
  * pods on the node attach plus the new pod's volumes that are not among
  * them must not exceed the driver's allocatable.count in the node's

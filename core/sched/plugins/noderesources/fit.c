@@ -1,5 +1,5 @@
 /*
- * node_resources_fit.c - mirrors pkg/scheduler/framework/plugins/
+ * fit.c - mirrors pkg/scheduler/framework/plugins/
  * noderesources/fit.go (Filter, fitsRequest): the pod count, then cpu,
  * memory, ephemeral-storage and every scalar resource requested; the
  * node is Unresolvable when a request exceeds its total allocatable.

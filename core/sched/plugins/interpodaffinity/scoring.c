@@ -1,5 +1,5 @@
 /*
- * inter_pod_affinity_score.c - mirrors pkg/scheduler/framework/plugins/
+ * scoring.c - mirrors pkg/scheduler/framework/plugins/
  * interpodaffinity/scoring.go (PreScore, processExistingPod, Score,
  * NormalizeScore) with the default InterPodAffinityArgs
  * (hardPodAffinityWeight 1, ignorePreferredTermsOfExistingPods false).

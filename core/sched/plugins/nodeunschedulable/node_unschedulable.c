@@ -4,6 +4,7 @@
  * an unschedulable node only takes pods that tolerate the
  * node.kubernetes.io/unschedulable:NoSchedule taint.
  */
+#include "corev1.h"
 #include "plugins.h"
 
 static struct kp_status

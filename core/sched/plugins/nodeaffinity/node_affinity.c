@@ -1,14 +1,21 @@
 /*
  * node_affinity.c - mirrors pkg/scheduler/framework/plugins/nodeaffinity/
- * node_affinity.go: spec.nodeSelector and the required node affinity
- * terms; PreFilter returns a PreFilterResult (the framework narrows the
- * nodes) when every term names nodes with a metadata.name In field
- * requirement.
+ * node_affinity.go: Filter checks spec.nodeSelector and the required
+ * node affinity terms; PreFilter returns a PreFilterResult (the framework
+ * narrows the nodes) when every term names nodes with a metadata.name In
+ * field requirement.  Score sums the weights of the preferred terms a
+ * node matches (component-helpers scheduling/corev1/nodeaffinity
+ * PreferredSchedulingTerms.Score), with NodeAffinityArgs addedAffinity's.
+ *
+ * A preferred node affinity term that does not parse makes upstream's
+ * PreScore fail (the cycle errors); here it scores nothing.
  */
 #include <string.h>
 
+#include "corev1.h"
 #include "config.h"
 #include "plugins.h"
+#include "score.h"
 
 #define KP_REASON_ENFORCED_AFFINITY \
     "node(s) didn't match scheduler-enforced node affinity"
@@ -96,4 +103,52 @@ const struct kp_plugin kp_plugin_node_affinity = {
     .node_static = true,
     .pre_filter = pre_filter,
     .filter = filter,
+};
+
+/* ---- Score ---- */
+
+static bool
+na_pre_score(const struct kp_score_nodes *f, void **state)
+{
+    *state = NULL;
+    return f->n > 0 && (f->c->pod->npreferred_node_affinity > 0 ||
+                        (f->c->profile && f->c->profile->nadded_pref > 0));
+}
+
+static int64_t
+na_score(const struct kp_score_nodes *f, void *state, size_t idx)
+{
+    const struct kp_node_info *ni = kp_score_node_info(f, idx);
+    const struct kp_pod *p = f->c->pod;
+    int64_t score = 0;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < p->npreferred_node_affinity; i++)
+        if (p->preferred_node_affinity_weight[i] != 0 &&
+            kp_node_selector_term_matches(&p->preferred_node_affinity[i],
+                                          &ni->node->labels,
+                                          ni->node->name))
+            score += p->preferred_node_affinity_weight[i];
+    /* NodeAffinityArgs addedAffinity's preferred terms */
+    for (i = 0; f->c->profile && i < f->c->profile->nadded_pref; i++)
+        if (kp_node_selector_term_matches(&f->c->profile->added_pref[i],
+                                          &ni->node->labels, ni->node->name))
+            score += f->c->profile->added_pref_weight[i];
+    return score;
+}
+
+static void
+na_normalize(const struct kp_score_nodes *f, void *state, int64_t *scores)
+{
+    (void)state;
+    kp_default_normalize_score(KP_MAX_NODE_SCORE, false, scores, f->n);
+}
+
+const struct kp_score_plugin kp_score_node_affinity = {
+    .name = "NodeAffinity",
+    .weight = 2,
+    .pre_score = na_pre_score,
+    .score = na_score,
+    .normalize = na_normalize,
 };

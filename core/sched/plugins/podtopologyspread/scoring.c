@@ -1,5 +1,5 @@
 /*
- * pod_topology_spread_score.c - mirrors pkg/scheduler/framework/plugins/
+ * scoring.c - mirrors pkg/scheduler/framework/plugins/
  * podtopologyspread/scoring.go (initPreScoreState, PreScore, Score,
  * NormalizeScore, topologyNormalizingWeight, scoreForCount) for the
  * whenUnsatisfiable: ScheduleAnyway constraints, the system default

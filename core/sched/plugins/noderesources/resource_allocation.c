@@ -1,13 +1,13 @@
 /*
- * score_strategy.c - NodeResourcesFit's scoring strategies and
+ * resource_allocation.c - NodeResourcesFit's scoring strategies and
  * NodeResourcesBalancedAllocation over a profile's resources, for profiles
  * that do not score as the default does (config.h fit_default,
  * ba_default).  Mirrors pkg/scheduler/framework/plugins/noderesources/
  * resource_allocation.go (score, calculateResourceAllocatableRequest,
- * isBestEffortPod), least_allocated.go, most_allocated.go,
- * requested_to_capacity_ratio.go, balanced_allocation.go and
- * pkg/scheduler/framework/plugins/helper/shape_score.go
- * (BuildBrokenLinearFunction).
+ * calculatePodResourceRequestList, isBestEffortPod); the strategies'
+ * scores are in least_allocated.c, most_allocated.c and
+ * requested_to_capacity_ratio.c, balancedResourceScorer in
+ * balanced_allocation.c.
  *
  * NodeResourcesFit counts cpu and memory as non-zero requests (the pod's
  * and NodeInfo.NonZeroRequested); BalancedAllocation counts the real
@@ -18,10 +18,8 @@
 #include <string.h>
 
 #include "config.h"
+#include "resource_allocation.h"
 #include "score.h"
-
-#define MAX_UTILIZATION 100
-#define MAX_CUSTOM_PRIORITY_SCORE 10
 
 struct strategy_state {
     size_t n;
@@ -90,51 +88,17 @@ alloc_request(const struct kp_node_info *ni, const struct strategy_state *s,
     return true;
 }
 
-/* helper.BuildBrokenLinearFunction over the shape scaled to 0..100 */
-static int64_t
-broken_linear(const struct kp_profile *p, int64_t x)
-{
-    size_t i;
-
-    for (i = 0; i < p->nshape; i++) {
-        int64_t u = p->shape[i].utilization;
-        int64_t sc = p->shape[i].score * (KP_MAX_NODE_SCORE /
-                                          MAX_CUSTOM_PRIORITY_SCORE);
-
-        if (x <= u) {
-            int64_t pu, ps;
-
-            if (i == 0)
-                return sc;
-            pu = p->shape[i - 1].utilization;
-            ps = p->shape[i - 1].score * (KP_MAX_NODE_SCORE /
-                                          MAX_CUSTOM_PRIORITY_SCORE);
-            return ps + (sc - ps) * (x - pu) / (u - pu);
-        }
-    }
-    return p->shape[p->nshape - 1].score *
-           (KP_MAX_NODE_SCORE / MAX_CUSTOM_PRIORITY_SCORE);
-}
-
 static int64_t
 resource_score(const struct kp_profile *p, int64_t req, int64_t alloc)
 {
     switch (p->scoring) {
-    case KP_MOST_ALLOCATED:         /* mostRequestedScore */
-        if (req > alloc)
-            req = alloc;
-        return (int64_t)((uint64_t)req * KP_MAX_NODE_SCORE) / alloc;
+    case KP_MOST_ALLOCATED:
+        return kp_most_requested_score(req, alloc);
     case KP_REQUESTED_TO_CAPACITY_RATIO:
-        if (req > alloc)
-            return broken_linear(p, MAX_UTILIZATION);
-        return broken_linear(p, (int64_t)((uint64_t)req * MAX_UTILIZATION) /
-                                alloc);
-    case KP_LEAST_ALLOCATED:        /* leastRequestedScore */
+        return kp_requested_to_capacity_ratio_score(p, req, alloc);
+    case KP_LEAST_ALLOCATED:
     default:
-        if (req > alloc)
-            return 0;
-        return (int64_t)((uint64_t)(alloc - req) * KP_MAX_NODE_SCORE) /
-               alloc;
+        return kp_least_requested_score(req, alloc);
     }
 }
 

@@ -1,5 +1,5 @@
 /*
- * pod_topology_spread_common.c - mirrors pkg/scheduler/framework/
+ * common.c - mirrors pkg/scheduler/framework/
  * plugins/podtopologyspread/common.go (filterTopologySpreadConstraints,
  * mergeLabelSetWithSelector, buildDefaultConstraints,
  * matchNodeInclusionPolicies, nodeLabelsMatchSpreadConstraints,
@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "corev1.h"
 #include "config.h"
 #include "podinfo.h"
 #include "spread.h"
