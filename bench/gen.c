@@ -1884,8 +1884,8 @@ emit_node(const struct node *n)
     sv("bootID", n->boot);
     sv("containerRuntimeVersion", "containerd://1.7.11");
     sv("kernelVersion", "5.10.205-195.807.amzn2.x86_64");
-    sv("kubeProxyVersion", "v1.36.0-eks-5e0fdde");
-    sv("kubeletVersion", "v1.36.0-eks-5e0fdde");
+    sv("kubeProxyVersion", "v1.37.0-eks-5e0fdde");
+    sv("kubeletVersion", "v1.37.0-eks-5e0fdde");
     sv("machineID", n->machine);
     sv("operatingSystem", "linux");
     sv("osImage", "Amazon Linux 2");

@@ -274,7 +274,7 @@ h_pct(struct kp_options *o, const char *a, struct kp_error *e)
     if (parse_long("min-candidate-nodes-percentage", a, 0, 100, &v, e) < 0)
         return -1;
     o->min_candidate_nodes_percentage = (int)v;
-    o->preemption_args_set = true;
+    o->preemption_args_set = o->min_candidate_nodes_percentage_set = true;
     return 0;
 }
 
@@ -286,7 +286,7 @@ h_abs(struct kp_options *o, const char *a, struct kp_error *e)
     if (parse_long("min-candidate-nodes-absolute", a, 0, INT_MAX, &v, e) < 0)
         return -1;
     o->min_candidate_nodes_absolute = (int)v;
-    o->preemption_args_set = true;
+    o->preemption_args_set = o->min_candidate_nodes_absolute_set = true;
     return 0;
 }
 
@@ -538,8 +538,8 @@ const struct kp_flag kp_flags[] = {
      "an OpenShift scheduler profile: LowNodeUtilization, "
      "HighNodeUtilization or NoScoring", h_profile},
     {"ignore-unknown-plugins", 0, KP_ARG_NONE, NULL, NULL,
-     "--config: run without out-of-tree plugins (each report warns) "
-     "instead of failing", h_ignore_unknown},
+     "--config: run without out-of-tree plugins and extenders (each "
+     "report warns) instead of failing", h_ignore_unknown},
     {"kube-version", 0, KP_ARG_REQUIRED, "X.Y", NULL,
      "kube-scheduler version replayed, 1.31 to 1.38 (default: the live "
      "cluster's, or the newest kubelet of the snapshot's nodes)",
@@ -864,10 +864,6 @@ check_options(struct kp_options *o, struct kp_error *err)
     if (o->config_file && o->openshift_profile)
         return kp_errorf(err, KP_EXIT_USAGE, "--config and --profile "
                          "cannot be combined");
-    if (o->preemption_args_set && (o->config_file || o->openshift_profile))
-        return kp_errorf(err, KP_EXIT_USAGE, "--min-candidate-nodes-* "
-                         "cannot be combined with --config or --profile: "
-                         "set DefaultPreemptionArgs in the configuration");
     if (o->explain_nodes && o->output == KP_OUTPUT_SUMMARY)
         return kp_errorf(err, KP_EXIT_USAGE, "--explain-nodes explains "
                          "each pod: it needs -o table, wide or json");

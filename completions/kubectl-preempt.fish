@@ -272,7 +272,7 @@ complete -c kubectl-preempt -l config -r -F \
 complete -c kubectl-preempt -l profile -x -a 'LowNodeUtilization HighNodeUtilization NoScoring' \
     -d 'an OpenShift scheduler profile: LowNodeUtilization, HighNodeUtilization or NoScoring'
 complete -c kubectl-preempt -l ignore-unknown-plugins \
-    -d '--config: run without out-of-tree plugins (each report warns) instead of failing'
+    -d '--config: run without out-of-tree plugins and extenders (each report warns) instead of failing'
 complete -c kubectl-preempt -l kube-version -x \
     -d 'kube-scheduler version replayed, 1.31 to 1.38 (default: the live cluster\'s, or the newest kubelet of the snapshot\'s nodes)'
 complete -c kubectl-preempt -l kubeconfig -r -F \

@@ -58,6 +58,9 @@ struct kp_options {
     const char *scheduler_name;
     bool scheduler_name_set;        /* --scheduler-name given */
     bool preemption_args_set;       /* --min-candidate-nodes-* given */
+    /* which: with --config or --profile they override that argument of
+     * every profile's DefaultPreemptionArgs */
+    bool min_candidate_nodes_percentage_set, min_candidate_nodes_absolute_set;
     const char *namespace;          /* -n; NULL: all namespaces */
     bool all_namespaces;
     const char *selector;           /* -l */

@@ -12,10 +12,10 @@
 #include "kp.h"
 
 /*
- * the kube-scheduler releases replayed as the default profile is (README,
- * --kube-version: 1.31 to 1.34 and 1.38 change it)
+ * the kube-scheduler releases replayed (README, --kube-version; without
+ * it the cluster's version, else 1.37)
  */
-#define KP_KUBE_VERSIONS "v1.35, v1.36, v1.37"
+#define KP_KUBE_VERSIONS "v1.31 to v1.38"
 
 void
 kp_version_text(struct kp_buf *out)

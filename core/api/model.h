@@ -33,10 +33,22 @@ struct kp_resvec {
     struct kp_res_entry *e;
 };
 
+/* A pod's requests computed one way (kp_pod.without_pod_level). */
+struct kp_pod_requests {
+    struct kp_resvec req;
+    int64_t nonzero_cpu, nonzero_mem;
+};
+
 struct kp_taint {
     const char *key;
     const char *value;
     const char *effect;
+    /*
+     * TaintToleration's reason naming this taint, as kube-scheduler up to
+     * v1.33 wrote it ("node(s) had untolerated taint {key: value}");
+     * NULL: the generic reason.
+     */
+    const char *reason_kv;
 };
 
 enum kp_toleration_op {
@@ -154,6 +166,15 @@ struct kp_pod {
     struct kp_resvec req;       /* effective request (fit.go) */
     /* for scoring: requests with 100m / 200Mi for a container without */
     int64_t nonzero_cpu, nonzero_mem;
+    /*
+     * req and nonzero_* as older releases compute them, NULL where they
+     * are the same: before_134 without pod-level requests (spec.resources;
+     * PodLevelResources is on by default from v1.34), before_133 from the
+     * containers' spec alone, not the larger resources their status shows
+     * during an in-place resize (InPlacePodVerticalScaling, on by default
+     * from v1.33).
+     */
+    const struct kp_pod_requests *before_134, *before_133;
     size_t ntolerations;
     struct kp_toleration *tolerations;
     struct kp_labels node_selector;
@@ -207,6 +228,12 @@ struct kp_node {
     int index;
     /* minor of status.nodeInfo.kubeletVersion ("v1.34.2": 34), or -1 */
     int kubelet_minor;
+    /*
+     * status.declaredFeatures sorted and joined by ','; NULL when the
+     * node declares none (NodeDeclaredFeatures is not simulated: the
+     * sets are compared to warn when they differ)
+     */
+    const char *declared_features;
 };
 
 struct kp_pdb {

@@ -103,8 +103,11 @@ struct kp_profile {
      * (LeastAllocated, cpu and memory weight 1): the built-in code runs.
      */
     bool fit_default, ba_default;
+    /* VolumeBindingArgs has a shape (StorageCapacityScoring, v1.37+) */
+    bool vb_shape;
     /*
-     * --kube-version's minor (0: not given, the behaviour of v1.35-v1.37).
+     * The minor replayed (--kube-version or detected; 0: the default,
+     * 1.37).
      * Before 1.34 a request above the node's allocatable is Unschedulable,
      * not UnschedulableAndUnresolvable, and DynamicResources is off.
      */

@@ -9,10 +9,12 @@
  * (noderesources.NewFit), without a field path prefix.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config_int.h"
 #include "json_util.h"
+#include "quantity.h"
 
 #define V1 "kubescheduler.config.k8s.io/v1"
 
@@ -517,9 +519,146 @@ added_preferred(struct kp_arena *a, const cJSON *arr, const char *path,
     return 0;
 }
 
+/*
+ * ValidateNodeAffinityArgs: component-helpers' NewNodeSelector and
+ * NewPreferredSchedulingTerms parse every non-empty term and report what
+ * does not parse (nodeSelectorRequirementsAsSelector, labels'
+ * newRequirement, nodeSelectorRequirementsAsFieldSelector).  Label key
+ * and value syntax (IsQualifiedName, IsValidLabelValue) is not checked.
+ */
+static void
+go_strings(const cJSON *vals, char *buf, size_t n)
+{
+    const cJSON *v;
+    size_t len;
+
+    if (!vals || cJSON_IsNull(vals)) {
+        snprintf(buf, n, "[]string(nil)");
+        return;
+    }
+    len = (size_t)snprintf(buf, n, "[]string{");
+    cJSON_ArrayForEach(v, vals)
+        if (len < n)
+            len += (size_t)snprintf(buf + len, n - len, "%s\"%.60s\"",
+                                    v != vals->child ? ", " : "",
+                                    cJSON_IsString(v) ? v->valuestring : "");
+    if (len < n)
+        snprintf(buf + len, n - len, "}");
+}
+
+static void
+check_requirements(const cJSON *arr, const char *path, bool fields,
+                   struct kp_cfg_errors *e)
+{
+    const cJSON *r;
+    size_t i = 0;
+
+    for (r = cJSON_IsArray(arr) ? arr->child : NULL; r; r = r->next, i++) {
+        const cJSON *opj = kp_json_get(r, "operator");
+        const cJSON *vals = kp_json_get(r, "values"), *v;
+        const char *op = cJSON_IsString(opj) ? opj->valuestring : "";
+        int nv = cJSON_IsArray(vals) ? cJSON_GetArraySize(vals) : 0;
+        char sv[200];
+        size_t k = 0;
+
+        go_strings(cJSON_IsArray(vals) ? vals : NULL, sv, sizeof(sv));
+        if (fields) {
+            if (strcmp(op, "In") != 0 && strcmp(op, "NotIn") != 0)
+                kp_cfg_add_error(e, "%s[%zu].operator: Unsupported value: "
+                                 "\"%.40s\": supported values: \"In\", "
+                                 "\"NotIn\"", path, i, op);
+            else if (nv != 1)
+                kp_cfg_add_error(e, "%s[%zu].values: Invalid value: %s: "
+                                 "must have one element", path, i, sv);
+            continue;
+        }
+        if (strcmp(op, "In") == 0 || strcmp(op, "NotIn") == 0) {
+            if (nv == 0)
+                kp_cfg_add_error(e, "%s[%zu].values: Invalid value: %s: for "
+                                 "'in', 'notin' operators, values set can't "
+                                 "be empty", path, i, sv);
+        } else if (strcmp(op, "Exists") == 0 ||
+                   strcmp(op, "DoesNotExist") == 0) {
+            if (nv != 0)
+                kp_cfg_add_error(e, "%s[%zu].values: Invalid value: %s: "
+                                 "values set must be empty for exists and "
+                                 "does not exist", path, i, sv);
+        } else if (strcmp(op, "Gt") == 0 || strcmp(op, "Lt") == 0) {
+            if (nv != 1)
+                kp_cfg_add_error(e, "%s[%zu].values: Invalid value: %s: for "
+                                 "'Gt', 'Lt' operators, exactly one value is "
+                                 "required", path, i, sv);
+            const cJSON *list = cJSON_IsArray(vals) ? vals : NULL;
+
+            cJSON_ArrayForEach(v, list) {
+                int64_t x;
+                const char *s = cJSON_IsString(v) ? v->valuestring : "";
+
+                if (kp_parse_int64(s, strlen(s), &x) < 0)
+                    kp_cfg_add_error(e, "%s[%zu].values[%zu]: Invalid value: "
+                                     "\"%.60s\": for 'Gt', 'Lt' operators, "
+                                     "the value must be an integer", path, i,
+                                     k, s);
+                k++;
+            }
+        } else {
+            kp_cfg_add_error(e, "%s[%zu].operator: Unsupported value: "
+                             "\"%.40s\": supported values: \"In\", \"NotIn\", "
+                             "\"Exists\", \"DoesNotExist\", \"Gt\", \"Lt\"",
+                             path, i, op);
+        }
+    }
+}
+
+/* newNodeSelectorTerm's errors; an empty term is skipped */
+static void
+check_term(const cJSON *t, const char *path, struct kp_cfg_errors *e)
+{
+    const cJSON *ex = kp_json_get(t, "matchExpressions");
+    const cJSON *fi = kp_json_get(t, "matchFields");
+    char sub[300];
+
+    snprintf(sub, sizeof(sub), "%.250s.matchExpressions", path);
+    check_requirements(ex, sub, false, e);
+    snprintf(sub, sizeof(sub), "%.250s.matchFields", path);
+    check_requirements(fi, sub, true, e);
+}
+
+static void
+validate_added_affinity(const cJSON *aa, const char *path,
+                        struct kp_cfg_errors *e)
+{
+    const cJSON *req = kp_json_get(aa, "requiredDuringSchedulingIgnored"
+                                   "DuringExecution");
+    const cJSON *pref = kp_json_get(aa, "preferredDuringSchedulingIgnored"
+                                    "DuringExecution"), *t;
+    char sub[400];
+    size_t i = 0;
+
+    cJSON_ArrayForEach(t, kp_json_get(req, "nodeSelectorTerms")) {
+        snprintf(sub, sizeof(sub), "%.150s.addedAffinity.requiredDuring"
+                 "SchedulingIgnoredDuringExecution.nodeSelectorTerms[%zu]",
+                 path, i++);
+        check_term(t, sub, e);
+    }
+    i = 0;
+    if (!cJSON_IsArray(pref))
+        pref = NULL;
+    cJSON_ArrayForEach(t, pref) {
+        const cJSON *w = kp_json_get(t, "weight");
+
+        snprintf(sub, sizeof(sub), "%.150s.addedAffinity.preferredDuring"
+                 "SchedulingIgnoredDuringExecution[%zu]", path, i++);
+        /* a 0 weight is not parsed */
+        if (cJSON_IsNumber(w) && w->valuedouble != 0)
+            check_term(kp_json_get(t, "preference"), sub, e);
+    }
+}
+
 static int
 args_node_affinity(struct kp_arena *a, const cJSON *args, const char *path,
-                   struct kp_profile *p, struct kp_error *err)
+                   struct kp_profile *p, struct kp_cfg_errors *e,
+                   struct kp_error *err)
 {
     static const char *const keys[] = {"apiVersion", "kind",
                                        "addedAffinity", NULL};
@@ -529,6 +668,7 @@ args_node_affinity(struct kp_arena *a, const cJSON *args, const char *path,
         return -1;
     if (!aa)
         return 0;
+    validate_added_affinity(aa, path, e);
     p->has_added_affinity = true;
     if (kp_node_selector_from_json(a, kp_json_get(aa, "requiredDuring"
                                    "SchedulingIgnoredDuringExecution"),
@@ -539,6 +679,50 @@ args_node_affinity(struct kp_arena *a, const cJSON *args, const char *path,
     if (cJSON_IsArray(pref))
         return added_preferred(a, pref, path, p, err);
     return 0;
+}
+
+/* ---- VolumeBindingArgs (checked, not simulated) ---- */
+
+/*
+ * ValidateVolumeBindingArgs: bindTimeoutSeconds not negative; a shape is
+ * checked as a function shape when StorageCapacityScoring is on (by
+ * default from v1.37), refused before (kp_run_config: vb_shape).
+ */
+static int
+args_volume_binding(const cJSON *args, const char *path,
+                    struct kp_profile *p, struct kp_cfg_errors *e,
+                    struct kp_error *err)
+{
+    static const char *const keys[] = {"apiVersion", "kind",
+        "bindTimeoutSeconds", "shape", NULL};
+    struct kp_profile *tmp = kp_xcalloc(1, sizeof(*tmp));
+    int64_t bt = 600;
+    char sp[400];
+    bool set;
+    int rc = -1;
+
+    if (kp_cfg_check_keys(args, keys, path, err) < 0)
+        goto out;
+    if (kp_json_int(args, "bindTimeoutSeconds", INT64_MIN, INT64_MAX, &bt,
+                    &set, err) < 0) {
+        kp_error_path(err, "%s", path);
+        goto out;
+    }
+    if (bt < 0)
+        kp_cfg_add_error(e, "%s.bindTimeoutSeconds: Invalid value: %lld: "
+                         "invalid BindTimeoutSeconds, should not be a "
+                         "negative value", path, (long long)bt);
+    p->vb_shape = cJSON_IsArray(kp_json_get(args, "shape"));
+    if (p->vb_shape) {
+        if (decode_shape(args, path, tmp, err) < 0)
+            goto out;
+        snprintf(sp, sizeof(sp), "%.300s.shape", path);
+        check_shape(tmp, sp, e);
+    }
+    rc = 0;
+out:
+    free(tmp);
+    return rc;
 }
 
 /* ---- pluginConfig ---- */
@@ -559,7 +743,9 @@ one_args(struct kp_arena *a, const char *name, const cJSON *args,
     if (strcmp(name, "NodeResourcesFit") == 0)
         return args_fit(a, args, path, p, err);
     if (strcmp(name, "NodeAffinity") == 0)
-        return args_node_affinity(a, args, path, p, err);
+        return args_node_affinity(a, args, path, p, e, err);
+    if (strcmp(name, "VolumeBinding") == 0)
+        return args_volume_binding(args, path, p, e, err);
     return 0;
 }
 

@@ -63,7 +63,7 @@ struct kp_cfg_lists {
 /* Validation errors, one field error each (utilerrors.Aggregate). */
 struct kp_cfg_errors {
     size_t n;
-    char line[KP_CFG_MAX_ERRORS][256];
+    char line[KP_CFG_MAX_ERRORS][400];
 };
 
 #define KP_CFG_MAX_UNKNOWN 16

@@ -68,10 +68,35 @@ fail_errors(const struct kp_cfg_errors *e, const char *name,
 
     err->exit_code = KP_EXIT_ERROR;
     err->msg[0] = '\0';
-    for (i = 0; i < n && len < sizeof(err->msg); i++)
-        len += (size_t)snprintf(err->msg + len, sizeof(err->msg) - len,
-                                "%s%s: %s%s", i ? "\nerror: " : "", name,
-                                prefix, e->line[i]);
+    /* whole lines only; what does not fit is counted on a last line */
+    for (i = 0; i < n; i++) {
+        char one[600];
+        size_t l = (size_t)snprintf(one, sizeof(one), "%s%s: %s%s",
+                                    i ? "\nerror: " : "", name, prefix,
+                                    e->line[i]);
+
+        if (len + l + 64 >= sizeof(err->msg))
+            break;
+        memcpy(err->msg + len, one, l + 1);
+        len += l;
+    }
+    if (i < e->n)
+        snprintf(err->msg + len, sizeof(err->msg) - len, "\nerror: %.200s: "
+                 "%zu more validation error(s)", name, e->n - i);
+    return -1;
+}
+
+/* "FILE: " before the message (a path or not) */
+static int
+named(struct kp_error *err, const char *name)
+{
+    char old[sizeof(err->msg)];
+    size_t n;
+
+    memcpy(old, err->msg, sizeof(old));
+    n = (size_t)snprintf(err->msg, sizeof(err->msg), "%.300s: ", name);
+    memcpy(err->msg + n, old, sizeof(err->msg) - n - 1);
+    err->msg[sizeof(err->msg) - 1] = '\0';
     return -1;
 }
 
@@ -122,7 +147,7 @@ check_document(const cJSON *root, const char *name, struct kp_error *err)
                          "version \"%s\"", name, cJSON_IsString(v) ?
                          v->valuestring : "");
     if (kp_cfg_check_keys(root, keys, "", err) < 0)
-        return kp_error_path(err, "%s: ", name) ;
+        return named(err, name);
     return 0;
 }
 
@@ -255,6 +280,343 @@ validate_global(const cJSON *root, struct kp_cfg_errors *e)
                          "PodInitialBackoffSeconds", vmb);
 }
 
+/* ---- leaderElection, clientConnection, extenders ---- */
+
+/*
+ * Go's time.ParseDuration: a sign, then numbers with an optional
+ * fraction, each with its unit (ns, us, µs, μs, ms, s, m, h); "0" alone.
+ */
+static bool
+parse_duration(const char *s, double *ns)
+{
+    static const struct {
+        const char *unit;
+        double ns;
+    } units[] = {{"ns", 1}, {"us", 1e3}, {"\xc2\xb5s", 1e3},
+                 {"\xce\xbcs", 1e3}, {"ms", 1e6}, {"s", 1e9},
+                 {"m", 6e10}, {"h", 3.6e12}};
+    double total = 0, sign = 1;
+
+    if (*s == '-' || *s == '+')
+        sign = *s++ == '-' ? -1 : 1;
+    if (strcmp(s, "0") == 0) {
+        *ns = 0;
+        return true;
+    }
+    if (!*s)
+        return false;
+    while (*s) {
+        double v = 0, scale = 1;
+        bool digits = false;
+        size_t u, best = 0, blen = 0;
+
+        for (; *s >= '0' && *s <= '9'; s++, digits = true)
+            v = v * 10 + (*s - '0');
+        if (*s == '.')
+            for (s++; *s >= '0' && *s <= '9'; s++, digits = true)
+                v += (*s - '0') * (scale /= 10);
+        if (!digits)
+            return false;
+        for (u = 0; u < sizeof(units) / sizeof(units[0]); u++) {
+            size_t l = strlen(units[u].unit);
+
+            if (strncmp(s, units[u].unit, l) == 0 && l > blen) {
+                best = u;
+                blen = l;
+            }
+        }
+        if (!blen)
+            return false;
+        total += v * units[best].ns;
+        s += blen;
+    }
+    *ns = sign * total;
+    return true;
+}
+
+/* Go's time.Duration.String ("1m30s", "500ms", "0s", "-2s") */
+static void
+format_duration(double ns_d, char *buf, size_t n)
+{
+    long long ns = (long long)ns_d;
+    unsigned long long u = ns < 0 ? (unsigned long long)-ns
+                                  : (unsigned long long)ns;
+    const char *sign = ns < 0 ? "-" : "";
+    char frac[24] = "";
+    unsigned long long h, m, sec, rest;
+    int w;
+
+    if (u == 0) {
+        snprintf(buf, n, "0s");
+        return;
+    }
+    if (u < 1000000000ULL) {
+        const char *unit = u < 1000 ? "ns" : u < 1000000 ? "\xc2\xb5s"
+                                                         : "ms";
+        unsigned long long div = u < 1000 ? 1 : u < 1000000 ? 1000
+                                                             : 1000000;
+
+        rest = u % div;
+        for (w = 0; rest; w++)
+            rest /= 10;
+        rest = u % div;
+        if (rest) {
+            int digits = div == 1000 ? 3 : 6;
+
+            snprintf(frac, sizeof(frac), ".%0*llu", digits, rest);
+            for (w = (int)strlen(frac) - 1; frac[w] == '0'; w--)
+                frac[w] = '\0';
+        }
+        snprintf(buf, n, "%s%llu%s%s", sign, u / div, frac, unit);
+        return;
+    }
+    h = u / 3600000000000ULL;
+    m = u / 60000000000ULL % 60;
+    sec = u / 1000000000ULL % 60;
+    rest = u % 1000000000ULL;
+    if (rest) {
+        snprintf(frac, sizeof(frac), ".%09llu", rest);
+        for (w = (int)strlen(frac) - 1; frac[w] == '0'; w--)
+            frac[w] = '\0';
+    }
+    if (h)
+        snprintf(buf, n, "%s%lluh%llum%llu%ss", sign, h, m, sec, frac);
+    else if (m)
+        snprintf(buf, n, "%s%llum%llu%ss", sign, m, sec, frac);
+    else
+        snprintf(buf, n, "%s%llu%ss", sign, sec, frac);
+}
+
+/* a duration member, defaulted when absent or zero; -1 when unreadable */
+static int
+get_duration(const cJSON *obj, const char *key, double def, double *out,
+             const char *path, struct kp_error *err)
+{
+    const cJSON *v = kp_json_get(obj, key);
+
+    *out = def;
+    if (!v || cJSON_IsNull(v))
+        return 0;
+    if (!cJSON_IsString(v))
+        return kp_errorf(err, KP_EXIT_ERROR, "%s.%s: expected a duration "
+                         "string, e.g. \"15s\"", path, key);
+    if (!parse_duration(v->valuestring, out))
+        return kp_errorf(err, KP_EXIT_ERROR, "%s.%s: time: invalid duration "
+                         "\"%.100s\"", path, key, v->valuestring);
+    if (*out == 0)
+        *out = def;                 /* RecommendedDefaultLeaderElection... */
+    return 0;
+}
+
+/* ValidateLeaderElectionConfiguration after the v1 defaults */
+static int
+leader_election(const cJSON *root, struct kp_cfg_errors *e,
+                struct kp_error *err)
+{
+    static const char *const keys[] = {"leaderElect", "leaseDuration",
+        "renewDeadline", "retryPeriod", "resourceLock", "resourceName",
+        "resourceNamespace", NULL};
+    const cJSON *le = kp_json_get(root, "leaderElection");
+    const char *p = "leaderElection";
+    double lease, renew, retry;
+    bool elect = true;
+    const cJSON *lock;
+    char d[48];
+
+    if (!le || cJSON_IsNull(le))
+        return 0;
+    if (!cJSON_IsObject(le))
+        return kp_errorf(err, KP_EXIT_ERROR, "%s: expected an object", p);
+    if (kp_cfg_check_keys(le, keys, p, err) < 0 ||
+        kp_json_bool(le, "leaderElect", &elect, err) < 0)
+        return -1;
+    /* leaderElect defaults to true */
+    if (!kp_json_get(le, "leaderElect") ||
+        cJSON_IsNull(kp_json_get(le, "leaderElect")))
+        elect = true;
+    if (get_duration(le, "leaseDuration", 15e9, &lease, p, err) < 0 ||
+        get_duration(le, "renewDeadline", 10e9, &renew, p, err) < 0 ||
+        get_duration(le, "retryPeriod", 2e9, &retry, p, err) < 0)
+        return -1;
+    lock = kp_json_get(le, "resourceLock");
+    if (lock && !cJSON_IsNull(lock) && !cJSON_IsString(lock))
+        return kp_errorf(err, KP_EXIT_ERROR, "%s.resourceLock: expected a "
+                         "string", p);
+    if (!elect)
+        return 0;
+    if (lease <= 0) {
+        format_duration(lease, d, sizeof(d));
+        kp_cfg_add_error(e, "%s.leaseDuration: Invalid value: %s: must be "
+                         "greater than zero", p, d);
+    }
+    if (renew <= 0) {
+        format_duration(renew, d, sizeof(d));
+        kp_cfg_add_error(e, "%s.renewDeadline: Invalid value: %s: must be "
+                         "greater than zero", p, d);
+    }
+    if (retry <= 0) {
+        format_duration(retry, d, sizeof(d));
+        kp_cfg_add_error(e, "%s.retryPeriod: Invalid value: %s: must be "
+                         "greater than zero", p, d);
+    }
+    if (lease <= renew) {
+        format_duration(renew, d, sizeof(d));
+        kp_cfg_add_error(e, "%s.leaseDuration: Invalid value: %s: must be "
+                         "greater than `RenewDeadline`", p, d);
+    }
+    if (cJSON_IsString(lock) && lock->valuestring[0] &&
+        strcmp(lock->valuestring, "leases") != 0)
+        kp_cfg_add_error(e, "%s.resourceLock: Invalid value: \"%.100s\": "
+                         "resourceLock value must be \"leases\"", p,
+                         lock->valuestring);
+    return 0;
+}
+
+/* ValidateClientConnectionConfiguration after the v1 defaults */
+static int
+client_connection(const cJSON *root, struct kp_cfg_errors *e,
+                  struct kp_error *err)
+{
+    static const char *const keys[] = {"kubeconfig", "acceptContentTypes",
+        "contentType", "qps", "burst", NULL};
+    const cJSON *cc = kp_json_get(root, "clientConnection"), *qps;
+    int64_t burst = 0;
+    bool set;
+
+    if (!cc || cJSON_IsNull(cc))
+        return 0;
+    if (!cJSON_IsObject(cc))
+        return kp_errorf(err, KP_EXIT_ERROR, "clientConnection: expected an "
+                         "object");
+    qps = kp_json_get(cc, "qps");
+    if (kp_cfg_check_keys(cc, keys, "clientConnection", err) < 0 ||
+        kp_json_int(cc, "burst", INT32_MIN, INT32_MAX, &burst, &set,
+                    err) < 0)
+        return kp_error_path(err, "clientConnection");
+    if (qps && !cJSON_IsNull(qps) && !cJSON_IsNumber(qps))
+        return kp_errorf(err, KP_EXIT_ERROR, "clientConnection.qps: "
+                         "expected a number");
+    if (burst < 0)
+        kp_cfg_add_error(e, "clientConnection.burst: Invalid value: %lld: "
+                         "must be non-negative", (long long)burst);
+    return 0;
+}
+
+/* v1helper.IsExtendedResourceName, on a name IsQualifiedName accepts */
+static bool
+extended_resource_name(const char *n)
+{
+    const char *slash = strchr(n, '/');
+
+    if (!slash || slash == n || !slash[1] || strchr(slash + 1, '/'))
+        return false;
+    if (strncmp(n, "kubernetes.io/", 14) == 0 ||
+        (slash - n > 14 && strncmp(slash - 14, ".kubernetes.io", 14) == 0))
+        return false;
+    return strncmp(n, "requests.", 9) != 0;
+}
+
+/*
+ * validateExtenders, then what this tool does with them: an extender
+ * kube-scheduler calls to filter, prioritize or preempt changes answers
+ * that cannot be replayed (it is an HTTP service of the cluster).  It is
+ * an error naming it; --ignore-unknown-plugins runs without it, and every
+ * report then says so.  A binder alone changes no decision.
+ */
+static int
+extenders(struct kp_sched_config *cfg, const cJSON *root,
+          bool ignore_unknown, struct kp_cfg_errors *e,
+          struct kp_error *err)
+{
+    static const char *const keys[] = {"urlPrefix", "filterVerb",
+        "preemptVerb", "prioritizeVerb", "weight", "bindVerb", "enableHTTPS",
+        "tlsConfig", "httpTimeout", "nodeCacheCapable", "managedResources",
+        "ignorable", NULL};
+    static const char *const mkeys[] = {"name", "ignoredByScheduler", NULL};
+    static const char *const verbs[] = {"filterVerb", "prioritizeVerb",
+                                        "preemptVerb"};
+    const cJSON *arr, *x;
+    const char *seen[64];
+    size_t i = 0, nseen = 0, binders = 0, bad = 0, v;
+    char path[64], what[64], url[256];
+
+    if (kp_json_arr(root, "extenders", &arr, err) < 0)
+        return -1;
+    for (x = arr ? arr->child : NULL; x; x = x->next, i++) {
+        const cJSON *m, *marr, *bind, *pv, *u;
+        int64_t weight = 0;
+        size_t j = 0;
+
+        snprintf(path, sizeof(path), "extenders[%zu]", i);
+        if (!cJSON_IsObject(x))
+            return kp_errorf(err, KP_EXIT_ERROR, "%s: expected an object",
+                             path);
+        if (kp_cfg_check_keys(x, keys, path, err) < 0 ||
+            kp_json_int(x, "weight", INT64_MIN, INT64_MAX, &weight, NULL,
+                        err) < 0 ||
+            kp_json_arr(x, "managedResources", &marr, err) < 0)
+            return kp_error_path(err, "%s", path);
+        pv = kp_json_get(x, "prioritizeVerb");
+        if (cJSON_IsString(pv) && pv->valuestring[0] && weight <= 0)
+            kp_cfg_add_error(e, "%s.weight: Invalid value: %lld: must have "
+                             "a positive weight applied to it", path,
+                             (long long)weight);
+        bind = kp_json_get(x, "bindVerb");
+        if (cJSON_IsString(bind) && bind->valuestring[0])
+            binders++;
+        for (m = marr ? marr->child : NULL; m; m = m->next, j++) {
+            const cJSON *name = kp_json_get(m, "name");
+            const char *nm = cJSON_IsString(name) ? name->valuestring : "";
+            size_t k;
+
+            if (kp_cfg_check_keys(m, mkeys, path, err) < 0)
+                return kp_error_path(err, "%s.managedResources[%zu]", path,
+                                     j);
+            if (!extended_resource_name(nm))
+                kp_cfg_add_error(e, "%s.managedResources[%zu].name: Invalid "
+                                 "value: \"%.100s\": is an invalid extended "
+                                 "resource name", path, j, nm);
+            for (k = 0; k < nseen && strcmp(seen[k], nm) != 0; k++)
+                ;
+            if (k < nseen)
+                kp_cfg_add_error(e, "%s.managedResources[%zu].name: Invalid "
+                                 "value: \"%.100s\": duplicate extender "
+                                 "managed resource name", path, j, nm);
+            else if (nseen < sizeof(seen) / sizeof(seen[0]))
+                seen[nseen++] = nm;
+        }
+        /* what it does that cannot be replayed */
+        what[0] = '\0';
+        for (v = 0; v < 3; v++) {
+            const cJSON *verb = kp_json_get(x, verbs[v]);
+
+            if (cJSON_IsString(verb) && verb->valuestring[0])
+                snprintf(what + strlen(what), sizeof(what) - strlen(what),
+                         "%s%.*s", what[0] ? ", " : "",
+                         (int)strlen(verbs[v]) - 4, verbs[v]);
+        }
+        if (!what[0])
+            continue;
+        u = kp_json_get(x, "urlPrefix");
+        snprintf(url, sizeof(url), "%.200s", cJSON_IsString(u) ?
+                 u->valuestring : "");
+        if (!ignore_unknown && !bad++)
+            kp_errorf(err, KP_EXIT_ERROR, "%s (%s): kube-scheduler calls "
+                      "this extender to %s, which cannot be replayed; "
+                      "--ignore-unknown-plugins runs without it", path, url,
+                      what);
+        else if (ignore_unknown)
+            warnf(cfg, "extender '%s' (%s) is not simulated: the answers "
+                  "assume it accepts every node and changes no score or "
+                  "victim", url, what);
+    }
+    if (binders > 1)
+        kp_cfg_add_error(e, "extenders: Invalid value: \"found %zu extenders "
+                         "implementing bind\": only one extender can "
+                         "implement bind", binders);
+    return bad ? 1 : 0;
+}
+
 /* ---- building the profiles (profile.NewMap, NewFramework) ---- */
 
 static bool
@@ -354,11 +716,12 @@ load_root(struct kp_sched_config *cfg, const cJSON *root, const char *name,
     struct kp_cfg_unknown *u;
     const cJSON *gpct = kp_json_get(root, "percentageOfNodesToScore");
     size_t i, n;
+    int ext = 0;
 
     if (check_document(root, name, err) < 0)
         return -1;
     if (decode_profiles(cfg, root, &rp, &n, err) < 0)
-        return kp_error_path(err, "%s: ", name);
+        return named(err, name);
     cfg->nprofiles = n;
     cfg->profiles = kp_arena_alloc(&cfg->arena, n * sizeof(*cfg->profiles));
     memset(cfg->profiles, 0, n * sizeof(*cfg->profiles));
@@ -376,12 +739,18 @@ load_root(struct kp_sched_config *cfg, const cJSON *root, const char *name,
             cJSON_IsNumber(gpct) ? (int)gpct->valuedouble : 0;
         if (rp[i].obj && kp_cfg_plugin_config(&cfg->arena, rp[i].obj, i, p,
                                               &e, err) < 0)
-            return kp_error_path(err, "%s: ", name);
+            return named(err, name);
     }
     validate_profiles(rp, n, &e);
     validate_global(root, &e);
+    if (client_connection(root, &e, err) < 0 ||
+        leader_election(root, &e, err) < 0 ||
+        (ext = extenders(cfg, root, ignore_unknown, &e, err)) < 0)
+        return named(err, name);
     if (e.n > 0)
         return fail_errors(&e, name, "", err);
+    if (ext > 0)
+        return named(err, name);
     for (i = 0; i < n; i++) {
         if (build_profile(cfg, &rp[i], &cfg->profiles[i], name, err) < 0)
             return -1;
@@ -402,7 +771,7 @@ kp_sched_config_parse(struct kp_sched_config *cfg, const char *name,
     memset(cfg, 0, sizeof(*cfg));
     kp_arena_init(&cfg->arena);
     if (kp_yaml_to_json(text, len, &docs, err) < 0)
-        return kp_error_path(err, "%s: ", name);
+        return named(err, name);
     for (d = docs ? docs->child : NULL; d && !root; d = d->next)
         if (!cJSON_IsNull(d))
             root = d;

@@ -49,6 +49,40 @@ implicit_config(const struct kp_options *o, struct kp_sched_config *cfg,
     return 0;
 }
 
+/*
+ * --min-candidate-nodes-percentage/-absolute with --config or --profile:
+ * the argument given replaces that one of every profile's
+ * DefaultPreemptionArgs (the other keeps the configuration's value), and
+ * the result is validated as ValidateDefaultPreemptionArgs would.
+ */
+static int
+override_preemption_args(const struct kp_options *o,
+                         struct kp_sched_config *cfg, struct kp_error *err)
+{
+    size_t i;
+
+    for (i = 0; i < cfg->nprofiles; i++) {
+        struct kp_profile *p = &cfg->profiles[i];
+
+        if (o->min_candidate_nodes_percentage_set)
+            p->min_candidate_nodes_percentage =
+                o->min_candidate_nodes_percentage;
+        if (o->min_candidate_nodes_absolute_set)
+            p->min_candidate_nodes_absolute = o->min_candidate_nodes_absolute;
+        if (p->min_candidate_nodes_percentage == 0 &&
+            p->min_candidate_nodes_absolute == 0)
+            return kp_errorf(err, KP_EXIT_ERROR, "%s: profile %s: "
+                             "minCandidateNodesPercentage: Invalid value: 0: "
+                             "cannot be zero at the same time as "
+                             "minCandidateNodesAbsolute (--min-candidate-"
+                             "nodes-%s 0)", cfg->file ? cfg->file :
+                             cfg->profile_label, p->scheduler_name,
+                             o->min_candidate_nodes_percentage_set ?
+                             "percentage" : "absolute");
+    }
+    return 0;
+}
+
 /* What --kube-version changes in every profile (README, --kube-version). */
 static void
 apply_version(struct kp_sched_config *cfg, int minor)
@@ -84,6 +118,9 @@ kp_run_config_setup(const struct kp_options *o, struct kp_options *oo,
     }
     if (rc < 0 || !cfg->nprofiles)
         return rc;
+    if ((o->config_file || o->openshift_profile) &&
+        override_preemption_args(o, cfg, err) < 0)
+        return -1;
     if (o->kube_version &&
         kp_kube_version_parse(o->kube_version, &minor, err) < 0)
         return -1;
@@ -95,8 +132,20 @@ static int
 use_config(const struct kp_options *o, struct kp_options *oo,
            struct kp_sched_config *cfg, int minor, struct kp_error *err)
 {
+    size_t i;
+
     if (minor)
         apply_version(cfg, minor);
+    /* StorageCapacityScoring on by default from v1.37 */
+    for (i = 0; minor && minor < 37 && i < cfg->nprofiles; i++)
+        if (cfg->profiles[i].vb_shape)
+            return kp_errorf(err, KP_EXIT_ERROR, "%s: profile %s: "
+                             "VolumeBindingArgs.shape: Invalid value: "
+                             "unexpected field `shape`, remove it or turn "
+                             "on the feature gate StorageCapacityScoring "
+                             "(off by default before 1.37)",
+                             cfg->file ? cfg->file : "--kube-version",
+                             cfg->profiles[i].scheduler_name);
     if (o->scheduler_name_set &&
         !kp_sched_config_profile(cfg, o->scheduler_name))
         return kp_errorf(err, KP_EXIT_ERROR, "--scheduler-name %s: no "
@@ -123,7 +172,9 @@ detected(const struct kp_snapshot *snap, const char **from)
     size_t i;
 
     if (snap->server_minor > 0) {
-        *from = "API server /version";
+        *from = snap->server_minor_recorded ? "snapshot's API server "
+                                              "/version" :
+                                              "API server /version";
         return snap->server_minor;
     }
     for (i = 0; i < snap->nnodes; i++)
@@ -151,12 +202,44 @@ kp_run_config_detect(const struct kp_snapshot *snap,
                          "1.%d (from the %s): the versions replayed are "
                          "1.%d to 1.%d; choose one with --kube-version",
                          minor, from, KP_KUBE_MINOR_MIN, KP_KUBE_MINOR_MAX);
-    /* 1.35-1.37 replay as the default does: nothing changes */
-    if (minor >= 35 && minor <= 37)
+    /* the default, 1.37: nothing changes */
+    if (minor == KP_KUBE_MINOR_DEFAULT)
         return 0;
     if (!cfg->nprofiles && implicit_config(o, cfg, err) < 0)
         return -1;
     return use_config(o, oo, cfg, minor, err);
+}
+
+/*
+ * NodeDeclaredFeatures (on by default from v1.36) rejects a node that
+ * lacks a feature the pod needs, the needs being inferred from the pod's
+ * spec by component-helpers' nodedeclaredfeatures registry, whose features
+ * and rules change with every release: it is not simulated.  It can only
+ * tell nodes apart when their status.declaredFeatures differ (kubelets of
+ * several versions), and then every report says so.
+ */
+static void
+declared_features(struct kp_snapshot *snap, int minor)
+{
+    size_t i;
+
+    if (minor < 36)
+        return;
+    for (i = 1; i < snap->nnodes; i++) {
+        const char *a = snap->nodes[0]->declared_features;
+        const char *b = snap->nodes[i]->declared_features;
+
+        if (a != b) {
+            kp_snapshot_warn(snap, "nodes '%s' and '%s' declare different "
+                             "features (status.declaredFeatures): "
+                             "NodeDeclaredFeatures is not simulated, a pod "
+                             "that needs a feature some nodes lack may be "
+                             "placed where kube-scheduler 1.%d would not",
+                             snap->nodes[0]->name, snap->nodes[i]->name,
+                             minor);
+            return;
+        }
+    }
 }
 
 void
@@ -164,6 +247,26 @@ kp_run_config_mark_pods(struct kp_snapshot *snap, const struct kp_options *o)
 {
     size_t i;
 
+    /*
+     * PodLevelResources on by default from v1.34: before, spec.resources
+     * is not read and the containers' requests count; before v1.33
+     * (InPlacePodVerticalScaling) only their spec, not their status.
+     */
+    for (i = 0; o->kube_minor > 0 && o->kube_minor < 34 &&
+                i < snap->npods; i++) {
+        struct kp_pod *p = snap->pods[i];
+        const struct kp_pod_requests *r = p->before_134;
+
+        if (o->kube_minor < 33 && p->before_133)
+            r = p->before_133;
+        if (r) {
+            p->req = r->req;
+            p->nonzero_cpu = r->nonzero_cpu;
+            p->nonzero_mem = r->nonzero_mem;
+        }
+    }
+    declared_features(snap, o->kube_minor ? o->kube_minor
+                                          : KP_KUBE_MINOR_DEFAULT);
     if (!o->sched_config)
         return;
     for (i = 0; i < snap->npods; i++)

@@ -22,9 +22,9 @@ int kp_run_config_setup(const struct kp_options *o, struct kp_options *oo,
 /*
  * Once the snapshot is loaded, without --kube-version: the version the
  * cluster runs (the API server's /version, else the newest kubelet)
- * replaces the default.  1.35-1.37 replay as the default does and change
- * nothing; 1.31-1.34 and 1.38 set oo as --kube-version would (cfg, if
- * empty, then holds the default profile); another version is an error.
+ * replaces the default.  1.37 is the default and changes nothing;
+ * 1.31-1.36 and 1.38 set oo as --kube-version would (cfg, if empty, then
+ * holds the default profile); another version is an error.
  */
 int kp_run_config_detect(const struct kp_snapshot *snap,
                          const struct kp_options *o, struct kp_options *oo,

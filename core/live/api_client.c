@@ -1464,6 +1464,8 @@ run(struct fetch *f, struct kp_error *err)
 #define MAX_VERSION_BODY ((size_t)64 * 1024)
 /* without --request-timeout, /version gets this long (the lists stall) */
 #define VERSION_TIMEOUT_MS 30000L
+/* the pause before the one retry of /version */
+#define VERSION_RETRY_WAIT_MS 200L
 
 struct version_req {
     struct buf body;
@@ -1505,11 +1507,12 @@ on_version_header(char *data, size_t size, size_t nmemb, void *userp)
  * body (NUL-terminated, scrubbed) into *body, else why not into why.
  */
 static int
-get_version(struct fetch *f, char **body, char *why, size_t n)
+get_version_once(struct fetch *f, long timeout, char **body, char *why,
+                 size_t n, int *transient)
 {
     struct version_req v;
     char errbuf[CURL_ERROR_SIZE], *url;
-    long timeout = f->o->request_timeout_ms, code = 0;
+    long code = 0;
     CURL *c = curl_easy_init();
     CURLcode res = CURLE_OK;
     CURLMsg *m;
@@ -1529,8 +1532,7 @@ get_version(struct fetch *f, char **body, char *why, size_t n)
     curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_version_header);
     curl_easy_setopt(c, CURLOPT_HEADERDATA, &v);
     curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout > 0 ? timeout
-                                                        : VERSION_TIMEOUT_MS);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout);
     url = xstrfmt(f->ep.base, "/version", "");
     curl_easy_setopt(c, CURLOPT_URL, url);
     free(url);
@@ -1563,6 +1565,14 @@ get_version(struct fetch *f, char **body, char *why, size_t n)
         snprintf(why, n, "%s", errbuf[0] ? errbuf : curl_easy_strerror(res));
     else if (code != 200)
         snprintf(why, n, "%ld %s", code, reason_phrase(code));
+    /* a refused connection, a dropped answer, 429 or a 5xx: worth again */
+    *transient = done && !v.too_large &&
+                 (res == CURLE_COULDNT_CONNECT || res == CURLE_SEND_ERROR ||
+                  res == CURLE_RECV_ERROR || res == CURLE_GOT_NOTHING ||
+                  res == CURLE_PARTIAL_FILE ||
+                  (res == CURLE_OK && (code == 429 || code == 500 ||
+                                       code == 502 || code == 503 ||
+                                       code == 504)));
     if (!done || v.too_large || res != CURLE_OK || code != 200) {
         kp_redact_str(&f->redact, why, n);
         free(v.body.data);
@@ -1576,6 +1586,32 @@ get_version(struct fetch *f, char **body, char *why, size_t n)
     else
         *body = v.body.data;
     return 0;
+}
+
+/*
+ * GET /version, once more after a transient failure (a refused or dropped
+ * connection, 429, a 5xx), both tries within one deadline: the lists'
+ * --request-timeout, else VERSION_TIMEOUT_MS.
+ */
+static int
+get_version(struct fetch *f, char **body, char *why, size_t n)
+{
+    long timeout = f->o->request_timeout_ms > 0 ? f->o->request_timeout_ms
+                                                : VERSION_TIMEOUT_MS;
+    long long deadline = now_ms() + timeout, left;
+    int transient = 0;
+
+    if (get_version_once(f, timeout, body, why, n, &transient) == 0)
+        return 0;
+    left = deadline - now_ms() - VERSION_RETRY_WAIT_MS;
+    if (!transient || left < 100)
+        return -1;
+    {
+        struct timespec ts = {0, VERSION_RETRY_WAIT_MS * 1000000L};
+
+        nanosleep(&ts, NULL);
+    }
+    return get_version_once(f, (long)left, body, why, n, &transient);
 }
 
 /* ---- setup and teardown ----------------------------------------------- */

@@ -151,7 +151,19 @@ on_version(void *ctx, const char *body, const char *why)
     int minor = body ? kp_kube_version_from_server(body, strlen(body)) : -1;
 
     if (minor > 0) {
+        cJSON *root = cJSON_Parse(body);
+        const cJSON *gv = cJSON_GetObjectItemCaseSensitive(root,
+                                                           "gitVersion");
+        char v[32];
+
         s->server_minor = minor;
+        /* what --snapshot-out records: the gitVersion, if it says the same */
+        snprintf(v, sizeof(v), "v1.%d", minor);
+        s->server_version = kp_arena_strdup(&s->arena,
+            cJSON_IsString(gv) && strlen(gv->valuestring) < 100 &&
+            kp_kube_version_minor(gv->valuestring) == minor ?
+            gv->valuestring : v);
+        cJSON_Delete(root);
         return;
     }
     if (body)
@@ -230,6 +242,8 @@ load_live(struct kp_snapshot *s, const struct kp_options *o,
         kp_snapshot_out_abort(lc.so);
         return -1;
     }
+    if (lc.so && s->server_version)
+        kp_snapshot_out_set_server_version(lc.so, s->server_version);
     if (lc.so && kp_snapshot_out_close(lc.so, err) < 0)
         return -1;
     return 0;

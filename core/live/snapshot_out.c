@@ -21,12 +21,14 @@
 #include <cjson/cJSON.h>
 
 #include "arena.h"
+#include "snapshot.h"
 
 struct kp_snapshot_out {
     char *path;
     char *tmp;
     FILE *f;
     size_t nitems;
+    char *server_version;
 };
 
 static const char HEAD[] = "{\"apiVersion\":\"v1\",\"kind\":\"List\","
@@ -152,7 +154,20 @@ finish(struct kp_snapshot_out *so, struct kp_error *err)
     int bad;
 
     so->f = NULL;
-    bad = fputs(so->nitems ? "\n]}\n" : "]}\n", f) < 0 || fflush(f) != 0 ||
+    bad = fputs(so->nitems ? "\n]" : "]", f) < 0;
+    if (!bad && so->server_version) {
+        cJSON *md = cJSON_CreateObject();
+        cJSON *ann = cJSON_AddObjectToObject(md, "annotations");
+        char *txt;
+
+        cJSON_AddStringToObject(ann, KP_SERVER_VERSION_ANNOTATION,
+                                so->server_version);
+        txt = cJSON_PrintUnformatted(md);
+        bad = !txt || fprintf(f, ",\"metadata\":%s", txt) < 0;
+        cJSON_free(txt);
+        cJSON_Delete(md);
+    }
+    bad = bad || fputs("}\n", f) < 0 || fflush(f) != 0 ||
           fsync(fileno(f)) != 0;
     if (fclose(f) != 0 || bad)
         return kp_errorf(err, KP_EXIT_ERROR, "cannot write '%s': %s",
@@ -175,8 +190,17 @@ kp_snapshot_out_close(struct kp_snapshot_out *so, struct kp_error *err)
     }
     free(so->path);
     free(so->tmp);
+    free(so->server_version);
     free(so);
     return 0;
+}
+
+void
+kp_snapshot_out_set_server_version(struct kp_snapshot_out *so,
+                                   const char *version)
+{
+    free(so->server_version);
+    so->server_version = kp_xstrdup(version);
 }
 
 void
@@ -189,5 +213,6 @@ kp_snapshot_out_abort(struct kp_snapshot_out *so)
     unlink(so->tmp);
     free(so->path);
     free(so->tmp);
+    free(so->server_version);
     free(so);
 }

@@ -46,6 +46,13 @@ int kp_snapshot_out_rollback(struct kp_snapshot_out *so,
  * Finish the List, flush it to disk and rename path.tmp to path.  Frees
  * so whether or not it succeeds (on failure path.tmp is removed).
  */
+/*
+ * The API server's version (gitVersion), written as the List's annotation
+ * KP_SERVER_VERSION_ANNOTATION (snapshot.h) when the file is closed: a
+ * run from the file then replays that version.  kubectl ignores it.
+ */
+void kp_snapshot_out_set_server_version(struct kp_snapshot_out *so,
+                                        const char *version);
 int kp_snapshot_out_close(struct kp_snapshot_out *so, struct kp_error *err);
 
 /* Remove path.tmp and free so (NULL is fine): the run failed. */

@@ -104,6 +104,7 @@ decode_taints(struct kp_snapshot *s, const cJSON *spec, struct kp_node *n,
             t->value = "";
         if (!t->effect)
             t->effect = "";
+        t->reason_kv = kp_taint_reason_kv(&s->arena, t);
         i++;
     }
     n->ntaints = i;
@@ -151,6 +152,50 @@ decode_images(struct kp_snapshot *s, const cJSON *status, struct kp_node *n,
     return 0;
 }
 
+static int
+cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* status.declaredFeatures as one canonical string (kp_node) */
+static int
+decode_declared_features(struct kp_snapshot *s, const cJSON *status,
+                         struct kp_node *n, struct kp_error *err)
+{
+    const cJSON *arr, *it;
+    const char **names;
+    size_t i = 0, k, len = 1;
+    char *out;
+
+    if (kp_json_arr(status, "declaredFeatures", &arr, err) < 0)
+        return -1;
+    if (!arr || !cJSON_GetArraySize(arr))
+        return 0;
+    names = kp_arena_alloc(&s->arena, sizeof(char *) *
+                                          (size_t)cJSON_GetArraySize(arr));
+    cJSON_ArrayForEach(it, arr) {
+        if (!cJSON_IsString(it))
+            return kp_errorf(err, KP_EXIT_ERROR, "declaredFeatures[%zu]: "
+                             "expected a string", i);
+        names[i++] = it->valuestring;
+        len += strlen(it->valuestring) + 1;
+    }
+    qsort(names, i, sizeof(char *), cmp_str);
+    out = kp_arena_alloc(&s->arena, len);
+    for (k = 0, len = 0; k < i; k++) {
+        size_t l = strlen(names[k]);
+
+        if (k)
+            out[len++] = ',';
+        memcpy(out + len, names[k], l);
+        len += l;
+    }
+    out[len] = '\0';
+    n->declared_features = kp_arena_intern(&s->arena, out);
+    return 0;
+}
+
 int
 kp_decode_node(struct kp_snapshot *s, const cJSON *obj, struct kp_node *n,
                struct kp_error *err)
@@ -176,6 +221,8 @@ kp_decode_node(struct kp_snapshot *s, const cJSON *obj, struct kp_node *n,
         return kp_error_path(err, "status");
     if (kp_decode_resources(s, alloc, &n->allocatable, err) < 0)
         return kp_error_path(err, "status.allocatable");
+    if (decode_declared_features(s, status, n, err) < 0)
+        return kp_error_path(err, "status");
     kv = kp_json_get(kp_json_get(status, "nodeInfo"), "kubeletVersion");
     n->kubelet_minor = cJSON_IsString(kv) ?
                        kp_kube_version_minor(kv->valuestring) : -1;

@@ -185,7 +185,7 @@ decode_ports(struct kp_snapshot *s, const cJSON *c, struct kp_pod *p,
 }
 
 struct containers_ctx {
-    struct tmpvec sum, init_max, side;
+    struct tmpvec sum, init_max, side, containers_only, spec_only;
     struct kp_nonzero nz;       /* scoring: decode_score.c */
     struct port_buf ports;
     const char **images;        /* grown as they come, every one kept */
@@ -235,8 +235,168 @@ decode_one_container(struct kp_snapshot *s, const cJSON *c, bool init,
     return 0;
 }
 
+/*
+ * In-place resize (InPlacePodVerticalScaling, on by default from v1.33):
+ * component-helpers' AggregateContainerRequests with UseStatusResources
+ * takes, resource by resource, the largest of three aggregates of the
+ * containers (sidecar and init rules alike): their spec, what the kubelet
+ * allocated (containerStatuses[].allocatedResources) and what it actuated
+ * (containerStatuses[].resources.requests); each status part falls back
+ * to the next one (actuated, allocated, spec) for a container that has
+ * none.  While the resize is Infeasible (condition PodResizePending,
+ * reason Infeasible) the spec is left out and has no fallback.
+ */
+static const cJSON *
+container_status(const cJSON *status, const char *name)
+{
+    static const char *const keys[] = {"containerStatuses",
+                                       "initContainerStatuses"};
+    size_t k;
+
+    for (k = 0; k < 2 && name; k++) {
+        const cJSON *arr = kp_json_get(status, keys[k]), *cs;
+
+        cJSON_ArrayForEach(cs, arr) {
+            const cJSON *n = kp_json_get(cs, "name");
+
+            if (cJSON_IsString(n) && strcmp(n->valuestring, name) == 0)
+                return cs;
+        }
+    }
+    return NULL;
+}
+
+/* whether any container status shows resources (the kubelet's, v1.33+) */
+static bool
+status_resources(const cJSON *status)
+{
+    static const char *const keys[] = {"containerStatuses",
+                                       "initContainerStatuses"};
+    size_t k;
+
+    for (k = 0; k < 2; k++) {
+        const cJSON *arr = kp_json_get(status, keys[k]), *cs;
+
+        cJSON_ArrayForEach(cs, arr)
+            if (kp_json_get(cs, "allocatedResources") ||
+                kp_json_get(kp_json_get(cs, "resources"), "requests"))
+                return true;
+    }
+    return false;
+}
+
+static bool
+resize_infeasible(const cJSON *status)
+{
+    const cJSON *c;
+
+    cJSON_ArrayForEach(c, kp_json_get(status, "conditions")) {
+        const cJSON *t = kp_json_get(c, "type"), *r = kp_json_get(c, "reason");
+
+        if (cJSON_IsString(t) && strcmp(t->valuestring, "PodResizePending") == 0)
+            return cJSON_IsString(r) &&
+                   strcmp(r->valuestring, "Infeasible") == 0;
+    }
+    return false;
+}
+
+static bool
+tmp_equal(const struct tmpvec *a, const struct tmpvec *b)
+{
+    size_t i;
+
+    for (i = 0; i < a->n; i++)
+        if (tmp_get(b, a->e[i].id) != a->e[i].value)
+            return false;
+    for (i = 0; i < b->n; i++)
+        if (tmp_get(a, b->e[i].id) != b->e[i].value)
+            return false;
+    return true;
+}
+
+/* one container's part: allocated (actuated false) or actuated */
 static int
-decode_containers(struct kp_snapshot *s, const cJSON *spec, struct kp_pod *p,
+status_part(struct kp_snapshot *s, const cJSON *c, const cJSON *status,
+            bool actuated, bool infeasible, struct tmpvec *out,
+            struct kp_error *err)
+{
+    const cJSON *name = kp_json_get(c, "name");
+    const cJSON *cs = container_status(status, cJSON_IsString(name) ?
+                                       name->valuestring : NULL);
+    const cJSON *act = kp_json_get(kp_json_get(cs, "resources"), "requests");
+    const cJSON *alloc = kp_json_get(cs, "allocatedResources");
+    const cJSON *use = actuated && cJSON_IsObject(act) ? act :
+                       cJSON_IsObject(alloc) ? alloc : NULL;
+    struct kp_resvec rv;
+
+    out->n = 0;
+    if (!use)
+        return infeasible ? 0 : container_requests(s, c, out, err);
+    if (kp_decode_resources(s, use, &rv, err) < 0)
+        return kp_error_path(err, "status %s of container %s", use == act ?
+                             "resources.requests" : "allocatedResources",
+                             cJSON_IsString(name) ? name->valuestring : "");
+    tmp_add(out, &rv);
+    return 0;
+}
+
+/* the containers' aggregate of one status part (aggregateContainer...) */
+static int
+status_aggregate(struct kp_snapshot *s, const cJSON *spec,
+                 const cJSON *status, bool actuated, bool infeasible,
+                 struct tmpvec *sum, struct kp_error *err)
+{
+    struct tmpvec r, side = {0}, init_max = {0};
+    const cJSON *c;
+
+    sum->n = 0;
+    cJSON_ArrayForEach(c, kp_json_get(spec, "containers")) {
+        if (status_part(s, c, status, actuated, infeasible, &r, err) < 0)
+            return -1;
+        tmp_add_tmp(sum, &r);
+    }
+    cJSON_ArrayForEach(c, kp_json_get(spec, "initContainers")) {
+        const cJSON *policy = kp_json_get(c, "restartPolicy");
+
+        if (status_part(s, c, status, actuated, infeasible, &r, err) < 0)
+            return -1;
+        if (cJSON_IsString(policy) &&
+            strcmp(policy->valuestring, "Always") == 0) {
+            tmp_add_tmp(sum, &r);
+            tmp_add_tmp(&side, &r);
+            tmp_max(&init_max, &side);
+        } else {
+            tmp_add_tmp(&r, &side);
+            tmp_max(&init_max, &r);
+        }
+    }
+    tmp_max(sum, &init_max);
+    return 0;
+}
+
+/* x->sum: max(spec, actuated, allocated), or without spec if Infeasible */
+static int
+resized_requests(struct kp_snapshot *s, const cJSON *spec,
+                 const cJSON *status, struct containers_ctx *x,
+                 struct kp_error *err)
+{
+    bool infeasible = resize_infeasible(status);
+    struct tmpvec act, alloc;
+
+    if (status_aggregate(s, spec, status, true, infeasible, &act, err) < 0 ||
+        status_aggregate(s, spec, status, false, infeasible, &alloc,
+                         err) < 0)
+        return -1;
+    if (infeasible)
+        x->sum.n = 0;
+    tmp_max(&x->sum, &act);
+    tmp_max(&x->sum, &alloc);
+    return 0;
+}
+
+static int
+decode_containers(struct kp_snapshot *s, const cJSON *spec,
+                  const cJSON *status, struct kp_pod *p,
                   struct kp_error *err)
 {
     static const char *const keys[] = {"initContainers", "containers"};
@@ -244,6 +404,7 @@ decode_containers(struct kp_snapshot *s, const cJSON *spec, struct kp_pod *p,
     const cJSON *pod_res, *pod_req, *overhead;
     struct kp_resvec rv, pod_rv;
     size_t k, i;
+    bool pod_level = false, resized = false;
     int rc = -1;
 
     /* sidecars start before app containers: walk init containers first */
@@ -262,6 +423,12 @@ decode_containers(struct kp_snapshot *s, const cJSON *spec, struct kp_pod *p,
         }
     }
     tmp_max(&x->sum, &x->init_max);
+    x->spec_only = x->sum;
+    if (status_resources(status)) {
+        if (resized_requests(s, spec, status, x, err) < 0)
+            goto out;
+        resized = !tmp_equal(&x->sum, &x->spec_only);
+    }
     if (kp_json_obj(spec, "resources", &pod_res, err) < 0 ||
         kp_json_obj(pod_res, "requests", &pod_req, err) < 0 ||
         kp_decode_resources(s, pod_req, &rv, err) < 0) {
@@ -269,15 +436,18 @@ decode_containers(struct kp_snapshot *s, const cJSON *spec, struct kp_pod *p,
         goto out;
     }
     pod_rv = rv;
+    x->containers_only = x->sum;
     for (i = 0; i < rv.n; i++) {
         const char *name = s->res_names[rv.e[i].id];
 
+        /* IsSupportedPodLevelResource */
         if (rv.e[i].id == KP_RES_CPU || rv.e[i].id == KP_RES_MEMORY ||
             strncmp(name, "hugepages-", 10) == 0) {
             int64_t *slot = tmp_slot(&x->sum, rv.e[i].id);
 
             if (slot)
                 *slot = rv.e[i].value;
+            pod_level = true;
         }
     }
     if (kp_json_obj(spec, "overhead", &overhead, err) < 0 ||
@@ -287,6 +457,27 @@ decode_containers(struct kp_snapshot *s, const cJSON *spec, struct kp_pod *p,
     }
     tmp_add(&x->sum, &rv);
     tmp_to_resvec(&s->arena, &x->sum, &p->req);
+    if (pod_level || resized) {
+        /* without PodLevelResources (before v1.34): the containers' */
+        struct kp_pod_requests *w = kp_arena_alloc(&s->arena, sizeof(*w));
+
+        kp_nonzero_finish(p, &x->nz, NULL, &pod_rv, &rv);
+        w->nonzero_cpu = p->nonzero_cpu;
+        w->nonzero_mem = p->nonzero_mem;
+        tmp_add(&x->containers_only, &rv);
+        tmp_to_resvec(&s->arena, &x->containers_only, &w->req);
+        p->before_134 = w;
+        if (resized) {
+            /* without InPlacePodVerticalScaling (before v1.33): spec */
+            struct kp_pod_requests *w2 = kp_arena_alloc(&s->arena,
+                                                        sizeof(*w2));
+
+            *w2 = *w;
+            tmp_add(&x->spec_only, &rv);
+            tmp_to_resvec(&s->arena, &x->spec_only, &w2->req);
+            p->before_133 = w2;
+        }
+    }
     kp_nonzero_finish(p, &x->nz, pod_req, &pod_rv, &rv);
     p->host_ports = kp_arena_memdup(&s->arena, x->ports.e,
                                     p->nhost_ports * sizeof(*x->ports.e));
@@ -794,13 +985,13 @@ decode_spec_scalars(struct kp_snapshot *s, const cJSON *spec,
 }
 
 static int
-decode_spec(struct kp_snapshot *s, const cJSON *spec, struct kp_pod *p,
-            struct kp_error *err)
+decode_spec(struct kp_snapshot *s, const cJSON *spec, const cJSON *status,
+            struct kp_pod *p, struct kp_error *err)
 {
     const cJSON *nsel;
 
     if (decode_spec_scalars(s, spec, p, err) < 0 ||
-        decode_containers(s, spec, p, err) < 0 ||
+        decode_containers(s, spec, status, p, err) < 0 ||
         decode_tolerations(s, spec, p, err) < 0 ||
         decode_affinity(s, spec, p, err) < 0 ||
         decode_spread(s, spec, p, err) < 0 ||
@@ -921,7 +1112,7 @@ kp_decode_pod(struct kp_snapshot *s, const cJSON *obj, struct kp_pod *p,
         return -1;
     if (decode_metadata(s, md, p, err) < 0)
         return kp_error_path(err, "metadata");
-    if (decode_spec(s, spec, p, err) < 0)
+    if (decode_spec(s, spec, status, p, err) < 0)
         return kp_error_path(err, "spec");
     if (decode_status(s, status, p, err) < 0)
         return kp_error_path(err, "status");

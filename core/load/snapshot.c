@@ -6,6 +6,7 @@
  * and the informer rules of pkg/scheduler/eventhandlers.go.
  */
 #include "snapshot.h"
+#include "kube_version.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -160,6 +161,15 @@ sanitize_error(struct kp_error *err)
     memcpy(old, err->msg, sizeof(old));
     sanitize(err->msg, sizeof(err->msg), old);
     return -1;
+}
+
+const char *
+kp_taint_reason_kv(struct kp_arena *a, const struct kp_taint *t)
+{
+    /* interned: nodes with the same taint share one reason (histograms) */
+    return kp_arena_intern(a, kp_arena_concat(a, "node(s) had untolerated "
+                                              "taint {", t->key, ": ",
+                                              t->value, "}", NULL));
 }
 
 void
@@ -784,6 +794,28 @@ kp_snapshot_load_item(struct kp_snapshot *s, const char *text, size_t len,
     return sanitize_error(err);
 }
 
+/*
+ * A List written by --snapshot-out names the API server's version in an
+ * annotation: it decides the version replayed as /version would have
+ * (the newest, if several files say).
+ */
+static void
+recorded_version(struct kp_snapshot *s, const cJSON *doc)
+{
+    const cJSON *v = kp_json_get(kp_json_get(kp_json_get(doc, "metadata"),
+                                             "annotations"),
+                                 KP_SERVER_VERSION_ANNOTATION);
+    int minor = cJSON_IsString(v) ? kp_kube_version_minor(v->valuestring)
+                                  : -1;
+
+    if (minor > 0 && (!s->server_minor || s->server_minor_recorded) &&
+        minor > s->server_minor) {
+        s->server_minor = minor;
+        s->server_minor_recorded = true;
+        s->server_version = kp_arena_strdup(&s->arena, v->valuestring);
+    }
+}
+
 static int
 load_list(struct kp_snapshot *s, const cJSON *doc, const char *kind,
           const struct items_text *t, const char *source,
@@ -807,6 +839,8 @@ load_list(struct kp_snapshot *s, const cJSON *doc, const char *kind,
         list_kind[n] = '\0';
         row = find_kind(list_kind);
     }
+    /* --snapshot-out's record of the API server's version */
+    recorded_version(s, doc);
     /* the API's list of claims says "these are all", even when empty */
     if (row && row->list_marks_claims)
         s->has_pvc_input = true;

@@ -78,6 +78,13 @@ struct kp_snapshot {
     bool storage_refused;
     /* minor of the live API server's /version (1.36: 36), or 0 */
     int server_minor;
+    /*
+     * Its gitVersion ("v1.36.2"; "v1.36" when it names none), or NULL:
+     * --snapshot-out records it.  server_minor_recorded: read back from
+     * a snapshot written so (SERVER_VERSION_ANNOTATION on the List).
+     */
+    const char *server_version;
+    bool server_minor_recorded;
     size_t nunknown_kinds;
     size_t ndocuments;
     /* warnings for stderr; the caller prints them */
@@ -99,6 +106,9 @@ void kp_snapshot_release(struct kp_snapshot *s);
  * Load every JSON document of buf (a List, an XxxList, a single object or
  * several concatenated documents).  source names the file in errors.
  */
+/* The List annotation --snapshot-out writes the server's version in. */
+#define KP_SERVER_VERSION_ANNOTATION "kubectl-preempt.io/server-version"
+
 int kp_snapshot_load_buffer(struct kp_snapshot *s, const char *buf,
                             size_t len, const char *source,
                             struct kp_error *err);
@@ -175,6 +185,8 @@ struct kp_node *kp_snapshot_node(const struct kp_snapshot *s,
                                  const char *name);
 struct kp_pod *kp_snapshot_pod(const struct kp_snapshot *s, const char *ns,
                                const char *name);
+/* TaintToleration's reason up to v1.33 for t, in a (kp_taint.reason_kv). */
+const char *kp_taint_reason_kv(struct kp_arena *a, const struct kp_taint *t);
 void kp_snapshot_warn(struct kp_snapshot *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

@@ -346,10 +346,19 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
         pr->nominated_node = best->node;
         pr->decided_by = res.decided_by;
         fill_victims(rep, snap, pr, best);
-        snprintf(tail, sizeof(tail), "preemption: found a potential "
-                 "placement for pod on node %s, preempting %zu victims",
-                 snap->nodes[best->node]->name, best->nvictims);
-        post = kp_arena_strdup(c->scratch, tail);
+        /*
+         * kubernetes/kubernetes#140180 (v1.37.0-alpha.3): before, a
+         * successful PostFilter left no message, and the event was the
+         * FitError alone.
+         */
+        if (prof && prof->kube_minor > 0 && prof->kube_minor < 37) {
+            post = NULL;
+        } else {
+            snprintf(tail, sizeof(tail), "preemption: found a potential "
+                     "placement for pod on node %s, preempting %zu victims",
+                     snap->nodes[best->node]->name, best->nvictims);
+            post = kp_arena_strdup(c->scratch, tail);
+        }
     } else {
         pr->result = res.outcome == KP_PREEMPT_NOT_ELIGIBLE ?
                      KP_RESULT_NOT_ELIGIBLE : KP_RESULT_UNSCHEDULABLE;

@@ -19,7 +19,7 @@ enum kp_exit {
 
 struct kp_error {
     int exit_code;
-    char msg[1024];
+    char msg[4096];
 };
 
 /* Set err (if non-NULL) to code and a formatted message; returns -1. */

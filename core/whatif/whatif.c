@@ -296,6 +296,7 @@ cordon(struct kp_snapshot *s, struct kp_node *n)
     t[n->ntaints].key = kp_arena_intern(&s->arena, KP_TAINT_UNSCHEDULABLE);
     t[n->ntaints].value = "";
     t[n->ntaints].effect = kp_arena_intern(&s->arena, "NoSchedule");
+    t[n->ntaints].reason_kv = kp_taint_reason_kv(&s->arena, &t[n->ntaints]);
     n->taints = t;
     n->ntaints++;
 }

@@ -41,7 +41,7 @@ setup() {
     diff <(jq -c 'del(.scheduler)' <<<"$output") \
         <(jq -c 'del(.scheduler)' "$C/expected/most.json")
     assert_equal "$(jq -c .scheduler <<<"$output")" \
-        '{"version":"1.36","versionFrom":"newest kubelet","profile":"HighNodeUtilization","config":null}'
+        '{"version":"1.37","versionFrom":"newest kubelet","profile":"HighNodeUtilization","config":null}'
 }
 
 @test "--profile NoScoring: no Score plugin, the first feasible node wins" {
@@ -145,19 +145,38 @@ error: $C/bad-args.yaml: percentageOfNodesToScore: Invalid value: 120: not in va
     diff <(echo "$output") "$C/expected/least.json"
 }
 
-@test "--min-candidate-nodes-* with --config is a usage error" {
-    run --separate-stderr "$KP" -f "$F" --config "$C/most.yaml" \
-        --min-candidate-nodes-absolute 5
-    assert_equal "$status" 2
+# tests/fixtures/config/preemption-args.yaml: DefaultPreemptionArgs 0% and
+# at least 1 candidate: DryRunPreemption samples one candidate of three
+@test "--min-candidate-nodes-* override DefaultPreemptionArgs of every profile of --config or --profile" {
+    need jq
+    local E="$ROOT/examples/cluster.json"
+    run --separate-stderr "$KP" -f "$E" prod/checkout-0 \
+        --config "$C/preemption-args.yaml" -o json
+    assert_success
+    assert_equal "$(jq -c '.pods[0] | [.sampled, .potentialNodes, .numCandidates]' <<<"$output")" '[true,3,1]'
+    # the flag given replaces that argument; the other keeps the file's 0%
+    run --separate-stderr "$KP" -f "$E" prod/checkout-0 \
+        --config "$C/preemption-args.yaml" --min-candidate-nodes-absolute 100 -o json
+    assert_success
+    assert_equal "$(jq -c '.pods[0] | [.sampled, .potentialNodes]' <<<"$output")" '[false,null]'
+    # the result is validated as ValidateDefaultPreemptionArgs does
+    run --separate-stderr "$KP" -f "$E" prod/checkout-0 \
+        --config "$C/preemption-args.yaml" --min-candidate-nodes-absolute 0
+    assert_equal "$status" 1
+    assert_equal "$output" ""
+    assert_equal "$stderr" "error: $C/preemption-args.yaml: profile default-scheduler: minCandidateNodesPercentage: Invalid value: 0: cannot be zero at the same time as minCandidateNodesAbsolute (--min-candidate-nodes-absolute 0)"
+    run --separate-stderr "$KP" -f "$E" prod/checkout-0 --profile NoScoring \
+        --min-candidate-nodes-absolute 1 --min-candidate-nodes-percentage 0 -o json
+    assert_equal "$(jq -c '.pods[0] | [.sampled, .potentialNodes, .numCandidates]' <<<"$output")" '[true,3,1]'
 }
 
 @test "the report names the scheduler: -v line and -o wide's header note" {
     run --separate-stderr "$KP" -f "$F" --config "$C/most.yaml" -v
     assert_success
     assert_equal "$stderr" "warning: pod 'ml/train-0' not analysed: OtherScheduler (spec.schedulerName is 'batch-scheduler')
-scheduler: kube-scheduler 1.36 (from the newest kubelet), profile default-scheduler (--config $C/most.yaml)"
+scheduler: kube-scheduler 1.37 (from the newest kubelet), profile default-scheduler (--config $C/most.yaml)"
     run --separate-stderr "$KP" -f "$F" --profile NoScoring -o wide
-    assert_line --index 0 "# scheduler: kube-scheduler 1.36 (from the newest kubelet), profile NoScoring"
+    assert_line --index 0 "# scheduler: kube-scheduler 1.37 (from the newest kubelet), profile NoScoring"
 }
 
 @test "without the new flags nothing is added: no scheduler key, no note" {
@@ -215,17 +234,105 @@ versions_view() {
         --kube-version 1.33 -o json
     assert_success
     assert_equal "$(jq -r '.pods[] | select(.name == "backfill-0") | .message' <<<"$output")" \
-        "0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never."
+        "0/4 nodes are available: 1 node(s) had untolerated taint {nvidia.com/gpu: present}, 3 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never."
 }
 
-@test "--kube-version 1.35 to 1.37 change nothing but the scheduler key" {
+@test "--kube-version 1.37 changes nothing but the scheduler key" {
+    need jq
+    diff <("$KP" -f "$ROOT/examples/cluster.json" -o json | jq -S .) \
+        <("$KP" -f "$ROOT/examples/cluster.json" --kube-version 1.37 \
+            -o json | jq -S 'del(.scheduler)')
+}
+
+# kubernetes/kubernetes#140180 (v1.37.0-alpha.3): before it, a successful
+# preemption added nothing to the FitError message
+@test "--kube-version 1.35/1.36: no 'preemption: found a potential placement' text" {
     need jq
     local v
-    for v in 1.35 1.36 1.37; do
-        diff <("$KP" -f "$ROOT/examples/cluster.json" -o json | jq -S .) \
-            <("$KP" -f "$ROOT/examples/cluster.json" --kube-version "$v" \
-                -o json | jq -S 'del(.scheduler)')
+    run --separate-stderr "$KP" -f "$ROOT/examples/cluster.json" -o json
+    assert_equal "$(jq -r '.pods[0].message' <<<"$output")" \
+        "0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 Insufficient cpu. preemption: found a potential placement for pod on node node-a, preempting 2 victims."
+    for v in 1.35 1.36; do
+        run --separate-stderr "$KP" -f "$ROOT/examples/cluster.json" \
+            --kube-version "$v" -o json
+        assert_success
+        assert_equal "$(jq -r '.pods[0].message' <<<"$output")" \
+            "0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 Insufficient cpu."
+        # only the messages of the pods that preempt differ
+        diff <("$KP" -f "$ROOT/examples/cluster.json" -o json |
+                 jq -S '.pods[] |= (if .result == "Preempts" then del(.message) else . end)') \
+            <(jq -S 'del(.scheduler) | .pods[] |= (if .result == "Preempts" then del(.message) else . end)' <<<"$output")
     done
+    # independent mode too
+    run --separate-stderr "$KP" -f "$ROOT/examples/cluster.json" \
+        --kube-version 1.36 --mode independent -o json
+    assert_equal "$(jq -r '[.pods[] | select(.result == "Preempts") | .message | test("preemption:")] | any' <<<"$output")" false
+}
+
+# tests/fixtures/config/pod-level.json: n1 (4 cpu) runs batch-0 (pod-level
+# 2 cpu, its container 500m); web-0 (pod-level 3 cpu, container 1) waits.
+# PodLevelResources is on by default from v1.34: before, the containers'
+# requests are all kube-scheduler reads.
+@test "--kube-version 1.33: pod-level requests (spec.resources) are not read" {
+    need jq
+    local m
+    for m in queue independent; do
+        run --separate-stderr "$KP" -f "$C/pod-level.json" --mode "$m" -o json
+        assert_success
+        assert_equal "$(jq -c '.pods[0] | [.result, .nominatedNode, [.victims[].name]]' <<<"$output")" \
+            '["Preempts","n1",["batch-0"]]'
+        run --separate-stderr "$KP" -f "$C/pod-level.json" --mode "$m" \
+            --kube-version 1.34 -o json
+        assert_equal "$(jq -c '.pods[0] | [.result, .nominatedNode, [.victims[].name]]' <<<"$output")" \
+            '["Preempts","n1",["batch-0"]]'
+        run --separate-stderr "$KP" -f "$C/pod-level.json" --mode "$m" \
+            --kube-version 1.33 -o json
+        assert_equal "$(jq -c '.pods[0] | [.result, .node, [.victims[].name]]' <<<"$output")" \
+            '["Fits","n1",[]]'
+    done
+}
+
+# tests/fixtures/config/resize.json: db-0 on n1 was resized down to 1 cpu
+# but its status still shows 3 allocated and actuated; cache-0 on n2 asks 3
+# cpu in its spec, an Infeasible resize, and runs with 1.  From v1.33
+# (InPlacePodVerticalScaling) kube-scheduler counts the larger of spec and
+# status, the status alone while the resize is Infeasible: n2 has room for
+# web-0 (2 cpu).  Before, the spec counts: n1 has room.
+@test "in-place resize: status resources count from 1.33, the spec before" {
+    need jq
+    local m
+    for m in queue independent; do
+        run --separate-stderr "$KP" -f "$C/resize.json" --mode "$m" -o json
+        assert_success
+        assert_equal "$(jq -c '.pods[0] | [.result, .node]' <<<"$output")" '["Fits","n2"]'
+        run --separate-stderr "$KP" -f "$C/resize.json" --mode "$m" \
+            --kube-version 1.33 -o json
+        assert_equal "$(jq -c '.pods[0] | [.result, .node]' <<<"$output")" '["Fits","n2"]'
+        run --separate-stderr "$KP" -f "$C/resize.json" --mode "$m" \
+            --kube-version 1.32 -o json
+        assert_equal "$(jq -c '.pods[0] | [.result, .node]' <<<"$output")" '["Fits","n1"]'
+    done
+    # not Infeasible: cache-0's spec (3 cpu) counts too, no node has room
+    run --separate-stderr "$KP" -f <(jq '(.items[] | select(.metadata.name == "cache-0") | .status.conditions) |= [.[0]]' "$C/resize.json") -o json
+    assert_equal "$(jq -c '.pods[0] | [.result, .nominatedNode, [.victims[].name]]' <<<"$output")" '["Preempts","n1",["db-0"]]'
+}
+
+# kubernetes/kubernetes#134740 (v1.35.0; cherry-picked into 1.34 by #135023):
+# up to 1.33 the reason named the node's first untolerated taint
+@test "--kube-version 1.31-1.33: the taint reason names the taint's key and value" {
+    need jq
+    local v
+    for v in 1.31 1.33; do
+        run --separate-stderr "$KP" -f "$ROOT/examples/cluster.json" \
+            --kube-version "$v" -o json
+        assert_success
+        assert_equal "$(jq -r '.pods[0].message' <<<"$output")" \
+            "0/4 nodes are available: 1 node(s) had untolerated taint {nvidia.com/gpu: present}, 3 Insufficient cpu."
+    done
+    run --separate-stderr "$KP" -f "$ROOT/examples/cluster.json" \
+        --kube-version 1.34 --mode independent -o json
+    assert_equal "$(jq -r '.pods[0].message' <<<"$output")" \
+        "0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 Insufficient cpu."
 }
 
 # without --kube-version: the newest kubelet minor among the nodes
@@ -258,7 +365,7 @@ versions_view() {
     assert_equal "$(jq -r .scheduler.version <<<"$output")" 1.31
 }
 
-@test "kubelets 1.35-1.37 or none: the output is what it was, -v=2 says so" {
+@test "kubelets 1.37 or none: the output is what it was, -v=2 says so" {
     need jq
     run --separate-stderr "$KP" -f "$V" -o json -v=2
     assert_success
@@ -268,7 +375,21 @@ versions_view() {
     run --separate-stderr "$KP" -f "$F" -o json -v=2
     assert_equal "$(jq 'has("scheduler")' <<<"$output")" false
     assert_equal "$(grep '^scheduler:' <<<"$stderr")" \
-        "scheduler: kube-scheduler 1.36 (from the newest kubelet), profile default-scheduler"
+        "scheduler: kube-scheduler 1.37 (from the newest kubelet), profile default-scheduler"
+}
+
+@test "kubelets v1.36: replayed as 1.36, the report says so (both modes)" {
+    need jq
+    local m
+    for m in queue independent; do
+        run --separate-stderr "$KP" -f "$C/versions-kubelet-136.json" \
+            --mode "$m" -o json
+        assert_success
+        assert_equal "$(jq -c .scheduler <<<"$output")" \
+            '{"version":"1.36","versionFrom":"newest kubelet","profile":"default-scheduler","config":null}'
+        assert_equal "$(jq -c '.pods[0] | [.result, .nominatedNode, .message]' <<<"$output")" \
+            '["Preempts","big","0/2 nodes are available: 2 Insufficient cpu."]'
+    done
 }
 
 @test "ignoredResourceGroups: the Filter does not check those extended resources" {
@@ -303,4 +424,61 @@ versions_view() {
     assert_success
     assert_equal "$(jq -r '.pods[0].message' <<<"$output")" \
         "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match pod topology spread constraints. no new claims to deallocate, preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod."
+}
+
+# tests/fixtures/config/declared-features.json: resize.json where n1
+# declares GuaranteedQoSPodCPUResize and RestartAllContainers, n2 only the
+# latter.  NodeDeclaredFeatures (on by default from v1.36) is not
+# simulated: every report says so when the nodes' sets differ.
+@test "NodeDeclaredFeatures: nodes declaring different features are a warning from 1.36" {
+    need jq
+    run --separate-stderr "$KP" -f "$C/declared-features.json" -o json
+    assert_success
+    assert_equal "$(jq -r '.warnings[0]' <<<"$output")" \
+        "nodes 'n1' and 'n2' declare different features (status.declaredFeatures): NodeDeclaredFeatures is not simulated, a pod that needs a feature some nodes lack may be placed where kube-scheduler 1.37 would not"
+    run --separate-stderr "$KP" -f "$C/declared-features.json" \
+        --kube-version 1.35 -o json
+    assert_equal "$(jq -c '.warnings' <<<"$output")" '[]'
+    # the same sets everywhere: nothing to tell the nodes apart
+    run --separate-stderr "$KP" -f <(jq '.items[1].status.declaredFeatures = ["RestartAllContainers", "GuaranteedQoSPodCPUResize"]' "$C/declared-features.json") -o json
+    assert_equal "$(jq -c '.warnings' <<<"$output")" '[]'
+}
+
+@test "leaderElection, clientConnection, extenders, addedAffinity, VolumeBinding: kube-scheduler's checks, one line each" {
+    run --separate-stderr "$KP" -f "$F" --config "$C/bad-global.yaml"
+    assert_equal "$status" 1
+    assert_equal "$output" ""
+    assert_equal "$stderr" "error: $C/bad-global.yaml: profiles[0].pluginConfig[0].args.addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator: Unsupported value: \"Within\": supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", \"Lt\"
+error: $C/bad-global.yaml: profiles[0].pluginConfig[1].args.bindTimeoutSeconds: Invalid value: -5: invalid BindTimeoutSeconds, should not be a negative value
+error: $C/bad-global.yaml: clientConnection.burst: Invalid value: -1: must be non-negative
+error: $C/bad-global.yaml: leaderElection.leaseDuration: Invalid value: 10s: must be greater than \`RenewDeadline\`
+error: $C/bad-global.yaml: leaderElection.resourceLock: Invalid value: \"endpointsleases\": resourceLock value must be \"leases\"
+error: $C/bad-global.yaml: extenders[0].weight: Invalid value: 0: must have a positive weight applied to it"
+}
+
+# an extender is an HTTP service kube-scheduler calls: its filter,
+# prioritize and preempt answers cannot be replayed
+@test "an extender that filters or preempts is an error; --ignore-unknown-plugins runs without it and says so" {
+    need jq
+    run --separate-stderr "$KP" -f "$F" --config "$C/extender.yaml"
+    assert_equal "$status" 1
+    assert_equal "$output" ""
+    assert_equal "$stderr" "error: $C/extender.yaml: extenders[0] (http://gpu-extender.kube-system:8888/): kube-scheduler calls this extender to filter, preempt, which cannot be replayed; --ignore-unknown-plugins runs without it"
+    run --separate-stderr "$KP" -f "$F" --config "$C/extender.yaml" \
+        --ignore-unknown-plugins -o json
+    assert_success
+    assert_equal "$(jq -r '.warnings[0]' <<<"$output")" \
+        "extender 'http://gpu-extender.kube-system:8888/' (filter, preempt) is not simulated: the answers assume it accepts every node and changes no score or victim"
+    # the answers are the default profile's
+    diff <("$KP" -f "$F" -o json | jq -S '.pods') <(jq -S '.pods' <<<"$output")
+}
+
+# StorageCapacityScoring (VolumeBindingArgs.shape) is on by default from 1.37
+@test "VolumeBindingArgs.shape: checked from 1.37, refused before" {
+    run --separate-stderr "$KP" -f "$F" --config "$C/volume-shape.yaml" -o json
+    assert_success
+    run --separate-stderr "$KP" -f "$F" --config "$C/volume-shape.yaml" \
+        --kube-version 1.36
+    assert_equal "$status" 1
+    assert_equal "$stderr" "error: $C/volume-shape.yaml: profile default-scheduler: VolumeBindingArgs.shape: Invalid value: unexpected field \`shape\`, remove it or turn on the feature gate StorageCapacityScoring (off by default before 1.37)"
 }

@@ -167,7 +167,7 @@ bash_complete() {
     run --separate-stderr "$KP" --version
     assert_success
     assert_line --index 0 --regexp '^kubectl-preempt [0-9]+\.[0-9]+\.[0-9]+$'
-    assert_line --index 1 'kube-scheduler: v1.35, v1.36, v1.37'
+    assert_line --index 1 'kube-scheduler: v1.31 to v1.38'
     assert_line --index 2 --regexp '^cJSON: [0-9]+\.[0-9]+\.[0-9]+$'
     assert_line --index 3 --regexp '^libcurl: libcurl/[0-9]'
     assert_line --index 4 --regexp '^libyaml: [0-9]+\.[0-9]+\.[0-9]+$'

@@ -124,7 +124,7 @@ kube() {
     PATH="$PLUGINS:$PATH" run --separate-stderr kubectl preempt version
     assert_success
     assert_line --index 0 --regexp '^kubectl-preempt [0-9]+\.[0-9]+\.[0-9]+$'
-    assert_line --index 1 'kube-scheduler: v1.35, v1.36, v1.37'
+    assert_line --index 1 'kube-scheduler: v1.31 to v1.38'
 }
 
 @test "kubectl plugin list finds kubectl-preempt" {

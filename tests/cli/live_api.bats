@@ -492,16 +492,19 @@ versions_view() {
     assert_equal "$(jq -r .scheduler.version <<<"$output")" 1.33
 }
 
-@test "/version 1.36: the same answer as without it; --kube-version overrides it" {
+@test "/version 1.36: replayed as 1.36 (no success text); --kube-version overrides it" {
     need jq
     start_server --fixtures "$ROOT/tests/fixtures/live-versions" \
         --server-version v1.36.2
     token_kubeconfig
     run --separate-stderr "$KP" --kubeconfig "$KC" -A --explain-nodes -o json
     assert_success
-    assert_equal "$(jq 'has("scheduler")' <<<"$output")" false
+    assert_equal "$(jq -c .scheduler <<<"$output")" \
+        '{"version":"1.36","versionFrom":"API server /version","profile":"default-scheduler","config":null}'
     assert_equal "$(versions_view "$output")" \
         '["big",[["small","UnschedulableAndUnresolvable","notTried"],["big","Unschedulable","candidate"]]]'
+    assert_equal "$(jq -r '.pods[0].message' <<<"$output")" \
+        "0/2 nodes are available: 2 Insufficient cpu."
     run --separate-stderr "$KP" --kubeconfig "$KC" -A --explain-nodes \
         -o json --kube-version 1.33
     assert_equal "$(jq -r .scheduler.versionFrom <<<"$output")" --kube-version
@@ -527,4 +530,54 @@ versions_view() {
     assert_success
     assert_equal "$stderr" "warning: cannot read the API server's /version (404 Not Found); the version replayed is the newest kubelet's"
     assert_equal "$(jq 'has("scheduler")' <<<"$output")" false
+}
+
+@test "/version 503 once: read again within the same deadline" {
+    need jq
+    start_server --fixtures "$ROOT/tests/fixtures/live-versions" \
+        --server-version v1.33.1 --fault server-error-once:version
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A -o json
+    assert_success
+    assert_equal "$stderr" ""
+    assert_equal "$(jq -r .scheduler.versionFrom <<<"$output")" "API server /version"
+    run grep -c '"path": "/version"' "$SERVER_LOG"
+    assert_output 2
+}
+
+@test "/version 503 every time: tried twice, then a warning, and the kubelets decide" {
+    start_server --fixtures "$ROOT/tests/fixtures/live-versions" \
+        --server-version v1.33.1 --fault server-error-always:version
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A -o json
+    assert_success
+    assert_equal "$stderr" "warning: cannot read the API server's /version (503 Service Unavailable); the version replayed is the newest kubelet's"
+    run grep -c '"path": "/version"' "$SERVER_LOG"
+    assert_output 2
+}
+
+@test "--snapshot-out records the API server's version; a run from the file replays it" {
+    need jq
+    start_server --fixtures "$ROOT/tests/fixtures/live-versions" \
+        --server-version v1.33.1
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A -o json \
+        --snapshot-out "$BATS_TEST_TMPDIR/snapshot.json"
+    assert_success
+    live="$output"
+    assert_equal "$(jq -r '.metadata.annotations["kubectl-preempt.io/server-version"]' "$BATS_TEST_TMPDIR/snapshot.json")" v1.33.1
+    run --separate-stderr "$KP" -f "$BATS_TEST_TMPDIR/snapshot.json" -A -o json
+    assert_success
+    assert_equal "$(jq -c .scheduler <<<"$output")" \
+        '{"version":"1.33","versionFrom":"snapshot'"'"'s API server /version","profile":"default-scheduler","config":null}'
+    # the same answers as the live run
+    diff <(jq -S 'del(.scheduler)' <<<"$live") <(jq -S 'del(.scheduler)' <<<"$output")
+    # kubectl still reads the file
+    if command -v kubectl >/dev/null; then
+        run kubectl --kubeconfig "$KC" --cache-dir "$BATS_TEST_TMPDIR/kcache" \
+            create --dry-run=client --validate=false -o name \
+            -f "$BATS_TEST_TMPDIR/snapshot.json"
+        assert_success
+        assert_line "node/big"
+    fi
 }

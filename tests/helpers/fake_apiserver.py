@@ -27,6 +27,8 @@ means once per list.
   too-many-requests-always  429 every time
   server-error-once      500 once, then OK
   server-error-always    500 every time
+  (server-error-once:version and server-error-always:version answer
+  /version with 503, once or always; only when named so)
   slow                   sleep --slow-seconds before answering
   truncated              Content-Length promises more than is sent
   not-json               200 with a body that is not JSON
@@ -64,7 +66,7 @@ Hostile servers (the same way; each streams until the client hangs up):
   items-scalar           a page whose items are [1]
 
 The port is printed on stdout and written to --port-file.  Every request
-is appended to --log as one JSON line.  /version answers v1.35.0 or
+is appended to --log as one JSON line.  /version answers v1.37.0 or
 --server-version (none: 404).  The server exits by itself after
 --lifetime seconds.  Python 3 standard library only.
 """
@@ -435,6 +437,15 @@ class Handler(BaseHTTPRequestHandler):
         namespace = None
         doc = fake_discovery.document(url.path,
                                       self.headers.get("Host", ""))
+        if url.path == "/version" and kind in ("token", "cert"):
+            # only when named for it: server-error-once:version, ...
+            faults = st.faults()
+            if ("server-error-always:version" in faults or
+                    ("server-error-once:version" in faults and
+                     st.fire_once("server-error-once", "version"))):
+                self.send_json(503, status(503, "ServiceUnavailable",
+                                           "the server is shutting down"))
+                return
         if url.path == "/version" and st.args.server_version:
             doc = server_version(st.args.server_version)
         if doc is not None and kind in ("token", "cert"):

@@ -11,7 +11,7 @@ cluster-wide list and the namespace to keep.  Standard library only.
 import re
 
 VERSION = {
-    "major": "1", "minor": "35", "gitVersion": "v1.35.0",
+    "major": "1", "minor": "37", "gitVersion": "v1.37.0",
     "gitCommit": "0000000000000000000000000000000000000000",
     "gitTreeState": "clean", "buildDate": "2026-01-01T00:00:00Z",
     "goVersion": "go1.25.0", "compiler": "gc", "platform": "linux/amd64",

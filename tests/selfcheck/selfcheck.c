@@ -271,7 +271,7 @@ run(const char *text, const cJSON *cluster, const struct config *cf,
         oc->failed = true;
         load_signature(err.msg, oc->sig, sizeof(oc->sig));
         snprintf(oc->msg, sizeof(oc->msg), "generator bug, the cluster "
-                 "does not load: %s", err.msg);
+                 "does not load: %.900s", err.msg);
     } else if (kp_selfcheck_failures() > 0) {
         const char *first = kp_selfcheck_first();
         size_t n = strcspn(first, ":");

@@ -16,16 +16,21 @@
  *   TestRequestedToCapacityRatioScoringStrategy, TestBrokenLinearFunction
  *   (through the shape), TestResourceBinPackingSingleExtended.
  *
- * Not ported: validation_test.go's leaderElection rows
- * (bad-resource-name-not-set, bad-resource-namespace-not-set,
- * bad-resource-lock-not-leases) and extender rows
- * (extender-negative-weight, extender-duplicate-managed-resources,
- * extender-duplicate-bind): those sections are accepted unchecked;
- * invalid-plugin-args and the queueSort pluginConfig args comparison
- * (args are decoded by plugin name, not by kind); defaults_test.go's
- * clientConnection, leaderElection and address defaults (not read);
- * validation_pluginargs_test.go's NodeAffinityArgs, VolumeBindingArgs and
- * DynamicResourcesArgs rows (not validated); most_allocated_test.go's
+ * and validation_pluginargs_test.go TestValidateNodeAffinityArgs and
+ * TestValidateVolumeBindingArgs (the rows of StorageCapacityScoring on, as
+ * in v1.37; before, a shape is refused when the version is applied:
+ * tests/cli/config.bats).
+ *
+ * Not ported: validation_test.go's bad-resource-name-not-set and
+ * bad-resource-namespace-not-set (the v1 defaults fill those names, a
+ * file cannot leave them empty); invalid-plugin-args and the queueSort
+ * pluginConfig args comparison (args are decoded by plugin name, not by
+ * kind); the label key and value syntax rows of NodeAffinityArgs
+ * ("invalid/label/key": IsQualifiedName is not checked there);
+ * defaults_test.go's clientConnection, leaderElection and address
+ * defaults (only the ones validation reads are applied);
+ * DynamicResourcesArgs rows (its feature-gated fields are not read);
+ * most_allocated_test.go's
  * "Resources not set" and "resource with zero weight" rows (the v1
  * defaults fill resources and turn weight 0 into 1 before NewFit, so a
  * configuration file cannot reach them);
@@ -351,6 +356,141 @@ static const struct validation_row validation_rows[] = {
     {"no bind plugin", HEAD "profiles:\n- plugins:\n"
      "    bind:\n      disabled: [{name: '*'}]\n",
      "at least one bind plugin is needed"},
+    /* leaderElection and clientConnection, after the v1 defaults */
+    {"bad-resource-lock-not-leases", HEAD "leaderElection:\n"
+     "  leaderElect: true\n  resourceLock: configmap\n",
+     "leaderElection.resourceLock: Invalid value: \"configmap\": "
+     "resourceLock value must be \"leases\""},
+    {"leader election off: nothing checked", HEAD "leaderElection:\n"
+     "  leaderElect: false\n  resourceLock: configmap\n"
+     "  leaseDuration: 1s\n", NULL},
+    {"negative lease duration", HEAD "leaderElection:\n"
+     "  leaseDuration: -1m30s\n",
+     "leaderElection.leaseDuration: Invalid value: -1m30s: must be greater "
+     "than zero"},
+    {"lease duration not above the renew deadline", HEAD
+     "leaderElection:\n  leaseDuration: 5s\n",
+     "leaderElection.leaseDuration: Invalid value: 10s: must be greater "
+     "than `RenewDeadline`"},
+    {"zero durations take the defaults", HEAD "leaderElection:\n"
+     "  leaseDuration: 0s\n  renewDeadline: \"0\"\n  retryPeriod: 0ms\n",
+     NULL},
+    {"negative retry period", HEAD "leaderElection:\n"
+     "  retryPeriod: -250ms\n",
+     "leaderElection.retryPeriod: Invalid value: -250ms: must be greater "
+     "than zero"},
+    {"unreadable duration", HEAD "leaderElection:\n  renewDeadline: 10x\n",
+     "leaderElection.renewDeadline: time: invalid duration \"10x\""},
+    {"a duration is a string", HEAD "leaderElection:\n  renewDeadline: 10\n",
+     "leaderElection.renewDeadline: expected a duration string"},
+    {"leaderElection strict decoding", HEAD "leaderElection:\n"
+     "  leaseDurations: 15s\n",
+     "strict decoding error: unknown field \"leaderElection.leaseDurations\""},
+    {"negative burst", HEAD "clientConnection:\n  qps: 10\n  burst: -1\n",
+     "clientConnection.burst: Invalid value: -1: must be non-negative"},
+    {"clientConnection strict decoding", HEAD "clientConnection:\n"
+     "  qpss: 10\n",
+     "strict decoding error: unknown field \"clientConnection.qpss\""},
+    /* extenders: validated, then refused (not simulated) */
+    {"extender-negative-weight", HEAD "extenders:\n"
+     "- urlPrefix: http://a/\n  prioritizeVerb: prioritize\n  weight: -1\n",
+     "extenders[0].weight: Invalid value: -1: must have a positive weight "
+     "applied to it"},
+    {"extender-duplicate-managed-resources", HEAD "extenders:\n"
+     "- urlPrefix: http://a/\n  managedResources:\n"
+     "  - name: example.com/foo\n  - name: example.com/foo\n",
+     "extenders[0].managedResources[1].name: Invalid value: "
+     "\"example.com/foo\": duplicate extender managed resource name"},
+    {"extender-invalid-managed-resource", HEAD "extenders:\n"
+     "- urlPrefix: http://a/\n  managedResources:\n  - name: cpu\n",
+     "extenders[0].managedResources[0].name: Invalid value: \"cpu\": is an "
+     "invalid extended resource name"},
+    {"extender-duplicate-bind", HEAD "extenders:\n"
+     "- urlPrefix: http://a/\n  bindVerb: bind\n"
+     "- urlPrefix: http://b/\n  bindVerb: bind\n",
+     "extenders: Invalid value: \"found 2 extenders implementing bind\": "
+     "only one extender can implement bind"},
+    {"a binder alone changes no decision", HEAD "extenders:\n"
+     "- urlPrefix: http://a/\n  bindVerb: bind\n", NULL},
+    {"a filtering extender cannot be replayed", HEAD "extenders:\n"
+     "- urlPrefix: http://gpu/\n  filterVerb: filter\n"
+     "  preemptVerb: preempt\n",
+     "extenders[0] (http://gpu/): kube-scheduler calls this extender to "
+     "filter, preempt, which cannot be replayed; --ignore-unknown-plugins "
+     "runs without it"},
+    /* validation_pluginargs_test.go TestValidateNodeAffinityArgs */
+    {"NodeAffinity: valid added affinity", HEAD "profiles:\n"
+     "- pluginConfig:\n  - name: NodeAffinity\n    args:\n"
+     "      addedAffinity:\n"
+     "        requiredDuringSchedulingIgnoredDuringExecution:\n"
+     "          nodeSelectorTerms:\n          - matchExpressions:\n"
+     "            - {key: label-1, operator: In, values: [label-1-val]}\n"
+     "        preferredDuringSchedulingIgnoredDuringExecution:\n"
+     "        - weight: 1\n          preference:\n"
+     "            matchFields:\n"
+     "            - {key: metadata.name, operator: In, values: [node-1]}\n",
+     NULL},
+    {"NodeAffinity: invalid added affinity (matchFields)", HEAD "profiles:\n"
+     "- pluginConfig:\n  - name: NodeAffinity\n    args:\n"
+     "      addedAffinity:\n"
+     "        preferredDuringSchedulingIgnoredDuringExecution:\n"
+     "        - weight: 1\n          preference:\n"
+     "            matchFields:\n            - key: metadata.name\n"
+     "              operator: In\n              values: [node-1, node-2]\n",
+     "args.addedAffinity.preferredDuringSchedulingIgnoredDuringExecution[0]"
+     ".matchFields[0].values: Invalid value: []string{\"node-1\", "
+     "\"node-2\"}: must have one element"},
+    {"NodeAffinity: unsupported operator", HEAD "profiles:\n"
+     "- pluginConfig:\n  - name: NodeAffinity\n    args:\n"
+     "      addedAffinity:\n"
+     "        requiredDuringSchedulingIgnoredDuringExecution:\n"
+     "          nodeSelectorTerms:\n          - matchExpressions:\n"
+     "            - {key: zone, operator: Within, values: [a]}\n",
+     "nodeSelectorTerms[0].matchExpressions[0].operator: Unsupported value: "
+     "\"Within\": supported values: \"In\", \"NotIn\", \"Exists\", "
+     "\"DoesNotExist\", \"Gt\", \"Lt\""},
+    {"NodeAffinity: Gt needs an integer", HEAD "profiles:\n"
+     "- pluginConfig:\n  - name: NodeAffinity\n    args:\n"
+     "      addedAffinity:\n"
+     "        requiredDuringSchedulingIgnoredDuringExecution:\n"
+     "          nodeSelectorTerms:\n          - matchExpressions:\n"
+     "            - {key: cores, operator: Gt, values: [many]}\n",
+     "matchExpressions[0].values[0]: Invalid value: \"many\": for 'Gt', "
+     "'Lt' operators, the value must be an integer"},
+    {"NodeAffinity: a 0-weight preferred term is not parsed", HEAD
+     "profiles:\n- pluginConfig:\n  - name: NodeAffinity\n    args:\n"
+     "      addedAffinity:\n"
+     "        preferredDuringSchedulingIgnoredDuringExecution:\n"
+     "        - weight: 0\n          preference:\n"
+     "            matchExpressions:\n            - {key: a, operator: Bad}\n",
+     NULL},
+    /* TestValidateVolumeBindingArgs (StorageCapacityScoring on, v1.37) */
+    {"VolumeBinding: zero is a valid config", HEAD "profiles:\n"
+     "- pluginConfig:\n  - name: VolumeBinding\n    args:\n"
+     "      bindTimeoutSeconds: 0\n", NULL},
+    {"VolumeBinding: negative value is an invalid config", HEAD "profiles:\n"
+     "- pluginConfig:\n  - name: VolumeBinding\n    args:\n"
+     "      bindTimeoutSeconds: -10\n",
+     "args.bindTimeoutSeconds: Invalid value: -10: invalid "
+     "BindTimeoutSeconds, should not be a negative value"},
+    {"VolumeBinding: shape should not be empty", HEAD "profiles:\n"
+     "- pluginConfig:\n  - name: VolumeBinding\n    args:\n"
+     "      shape: []\n",
+     "args.shape: Required value: at least one point must be specified"},
+    {"VolumeBinding: shape points must be sorted", HEAD "profiles:\n"
+     "- pluginConfig:\n  - name: VolumeBinding\n    args:\n"
+     "      shape:\n      - {utilization: 10, score: 0}\n"
+     "      - {utilization: 5, score: 10}\n",
+     "args.shape[1].utilization: Invalid value: 5: values must be sorted "
+     "in increasing order"},
+    {"VolumeBinding: score out of range", HEAD "profiles:\n"
+     "- pluginConfig:\n  - name: VolumeBinding\n    args:\n"
+     "      shape:\n      - {utilization: 0, score: 11}\n",
+     "args.shape[0].score: Invalid value: 11: not in valid range [0, 10]"},
+    {"VolumeBinding strict decoding", HEAD "profiles:\n"
+     "- pluginConfig:\n  - name: VolumeBinding\n    args:\n"
+     "      bindTimeout: 10\n",
+     "strict decoding error: unknown field"},
     /* decoding */
     {"strict decoding", HEAD "profiles:\n- schedulerName: me\n  foo: 1\n",
      "strict decoding error: unknown field \"profiles[0].foo\""},

@@ -11,7 +11,7 @@ static struct kp_status
 filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
 {
     static const struct kp_taint taint = {
-        "node.kubernetes.io/unschedulable", "", "NoSchedule"};
+        "node.kubernetes.io/unschedulable", "", "NoSchedule", NULL};
 
     (void)idx;
     if (!ni->unschedulable || kp_tolerates_any(c->pod, &taint))

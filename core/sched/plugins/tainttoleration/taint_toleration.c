@@ -6,9 +6,23 @@
  */
 #include <string.h>
 
+#include "config.h"
 #include "corev1.h"
 #include "plugins.h"
 #include "score.h"
+
+/*
+ * Up to v1.33 the reason named the taint: "node(s) had untolerated taint
+ * {key: value}".  kubernetes/kubernetes#134740 (v1.35.0, cherry-picked
+ * into a v1.34 patch release of November 2025, #135023) replaced it by
+ * the generic text, so that taints stay out of pod statuses.
+ */
+static bool
+old_reason(const struct kp_cycle *c)
+{
+    return c->profile && c->profile->kube_minor > 0 &&
+           c->profile->kube_minor < 34;
+}
 
 static struct kp_status
 filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
@@ -23,7 +37,8 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
             strcmp(t->effect, "NoExecute") != 0)
             continue;
         if (!kp_tolerates_any(c->pod, t))
-            return kp_status_new(KP_UNRESOLVABLE, KP_REASON_TAINT);
+            return kp_status_new(KP_UNRESOLVABLE, old_reason(c) && t->reason_kv
+                                 ? t->reason_kv : KP_REASON_TAINT);
     }
     return kp_status_ok();
 }
