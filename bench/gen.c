@@ -5,8 +5,8 @@
  * items in API-server order (nodes by name, pods by namespace/name, PDBs by
  * namespace/name, PriorityClasses by name).
  *
- *   gen small|medium|large [-o FILE]
- *   gen NODES PODS PENDING PDBS [-o FILE]
+ *   gen small|medium|large [--shape NAME] [-o FILE]
+ *   gen NODES PODS PENDING PDBS [--shape NAME] [-o FILE]
  *
  * The cluster: three node pools (general m6i.2xlarge, large m6i.4xlarge,
  * tainted gpu g5.4xlarge) over three zones; three DaemonSets on every node;
@@ -18,6 +18,18 @@
  * annotations, ownerReferences, managedFields (fieldsV1), probes, env,
  * projected service-account volumes, tolerations, status conditions and
  * containerStatuses.
+ *
+ * Shapes (--shape; bench/README.md): `default` is the cluster above, byte
+ * for byte what this generator printed before shapes existed; `fits`
+ * leaves a quarter of the CPU free, runs Deployments (system default
+ * spreading) with some preferred pod affinity, and most pending pods fit;
+ * `affinity` gives many bound and pending pods required pod anti-affinity
+ * and DoNotSchedule topology spread, and adds pending replicas to running
+ * workloads that have them; `nominated` gives most pending pods a
+ * status.nominatedNodeName, a third with their victims already
+ * terminating; `pdb` adds namespace-wide and per-instance PDBs, so most
+ * pods are matched by two to four.  Node, pod and pending counts are the
+ * size's in every shape.
  *
  * Same arguments, same bytes: every random choice comes from a fixed seed.
  */
@@ -405,7 +417,8 @@ struct workload {
     long side_cpu_m, side_mem_mi;       /* sidecar requests */
     int cpu_limit;                      /* main has a cpu limit */
     int gpu;
-    int affinity;       /* 0 none, 1 arch, 2 zone, 3 pref anti-aff, 4 req anti-aff */
+    int affinity;       /* 0 none, 1 arch, 2 zone, 3 pref anti-aff, 4 req anti-aff,
+                         * 5 preferred pod affinity (to paff_wl, same zone) */
     int zone;
     int running, pending;
     int pdb;                            /* index into pdbs or -1 */
@@ -413,6 +426,11 @@ struct workload {
     const char *image_repo;
     time_t created;
     int never_node_placed;
+    /* shapes other than default */
+    int comp;           /* app.kubernetes.io/component: 1 + index, 0 none */
+    int anti_comp;      /* required anti-affinity selects component anti_comp-1 */
+    int spread;         /* DoNotSchedule spread: 1 zone, 2 hostname, 3 both */
+    int paff_wl;        /* affinity 5: the workload it prefers to be near */
 };
 
 struct pod {
@@ -420,14 +438,21 @@ struct pod {
     int wl, node, ord;
     uint64_t seed;
     time_t created;
+    int nominated;      /* status.nominatedNodeName: node index + 1, 0 none */
+    int terminating;    /* a victim in flight (deletionTimestamp, DisruptionTarget) */
 };
 
 struct pdbrec {
-    int wl;
+    int wl;             /* the workload it protects, or -1 (pdb shape) */
     int kind;           /* 0 minAvailable int, 1 minAvailable %, 2 maxUnav int, 3 maxUnav % */
     int val;
     int disruptions, desired;
     char uid[37];
+    /* what is printed (pdb_fill; the pdb shape's own PDBs set it) */
+    int ns, healthy, expected;
+    char name[80], rel[64], selval[64];
+    const char *selkey;
+    time_t created;
 };
 
 static const char *const nsword[] = {
@@ -459,6 +484,54 @@ static int npods, cappods;
 static struct pdbrec *pdbs;
 static int npdbs;
 static uint64_t seed0;
+
+/* --shape: what the cluster is built to exercise (bench/README.md) */
+enum { SH_DEFAULT, SH_FITS, SH_AFFINITY, SH_NOMINATED, SH_PDB, NSHAPES };
+static const char *const shape_names[NSHAPES] = {"default", "fits", "affinity",
+                                                 "nominated", "pdb"};
+static int shape;
+static const char *const compword[4] = {"web", "cache", "worker", "db"};
+
+/* (workload, node) pairs in use: required anti-affinity on placement */
+static uint64_t *pair_set;
+static size_t pair_cap, pair_used;
+
+static int
+pair_seen(int wl, int node, int add)
+{
+    uint64_t h = (mix64(((uint64_t)(uint32_t)wl << 32) | (uint32_t)node)) | 1;
+    size_t i;
+
+    if (add && 2 * (pair_used + 1) > pair_cap) {
+        uint64_t *old = pair_set;
+        size_t oldcap = pair_cap, j;
+
+        pair_cap = pair_cap ? pair_cap * 2 : 4096;
+        pair_set = calloc(pair_cap, sizeof(*pair_set));
+        if (!pair_set) {
+            perror("gen");
+            exit(1);
+        }
+        for (j = 0; j < oldcap; j++)
+            if (old[j]) {
+                for (i = old[j] & (pair_cap - 1); pair_set[i];
+                     i = (i + 1) & (pair_cap - 1))
+                    ;
+                pair_set[i] = old[j];
+            }
+        free(old);
+    }
+    if (!pair_cap)
+        return 0;
+    for (i = h & (pair_cap - 1); pair_set[i]; i = (i + 1) & (pair_cap - 1))
+        if (pair_set[i] == h)
+            return 1;
+    if (add) {
+        pair_set[i] = h;
+        pair_used++;
+    }
+    return 0;
+}
 
 static void *
 xcalloc(size_t n, size_t sz)
@@ -605,11 +678,373 @@ wl_common(struct rng *r, struct workload *w)
 
 static long total_alloc_cpu;
 static int unplaced;
+static int reg_lo, reg_hi;      /* the regular running workloads */
+
+/* a regular running workload of namespace ns other than self, or -1 */
+static int
+pick_wl_in_ns(struct rng *r, int ns, int self)
+{
+    int t;
+
+    if (reg_hi <= reg_lo)
+        return -1;
+    for (t = 0; t < 64; t++) {
+        int k = reg_lo + rint_(r, reg_hi - reg_lo);
+
+        if (k != self && wls[k].ns == ns && wls[k].running > 0)
+            return k;
+    }
+    return -1;
+}
+
+static struct pod *new_pod(void);
+static struct workload *new_wl(void);
+
+/* affinity shape: pending replicas of a running workload with required
+ * anti-affinity or topology spread (a scale-up); 0 when none was found */
+static int
+add_pending_replicas(struct rng *r, int *left)
+{
+    int t, rep, i;
+
+    if (reg_hi <= reg_lo)
+        return 0;
+    for (t = 0; t < 32; t++) {
+        int k = reg_lo + rint_(r, reg_hi - reg_lo);
+        struct workload *w = &wls[k];
+
+        if (w->kind == K_JOB || (w->affinity != 4 && !w->spread))
+            continue;
+        rep = 1 + rint_(r, 3);
+        if (rep > *left)
+            rep = *left;
+        for (i = 0; i < rep; i++) {
+            struct pod *p = new_pod();
+
+            p->wl = k;
+            p->ord = w->running + w->pending + i;
+            p->node = -1;
+        }
+        w->pending += rep;
+        *left -= rep;
+        return 1;
+    }
+    return 0;
+}
+
+/* fits shape: a pending Deployment that mostly fits in the free quarter;
+ * some prefer to be near another workload of the namespace */
+static void
+add_pending_fits(struct rng *r, struct rng *r2, int *left)
+{
+    static const int pc_w[4] = {5, 20, 55, 20};
+    static const long cpu[7] = {100, 250, 500, 750, 1000, 2000, 4000};
+    static const int cpu_w[7] = {10, 20, 25, 15, 15, 10, 5};
+    struct workload *w = new_wl();
+    int rep = 1 + rint_(r, 12), x, i;
+
+    if (rep > *left)
+        rep = *left;
+    w->ns = rint_(r, nns - 3);
+    w->pc = rpick(r, pc_w, 4);
+    w->kind = rint_(r, 6) == 0 ? K_STS : K_DEPLOY;
+    name_wl(r, w, NULL);
+    w->cpu_m = cpu[rpick(r, cpu_w, 7)];
+    w->mem_mi = (long)((double)w->cpu_m * (2.0 + 2.0 * runit(r)) * 1.024);
+    w->mem_mi = (w->mem_mi + 15) / 16 * 16;
+    w->ncont = rint_(r, 3) == 0 ? 2 : 1;
+    if (w->ncont == 2) {
+        w->side_cpu_m = 50;
+        w->side_mem_mi = 64;
+    }
+    w->cpu_limit = rint_(r, 3) != 0;
+    x = rint_(r2, 100);
+    if (x < 30) {
+        w->paff_wl = pick_wl_in_ns(r2, w->ns, -1);
+        if (w->paff_wl >= 0)
+            w->affinity = 5;
+    } else if (x < 40) {
+        w->affinity = 3;
+    } else if (x < 45) {
+        w->affinity = 2;
+        w->zone = rint_(r2, 3);
+    }
+    w->pending = rep;
+    wl_common(r, w);
+    w->created = T0 + 210 * 86400 + rint_(r, 3600);
+    for (i = 0; i < rep; i++) {
+        struct pod *p = new_pod();
+
+        p->wl = nwls - 1;
+        p->ord = i;
+        p->node = -1;
+    }
+    *left -= rep;
+}
+
+/* what emit_pdb prints of a workload's PDB */
+static void
+pdb_fill(struct pdbrec *d)
+{
+    const struct workload *w = &wls[d->wl];
+
+    d->ns = w->ns;
+    snprintf(d->name, sizeof(d->name), "%s-pdb", w->name);
+    snprintf(d->rel, sizeof(d->rel), "%s", w->name);
+    d->selkey = "app.kubernetes.io/name";
+    snprintf(d->selval, sizeof(d->selval), "%s", w->name);
+    d->healthy = w->running;
+    d->expected = w->running + w->pending;
+    d->created = w->created;
+}
+
+static int
+cmp_pdb_name(const void *a, const void *b)
+{
+    const struct pdbrec *x = a, *y = b;
+    int c = strcmp(nsnames[x->ns], nsnames[y->ns]);
+
+    return c ? c : strcmp(x->name, y->name);
+}
+
+/* pdb shape: two namespace-wide PDBs per namespace (label team: every
+ * pod of its workloads; app.kubernetes.io/part-of: its Deployments) and,
+ * on a third of the workloads with a PDB, a second one on
+ * app.kubernetes.io/instance with maxUnavailable 0: most pods are matched
+ * by two to four PDBs, some with no disruption left */
+static void
+add_shape_pdbs(struct rng *r)
+{
+    int *tot = xcalloc((size_t)nns * 4, sizeof(int));
+    int i, k, nw = npdbs;
+
+    for (i = 0; i < npods; i++) {
+        const struct workload *w = &wls[pods[i].wl];
+
+        if (w->kind == K_DS)
+            continue;
+        tot[w->ns * 4 + 0]++;
+        tot[w->ns * 4 + 1] += pods[i].node >= 0;
+        if (w->kind == K_DEPLOY) {
+            tot[w->ns * 4 + 2]++;
+            tot[w->ns * 4 + 3] += pods[i].node >= 0;
+        }
+    }
+    for (k = 0; k < nns; k++) {
+        struct pdbrec *d;
+
+        if (k == ns_kube_system || k == ns_monitoring)
+            continue;
+        if (tot[k * 4 + 0] > 0) {
+            d = &pdbs[npdbs++];
+            d->wl = -1;
+            d->ns = k;
+            d->kind = rint_(r, 2) ? 2 : 3;      /* 1-8 pods, or 20% */
+            d->val = d->kind == 2 ? 1 + rint_(r, 8) : 20;
+            d->expected = tot[k * 4 + 0];
+            d->healthy = tot[k * 4 + 1];
+            d->desired = d->expected -
+                         (d->kind == 2 ? d->val
+                                       : (d->expected * 20 + 99) / 100);
+            if (d->desired < 0)
+                d->desired = 0;
+            d->disruptions = d->healthy - d->desired;
+            if (d->disruptions < 0)
+                d->disruptions = 0;
+            snprintf(d->name, sizeof(d->name), "%s-team-budget", nsnames[k]);
+            snprintf(d->rel, sizeof(d->rel), "%s-policies", nsnames[k]);
+            d->selkey = "team";
+            snprintf(d->selval, sizeof(d->selval), "%s", nsnames[k]);
+            d->created = T0 + rint_(r, 30 * 86400);
+            ruid(r, d->uid);
+        }
+        if (tot[k * 4 + 2] > 0) {
+            d = &pdbs[npdbs++];
+            d->wl = -1;
+            d->ns = k;
+            d->kind = 1;
+            d->val = 90;
+            d->expected = tot[k * 4 + 2];
+            d->healthy = tot[k * 4 + 3];
+            d->desired = (d->expected * 90 + 99) / 100;
+            d->disruptions = d->healthy - d->desired;
+            if (d->disruptions < 0)
+                d->disruptions = 0;
+            snprintf(d->name, sizeof(d->name), "%s-services-budget",
+                     nsnames[k]);
+            snprintf(d->rel, sizeof(d->rel), "%s-policies", nsnames[k]);
+            d->selkey = "app.kubernetes.io/part-of";
+            snprintf(d->selval, sizeof(d->selval), "%s", nsnames[k]);
+            d->created = T0 + rint_(r, 30 * 86400);
+            ruid(r, d->uid);
+        }
+    }
+    for (i = 0; i < nw; i++) {
+        const struct workload *w = &wls[pdbs[i].wl];
+        struct pdbrec *d;
+
+        if (rint_(r, 3) != 0)
+            continue;
+        d = &pdbs[npdbs++];
+        d->wl = -1;
+        d->ns = w->ns;
+        d->kind = 2;
+        d->val = 0;
+        d->expected = w->running + w->pending;
+        d->healthy = w->running;
+        d->desired = d->expected;
+        d->disruptions = d->healthy - d->desired;
+        if (d->disruptions < 0)
+            d->disruptions = 0;
+        snprintf(d->name, sizeof(d->name), "%s-instance-pdb", w->name);
+        snprintf(d->rel, sizeof(d->rel), "%s", w->name);
+        d->selkey = "app.kubernetes.io/instance";
+        snprintf(d->selval, sizeof(d->selval), "%s", w->name);
+        d->created = w->created + 86400;
+        ruid(r, d->uid);
+    }
+    free(tot);
+}
+
+static int
+cmp_victim(const void *a, const void *b)
+{
+    const struct pod *x = &pods[*(const int *)a], *y = &pods[*(const int *)b];
+    long px = pcs[wls[x->wl].pc].value, py = pcs[wls[y->wl].pc].value;
+
+    if (px != py)
+        return px < py ? -1 : 1;
+    return *(const int *)a - *(const int *)b;
+}
+
+/* nominated shape: pending pods carrying status.nominatedNodeName.  35%
+ * preempted already: lower-priority victims on the node are terminating
+ * (deletionTimestamp, DisruptionTarget PreemptionByScheduler) and would
+ * free enough room; 35% are nominated to a node where they would fit
+ * after preemption, victims not (yet) marked; 15% to a random node
+ * (stale); 15% carry none (and the few for which no node was found in 24
+ * tries). */
+static void
+nominate(struct rng *r)
+{
+    int *start = xcalloc((size_t)nnodes + 1, sizeof(int));
+    int *fill = xcalloc((size_t)nnodes, sizeof(int));
+    int *onnode, *cand;
+    long *resv_cpu = xcalloc((size_t)nnodes, sizeof(long));
+    long *resv_mem = xcalloc((size_t)nnodes, sizeof(long));
+    int i, j;
+
+    for (i = 0; i < npods; i++)
+        if (pods[i].node >= 0)
+            start[pods[i].node + 1]++;
+    for (i = 0; i < nnodes; i++)
+        start[i + 1] += start[i];
+    onnode = xcalloc((size_t)start[nnodes] + 1, sizeof(int));
+    cand = xcalloc((size_t)start[nnodes] + 1, sizeof(int));
+    for (i = 0; i < npods; i++)
+        if (pods[i].node >= 0)
+            onnode[start[pods[i].node] + fill[pods[i].node]++] = i;
+    for (i = 0; i < npods; i++) {
+        struct pod *p = &pods[i];
+        const struct workload *w = &wls[p->wl];
+        long need_c = w->cpu_m + w->side_cpu_m, need_m = w->mem_mi + w->side_mem_mi;
+        int x, t, done = 0;
+
+        if (p->node >= 0)
+            continue;
+        x = rint_(r, 100);
+        if (x >= 85)
+            continue;
+        if (x >= 70) {
+            p->nominated = 1 + rint_(r, nnodes);
+            continue;
+        }
+        for (t = 0; t < 24 && !done; t++) {
+            int nd = rint_(r, nnodes), nc = 0;
+            const struct node *n = &nodes[nd];
+            long fc = pools[n->pool].alloc_cpu - n->used_cpu - resv_cpu[nd];
+            long fm = pools[n->pool].alloc_mem_ki / 1024 - n->used_mem_mi -
+                      resv_mem[nd];
+            int nv = 0;
+
+            if ((n->pool == POOL_GPU) != (w->gpu != 0))
+                continue;
+            for (j = start[nd]; j < start[nd + 1]; j++) {
+                const struct pod *q = &pods[onnode[j]];
+
+                if (!q->terminating &&
+                    pcs[wls[q->wl].pc].value < pcs[w->pc].value)
+                    cand[nc++] = onnode[j];
+            }
+            qsort(cand, (size_t)nc, sizeof(int), cmp_victim);
+            while ((fc < need_c || fm < need_m) && nv < nc) {
+                const struct workload *v = &wls[pods[cand[nv]].wl];
+
+                fc += v->cpu_m + v->side_cpu_m;
+                fm += v->mem_mi + v->side_mem_mi;
+                nv++;
+            }
+            if (fc < need_c || fm < need_m)
+                continue;
+            p->nominated = nd + 1;
+            resv_cpu[nd] += need_c;
+            resv_mem[nd] += need_m;
+            if (x < 35)
+                for (j = 0; j < nv; j++)
+                    pods[cand[j]].terminating = 1;
+            done = 1;
+        }
+    }
+    free(start);
+    free(fill);
+    free(onnode);
+    free(cand);
+    free(resv_cpu);
+    free(resv_mem);
+}
+
+/* shapes: what a regular running workload carries besides the default */
+static void
+shape_running(struct rng *r, struct workload *w, int self)
+{
+    int x = rint_(r, 100), y = rint_(r, 100);
+
+    switch (shape) {
+    case SH_FITS:
+        /* preferred anti-affinity (hostname) or preferred affinity to
+         * another workload of the namespace (zone); Deployments and
+         * StatefulSets get the system default spreading */
+        w->affinity = 0;
+        if (x < 20) {
+            w->affinity = 3;
+        } else if (x < 32) {
+            w->paff_wl = pick_wl_in_ns(r, w->ns, self);
+            if (w->paff_wl >= 0)
+                w->affinity = 5;
+        }
+        break;
+    case SH_AFFINITY:
+        w->comp = 1 + rint_(r, 4);
+        if (w->kind != K_JOB && w->running >= 2 &&
+            w->running <= nnodes / 4 && x < 35)
+            w->affinity = 4;            /* required, own name, hostname */
+        if (y < 40)
+            w->spread = 1;              /* zone, maxSkew 1 */
+        else if (y < 50)
+            w->spread = 2;              /* hostname, maxSkew 1 */
+        else if (y < 55)
+            w->spread = 3;
+        break;
+    default:
+        break;
+    }
+}
 
 static void
 build(int N, int P, int Q, int B)
 {
     struct rng r = {seed0};
+    struct rng r2 = {seed0 ^ 0x7368617065ULL};     /* shapes' own draws */
     int i, k, ngpu, nlarge, R, target_regular, nfill;
     int *order;
     double avg_cpu;
@@ -770,10 +1205,12 @@ build(int N, int P, int Q, int B)
     for (i = 0; i < N; i++)
         if (nodes[i].pool != POOL_GPU)
             nfill++;
-    if (R < 3 * nfill)
+    if (R < 3 * nfill || shape == SH_FITS)
         nfill = 0;
     target_regular = R - nfill;
-    avg_cpu = 0.90 * (double)total_alloc_cpu / (target_regular ? target_regular : 1);
+    /* the fits shape leaves about a quarter of the CPU free */
+    avg_cpu = (shape == SH_FITS ? 0.72 : 0.90) * (double)total_alloc_cpu /
+              (target_regular ? target_regular : 1);
     {
         int placed = 0;
         int first_regular_wl = nwls;
@@ -792,6 +1229,8 @@ build(int N, int P, int Q, int B)
                 w->kind = rint_(&r, 5) == 0 ? K_STS : K_DEPLOY;
             else
                 w->kind = rint_(&r, 2) ? K_JOB : K_DEPLOY;
+            if (shape == SH_FITS)       /* Deployments (a few StatefulSets) */
+                w->kind = w->kind == K_STS ? K_STS : K_DEPLOY;
             name_wl(&r, w, NULL);
             cpu = (long)(avg_cpu * f / 10.0 + 0.5) * 10;
             if (cpu < 10)
@@ -814,8 +1253,15 @@ build(int N, int P, int Q, int B)
             w->running = rep;
             w->image_repo = NULL;
             wl_common(&r, w);
+            if (shape != SH_DEFAULT) {
+                reg_lo = first_regular_wl;
+                reg_hi = nwls - 1;
+                shape_running(&r2, w, nwls - 1);
+            }
             placed += rep;
         }
+        reg_lo = first_regular_wl;
+        reg_hi = nwls;
         /* expand, shuffle, place first-fit from a rotating cursor */
         {
             int first_pod = npods, nreg, cursor = 0;
@@ -848,6 +1294,9 @@ build(int N, int P, int Q, int B)
 
                     if (pl == POOL_GPU)
                         continue;
+                    if (w->affinity == 4 && shape == SH_AFFINITY &&
+                        pair_seen(pods[i].wl, (cursor + tries) % N, 0))
+                        continue;
                     if (n->used_cpu + c <= pools[pl].alloc_cpu &&
                         n->used_mem_mi + m <= pools[pl].alloc_mem_ki / 1024 &&
                         n->npods < 110) {
@@ -864,14 +1313,21 @@ build(int N, int P, int Q, int B)
                     unplaced++;
                     for (j = 0; j < N; j++)
                         if (nodes[j].pool != POOL_GPU &&
+                            !(w->affinity == 4 && shape == SH_AFFINITY &&
+                              pair_seen(pods[i].wl, j, 0)) &&
                             (best < 0 || pools[nodes[j].pool].alloc_cpu -
                                                  nodes[j].used_cpu > low)) {
                             best = j;
                             low = pools[nodes[j].pool].alloc_cpu -
                                   nodes[j].used_cpu;
                         }
+                    for (j = 0; j < N && best < 0; j++)
+                        if (nodes[j].pool != POOL_GPU)
+                            best = j;
                 }
                 pods[i].node = best;
+                if (w->affinity == 4 && shape == SH_AFFINITY)
+                    pair_seen(pods[i].wl, best, 1);
                 nodes[best].used_cpu += c;
                 nodes[best].used_mem_mi += m;
                 nodes[best].npods++;
@@ -929,11 +1385,21 @@ build(int N, int P, int Q, int B)
         int left = Q, gpu_left = ngpu;
 
         while (left > 0) {
-            struct workload *w = new_wl();
-            int rep = 1 + rint_(&r, 12);
-            int shape = rint_(&r, 100);
+            struct workload *w;
+            int rep, shape_;
             static const long pend_cpu[5] = {1000, 1500, 2000, 3000, 4000};
             static const int pend_cpu_w[5] = {30, 25, 25, 12, 8};
+
+            if (shape == SH_AFFINITY && rint_(&r2, 100) < 30 &&
+                add_pending_replicas(&r2, &left))
+                continue;               /* a scale-up of a running one */
+            if (shape == SH_FITS) {
+                add_pending_fits(&r, &r2, &left);
+                continue;
+            }
+            w = new_wl();
+            rep = 1 + rint_(&r, 12);
+            shape_ = rint_(&r, 100);
 
             if (rep > left)
                 rep = left;
@@ -952,10 +1418,10 @@ build(int N, int P, int Q, int B)
                 w->side_mem_mi = 64;
             }
             w->cpu_limit = rint_(&r, 3) != 0;
-            if (shape < 3) {                    /* fits no node at all */
+            if (shape_ < 3) {                   /* fits no node at all */
                 w->cpu_m = 64000;
                 w->mem_mi = 256 * 1024;
-            } else if (shape < 8 && gpu_left > 0 && w->pc >= PC_PROD) {
+            } else if (shape_ < 8 && gpu_left > 0 && w->pc >= PC_PROD) {
                 w->gpu = 1;                     /* inference on a GPU */
                 w->ns = ns_ml;
                 name_wl(&r, w, "serve");
@@ -964,18 +1430,31 @@ build(int N, int P, int Q, int B)
                 if (rep > gpu_left)
                     rep = gpu_left;
                 gpu_left -= rep;
-            } else if (shape < 25) {
+            } else if (shape_ < 25) {
                 w->affinity = 2;                /* required zone */
                 w->zone = rint_(&r, 3);
-            } else if (shape < 32) {
+            } else if (shape_ < 32) {
                 w->affinity = 1;                /* required arch */
-            } else if (shape < 37) {
+            } else if (shape_ < 37) {
                 w->affinity = 4;                /* required anti-affinity */
-            } else if (shape < 50) {
+            } else if (shape_ < 50) {
                 w->affinity = 3;
             }
             w->pending = rep;
             wl_common(&r, w);
+            if (shape == SH_AFFINITY && !w->gpu && w->cpu_m != 64000 &&
+                w->affinity != 1 && w->affinity != 2) {
+                int x = rint_(&r2, 100), y = rint_(&r2, 100);
+
+                w->comp = 1 + rint_(&r2, 4);
+                if (x < 25) {
+                    w->affinity = 4;            /* own name, hostname */
+                } else if (x < 50) {
+                    w->affinity = 4;    /* a component of any namespace */
+                    w->anti_comp = 1 + rint_(&r2, 4);
+                }
+                w->spread = y < 35 ? 1 : y < 45 ? 2 : y < 50 ? 3 : 0;
+            }
             w->created = T0 + 210 * 86400 + rint_(&r, 3600);
             for (i = 0; i < rep; i++) {
                 struct pod *p = new_pod();
@@ -1007,8 +1486,15 @@ build(int N, int P, int Q, int B)
                                 : w->created + (time_t)(p->seed % (86400 * 5));
     }
 
-    /* PDBs: on workloads with 2+ replicas first, then any */
-    pdbs = xcalloc((size_t)B + 1, sizeof(*pdbs));
+    /* PDBs: on workloads with 2+ replicas first, then any; the pdb shape
+     * has twice as many, and more (add_shape_pdbs) */
+    if (shape == SH_PDB) {
+        B *= 2;
+        pdbs = xcalloc((size_t)B + 2 * (size_t)nns + (size_t)nwls + 1,
+                       sizeof(*pdbs));
+    } else {
+        pdbs = xcalloc((size_t)B + 1, sizeof(*pdbs));
+    }
     {
         int pass;
 
@@ -1053,11 +1539,18 @@ build(int N, int P, int Q, int B)
                     d->disruptions = 0;
                 ruid(&r, d->uid);
             }
-        if (npdbs < B)
+        if (npdbs < B && shape != SH_PDB)
             fprintf(stderr, "gen: only %d workloads could carry a PDB\n",
                     npdbs);
     }
-    qsort(pdbs, (size_t)npdbs, sizeof(*pdbs), cmp_pdb);
+    for (i = 0; i < npdbs; i++)
+        pdb_fill(&pdbs[i]);
+    if (shape == SH_PDB) {
+        add_shape_pdbs(&r2);
+        qsort(pdbs, (size_t)npdbs, sizeof(*pdbs), cmp_pdb_name);
+    } else {
+        qsort(pdbs, (size_t)npdbs, sizeof(*pdbs), cmp_pdb);
+    }
     qsort(pods, (size_t)npods, sizeof(*pods), cmp_pod);
     for (i = 1; i < npods; i++)
         if (cmp_pod(&pods[i - 1], &pods[i]) == 0) {
@@ -1065,6 +1558,8 @@ build(int N, int P, int Q, int B)
                     nsnames[wls[pods[i].wl].ns], pods[i].name);
             exit(1);
         }
+    if (shape == SH_NOMINATED)
+        nominate(&r2);
 }
 
 /* -------------------------------------------------------------- emit */
@@ -1594,6 +2089,10 @@ emit_pod(const struct pod *p)
         oe();
     }
     tsv("creationTimestamp", p->created);
+    if (p->terminating) {
+        iv("deletionGracePeriodSeconds", 30);
+        tsv("deletionTimestamp", T0 + 212 * 86400 + (time_t)(p->seed % 1800));
+    }
     if (w->kind != K_STS) {
         if (w->kind == K_DEPLOY)
             snprintf(b, sizeof(b), "%s-%s-", w->name, w->hash);
@@ -1607,6 +2106,8 @@ emit_pod(const struct pod *p)
         snprintf(idx, sizeof(idx), "%d", p->ord);
         snprintf(rev, sizeof(rev), "%s-%s", w->name, w->hash);
         nlab = 0;
+        if (w->comp)
+            LAB("app.kubernetes.io/component", compword[w->comp - 1]);
         switch (w->kind) {
         case K_DEPLOY:
             LAB("app.kubernetes.io/instance", w->name);
@@ -1682,7 +2183,9 @@ emit_pod(const struct pod *p)
     if (w->affinity || w->kind == K_DS) {
         ob("f:affinity");
         dot();
-        emptyobj(w->affinity >= 3 ? "f:podAntiAffinity" : "f:nodeAffinity");
+        emptyobj(w->affinity == 5   ? "f:podAffinity"
+                 : w->affinity >= 3 ? "f:podAntiAffinity"
+                                    : "f:nodeAffinity");
         oe();
     }
     ob("f:containers");
@@ -1696,6 +2199,8 @@ emit_pod(const struct pod *p)
         "f:serviceAccount", "f:serviceAccountName",
         "f:terminationGracePeriodSeconds", "f:tolerations", NULL};
     fleaves(sp);
+    if (w->spread)
+        emptyobj("f:topologySpreadConstraints");
     oe();
     oe();
     sv("manager", "kube-controller-manager");
@@ -1817,6 +2322,24 @@ emit_pod(const struct pod *p)
         oe();
         oe();
         oe();
+    } else if (w->affinity == 5) {
+        ob("affinity");
+        ob("podAffinity");
+        ab("preferredDuringSchedulingIgnoredDuringExecution");
+        ob(NULL);
+        ob("podAffinityTerm");
+        ob("labelSelector");
+        ob("matchLabels");
+        sv("app.kubernetes.io/name", wls[w->paff_wl].name);
+        oe();
+        oe();
+        sv("topologyKey", "topology.kubernetes.io/zone");
+        oe();
+        iv("weight", 50);
+        oe();
+        ae();
+        oe();
+        oe();
     } else if (w->affinity >= 3) {
         ob("affinity");
         ob("podAntiAffinity");
@@ -1830,9 +2353,14 @@ emit_pod(const struct pod *p)
         }
         ob("labelSelector");
         ob("matchLabels");
-        sv("app.kubernetes.io/name", w->name);
+        if (w->anti_comp)
+            sv("app.kubernetes.io/component", compword[w->anti_comp - 1]);
+        else
+            sv("app.kubernetes.io/name", w->name);
         oe();
         oe();
+        if (w->anti_comp)               /* of every namespace */
+            emptyobj("namespaceSelector");
         sv("topologyKey", "kubernetes.io/hostname");
         if (w->affinity == 3) {
             oe();
@@ -1982,6 +2510,25 @@ emit_pod(const struct pod *p)
         }
     }
     ae();
+    if (w->spread) {
+        ab("topologySpreadConstraints");
+        for (i = 0; i < 2; i++) {
+            if (!(w->spread & (1 << i)))
+                continue;
+            ob(NULL);
+            ob("labelSelector");
+            ob("matchLabels");
+            sv("app.kubernetes.io/name", w->name);
+            oe();
+            oe();
+            iv("maxSkew", 1);
+            sv("topologyKey", i == 0 ? "topology.kubernetes.io/zone"
+                                     : "kubernetes.io/hostname");
+            sv("whenUnsatisfiable", "DoNotSchedule");
+            oe();
+        }
+        ae();
+    }
     ab("volumes");
     ob(NULL);
     snprintf(b, sizeof(b), "kube-api-access-%s", tok);
@@ -2058,6 +2605,18 @@ emit_pod(const struct pod *p)
             sv("type", ct[i]);
             oe();
         }
+        if (p->terminating) {
+            ob(NULL);
+            key("lastProbeTime");
+            put("null", 4);
+            tsv("lastTransitionTime", T0 + 212 * 86400 + (time_t)(p->seed % 1800));
+            sv("message", "default-scheduler: preempting to accommodate a "
+                          "higher priority pod");
+            sv("reason", "PreemptionByScheduler");
+            sv("status", "True");
+            sv("type", "DisruptionTarget");
+            oe();
+        }
     }
     ae();
     if (!pending) {
@@ -2111,6 +2670,8 @@ emit_pod(const struct pod *p)
         oe();
         ae();
     }
+    if (p->nominated)
+        sv("nominatedNodeName", nodes[p->nominated - 1].name);
     sv("phase", pending ? "Pending" : "Running");
     if (!pending) {
         sv("podIP", podip[0] ? podip : hostip);
@@ -2130,23 +2691,22 @@ emit_pod(const struct pod *p)
 static void
 emit_pdb(const struct pdbrec *d)
 {
-    const struct workload *w = &wls[d->wl];
     char b[128];
-    int reps = w->running + w->pending;
+    const char *ns = nsnames[d->ns];
 
     ob(NULL);
     sv("apiVersion", "policy/v1");
     sv("kind", "PodDisruptionBudget");
     ob("metadata");
     ob("annotations");
-    sv("meta.helm.sh/release-name", w->name);
-    sv("meta.helm.sh/release-namespace", nsnames[w->ns]);
+    sv("meta.helm.sh/release-name", d->rel);
+    sv("meta.helm.sh/release-namespace", ns);
     oe();
-    tsv("creationTimestamp", w->created);
+    tsv("creationTimestamp", d->created);
     iv("generation", 1);
     ob("labels");
     sv("app.kubernetes.io/managed-by", "Helm");
-    sv("app.kubernetes.io/name", w->name);
+    sv("app.kubernetes.io/name", d->rel);
     oe();
     ab("managedFields");
     ob(NULL);
@@ -2162,7 +2722,7 @@ emit_pdb(const struct pdbrec *d)
     oe();
     sv("manager", "helm");
     sv("operation", "Update");
-    tsv("time", w->created);
+    tsv("time", d->created);
     oe();
     ob(NULL);
     sv("apiVersion", "policy/v1");
@@ -2179,12 +2739,11 @@ emit_pdb(const struct pdbrec *d)
     sv("manager", "kube-controller-manager");
     sv("operation", "Update");
     sv("subresource", "status");
-    tsv("time", w->created + 120);
+    tsv("time", d->created + 120);
     oe();
     ae();
-    snprintf(b, sizeof(b), "%s-pdb", w->name);
-    sv("name", b);
-    sv("namespace", nsnames[w->ns]);
+    sv("name", d->name);
+    sv("namespace", ns);
     snprintf(b, sizeof(b), "%d", 700000000 + (int)(d - pdbs));
     sv("resourceVersion", b);
     sv("uid", d->uid);
@@ -2208,14 +2767,14 @@ emit_pdb(const struct pdbrec *d)
     }
     ob("selector");
     ob("matchLabels");
-    sv("app.kubernetes.io/name", w->name);
+    sv(d->selkey, d->selval);
     oe();
     oe();
     oe();
     ob("status");
     ab("conditions");
     ob(NULL);
-    tsv("lastTransitionTime", w->created + 120);
+    tsv("lastTransitionTime", d->created + 120);
     sv("message", "");
     iv("observedGeneration", 1);
     sv("reason", d->disruptions > 0 ? "SufficientPods" : "InsufficientPods");
@@ -2223,10 +2782,10 @@ emit_pdb(const struct pdbrec *d)
     sv("type", "DisruptionAllowed");
     oe();
     ae();
-    iv("currentHealthy", w->running);
+    iv("currentHealthy", d->healthy);
     iv("desiredHealthy", d->desired);
     iv("disruptionsAllowed", d->disruptions);
-    iv("expectedPods", reps);
+    iv("expectedPods", d->expected);
     iv("observedGeneration", 1);
     oe();
     oe();
@@ -2237,8 +2796,9 @@ emit_pdb(const struct pdbrec *d)
 static _Noreturn void
 usage(void)
 {
-    fputs("usage: gen small|medium|large [-o FILE]\n"
-          "       gen NODES PODS PENDING PDBS [-o FILE]\n", stderr);
+    fputs("usage: gen small|medium|large [--shape NAME] [-o FILE]\n"
+          "       gen NODES PODS PENDING PDBS [--shape NAME] [-o FILE]\n"
+          "shapes: default fits affinity nominated pdb\n", stderr);
     exit(2);
 }
 
@@ -2249,9 +2809,18 @@ main(int argc, char **argv)
     const char *out = NULL, *args[4];
 
     for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
             out = argv[++i];
-        else if (nargs < 4)
+        } else if (strcmp(argv[i], "--shape") == 0 && i + 1 < argc) {
+            for (shape = 0; shape < NSHAPES; shape++)
+                if (strcmp(argv[i + 1], shape_names[shape]) == 0)
+                    break;
+            if (shape == NSHAPES) {
+                fprintf(stderr, "gen: unknown shape %s\n", argv[i + 1]);
+                usage();
+            }
+            i++;
+        } else if (nargs < 4)
             args[nargs++] = argv[i];
         else
             usage();
@@ -2271,7 +2840,8 @@ main(int argc, char **argv)
         usage();
     }
     seed0 = 0x6b7562656374ULL ^ ((uint64_t)N << 32) ^ (uint64_t)P ^
-            ((uint64_t)Q << 20) ^ ((uint64_t)B << 44);
+            ((uint64_t)Q << 20) ^ ((uint64_t)B << 44) ^
+            ((uint64_t)shape * 0x9e3779b97f4a7c15ULL);
     build(N, P, Q, B);
 
     ofile = out ? fopen(out, "wb") : stdout;
@@ -2317,10 +2887,23 @@ main(int argc, char **argv)
         fprintf(stderr,
                 "gen: %d nodes, %d pods (%d pending), %d PDBs, %d "
                 "PriorityClasses, %d workloads; %.1f MB; general/large nodes "
-                "%.1f%% CPU requested (avg free %ldm), %d pods overcommitted\n",
+                "%.1f%% CPU requested (avg free %ldm), %d pods overcommitted",
                 nnodes, npods, Q, npdbs, NPC, nwls, (double)obytes / 1e6,
                 100.0 - 100.0 * (double)free_cpu / (double)(alloc ? alloc : 1),
                 nn ? free_cpu / nn : 0, unplaced);
+        if (shape != SH_DEFAULT) {
+            int nom = 0, term = 0;
+
+            for (i = 0; i < npods; i++) {
+                nom += pods[i].nominated != 0;
+                term += pods[i].terminating;
+            }
+            fprintf(stderr, "; shape %s", shape_names[shape]);
+            if (shape == SH_NOMINATED)
+                fprintf(stderr, ", %d nominated, %d terminating victims",
+                        nom, term);
+        }
+        fputc('\n', stderr);
     }
     return 0;
 }

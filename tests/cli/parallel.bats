@@ -4,7 +4,10 @@
 # DryRunPreemption fold their batches in node order, so 1, 2, 3 and 16
 # threads print the same bytes.  The cluster is one of bench/gen.c's
 # (120 nodes, 2,400 pods, 150 pending, 60 PDBs): large enough for
-# preemption on most pending pods, candidate sampling and several batches.
+# preemption on most pending pods, candidate sampling and several batches;
+# the same size in each of gen's other shapes (fits: scoring; affinity:
+# anti-affinity and spread state in the dry run; nominated; pdb) is
+# checked in both modes too.
 
 bats_require_minimum_version 1.5.0
 load '/usr/lib/bats/bats-support/load'
@@ -15,18 +18,66 @@ ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
 KP="${KP_BIN:-$BATS_TEST_DIRNAME/../../build/kubectl-preempt}"
 
 setup_file() {
+    local shape
     bench_cluster "$BATS_FILE_TMPDIR/cluster.json" 120 2400 150 60
+    for shape in fits affinity nominated pdb; do
+        bench_cluster "$BATS_FILE_TMPDIR/$shape.json" 120 2400 150 60 \
+            --shape "$shape"
+    done
 }
 
+# same_for_all_threads [-c FILE] ARGS...: 1, 2, 3 and 16 threads, same bytes
 same_for_all_threads() {
-    local t
-    KUBECTL_PREEMPT_PARALLELISM=1 "$KP" -f "$BATS_FILE_TMPDIR/cluster.json" \
+    local t file="$BATS_FILE_TMPDIR/cluster.json"
+    if [ "$1" = -c ]; then
+        file=$2
+        shift 2
+    fi
+    KUBECTL_PREEMPT_PARALLELISM=1 "$KP" -f "$file" \
         "$@" >"$BATS_TEST_TMPDIR/one"
     for t in 2 3 16; do
         KUBECTL_PREEMPT_PARALLELISM=$t "$KP" \
-            -f "$BATS_FILE_TMPDIR/cluster.json" "$@" >"$BATS_TEST_TMPDIR/many"
+            -f "$file" "$@" >"$BATS_TEST_TMPDIR/many"
         cmp "$BATS_TEST_TMPDIR/one" "$BATS_TEST_TMPDIR/many"
     done
+}
+
+# both modes on one of gen's shapes; prints the queue run's result counts
+same_on_shape() {
+    local f="$BATS_FILE_TMPDIR/$1.json"
+    [ -s "$f" ]
+    same_for_all_threads -c "$f" -o json --mode independent
+    same_for_all_threads -c "$f" -o json
+}
+
+count() {   # RESULT: pods of the last queue report with that result
+    jq "[.pods[] | select(.result == \"$1\")] | length" "$BATS_TEST_TMPDIR/one"
+}
+
+@test "fits shape: the same with 1, 2, 3 and 16 threads, both modes" {
+    same_on_shape fits
+    # scoring really runs: most pods fit
+    run count Fits
+    assert [ "$output" -gt 75 ]
+}
+
+@test "affinity shape: the same with 1, 2, 3 and 16 threads, both modes" {
+    same_on_shape affinity
+    run count Preempts
+    assert [ "$output" -gt 50 ]
+}
+
+@test "nominated shape: the same with 1, 2, 3 and 16 threads, both modes" {
+    same_on_shape nominated
+    run count NotEligible
+    assert [ "$output" -gt 20 ]
+}
+
+@test "pdb shape: the same with 1, 2, 3 and 16 threads, both modes" {
+    same_on_shape pdb
+    run jq '[.pods[] | select(.pdbViolations > 0)] | length' \
+        "$BATS_TEST_TMPDIR/one"
+    assert [ "$output" -gt 10 ]
 }
 
 @test "queue mode JSON is the same with 1, 2, 3 and 16 threads" {
