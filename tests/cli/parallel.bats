@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # parallel.bats - the report does not depend on how many threads evaluate
-# nodes (KUBECTL_PREEMPT_PARALLELISM): the Filter pass and
-# DryRunPreemption fold their batches in node order, so 1, 2, 3 and 16
-# threads print the same bytes.  The cluster is one of bench/gen.c's
+# nodes (KUBECTL_PREEMPT_PARALLELISM): the Filter pass, DryRunPreemption
+# and scoring fold what the threads evaluated in node order, and
+# independent mode's pods, analysed on the threads, each fill their own
+# entry of the report, so 1, 2, 3 and 16 threads print the same bytes.  The cluster is one of bench/gen.c's
 # (120 nodes, 2,400 pods, 150 pending, 60 PDBs): large enough for
 # preemption on most pending pods, candidate sampling and several batches;
 # the same size in each of gen's other shapes (fits: scoring; affinity:
@@ -94,6 +95,21 @@ count() {   # RESULT: pods of the last queue report with that result
 
 @test "per-node explanations are the same with 1 and 16 threads" {
     same_for_all_threads -o wide --explain-nodes
+}
+
+@test "independent mode's table and explanations are the same too" {
+    same_for_all_threads -o wide --mode independent
+    same_for_all_threads -o wide --explain-nodes --mode independent
+}
+
+@test "a node what-if in independent mode is the same with 1 to 16 threads" {
+    local node
+    node=$(jq -r '[.items[] | select(.kind == "Node")][1].metadata.name' \
+        "$BATS_FILE_TMPDIR/cluster.json")
+    same_for_all_threads -o json --mode independent --drain "$node"
+    # the drain really moves pods: their replacements are analysed
+    run jq '.pods | length' "$BATS_TEST_TMPDIR/one"
+    assert [ "$output" -gt 150 ]
 }
 
 @test "an offset and a small candidate sample give the same report" {
