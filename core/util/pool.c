@@ -2,20 +2,28 @@
 #include "pool.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define KP_MAX_THREADS 16   /* kube-scheduler's default parallelism */
 #define LINE 64             /* a cache line: what one thread writes alone */
 /*
- * How long an idle thread looks for the next run before it sleeps, in
- * polls of about 10-40 ns: some 100 us, more than the serial work between
- * two runs of one cycle or two pods, far less than a pod's analysis.
+ * How an idle thread waits for the next run, and the caller for the
+ * workers still in a run: a few polls (SPIN, some 40 us), then polls
+ * that give the core away (sched_yield) until YIELD_NS have passed, then
+ * sleep.  The yields matter when the machine has fewer free cores than
+ * the pool has threads: a thread that only spun would keep the core the
+ * thread it waits for needs.  YIELD_NS is more than the serial work
+ * between two runs of one cycle or two pods, far less than a pod's
+ * analysis.
  */
-#define SPIN 4096
+#define SPIN 1024
+#define YIELD_NS 200000
 
 #if defined(__x86_64__) || defined(__i386__)
 #define cpu_relax() __builtin_ia32_pause()
@@ -56,6 +64,39 @@ struct kp_pool {
     atomic_bool caller_waits;       /* the caller sleeps on done */
 };
 
+static long long
+now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Poll done(x) as above (without the sleep); true once it holds. */
+static bool
+poll_until(bool (*done)(struct kp_pool *, void *), struct kp_pool *p,
+           void *x)
+{
+    long long until = 0;
+    int i;
+
+    for (i = 0; i < SPIN; i++) {
+        if (done(p, x))
+            return true;
+        cpu_relax();
+    }
+    for (;;) {
+        if (done(p, x))
+            return true;
+        if (!until)
+            until = now_ns() + YIELD_NS;
+        else if (now_ns() > until)
+            return false;
+        sched_yield();
+    }
+}
+
 /* Claim chunks until none are left or fn has had enough. */
 static void
 work(struct kp_pool *p, struct worker *w)
@@ -79,27 +120,36 @@ work(struct kp_pool *p, struct worker *w)
     }
 }
 
+static bool
+run_started(struct kp_pool *p, void *seen)
+{
+    return atomic_load_explicit(&p->generation, memory_order_acquire) !=
+           *(unsigned long *)seen || atomic_load(&p->quit);
+}
+
+static bool
+workers_out(struct kp_pool *p, void *unused)
+{
+    (void)unused;
+    return atomic_load(&p->active) == 0;
+}
+
 /* Wait for a run after seen (or quit); returns false on quit. */
 static bool
 wait_start(struct kp_pool *p, unsigned long *seen)
 {
     unsigned long g;
-    int i;
 
-    for (i = 0; i < SPIN; i++) {
-        g = atomic_load_explicit(&p->generation, memory_order_acquire);
-        if (g != *seen || atomic_load(&p->quit))
-            goto out;
-        cpu_relax();
+    if (!poll_until(run_started, p, seen)) {
+        pthread_mutex_lock(&p->mu);
+        atomic_fetch_add(&p->sleepers, 1);
+        while (atomic_load(&p->generation) == *seen &&
+               !atomic_load(&p->quit))
+            pthread_cond_wait(&p->start, &p->mu);
+        atomic_fetch_sub(&p->sleepers, 1);
+        pthread_mutex_unlock(&p->mu);
     }
-    pthread_mutex_lock(&p->mu);
-    atomic_fetch_add(&p->sleepers, 1);
-    while ((g = atomic_load(&p->generation)) == *seen &&
-           !atomic_load(&p->quit))
-        pthread_cond_wait(&p->start, &p->mu);
-    atomic_fetch_sub(&p->sleepers, 1);
-    pthread_mutex_unlock(&p->mu);
-out:
+    g = atomic_load(&p->generation);
     *seen = g;
     return !atomic_load(&p->quit);
 }
@@ -227,7 +277,6 @@ kp_pool_run(struct kp_pool *p, size_t n, size_t grain, kp_pool_fn fn,
 {
     size_t i, done;
     unsigned long gen;
-    int spin;
 
     if (!p || n <= 1) {
         struct kp_arena *a = p ? &p->w[0].arena : alone;
@@ -263,9 +312,7 @@ kp_pool_run(struct kp_pool *p, size_t n, size_t grain, kp_pool_fn fn,
     work(p, &p->w[0]);
     /* every item is claimed (or enough): no one else may join */
     atomic_store(&p->open, 0);
-    for (spin = 0; atomic_load(&p->active) > 0 && spin < SPIN; spin++)
-        cpu_relax();
-    if (atomic_load(&p->active) > 0) {
+    if (!poll_until(workers_out, p, NULL)) {
         pthread_mutex_lock(&p->mu);
         atomic_store(&p->caller_waits, true);
         while (atomic_load(&p->active) > 0)
