@@ -1450,7 +1450,7 @@ build(int N, int P, int Q, int B)
                 if (x < 25) {
                     w->affinity = 4;            /* own name, hostname */
                 } else if (x < 50) {
-                    w->affinity = 4;            /* a component, hostname */
+                    w->affinity = 4;    /* a component of any namespace */
                     w->anti_comp = 1 + rint_(&r2, 4);
                 }
                 w->spread = y < 35 ? 1 : y < 45 ? 2 : y < 50 ? 3 : 0;
@@ -2359,6 +2359,8 @@ emit_pod(const struct pod *p)
             sv("app.kubernetes.io/name", w->name);
         oe();
         oe();
+        if (w->anti_comp)               /* of every namespace */
+            emptyobj("namespaceSelector");
         sv("topologyKey", "kubernetes.io/hostname");
         if (w->affinity == 3) {
             oe();

@@ -11,6 +11,7 @@
 #include "selcount.h"
 #include "selfcheck.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -621,24 +622,30 @@ kp_cluster_free_caches(struct kp_cluster *cl)
     cl->ncolumns = 0;
 }
 
+static pthread_mutex_t column_lock = PTHREAD_MUTEX_INITIALIZER;
+
 const char *const *
 kp_cluster_label_column(const struct kp_cluster *cl, const char *key)
 {
     struct kp_cluster *mcl = (struct kp_cluster *)(uintptr_t)cl;
-    const char **col;
+    const char **col = NULL;
     size_t i, n = cl->snap->nnodes;
 
-    for (i = 0; i < cl->ncolumns; i++)
+    /* independent mode asks from several threads at once */
+    pthread_mutex_lock(&column_lock);
+    for (i = 0; i < cl->ncolumns && !col; i++)
         if (cl->column_key[i] == key || strcmp(cl->column_key[i], key) == 0)
-            return cl->column[i];
-    if (cl->ncolumns == KP_MAX_COLUMNS)
-        return NULL;
-    col = kp_xmalloc((n + 1) * sizeof(*col));
-    for (i = 0; i < n; i++)
-        col[i] = kp_labels_get(&cl->nodes[i].node->labels, key);
-    /* keys come from pods and the scratch arena: the column keeps a copy */
-    mcl->column_key[cl->ncolumns] = kp_xstrdup(key);
-    mcl->column[mcl->ncolumns++] = col;
+            col = cl->column[i];
+    if (!col && cl->ncolumns < KP_MAX_COLUMNS) {
+        col = kp_xmalloc((n + 1) * sizeof(*col));
+        for (i = 0; i < n; i++)
+            col[i] = kp_labels_get(&cl->nodes[i].node->labels, key);
+        /* keys come from pods and the scratch arena: the column keeps a
+         * copy */
+        mcl->column_key[cl->ncolumns] = kp_xstrdup(key);
+        mcl->column[mcl->ncolumns++] = col;
+    }
+    pthread_mutex_unlock(&column_lock);
     return col;
 }
 

@@ -130,7 +130,7 @@ struct kp_cluster {
 /*
  * The value of label key on every node (by node index; NULL where a node
  * lacks it): the same pointers kp_labels_get returns, made once per key
- * (nodes do not change during a run) on the thread running the cycle,
+ * (nodes do not change during a run) by the first thread that asks,
  * then read by any.  NULL once KP_MAX_COLUMNS keys have columns: the
  * caller then asks kp_labels_get.
  */

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "pool.h"
 #include "report.h"
 
 #define MIN_FEASIBLE_NODES_TO_FIND 100
@@ -58,20 +59,44 @@ kp_default_normalize_score(int64_t max_priority, bool reverse,
     }
 }
 
+/* One plugin's Score on the feasible nodes, on the cycle's threads. */
+struct score_batch {
+    const struct kp_score_plugin *pl;
+    const struct kp_score_nodes *f;
+    void *state;
+    int64_t *scores;
+};
+
+static bool
+score_one(void *ctx, size_t i, struct kp_arena *a)
+{
+    const struct score_batch *b = ctx;
+    struct kp_cycle c = *b->f->c;
+    struct kp_score_nodes f = *b->f;
+
+    c.scratch = a;              /* the thread's own */
+    f.c = &c;
+    b->scores[i] = b->pl->score(&f, b->state, i);
+    return false;
+}
+
 void
 kp_score_plugin_run(const struct kp_score_plugin *pl,
                     const struct kp_score_nodes *f, int64_t *scores)
 {
-    void *state = NULL;
+    struct score_batch b = {pl, f, NULL, scores};
     size_t i;
 
     memset(scores, 0, f->n * sizeof(*scores));
-    if (pl->pre_score && !pl->pre_score(f, &state))
+    if (pl->pre_score && !pl->pre_score(f, &b.state))
         return;
-    for (i = 0; i < f->n; i++)
-        scores[i] = pl->score(f, state, i);
+    if (f->c->pool)
+        kp_pool_run(f->c->pool, f->n, 0, score_one, &b, NULL);
+    else
+        for (i = 0; i < f->n; i++)
+            scores[i] = pl->score(f, b.state, i);
     if (pl->normalize)
-        pl->normalize(f, state, scores);
+        pl->normalize(f, b.state, scores);
 }
 
 size_t

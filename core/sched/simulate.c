@@ -11,6 +11,8 @@
  * queuesort/priority_sort.go and prepareCandidate of
  * pkg/scheduler/framework/preemption/preemption.go.
  */
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,7 @@
 #include "selfcheck.h"
 #include "report.h"
 #include "score.h"
+#include "selcount.h"
 #include "simulate.h"
 #include "plugins.h"
 #include "whatif.h"
@@ -74,13 +77,13 @@ fit_error(struct kp_arena *a, size_t nnodes, const char *prefilter_msg,
 }
 
 static void
-fill_victims(struct kp_report *rep, const struct kp_snapshot *snap,
+fill_victims(struct kp_arena *ra, const struct kp_snapshot *snap,
              struct kp_pod_report *pr, const struct kp_candidate *cand)
 {
     size_t i, j;
 
     pr->nvictims = cand->nvictims;
-    pr->victims = kp_arena_alloc(&rep->arena, (cand->nvictims + 1) *
+    pr->victims = kp_arena_alloc(ra, (cand->nvictims + 1) *
                                  sizeof(*pr->victims));
     pr->pdb_violations = cand->num_pdb_violations;
     for (i = 0; i < cand->nvictims; i++) {
@@ -89,31 +92,31 @@ fill_victims(struct kp_report *rep, const struct kp_snapshot *snap,
         v->pod = cand->victims[i];
         v->node = cand->node;
         v->violates_pdb = cand->violating[i];
-        v->pdbs = kp_arena_alloc(&rep->arena, (v->pod->npdbs + 1) *
+        v->pdbs = kp_arena_alloc(ra, (v->pod->npdbs + 1) *
                                  sizeof(*v->pdbs));
         for (j = 0; j < v->pod->npdbs; j++)
             v->pdbs[v->npdbs++] = snap->pdbs[v->pod->pdbs[j]];
     }
 }
 
-/* Copy candidates out of the scratch arena into the report's arena. */
+/* Copy candidates out of the scratch arena into the report's arena ra. */
 static void
-keep_candidates(struct kp_report *rep, struct kp_pod_report *pr,
+keep_candidates(struct kp_arena *ra, struct kp_pod_report *pr,
                 const struct kp_preempt_result *res)
 {
     size_t i;
 
     pr->ncandidates = res->ncandidates;
-    pr->candidates = kp_arena_alloc(&rep->arena, (res->ncandidates + 1) *
+    pr->candidates = kp_arena_alloc(ra, (res->ncandidates + 1) *
                                     sizeof(*pr->candidates));
     for (i = 0; i < res->ncandidates; i++) {
         const struct kp_candidate *c = &res->candidates[i];
         struct kp_candidate *d = &pr->candidates[i];
 
         *d = *c;
-        d->victims = kp_arena_memdup(&rep->arena, c->victims,
+        d->victims = kp_arena_memdup(ra, c->victims,
                                      c->nvictims * sizeof(*c->victims));
-        d->violating = kp_arena_memdup(&rep->arena, c->violating,
+        d->violating = kp_arena_memdup(ra, c->violating,
                                        c->nvictims * sizeof(bool));
     }
 }
@@ -165,37 +168,46 @@ pass_nodes(struct kp_cycle *c, struct attempt *at, int *list, int keep)
 /*
  * findNodesThatFitPod, with the nominated node tried first.  The filter
  * pass starts at *next_start (kube-scheduler's nextStartNodeIndex, kept
- * across cycles), walks the nodes one by one instead of in parallel and
- * stops once numFeasibleNodesToFind nodes fit; the index then moves on
- * by the number of nodes processed.  When a node fits, the statuses of
- * nodes the pass did not reach are left unset (they are not reported).
+ * across cycles), takes the nodes' statuses in order and stops once
+ * numFeasibleNodesToFind nodes fit; the index then moves on by the
+ * number of nodes processed.  When a node fits, the statuses of nodes
+ * the pass did not reach are left unset (they are not reported).
+ *
+ * With threads the nodes are evaluated in one run of the pool, which
+ * stops claiming nodes once k of those evaluated fit: the nodes done are
+ * a prefix of the walk, and the walk's stopping point is inside it.
  */
 struct filter_batch {
     const struct kp_cycle *c;
     const int *list;
-    size_t m, start, first;
+    size_t m, start, k;
     struct kp_status *st;
+    atomic_size_t nfeasible;
 };
 
-static void
+static bool
 filter_one(void *ctx, size_t j, struct kp_arena *a)
 {
     struct filter_batch *b = ctx;
     struct kp_cycle wc = *b->c;
-    int node = b->list[(b->start + b->first + j) % b->m];
+    int node = b->list[(b->start + j) % b->m];
 
     wc.scratch = a;
     b->st[j] = kp_run_filters_with_nominated(&wc, &wc.cl->nodes[node]);
+    return b->st[j].code == KP_SUCCESS &&
+           atomic_fetch_add(&b->nfeasible, 1) + 1 >= b->k;
 }
+
+/* nodes claimed at once: a few microseconds of work, little past k */
+#define FILTER_GRAIN 32
 
 static void
 find_nodes_that_fit(struct kp_cycle *c, struct attempt *at,
                     size_t *next_start)
 {
-    struct filter_batch b = {c, NULL, 0, 0, 0, NULL};
-    size_t size = 1;
+    struct filter_batch b;
     const struct kp_cluster *cl = c->cl;
-    size_t n = cl->snap->nnodes, i, m, k, nf = 0, processed = 0;
+    size_t n = cl->snap->nnodes, i, m, k, nf = 0, processed = 0, done;
     int nominated = cl->nominated_node_of[c->pod->index];
     int *feasible = kp_arena_alloc(c->scratch, (n + 1) * sizeof(int));
     int *list = kp_arena_alloc(c->scratch, (n + 1) * sizeof(int));
@@ -222,34 +234,24 @@ find_nodes_that_fit(struct kp_cycle *c, struct attempt *at,
     m = pass_nodes(c, at, list, nominated_failed ? nominated : -1);
     k = kp_num_feasible_nodes_pct(m, c->profile ?
         c->profile->percentage_of_nodes_to_score : 0);
+    b.c = c;
     b.list = list;
     b.m = m;
-    b.start = *next_start;
-    if (c->pool)
-        size = 256;     /* then doubled: few batches, little spare work */
+    b.start = m ? *next_start % m : 0;
+    b.k = k;
+    atomic_init(&b.nfeasible, 0);
     /* each entry is written by filter_one before it is read */
-    b.st = kp_arena_alloc_uninit(c->scratch,
-                                 (c->pool ? m + 1 : 1) * sizeof(*b.st));
-    /* a batch at a time with threads, taken in order (as dry_run) */
-    for (i = 0; i < m && nf < k;) {
-        size_t cnt = m - i < size ? m - i : size, j;
+    b.st = kp_arena_alloc_uninit(c->scratch, (m + 1) * sizeof(*b.st));
+    done = k ? kp_pool_run(c->pool, m, FILTER_GRAIN, filter_one, &b,
+                           c->scratch) : 0;
+    for (i = 0; i < done && nf < k; i++) {
+        int node = list[(*next_start + i) % m];
 
-        b.first = i;
-        if (c->pool)
-            kp_pool_run(c->pool, cnt, filter_one, &b);
-        else
-            filter_one(&b, 0, c->scratch);
-        for (j = 0; j < cnt && nf < k; j++, i++) {
-            int node = list[(*next_start + i) % m];
-
-            set_status(at, (size_t)node, b.st[j]);
-            if (node == nominated)
-                nominated_seen = true;
-            if (at->statuses[node].code == KP_SUCCESS)
-                feasible[nf++] = node;
-        }
-        if (c->pool)
-            size *= 2;
+        set_status(at, (size_t)node, b.st[i]);
+        if (node == nominated)
+            nominated_seen = true;
+        if (at->statuses[node].code == KP_SUCCESS)
+            feasible[nf++] = node;
     }
     /*
      * processedNodes = feasible nodes + nodes with a status; a failed
@@ -271,24 +273,28 @@ find_nodes_that_fit(struct kp_cycle *c, struct attempt *at,
  */
 static void
 no_post_filter(struct kp_cycle *c, struct kp_report *rep,
-               struct kp_pod_report *pr, const struct attempt *at,
-               const char *hist)
+               struct kp_arena *ra, struct kp_pod_report *pr,
+               const struct attempt *at, const char *hist)
 {
     size_t n = c->cl->snap->nnodes;
 
     if (rep->explain_nodes && pr->reported)
         kp_pod_report_keep_nodes(rep, pr, n, at->statuses, at->seen, NULL);
     pr->result = KP_RESULT_UNSCHEDULABLE;
-    pr->message = kp_arena_strdup(&rep->arena,
+    pr->message = kp_arena_strdup(ra,
         fit_error(c->scratch, n, at->prefilter_msg, hist,
                   c->profile->dra_post_filter ?
                   "no new claims to deallocate" : NULL));
 }
 
+/*
+ * One scheduling attempt: what is reported goes into ra (rep->arena, or a
+ * thread's own arena given to it later), the rest into c->scratch.
+ */
 static void
 attempt_pod(struct kp_cycle *c, const struct kp_options *o,
-            struct kp_report *rep, struct kp_pod_report *pr,
-            size_t *next_start)
+            struct kp_report *rep, struct kp_arena *ra,
+            struct kp_pod_report *pr, size_t *next_start)
 {
     const struct kp_snapshot *snap = c->cl->snap;
     size_t n = snap->nnodes;
@@ -316,14 +322,14 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
             kp_pod_report_keep_nodes(rep, pr, n, at.statuses, at.seen, NULL);
         pr->result = KP_RESULT_FITS;
         pr->node = at.fit_node;
-        pr->message = kp_arena_concat(&rep->arena, "fits on node ",
+        pr->message = kp_arena_concat(ra, "fits on node ",
                                       snap->nodes[at.fit_node]->name,
                                       " without preemption", NULL);
         return;
     }
     hist = kp_reason_histogram(c->scratch, at.statuses, n, NULL);
     if (prof && !prof->default_preemption) {
-        no_post_filter(c, rep, pr, &at, hist);
+        no_post_filter(c, rep, ra, pr, &at, hist);
         return;
     }
     if (prof) {
@@ -335,7 +341,7 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
     pr->npotential = res.npotential;
     pr->num_candidates = res.num_candidates;
     pr->nexamined = res.nexamined;
-    keep_candidates(rep, pr, &res);
+    keep_candidates(ra, pr, &res);
     if (explain)
         kp_pod_report_keep_nodes(rep, pr, n, at.statuses, at.seen, &res);
     if (res.outcome == KP_PREEMPT_CHOSEN) {
@@ -345,7 +351,7 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
         pr->result = KP_RESULT_PREEMPTS;
         pr->nominated_node = best->node;
         pr->decided_by = res.decided_by;
-        fill_victims(rep, snap, pr, best);
+        fill_victims(ra, snap, pr, best);
         /*
          * kubernetes/kubernetes#140180 (v1.37.0-alpha.3): before, a
          * successful PostFilter left no message, and the event was the
@@ -367,7 +373,7 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
                                "no new claims to deallocate, preemption: ",
                                res.message, NULL);
     }
-    pr->message = kp_arena_strdup(&rep->arena,
+    pr->message = kp_arena_strdup(ra,
                                   fit_error(c->scratch, n, at.prefilter_msg,
                                             hist, post));
 }
@@ -501,13 +507,89 @@ run_one(struct run_ctx *r, struct kp_pod_report *pr)
     /* independent mode: every pod alone, from the first node */
     if (r->o->mode != KP_MODE_QUEUE)
         r->next_start = 0;
-    attempt_pod(&c, r->o, r->rep, pr, &r->next_start);
+    attempt_pod(&c, r->o, r->rep, &r->rep->arena, pr, &r->next_start);
     if (r->o->mode == KP_MODE_QUEUE) {
         apply_decision(r->cl, pr);
         KP_SELFCHECK_CLUSTER(r->cl);
     }
     kp_arena_reset(r->scratch);
     kp_pool_reset(r->pool);
+}
+
+/*
+ * Independent mode: no decision changes the cluster, so the pods are
+ * analysed on the pool's threads, each pod alone (from the first node,
+ * its per-node passes on that thread) with a scratch arena of the
+ * thread's own; what is reported goes to the thread's pool arena, given
+ * to rep->arena at the end.  Each pod's report is its own entry of
+ * rep->pods: the order of the report is the queue's, whatever thread
+ * did which pod.
+ */
+struct thread_scratch {
+    _Alignas(64) struct kp_arena a;
+    struct kp_selcount *selcount;       /* the thread's own (selcount.h) */
+};
+
+struct pods_batch {
+    struct run_ctx *r;
+    struct kp_pod_report **todo;
+    struct thread_scratch *scratch;     /* by pool thread */
+};
+
+static bool
+run_pod_alone(void *ctx, size_t i, struct kp_arena *ra)
+{
+    struct pods_batch *b = ctx;
+    struct kp_pod_report *pr = b->todo[i];
+    struct kp_arena *scratch = NULL;
+    struct kp_selcount **own = NULL;
+    struct kp_cycle c;
+    size_t next_start = 0;
+    int t;
+
+    for (t = 0; t < kp_pool_threads(b->r->pool); t++)
+        if (kp_pool_arena(b->r->pool, t) == ra) {
+            scratch = &b->scratch[t].a;
+            own = &b->scratch[t].selcount;
+        }
+    /* the cluster's caches are shared: selector counts kept per thread */
+    kp_selcount_thread_cache(own);
+    memset(&c, 0, sizeof(c));
+    c.cl = b->r->cl;
+    c.pod = pr->pod;
+    c.scratch = scratch;
+    c.profile = kp_sched_config_profile(b->r->o->sched_config,
+                                        pr->pod->scheduler_name);
+    attempt_pod(&c, b->r->o, b->r->rep, ra, pr, &next_start);
+    kp_selcount_thread_cache(NULL);
+    kp_arena_reset(scratch);
+    return false;
+}
+
+static void
+run_pods_alone(struct run_ctx *r)
+{
+    struct pods_batch b;
+    int nt = kp_pool_threads(r->pool), t;
+    size_t i, n = 0;
+    void *mem = kp_xcalloc(1, (size_t)nt * sizeof(*b.scratch) + 64);
+
+    b.r = r;
+    b.scratch = (struct thread_scratch *)((char *)mem +
+                                          (64 - (uintptr_t)mem % 64) % 64);
+    b.todo = kp_xmalloc((r->rep->npods + 1) * sizeof(*b.todo));
+    for (i = 0; i < r->rep->npods; i++)
+        b.todo[n++] = &r->rep->pods[i];
+    for (t = 0; t < nt; t++)
+        kp_arena_init(&b.scratch[t].a);
+    kp_pool_run(r->pool, n, 1, run_pod_alone, &b, NULL);
+    for (t = 0; t < nt; t++) {
+        kp_arena_adopt(&r->rep->arena, kp_pool_arena(r->pool, t));
+        kp_arena_release(&b.scratch[t].a);
+        kp_selcount_free(b.scratch[t].selcount);
+    }
+    free(b.todo);
+    free(mem);
 }
 
 /*
@@ -550,9 +632,14 @@ kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
     kp_arena_init(&scratch);
     r.pool = kp_pool_new(kp_pool_default_threads());
     KP_SELFCHECK_CLUSTER(&cl);
-    for (i = 0; i < rep->npods; i++)
-        if (!kp_whatif_deferred(rep->pods[i].pod))
-            run_one(&r, &rep->pods[i]);
+    if (r.pool && o->mode != KP_MODE_QUEUE && !rep->whatif &&
+        !o->explain_nodes) {
+        run_pods_alone(&r);
+    } else {
+        for (i = 0; i < rep->npods; i++)
+            if (!kp_whatif_deferred(rep->pods[i].pod))
+                run_one(&r, &rep->pods[i]);
+    }
     if (rep->whatif)
         run_waves(&r, snap);
     kp_pool_free(r.pool);

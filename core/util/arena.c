@@ -292,6 +292,33 @@ kp_arena_release(struct kp_arena *a)
 }
 
 void
+kp_arena_adopt(struct kp_arena *dst, struct kp_arena *src)
+{
+    struct kp_arena_chunk *tail = src->head;
+
+    if (tail) {
+        while (tail->next)
+            tail = tail->next;
+        /* behind dst's current chunk, whose room stays in use */
+        if (dst->head) {
+            tail->next = dst->head->next;
+            dst->head->next = src->head;
+        } else {
+            tail->next = NULL;
+            dst->head = src->head;
+        }
+        dst->total += src->total;
+        if (dst->total > dst->peak)
+            dst->peak = dst->total;
+    }
+    free(src->strs);
+    src->strs = NULL;
+    src->nstrs = src->capstrs = 0;
+    src->head = NULL;
+    src->total = 0;
+}
+
+void
 kp_arena_mark(const struct kp_arena *a, struct kp_arena_mark *m)
 {
     m->head = a->head;

@@ -56,6 +56,13 @@ const char *kp_arena_intern(struct kp_arena *a, const char *s);
 void *kp_arena_memdup(struct kp_arena *a, const void *p, size_t n);
 void kp_arena_release(struct kp_arena *a);
 /*
+ * Hand what src allocated over to dst: it lives as long as dst's (until
+ * dst's release or reset) and src is left empty (its spare chunks and
+ * no interned strings).  Threads that each filled an arena of their own
+ * give them to one owner this way.
+ */
+void kp_arena_adopt(struct kp_arena *dst, struct kp_arena *src);
+/*
  * Forget everything allocated (as kp_arena_release) but keep the standard
  * chunks for the next allocations: a scratch arena reused for each pod
  * does not go back to malloc (and the kernel) every time.

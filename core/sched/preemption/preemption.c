@@ -16,6 +16,7 @@
 #include "pool.h"
 #include "selfcheck.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,28 +62,54 @@ record_node(struct kp_preempt_result *out, int node,
 }
 
 /*
- * The nodes of one batch, evaluated by the pool's threads; each thread
- * allocates in its own arena (the cycle's scratch for that thread).
+ * The potential nodes, evaluated by the pool's threads; each thread
+ * allocates in its own arena (the cycle's scratch for that thread).  The
+ * pool stops claiming nodes once the candidates found among the nodes
+ * evaluated are enough for the loop below to stop: the nodes done are a
+ * prefix of its walk, and its stopping point is inside it.
  */
 struct dry_batch {
     const struct kp_cycle *c;
     const int *potential;
-    size_t n, offset, first;
+    size_t n, offset, k;
     struct kp_candidate *cand;
     struct kp_status *st;
+    atomic_size_t nnon_violating, nviolating;
 };
 
-static void
+static size_t
+min_size(size_t a, size_t b)
+{
+    return a < b ? a : b;
+}
+
+static bool
 dry_run_one(void *ctx, size_t j, struct kp_arena *a)
 {
     struct dry_batch *b = ctx;
     struct kp_cycle wc = *b->c;
-    int node = b->potential[(b->offset + b->first + j) % b->n];
+    int node = b->potential[(b->offset + j) % b->n];
+    struct kp_candidate *cand = &b->cand[j];
+    size_t non, vio;
 
     wc.scratch = a;
-    memset(&b->cand[j], 0, sizeof(b->cand[j]));
-    b->st[j] = kp_select_victims_on_node(&wc, node, &b->cand[j]);
+    memset(cand, 0, sizeof(*cand));
+    b->st[j] = kp_select_victims_on_node(&wc, node, cand);
+    if (b->st[j].code != KP_SUCCESS || cand->nvictims == 0)
+        return false;
+    /* (counts of nodes done: never more than the walk's up to them) */
+    if (cand->num_pdb_violations == 0) {
+        non = atomic_fetch_add(&b->nnon_violating, 1) + 1;
+        vio = atomic_load(&b->nviolating);
+    } else {
+        vio = atomic_fetch_add(&b->nviolating, 1) + 1;
+        non = atomic_load(&b->nnon_violating);
+    }
+    return b->k > 0 && non > 0 && min_size(non, b->k) + min_size(vio, b->k) >= b->k;
 }
+
+/* nodes claimed at once: some tens of microseconds, little past k */
+#define DRY_RUN_GRAIN 8
 
 static void
 dry_run_preemption(struct kp_cycle *c, const int *potential, size_t n,
@@ -93,67 +120,52 @@ dry_run_preemption(struct kp_cycle *c, const int *potential, size_t n,
     struct kp_candidate *non_violating =
         kp_arena_alloc(a, k * sizeof(*non_violating));
     struct kp_candidate *violating = kp_arena_alloc(a, k * sizeof(*violating));
-    size_t nnon_violating = 0, nviolating = 0, i = 0, j, size = 1;
-    struct dry_batch b = {c, potential, n, offset, 0, NULL, NULL};
+    size_t nnon_violating = 0, nviolating = 0, i, done;
+    struct dry_batch b;
 
-    /*
-     * With threads, nodes are evaluated a batch at a time and the results
-     * taken in order, exactly as the one-by-one loop takes them; what a
-     * batch evaluated past the stopping point is dropped.
-     */
-    if (c->pool) {
-        /* the first batch is what the loop needs at best: k nodes */
-        size = k > 16 ? k : 16;
-        /* each entry is written by dry_run_one before it is read */
-        b.cand = kp_arena_alloc_uninit(a, n * sizeof(*b.cand));
-        b.st = kp_arena_alloc_uninit(a, n * sizeof(*b.st));
-    } else {
-        b.cand = kp_arena_alloc(a, sizeof(*b.cand));
-        b.st = kp_arena_alloc(a, sizeof(*b.st));
-    }
-    while (i < n) {
-        size_t m = n - i < size ? n - i : size;
+    b.c = c;
+    b.potential = potential;
+    b.n = n;
+    b.offset = offset;
+    b.k = k;
+    atomic_init(&b.nnon_violating, 0);
+    atomic_init(&b.nviolating, 0);
+    /* each entry is written by dry_run_one before it is read */
+    b.cand = kp_arena_alloc_uninit(a, n * sizeof(*b.cand));
+    b.st = kp_arena_alloc_uninit(a, n * sizeof(*b.st));
+    done = kp_pool_run(c->pool, n, DRY_RUN_GRAIN, dry_run_one, &b, a);
+    /* the one-by-one loop, over what was evaluated */
+    for (i = 0; i < done; i++) {
+        int node = potential[(offset + i) % n];
+        struct kp_candidate cand = b.cand[i];
+        struct kp_status st = b.st[i];
 
-        b.first = i;
-        if (c->pool)
-            kp_pool_run(c->pool, m, dry_run_one, &b);
-        else
-            dry_run_one(&b, 0, a);
-        for (j = 0; j < m; j++, i++) {
-            int node = potential[(offset + i) % n];
-            struct kp_candidate cand = b.cand[j];
-            struct kp_status st = b.st[j];
+        out->nexamined++;
+        if (st.code == KP_SUCCESS && cand.nvictims > 0) {
+            bool kept = true;
 
-            out->nexamined++;
-            if (st.code == KP_SUCCESS && cand.nvictims > 0) {
-                bool kept = true;
-
-                if (cand.num_pdb_violations == 0 && nnon_violating < k)
-                    non_violating[nnon_violating++] = cand;
-                else if (cand.num_pdb_violations > 0 && nviolating < k)
-                    violating[nviolating++] = cand;
-                else
-                    kept = false;
-                record_node(out, node,
-                            kept ? KP_NODE_CANDIDATE : KP_NODE_DROPPED, &cand);
-                if (nnon_violating > 0 && nnon_violating + nviolating >= k)
-                    goto done;
-                continue;
-            }
-            record_node(out, node, KP_NODE_NO_VICTIMS_HELP, NULL);
-            if (st.code == KP_SUCCESS) {
-                char *msg = kp_arena_alloc(a, 256);
-
-                snprintf(msg, 256, "expected at least one victim pod on "
-                         "node %s", c->cl->nodes[node].node->name);
-                st = kp_status_new(KP_ERROR, msg);
-            }
-            dry[node] = st;
+            if (cand.num_pdb_violations == 0 && nnon_violating < k)
+                non_violating[nnon_violating++] = cand;
+            else if (cand.num_pdb_violations > 0 && nviolating < k)
+                violating[nviolating++] = cand;
+            else
+                kept = false;
+            record_node(out, node,
+                        kept ? KP_NODE_CANDIDATE : KP_NODE_DROPPED, &cand);
+            if (nnon_violating > 0 && nnon_violating + nviolating >= k)
+                break;
+            continue;
         }
-        if (c->pool)
-            size *= 2;
+        record_node(out, node, KP_NODE_NO_VICTIMS_HELP, NULL);
+        if (st.code == KP_SUCCESS) {
+            char *msg = kp_arena_alloc(a, 256);
+
+            snprintf(msg, 256, "expected at least one victim pod on "
+                     "node %s", c->cl->nodes[node].node->name);
+            st = kp_status_new(KP_ERROR, msg);
+        }
+        dry[node] = st;
     }
-done:
     out->ncandidates = nnon_violating + nviolating;
     out->candidates = kp_arena_alloc(a, (nnon_violating + nviolating + 1) *
                                      sizeof(*out->candidates));

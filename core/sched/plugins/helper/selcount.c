@@ -153,15 +153,42 @@ copy_selector(struct kp_arena *a, struct kp_selector *d,
 }
 
 static struct kp_selcount *
+cache_in(struct kp_selcount **slot)
+{
+    if (!*slot) {
+        *slot = kp_xcalloc(1, sizeof(**slot));
+        kp_arena_init(&(*slot)->arena);
+    }
+    return *slot;
+}
+
+static struct kp_selcount *
 cache_of(const struct kp_cluster *cl)
 {
     struct kp_cluster *mcl = (struct kp_cluster *)(uintptr_t)cl;
 
-    if (!mcl->selcount) {
-        mcl->selcount = kp_xcalloc(1, sizeof(*mcl->selcount));
-        kp_arena_init(&mcl->selcount->arena);
-    }
-    return mcl->selcount;
+    return cache_in(&mcl->selcount);
+}
+
+/* kp_selcount_thread_cache's slot of the calling thread, or NULL */
+static _Thread_local struct kp_selcount **thread_slot;
+
+void
+kp_selcount_thread_cache(struct kp_selcount **own)
+{
+    thread_slot = own;
+}
+
+/*
+ * Where the selector-count entries of the calling thread live: its own
+ * cache while kp_selcount_thread_cache set one (independent mode's pods
+ * on threads), else the cluster's.  The interned terms are always the
+ * cluster's (made while the cluster changes, on one thread).
+ */
+static struct kp_selcount *
+entries_of(const struct kp_cluster *cl)
+{
+    return thread_slot ? cache_in(thread_slot) : cache_of(cl);
 }
 
 /*
@@ -171,7 +198,7 @@ cache_of(const struct kp_cluster *cl)
 static struct kp_selcount_entry *
 lookup(const struct kp_cluster *cl, struct keybuf *kb, bool *fresh)
 {
-    struct kp_selcount *sc = cache_of(cl);
+    struct kp_selcount *sc = entries_of(cl);
     uint64_t h = hash_bytes(kb->p, kb->n);
     struct kp_selcount_entry *e = NULL;
     size_t i, nn = cl->snap->nnodes ? cl->snap->nnodes : 1;
@@ -179,7 +206,7 @@ lookup(const struct kp_cluster *cl, struct keybuf *kb, bool *fresh)
     sc->clock++;
     for (i = 0; i < sc->n; i++) {
         e = &sc->e[i];
-        if (e->hash == h && e->keylen == kb->n &&
+        if (e->hash == h && e->cl == cl && e->keylen == kb->n &&
             memcmp(e->key, kb->p, kb->n) == 0) {
             e->last_use = sc->clock;
             *fresh = false;
@@ -221,8 +248,8 @@ kp_selcount_spread(const struct kp_cluster *cl, const struct kp_selector *sel,
     free(kb.p);
     if (fresh) {
         e->kind = SC_SPREAD;
-        copy_selector(&cl->selcount->arena, &e->sel, sel);
-        e->ns = kp_arena_strdup(&cl->selcount->arena, ns);
+        copy_selector(&entries_of(cl)->arena, &e->sel, sel);
+        e->ns = kp_arena_strdup(&entries_of(cl)->arena, ns);
         e->term = NULL;
         e->nssel = NULL;
         e->owner_ns = NULL;
@@ -258,7 +285,7 @@ kp_selcount_term(const struct kp_cluster *cl, const struct kp_affinity_term *t,
         memset(&e->sel, 0, sizeof(e->sel));
         e->ns = NULL;
         e->term = t;
-        e->nssel = nssel ? kp_arena_memdup(&cl->selcount->arena, nssel,
+        e->nssel = nssel ? kp_arena_memdup(&entries_of(cl)->arena, nssel,
                                            nns + 1) : NULL;
         e->owner_ns = owner_ns;
     }

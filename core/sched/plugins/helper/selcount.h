@@ -38,6 +38,14 @@ struct kp_selcount_entry;
 /* The cluster's cache (NULL: none yet); freed by kp_selcount_free. */
 struct kp_selcount;
 void kp_selcount_free(struct kp_selcount *sc);
+/*
+ * Independent mode analyses pods on several threads at once: each thread
+ * keeps its entries in a cache of its own, *own (made on first use, freed
+ * by the caller with kp_selcount_free), from this call until it is made
+ * again with NULL (the cluster's cache again).  Entries are found by key
+ * and cluster, so a thread's cache never serves another cluster's.
+ */
+void kp_selcount_thread_cache(struct kp_selcount **own);
 
 /*
  * countPodsMatchSelector: the pods of ns, not being deleted, that sel

@@ -4,6 +4,7 @@
  * each of the pod's images, normalizedImageName), Score (sumImageScores
  * with scaledImageScore, then calculatePriority).
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,8 @@ kp_image_index_free(struct kp_image_index *ix, size_t nnodes)
     free(ix);
 }
 
+static pthread_mutex_t image_index_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static const struct kp_image_index *
 image_index(const struct kp_cluster *cl)
 {
@@ -67,8 +70,13 @@ image_index(const struct kp_cluster *cl)
     struct kp_image_index *ix;
     size_t i, j, n = 0, cap = 0;
 
-    if (cl->images)
+    /* made once, by whichever thread asks first (independent mode runs
+     * pods on several) */
+    pthread_mutex_lock(&image_index_lock);
+    if (cl->images) {
+        pthread_mutex_unlock(&image_index_lock);
         return cl->images;
+    }
     ix = kp_xcalloc(1, sizeof(*ix));
     kp_strmap_init(&ix->names);
     ix->node_ids = kp_xcalloc(snap->nnodes + 1, sizeof(*ix->node_ids));
@@ -104,6 +112,7 @@ image_index(const struct kp_cluster *cl)
         }
     }
     mcl->images = ix;
+    pthread_mutex_unlock(&image_index_lock);
     return ix;
 }
 
