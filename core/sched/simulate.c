@@ -659,11 +659,3 @@ kp_analyze(const struct kp_snapshot *snap, const struct kp_options *o,
         rep->pods[i].reported = true;
     return kp_analyze_run(snap, o, rep, err);
 }
-
-void
-kp_report_release(struct kp_report *rep)
-{
-    kp_strmap_release(&rep->node_statuses);
-    kp_arena_release(&rep->arena);
-    memset(rep, 0, sizeof(*rep));
-}
