@@ -184,16 +184,17 @@ function ratio(a, b) { return (a + 0 > 0 && b + 0 > 0) ? sprintf("%.2f", a / b) 
 function perpod(w, l, n, st) { return (ok(st) && n + 0 > 0) ? sprintf("%.2f", (w - l) * 1000 / n) : "-" }
 NR == 1 { next }
 NR == 2 {
-    print "| shape | size | nodes / pods / pending / PDBs | file MB | cJSON parse s | load only s (CPU) | queue s (CPU) | 1 thread queue s (CPU) | independent s (CPU) | queue ms / pending pod | indep ms / pending pod | analysis speedup 2 vs 1 thread | queue / parse | indep / parse | peak RSS MB | file + 1 GB, MB |"
-    print "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    print "| shape | size | nodes / pods / pending / PDBs | file MB | cJSON parse s | load only s (CPU) | queue s (CPU) | 1 thread queue s (CPU) | independent s (CPU) | queue ms / pending pod | indep ms / pending pod | queue CPU ms / pending pod | analysis speedup 2 vs 1 thread | queue / parse | indep / parse | peak RSS MB | file + 1 GB, MB |"
+    print "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 }
 {
     a1 = $17 - $10; a2 = $20 - $10
     rss = $15 > $25 ? $15 : $25
-    printf "| %s | %s | %s / %s / %s / %s | %s | %s | %s (%s) | %s (%s) | %s (%s) | %s (%s) | %s | %s | %s | %s | %s | %s | %s |\n",
+    printf "| %s | %s | %s / %s / %s / %s | %s | %s | %s (%s) | %s (%s) | %s (%s) | %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s |\n",
         $1, $2, $3, $4, $5, $6, mb($7), $8, $10, $11, secs($13, $16), $14,
         secs($17, $19), $18, secs($23, $26), $24,
         perpod($13, $10, $5, $16), perpod($23, $10, $5, $26),
+        perpod($14, $11, $5, $16),
         (ok($19) && ok($22)) ? ratio(a1, a2) : "-",
         ok($16) ? ratio($13, $8) : ">" ratio($13, $8),
         ok($26) ? ratio($23, $8) : ">" ratio($23, $8),
