@@ -3,6 +3,7 @@
 # on every cluster shape of bench/gen.c.
 #
 #   SHAPES="default fits ..." bench/run.sh [small|medium|large|NODES:PODS:PENDING:PDBS ...]
+#   bench/run.sh --table RESULTS.TSV   # only print the tables of earlier runs
 #
 # For each shape and size: generate bench/data/SIZE.json (shape default) or
 # bench/data/SHAPE-SIZE.json once (deterministic; reused while bench/gen.c
@@ -39,10 +40,21 @@ CC=${CC:-cc}
 CFLAGS=${CFLAGS:--O2 -g}
 SHAPES=${SHAPES:-default fits affinity nominated pdb}
 KEEP_OUT=${KEEP_OUT:-0}
+table_only=
+if [ "${1:-}" = --table ]; then
+    table_only=${2:?--table needs a results.tsv}
+fi
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(small medium large)
 read -r -a shapes <<<"$SHAPES"
 
+nproc_=$(nproc)
+threads_default=$nproc_
+[ "$threads_default" -le 16 ] || threads_default=16
+machine="machine: $nproc_ CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo) RAM, load average $(cut -d' ' -f1-3 /proc/loadavg) at start"
+results=$DATA/results.tsv
+
+if [ -z "$table_only" ]; then
 mkdir -p "$DATA" "$TOOLS"
 build_tool() {     # name, extra libs
     local src=bench/$1.c out=$TOOLS/$1
@@ -87,12 +99,6 @@ measure() {
     M_WALL=$best M_CPU=$cpu M_RSS=$rss M_STATUS=$st
 }
 
-nproc_=$(nproc)
-threads_default=$nproc_
-[ "$threads_default" -le 16 ] || threads_default=16
-machine="machine: $nproc_ CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo) RAM, load average $(cut -d' ' -f1-3 /proc/loadavg) at start"
-
-results=$DATA/results.tsv
 printf 'shape\tsize\tnodes\tpods\tpending\tpdbs\tbytes\tparse_s\tparse_rss_kb\tload_s\tload_cpu_s\tload_rss_kb\tqueue_s\tqueue_cpu_s\tqueue_rss_kb\tqueue_status\tqueue1_s\tqueue1_cpu_s\tqueue1_status\tqueue2_s\tqueue2_cpu_s\tqueue2_status\tindep_s\tindep_cpu_s\tindep_rss_kb\tindep_status\tsame_1_vs_default\tqueue_results\n' >"$results"
 echo "$machine" >&2
 
@@ -169,11 +175,14 @@ for size in "${sizes[@]}"; do
     fi
 done
 done
-
-# the tables
 echo
 echo "$machine"
 echo "binary: $BIN; default parallelism $threads_default threads; wall time best of $RUNS (one run over 1 GB); CPU = user+sys of that run; RSS = peak resident set"
+else
+    results=$table_only
+fi
+
+# the tables
 echo
 awk -F'\t' '
 function mb(b) { return sprintf("%.0f", b / 1e6) }
