@@ -1,6 +1,7 @@
 # bench_cluster.bash - for bats files that need a cluster of realistic
-# size: bench_cluster OUT NODES PODS PENDING PDBS builds bench/gen.c (once
-# per file) and writes its snapshot to OUT.  Needs ROOT (the checkout).
+# size: bench_cluster OUT NODES PODS PENDING PDBS [--shape NAME] builds
+# bench/gen.c (once per file) and writes its snapshot to OUT.  Needs ROOT
+# (the checkout).
 
 bench_cluster() {
     local out=$1
