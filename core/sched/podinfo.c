@@ -182,36 +182,21 @@ quote(char *out, size_t sz, const char *v)
 static const char *
 aggregate(struct kp_arena *a, const char **msgs, size_t n)
 {
-    size_t len = 3, i, j, kept = 0;
+    size_t i, j, kept = 0;
     const char *uniq[MAX_ERRORS];
-    char *out;
 
     for (i = 0; i < n; i++) {
         for (j = 0; j < kept && strcmp(uniq[j], msgs[i]) != 0; j++)
             ;
-        if (j == kept && kept < MAX_ERRORS) {
+        if (j == kept && kept < MAX_ERRORS)
             uniq[kept++] = msgs[i];
-            len += strlen(msgs[i]) + 2;
-        }
     }
     if (kept == 0)
         return NULL;
     if (kept == 1)
         return uniq[0];
-    out = kp_arena_alloc(a, len);
-    out[0] = '[';
-    for (i = 0, len = 1; i < kept; i++) {
-        size_t l = strlen(uniq[i]);
-
-        if (i) {
-            memcpy(out + len, ", ", 2);
-            len += 2;
-        }
-        memcpy(out + len, uniq[i], l);
-        len += l;
-    }
-    memcpy(out + len, "]", 2);
-    return out;
+    return kp_arena_concat(a, "[", kp_arena_join(a, uniq, kept, ", "), "]",
+                           NULL);
 }
 
 /* NewRequirement's error for one requirement, or NULL. */

@@ -218,6 +218,29 @@ kp_arena_concat(struct kp_arena *a, const char *s, ...)
     return out;
 }
 
+char *
+kp_arena_join(struct kp_arena *a, const char *const *items, size_t n,
+              const char *sep)
+{
+    size_t len = 0, k, i, lsep = strlen(sep);
+    char *out, *p;
+
+    for (i = 0; i < n; i++)
+        len += strlen(items[i]) + (i ? lsep : 0);
+    out = p = alloc_raw(a, len + 1);
+    for (i = 0; i < n; i++) {
+        if (i) {
+            memcpy(p, sep, lsep);
+            p += lsep;
+        }
+        k = strlen(items[i]);
+        memcpy(p, items[i], k);
+        p += k;
+    }
+    *p = '\0';
+    return out;
+}
+
 void *
 kp_arena_memdup(struct kp_arena *a, const void *p, size_t n)
 {

@@ -46,10 +46,14 @@ char *kp_arena_strdup(struct kp_arena *a, const char *s);
 char *kp_arena_strndup(struct kp_arena *a, const char *s, size_t n);
 /*
  * The strings given, up to a NULL, one after another in one new string:
- * the one string-join of core/ (kp_arena_concat(a, dir, "/", name, NULL)).
+ * with kp_arena_join below, the string-joins of core/
+ * (kp_arena_concat(a, dir, "/", name, NULL)).
  */
 char *kp_arena_concat(struct kp_arena *a, const char *s, ...)
     __attribute__((sentinel));
+/* The n strings of items with sep between them ("" for n == 0). */
+char *kp_arena_join(struct kp_arena *a, const char *const *items, size_t n,
+                    const char *sep);
 /* One shared copy per distinct string; NULL stays NULL. */
 const char *kp_arena_intern(struct kp_arena *a, const char *s);
 /* Copy of an array of n elements of size sz. */

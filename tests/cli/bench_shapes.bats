@@ -8,13 +8,8 @@
 # several PDBs, violations).  `make bench` measures these shapes; a shape
 # that lost its property would measure the wrong thing.
 
-bats_require_minimum_version 1.5.0
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
+load '../helpers/common'
 load '../helpers/bench_cluster'
-
-ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
-KP="${KP_BIN:-$BATS_TEST_DIRNAME/../../build/kubectl-preempt}"
 
 setup_file() {
     local shape
@@ -63,6 +58,7 @@ pending_with() {
 }
 
 @test "fits shape: most pending pods fit, placed with the system default spreading" {
+    need jq
     "$KP" -f "$(snap fits)" -o json >"$BATS_TEST_TMPDIR/r.json"
     run jq '[.pods[] | select(.result == "Fits")] | length' \
         "$BATS_TEST_TMPDIR/r.json"
@@ -97,6 +93,7 @@ EOF
 }
 
 @test "affinity shape: required anti-affinity and spread filter nodes and choose victims" {
+    need jq
     # many bound and pending pods carry them
     run jq '[.items[] | select(.kind == "Pod" and .spec.nodeName != null and
              .spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution)] | length' \
@@ -139,6 +136,7 @@ EOF
 }
 
 @test "nominated shape: pending pods nominated, many waiting for terminating victims" {
+    need jq
     run pending_with nominated '.status.nominatedNodeName'
     assert [ "$output" -gt 100 ]
     run jq '[.items[] | select(.kind == "Pod" and .metadata.deletionTimestamp and
@@ -158,6 +156,7 @@ EOF
 }
 
 @test "pdb shape: pods matched by several PDBs, victims violating them" {
+    need jq
     run jq '[.items[] | select(.kind == "PodDisruptionBudget")] | length' \
         "$(snap pdb)"
     assert [ "$output" -gt 120 ]

@@ -270,9 +270,8 @@ kp_reason_histogram(struct kp_arena *a, const struct kp_status *st,
     const char **reasons = kp_arena_alloc(a, cap * sizeof(char *));
     size_t *counts = kp_arena_alloc(a, cap * sizeof(size_t));
     char **items;
-    size_t nr = 0, i, j, len = 1;
+    size_t nr = 0, i, j;
     int r;
-    char *out;
 
     for (i = 0; i < n; i++) {
         const struct kp_status *s = &st[i];
@@ -315,22 +314,9 @@ kp_reason_histogram(struct kp_arena *a, const struct kp_status *st,
 
         items[j] = kp_arena_alloc(a, sz);
         snprintf(items[j], sz, "%zu %s", counts[j], reasons[j]);
-        len += strlen(items[j]) + 2;
     }
     qsort(items, nr, sizeof(char *), cmp_str);
-    out = kp_arena_alloc(a, len);
-    for (j = 0, len = 0; j < nr; j++) {
-        size_t l = strlen(items[j]);
-
-        if (j) {
-            memcpy(out + len, ", ", 2);
-            len += 2;
-        }
-        memcpy(out + len, items[j], l);
-        len += l;
-    }
-    out[len] = '\0';
-    return out;
+    return kp_arena_join(a, (const char *const *)items, nr, ", ");
 }
 
 /* ---- Preempt ---- */

@@ -9,6 +9,27 @@
 #include "check.h"
 #include "arena.h"
 
+/* the joins: aggregated messages "[a, b]" and reason lists "1 x, 2 y" */
+static void
+test_arena__join_puts_the_separator_between_items_only(void)
+{
+    struct kp_arena a;
+    const char *items[] = {"1 Insufficient cpu", "2 node(s) didn't match",
+                           ""};
+
+    kp_arena_init(&a);
+    CHECK_EQ_STR(kp_arena_join(&a, items, 2, ", "),
+                 "1 Insufficient cpu, 2 node(s) didn't match");
+    CHECK_EQ_STR(kp_arena_join(&a, items, 1, ", "), "1 Insufficient cpu");
+    CHECK_EQ_STR(kp_arena_join(&a, items, 0, ", "), "");
+    CHECK_EQ_STR(kp_arena_join(&a, items + 1, 2, "|"),
+                 "2 node(s) didn't match|");
+    CHECK_EQ_STR(kp_arena_concat(&a, "[", kp_arena_join(&a, items, 2, "; "),
+                                 "]", NULL),
+                 "[1 Insufficient cpu; 2 node(s) didn't match]");
+    kp_arena_release(&a);
+}
+
 /* what was allocated before the mark survives; what came after goes */
 static void
 test_arena__rollback_keeps_what_came_before(void)
@@ -133,6 +154,7 @@ main(void)
 #ifdef TEST_ASAN
     RUN(test_arena__sanitizer_build_poisons_what_was_given_back);
 #endif
+    RUN(test_arena__join_puts_the_separator_between_items_only);
     RUN(test_arena__rollback_keeps_what_came_before);
     RUN(test_arena__rollback_returns_chunks);
     RUN(test_arena__rollback_on_empty_arena);
