@@ -9,6 +9,7 @@
 #include "default_preemption.h"
 #include "selfcheck.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,12 +61,14 @@ kp_pdb_in_disrupted(const struct kp_pdb *pdb, const struct kp_pod *pod)
 
 /*
  * filterPodsWithPDBViolation: split sorted pods into violating / ok.  The
- * budgets this node's victims use are counted down in a small list of
- * their own (a node has few victims, each matched by few PDBs), not in a
- * copy of every PDB's budget.
+ * budgets this node's victims use are counted down in a small table of
+ * their own (open addressing on the PDB's index, at least twice as many
+ * slots as the node's (pod, PDB) pairs), not in a copy of every PDB's
+ * budget: a node has few victims, but in a namespace with many PDBs each
+ * is matched by several.
  */
 struct budget {
-    size_t pdb;
+    uint32_t pdb;       /* UINT32_MAX: free slot */
     int32_t left;
 };
 
@@ -76,11 +79,19 @@ filter_pods_with_pdb_violation(struct kp_arena *a,
                                bool *violating)
 {
     struct budget *used = NULL;
-    size_t i, k, slot, pdb, nused = 0, n = vt->n - first;
+    size_t i, k, slot, n = vt->n - first, mask = 0;
     size_t cap = vt->pdb_off[vt->n] - vt->pdb_off[first];
 
-    if (cap)
-        used = kp_arena_alloc(a, cap * sizeof(*used));
+    if (cap) {
+        size_t nslots = 8;
+
+        while (nslots < 2 * cap)
+            nslots <<= 1;
+        mask = nslots - 1;
+        used = kp_arena_alloc(a, nslots * sizeof(*used));
+        for (slot = 0; slot < nslots; slot++)
+            used[slot].pdb = UINT32_MAX;
+    }
     for (i = 0; i < n; i++) {
         violating[i] = false;
         /*
@@ -89,18 +100,41 @@ filter_pods_with_pdb_violation(struct kp_arena *a,
          */
         for (k = vt->pdb_off[first + i]; k < vt->pdb_off[first + i + 1];
              k++) {
-            pdb = (size_t)vt->pdb[k];
-            for (slot = 0; slot < nused && used[slot].pdb != pdb; slot++)
-                ;
-            if (slot == nused) {
-                used[nused].pdb = pdb;
-                used[nused++].left = cl->pdb_allowed[pdb];
+            uint32_t pdb = (uint32_t)vt->pdb[k];
+
+            slot = (size_t)(pdb * 2654435761u) & mask;
+            while (used[slot].pdb != pdb && used[slot].pdb != UINT32_MAX)
+                slot = (slot + 1) & mask;
+            if (used[slot].pdb == UINT32_MAX) {
+                used[slot].pdb = pdb;
+                used[slot].left = cl->pdb_allowed[pdb];
             }
             used[slot].left--;
             if (used[slot].left < 0)
                 violating[i] = true;
         }
     }
+}
+
+/*
+ * The first of the table's pods (MoreImportantPod order: priority never
+ * rises along it) whose priority is below prio: the potential victims
+ * are the table's tail from there.
+ */
+static size_t
+first_lower_priority(const struct kp_victim_table *vt, int32_t prio)
+{
+    size_t lo = 0, hi = vt->n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (vt->prio[mid] < prio)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
 }
 
 /* ---- SelectVictimsOnNode ---- */
@@ -196,12 +230,11 @@ kp_select_victims_on_node(const struct kp_cycle *base, int node,
     struct kp_status st;
     bool *violating;
     size_t *kept;
-    size_t i, first = vt->n, npotential, nnominated;
+    size_t i, first = first_lower_priority(vt, p->priority);
+    size_t npotential, nnominated;
     size_t nviolating = 0, nnon_violating = 0;
     int pass;
 
-    while (first > 0 && vt->prio[first - 1] < p->priority)
-        first--;
     npotential = vt->n - first;
     if (npotential == 0)
         return kp_status_new(KP_UNRESOLVABLE, REASON_NO_VICTIMS);
