@@ -257,10 +257,11 @@ struct kp_cycle {
      */
     bool restricted;
     /*
-     * Set by the reprieve loop of SelectVictimsOnNode, which reads only
-     * whether the pod fits: the plugins marked node_static (their answer
-     * depends on the pod and the node, never on the node's pods) passed
-     * once the victims were removed and are not run again.
+     * Set by SelectVictimsOnNode, which runs only on potential nodes
+     * (Filter status exactly Unschedulable): the plugins marked
+     * node_static (their answer depends on the pod and the node, never on
+     * the node's pods; they fail only with UnschedulableAndUnresolvable)
+     * passed there in the Filter pass and are not run again.
      */
     bool fit_only;
     size_t nallowed;

@@ -182,12 +182,11 @@ check_victim_node(const struct victim_node *vn)
 /*
  * Put pods[k] back; keep it when the pod still fits.  Only whether it
  * fits is read (an Error status is "does not fit" too, as upstream's
- * reprievePod), so the node_static plugins are not run again (fit_only,
- * set once the first check passed); with nominated pods it must fit
- * with them (RunFilterPluginsWithNominatedPods' first pass) and without
- * them.  Pass or fail does not depend on
- * the order of a node's pods, so the nominated copy can take pods[k]
- * after its nominated pods.
+ * reprievePod), the node_static plugins not run (fit_only); with
+ * nominated pods it must fit with them (RunFilterPluginsWithNominatedPods'
+ * first pass) and without them.  Pass or fail does not depend on the
+ * order of a node's pods, so the nominated copy can take pods[k] after
+ * its nominated pods.
  */
 static bool
 reprieve(struct victim_node *vn, const struct kp_victim_table *vt, size_t k)
@@ -239,6 +238,15 @@ kp_select_victims_on_node(const struct kp_cycle *base, int node,
     if (npotential == 0)
         return kp_status_new(KP_UNRESOLVABLE, REASON_NO_VICTIMS);
     kp_cycle_clone(&vn.c, base);
+    /*
+     * The node is a potential node: its Filter status was exactly
+     * Unschedulable, and every node_static plugin fails with
+     * UnschedulableAndUnresolvable and stops the chain, so each of them
+     * passed on it for this pod, and they read nothing the victims
+     * change: only the others are run here (fit_only), from the first
+     * check on.
+     */
+    vn.c.fit_only = true;
     vn.ni = kp_node_info_clone(a, &cl->nodes[node], cl->nres, npotential);
     kp_cycle_remove_tail(&vn.c, vn.ni, vt, first);
     /*
@@ -254,6 +262,7 @@ kp_select_victims_on_node(const struct kp_cycle *base, int node,
     vn.nominated = nnominated > 0;
     if (vn.nominated) {
         kp_cycle_clone(&vn.nc, base);
+        vn.nc.fit_only = true;
         vn.nni = kp_node_info_clone(a, &cl->nodes[node], cl->nres,
                                     npotential + nnominated);
         kp_cycle_remove_tail(&vn.nc, vn.nni, vt, first);
@@ -263,8 +272,6 @@ kp_select_victims_on_node(const struct kp_cycle *base, int node,
     st = run_filters(&vn);
     if (st.code != KP_SUCCESS)
         return st;
-    /* from here on only whether the pod fits is read (reprieve) */
-    vn.c.fit_only = vn.nc.fit_only = true;
     violating = kp_arena_alloc(a, npotential * sizeof(bool));
     filter_pods_with_pdb_violation(a, cl, vt, first, violating);
     kept = kp_arena_alloc(a, npotential * sizeof(*kept));
