@@ -10,6 +10,7 @@
 #include "score.h"
 #include "selcount.h"
 #include "selfcheck.h"
+#include "victim_memo.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -429,10 +430,12 @@ kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
     cl->nominated_anti = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated_anti));
     cl->nnominated = kp_xcalloc(n ? n : 1, sizeof(size_t));
     cl->capnominated = kp_xcalloc(n ? n : 1, sizeof(size_t));
+    cl->nominated_gen = kp_xcalloc(n ? n : 1, sizeof(unsigned long));
     cl->nominated_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
     cl->placed_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
     cl->removed = kp_xcalloc(snap->npods + 1, sizeof(bool));
     cl->pdb_allowed = kp_xcalloc(snap->npdbs + 1, sizeof(int32_t));
+    cl->pdb_changed = kp_xcalloc(snap->npdbs + 1, sizeof(unsigned long));
     for (i = 0; i < snap->npdbs; i++)
         cl->pdb_allowed[i] = snap->pdbs[i]->disruptions_allowed;
     for (i = 0; i < snap->npods; i++) {
@@ -508,9 +511,11 @@ kp_cluster_release(struct kp_cluster *cl)
     free(cl->nnominated);
     free(cl->capnominated);
     free(cl->nominated_node_of);
+    free(cl->nominated_gen);
     free(cl->placed_node_of);
     free(cl->removed);
     free(cl->pdb_allowed);
+    free(cl->pdb_changed);
     memset(cl, 0, sizeof(*cl));
 }
 
@@ -537,6 +542,7 @@ kp_cluster_clear_nomination(struct kp_cluster *cl, const struct kp_pod *p)
                     &cl->nominated_anti[node][i + 1],
                     (cl->nnominated[node] - i - 1) * sizeof(bool));
             cl->nnominated[node]--;
+            cl->nominated_gen[node] = ++cl->nominated_clock;
             break;
         }
     }
@@ -578,6 +584,7 @@ kp_cluster_nominate(struct kp_cluster *cl, const struct kp_pod *p, int node)
         cl->nominated_max[node] = p->priority;
     cl->nominated[node][cl->nnominated[node]++] = p;
     cl->nominated_node_of[p->index] = node;
+    cl->nominated_gen[node] = ++cl->nominated_clock;
 }
 
 void
@@ -612,12 +619,14 @@ kp_cluster_free_caches(struct kp_cluster *cl)
     size_t i;
 
     kp_selcount_free(cl->selcount);
+    kp_victim_memo_free(cl->victim_memo);
     kp_image_index_free(cl->images, cl->snap ? cl->snap->nnodes : 0);
     for (i = 0; i < cl->ncolumns; i++) {
         free(cl->column[i]);
         free((char *)(uintptr_t)cl->column_key[i]);
     }
     cl->selcount = NULL;
+    cl->victim_memo = NULL;
     cl->images = NULL;
     cl->ncolumns = 0;
 }

@@ -110,15 +110,24 @@ struct kp_cluster {
     bool **nominated_anti;
     size_t *nnominated, *capnominated;
     int *nominated_node_of;                 /* by pod index; -1 none */
+    /* per node: changed with its nominated pods (from nominated_clock) */
+    unsigned long *nominated_gen, nominated_clock;
     int *placed_node_of;                    /* by pod index; -1 none */
     bool *removed;                          /* by pod index */
     int32_t *pdb_allowed;                   /* disruptionsAllowed, by PDB */
+    /* by PDB: pdb_clock when its pdb_allowed last changed (0: never) */
+    unsigned long *pdb_changed, pdb_clock;
     const char *scheduler_name;
     int64_t *used_block, *alloc_block;      /* nodes[i].used / .alloc */
     /* per node, rebuilt whenever its pods change (kp_victim_table) */
     struct kp_victim_table **vt;
     /* matching-pod counts per node and selector (selcount.h), or NULL */
     struct kp_selcount *selcount;
+    /*
+     * SelectVictimsOnNode's answers kept across pods (victim_memo.h), or
+     * NULL: made by the run while it analyses pods one at a time
+     */
+    struct kp_victim_memo *victim_memo;
     /* the nodes' images by name (ImageLocality, score.h), or NULL */
     struct kp_image_index *images;
     /* kp_cluster_label_column's columns */
@@ -137,7 +146,8 @@ struct kp_cluster {
 const char *const *kp_cluster_label_column(const struct kp_cluster *cl,
                                            const char *key);
 /*
- * Free the caches above (selcount, image index, label columns) and leave
+ * Free the caches above (selcount, victim memo, image index, label
+ * columns) and leave
  * none: for the cluster's release, and for a struct copy of a cluster
  * (the self-check's) whose caches were set to NULL / 0 and then made.
  */
@@ -264,6 +274,8 @@ struct kp_cycle {
      * passed there in the Filter pass and are not run again.
      */
     bool fit_only;
+    /* the pod's signature in the cluster's victim memo; 0: not used */
+    uint32_t memo_key;
     size_t nallowed;
     const char **allowed;
     int nrestricting;

@@ -8,6 +8,7 @@
  */
 #include "default_preemption.h"
 #include "selfcheck.h"
+#include "victim_memo.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -217,26 +218,116 @@ cmp_size(const void *x, const void *y)
  * priority last), already in MoreImportantPod order: no pod is read to
  * pick, sort, remove or put back one of them.
  */
+static struct kp_status select_victims(const struct kp_cycle *base, int node,
+                                       const struct kp_victim_table *vt,
+                                       size_t first, bool *violating,
+                                       struct kp_candidate *out);
+
+#ifdef KP_SELFCHECK
+/*
+ * The self-check build: an answer the memo served against the same
+ * answer made afresh.
+ */
+static void
+check_memo(const struct kp_cycle *base, int node,
+           const struct kp_victim_table *vt, size_t first,
+           const struct kp_status *st, const struct kp_candidate *got)
+{
+    struct kp_cycle c = *base;
+    struct kp_candidate fresh;
+    struct kp_status fst;
+    bool *viol = kp_arena_alloc(base->scratch, vt->n - first + 1);
+    bool same;
+    int i;
+    size_t k;
+
+    c.memo_key = 0;
+    memset(&fresh, 0, sizeof(fresh));
+    fst = select_victims(&c, node, vt, first, viol, &fresh);
+    same = fst.code == st->code && fst.nreasons == st->nreasons &&
+           (fst.plugin == st->plugin ||
+            (fst.plugin && st->plugin && !strcmp(fst.plugin, st->plugin)));
+    for (i = 0; same && i < fst.nreasons; i++)
+        same = strcmp(fst.reasons[i], st->reasons[i]) == 0;
+    if (same && fst.code == KP_SUCCESS) {
+        same = fresh.nvictims == got->nvictims &&
+               fresh.num_pdb_violations == got->num_pdb_violations;
+        for (k = 0; same && k < fresh.nvictims; k++)
+            same = fresh.victims[k] == got->victims[k] &&
+                   fresh.violating[k] == got->violating[k];
+    }
+    kp_selfcheck_count();
+    if (!same)
+        kp_selfcheck_fail("victim memo: pod %s/%s on node %s: the answer "
+                          "kept differs from SelectVictimsOnNode afresh",
+                          base->pod->ns, base->pod->name,
+                          base->cl->nodes[node].node->name);
+}
+#define CHECK_MEMO(base, node, vt, first, st, out) \
+    check_memo(base, node, vt, first, st, out)
+#else
+#define CHECK_MEMO(base, node, vt, first, st, out) ((void)0)
+#endif
+
+/*
+ * With the cluster's victim memo (victim_memo.h) for pods whose answer
+ * it may keep: the answer is served when kept and still valid, else made
+ * and kept.
+ */
 struct kp_status
 kp_select_victims_on_node(const struct kp_cycle *base, int node,
                           struct kp_candidate *out)
 {
     struct kp_arena *a = base->scratch;
-    const struct kp_pod *p = base->pod;
     const struct kp_cluster *cl = base->cl;
     const struct kp_victim_table *vt = kp_victim_table_get(cl, node, a);
-    struct victim_node vn;
+    size_t first = first_lower_priority(vt, base->pod->priority);
+    size_t npotential = vt->n - first;
     struct kp_status st;
     bool *violating;
+    int got;
+
+    if (npotential == 0)
+        return kp_status_new(KP_UNRESOLVABLE, REASON_NO_VICTIMS);
+    violating = kp_arena_alloc(a, npotential * sizeof(bool));
+    if (!base->memo_key || !cl->victim_memo ||
+        cl->nominated_node_of[base->pod->index] == node)
+        return select_victims(base, node, vt, first, violating, out);
+    got = kp_victim_memo_get(cl->victim_memo, base->memo_key, cl, node, vt,
+                             first, NULL, a, &st, out);
+    if (got < 0) {
+        filter_pods_with_pdb_violation(a, cl, vt, first, violating);
+        got = kp_victim_memo_get(cl->victim_memo, base->memo_key, cl, node,
+                                 vt, first, violating, a, &st, out);
+    }
+    if (got > 0) {
+        CHECK_MEMO(base, node, vt, first, &st, out);
+        return st;
+    }
+    st = select_victims(base, node, vt, first, violating, out);
+    kp_victim_memo_put(cl->victim_memo, base->memo_key, cl, node, violating,
+                       npotential, &st, out);
+    return st;
+}
+
+/*
+ * SelectVictimsOnNode proper, on the potential victims vt->pods[first..]
+ * (there are some); violating has room for one flag per potential victim.
+ */
+static struct kp_status
+select_victims(const struct kp_cycle *base, int node,
+               const struct kp_victim_table *vt, size_t first,
+               bool *violating, struct kp_candidate *out)
+{
+    struct kp_arena *a = base->scratch;
+    const struct kp_cluster *cl = base->cl;
+    struct victim_node vn;
+    struct kp_status st;
     size_t *kept;
-    size_t i, first = first_lower_priority(vt, p->priority);
-    size_t npotential, nnominated;
+    size_t i, npotential = vt->n - first, nnominated;
     size_t nviolating = 0, nnon_violating = 0;
     int pass;
 
-    npotential = vt->n - first;
-    if (npotential == 0)
-        return kp_status_new(KP_UNRESOLVABLE, REASON_NO_VICTIMS);
     kp_cycle_clone(&vn.c, base);
     /*
      * The node is a potential node: its Filter status was exactly
@@ -272,7 +363,6 @@ kp_select_victims_on_node(const struct kp_cycle *base, int node,
     st = run_filters(&vn);
     if (st.code != KP_SUCCESS)
         return st;
-    violating = kp_arena_alloc(a, npotential * sizeof(bool));
     filter_pods_with_pdb_violation(a, cl, vt, first, violating);
     kept = kp_arena_alloc(a, npotential * sizeof(*kept));
     out->node = node;
