@@ -676,7 +676,7 @@ unicode_escape(const char *buf, size_t i, size_t len)
  */
 static int
 scan_from(const char *buf, size_t len, size_t i, int max_depth, size_t *at,
-          const char **what)
+          const char **what, struct kp_json_marks *marks)
 {
     int depth = 0;
     /* which bracket opened each level (bit set: '['), to match closers */
@@ -747,6 +747,14 @@ scan_from(const char *buf, size_t len, size_t i, int max_depth, size_t *at,
                 *at = i;
                 return 0;
             }
+            if (c == ',' && depth == 1 && marks) {
+                if (marks->n == marks->cap) {
+                    marks->cap = marks->cap ? marks->cap * 2 : 1024;
+                    marks->off = kp_xrealloc(marks->off, marks->cap *
+                                             sizeof(*marks->off));
+                }
+                marks->off[marks->n++] = i;
+            }
             i++;
         }
         if (depth == 0) {
@@ -767,12 +775,50 @@ kp_json_scan(const char *buf, size_t len, int max_depth, size_t *at,
         i = 3;          /* cJSON skips a byte order mark */
     if (i == len || (buf[i] != '{' && buf[i] != '['))
         return 0;
-    return scan_from(buf, len, i, max_depth, at, what);
+    return scan_from(buf, len, i, max_depth, at, what, NULL);
 }
 
 int
 kp_json_scan_value(const char *buf, size_t len, int max_depth, size_t *at,
                    const char **what)
 {
-    return scan_from(buf, len, 0, max_depth, at, what);
+    return scan_from(buf, len, 0, max_depth, at, what, NULL);
+}
+
+int
+kp_json_scan_marks(const char *buf, size_t len, int max_depth, size_t *at,
+                   const char **what, struct kp_json_marks *marks)
+{
+    return scan_from(buf, len, 0, max_depth, at, what, marks);
+}
+
+/* ---- parse trees in an arena ---- */
+
+static _Thread_local struct kp_arena *tree_arena;
+
+static void *
+tree_malloc(size_t n)
+{
+    return tree_arena ? kp_arena_alloc_uninit(tree_arena, n) : malloc(n);
+}
+
+static void
+tree_free(void *p)
+{
+    if (!tree_arena)
+        free(p);
+}
+
+void
+kp_json_arena_hooks(bool on)
+{
+    cJSON_Hooks h = {tree_malloc, tree_free};
+
+    cJSON_InitHooks(on ? &h : NULL);
+}
+
+void
+kp_json_tree_arena(struct kp_arena *a)
+{
+    tree_arena = a;
 }
