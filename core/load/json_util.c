@@ -55,8 +55,15 @@ kp_json_get(const cJSON *obj, const char *key)
 
     if (!obj || !cJSON_IsObject(obj))
         return NULL;
-    v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v || cJSON_IsNull(v))
+    /*
+     * cJSON_GetObjectItemCaseSensitive's walk (the first member of that
+     * name; a member without one ends it), the first byte compared
+     * before strcmp: most members are not the one looked for.
+     */
+    for (v = obj->child; v && v->string; v = v->next)
+        if (v->string[0] == key[0] && strcmp(v->string, key) == 0)
+            break;
+    if (!v || !v->string || cJSON_IsNull(v))
         return NULL;
     return v;
 }
@@ -392,6 +399,25 @@ check_dup_keys(const cJSON *obj, const char **dup)
         n++;
     if (n < 2)
         return 0;
+    if (n <= 16) {
+        /* few members: each pair, the first byte before strcmp; the
+         * smallest key found twice, as the sort would find it */
+        const cJSON *d;
+
+        *dup = NULL;
+        for (c = obj->child; c; c = c->next) {
+            const char *a = c->string ? c->string : "";
+
+            for (d = c->next; d; d = d->next) {
+                const char *b = d->string ? d->string : "";
+
+                if (a[0] == b[0] && strcmp(a, b) == 0 &&
+                    (!*dup || strcmp(a, *dup) < 0))
+                    *dup = a;
+            }
+        }
+        return *dup ? -1 : 0;
+    }
     if (n > 32)
         keys = kp_xmalloc(n * sizeof(*keys));
     n = 0;
