@@ -1387,8 +1387,10 @@ load_documents(struct kp_snapshot *s, const char *buf, size_t len,
             rc = read_top_level(buf, len, &off, &doc, &t, err);
         if (rc == 1)
             rc = parse_whole(buf, len, &off, &doc, err);
-        if (rc < 0)
+        if (rc < 0) {
+            free(t.commas.off);
             return -1;
+        }
         ndocs++;
         rc = load_document(s, doc, &t, source, err);
         cJSON_Delete(doc);
