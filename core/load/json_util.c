@@ -55,8 +55,15 @@ kp_json_get(const cJSON *obj, const char *key)
 
     if (!obj || !cJSON_IsObject(obj))
         return NULL;
-    v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v || cJSON_IsNull(v))
+    /*
+     * cJSON_GetObjectItemCaseSensitive's walk (the first member of that
+     * name; a member without one ends it), the first byte compared
+     * before strcmp: most members are not the one looked for.
+     */
+    for (v = obj->child; v && v->string; v = v->next)
+        if (v->string[0] == key[0] && strcmp(v->string, key) == 0)
+            break;
+    if (!v || !v->string || cJSON_IsNull(v))
         return NULL;
     return v;
 }
@@ -392,6 +399,25 @@ check_dup_keys(const cJSON *obj, const char **dup)
         n++;
     if (n < 2)
         return 0;
+    if (n <= 16) {
+        /* few members: each pair, the first byte before strcmp; the
+         * smallest key found twice, as the sort would find it */
+        const cJSON *d;
+
+        *dup = NULL;
+        for (c = obj->child; c; c = c->next) {
+            const char *a = c->string ? c->string : "";
+
+            for (d = c->next; d; d = d->next) {
+                const char *b = d->string ? d->string : "";
+
+                if (a[0] == b[0] && strcmp(a, b) == 0 &&
+                    (!*dup || strcmp(a, *dup) < 0))
+                    *dup = a;
+            }
+        }
+        return *dup ? -1 : 0;
+    }
     if (n > 32)
         keys = kp_xmalloc(n * sizeof(*keys));
     n = 0;
@@ -676,7 +702,7 @@ unicode_escape(const char *buf, size_t i, size_t len)
  */
 static int
 scan_from(const char *buf, size_t len, size_t i, int max_depth, size_t *at,
-          const char **what)
+          const char **what, struct kp_json_marks *marks)
 {
     int depth = 0;
     /* which bracket opened each level (bit set: '['), to match closers */
@@ -747,6 +773,14 @@ scan_from(const char *buf, size_t len, size_t i, int max_depth, size_t *at,
                 *at = i;
                 return 0;
             }
+            if (c == ',' && depth == 1 && marks) {
+                if (marks->n == marks->cap) {
+                    marks->cap = marks->cap ? marks->cap * 2 : 1024;
+                    marks->off = kp_xrealloc(marks->off, marks->cap *
+                                             sizeof(*marks->off));
+                }
+                marks->off[marks->n++] = i;
+            }
             i++;
         }
         if (depth == 0) {
@@ -767,12 +801,50 @@ kp_json_scan(const char *buf, size_t len, int max_depth, size_t *at,
         i = 3;          /* cJSON skips a byte order mark */
     if (i == len || (buf[i] != '{' && buf[i] != '['))
         return 0;
-    return scan_from(buf, len, i, max_depth, at, what);
+    return scan_from(buf, len, i, max_depth, at, what, NULL);
 }
 
 int
 kp_json_scan_value(const char *buf, size_t len, int max_depth, size_t *at,
                    const char **what)
 {
-    return scan_from(buf, len, 0, max_depth, at, what);
+    return scan_from(buf, len, 0, max_depth, at, what, NULL);
+}
+
+int
+kp_json_scan_marks(const char *buf, size_t len, int max_depth, size_t *at,
+                   const char **what, struct kp_json_marks *marks)
+{
+    return scan_from(buf, len, 0, max_depth, at, what, marks);
+}
+
+/* ---- parse trees in an arena ---- */
+
+static _Thread_local struct kp_arena *tree_arena;
+
+static void *
+tree_malloc(size_t n)
+{
+    return tree_arena ? kp_arena_alloc_uninit(tree_arena, n) : malloc(n);
+}
+
+static void
+tree_free(void *p)
+{
+    if (!tree_arena)
+        free(p);
+}
+
+void
+kp_json_arena_hooks(bool on)
+{
+    cJSON_Hooks h = {tree_malloc, tree_free};
+
+    cJSON_InitHooks(on ? &h : NULL);
+}
+
+void
+kp_json_tree_arena(struct kp_arena *a)
+{
+    tree_arena = a;
 }

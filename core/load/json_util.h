@@ -80,6 +80,29 @@ int kp_json_scan(const char *buf, size_t len, int max_depth, size_t *at,
  */
 int kp_json_scan_value(const char *buf, size_t len, int max_depth,
                        size_t *at, const char **what);
+/*
+ * kp_json_scan_value that also records in marks (grown with
+ * kp_xrealloc; the caller frees off) the offset of every ',' directly
+ * inside the value: for an array, where its elements are separated.
+ */
+struct kp_json_marks {
+    size_t *off;
+    size_t n, cap;
+};
+int kp_json_scan_marks(const char *buf, size_t len, int max_depth,
+                       size_t *at, const char **what,
+                       struct kp_json_marks *marks);
+
+/*
+ * Parse trees without malloc: with the hooks on (kp_json_arena_hooks,
+ * while no other thread uses cJSON), what cJSON allocates on a thread
+ * whose tree arena is set (kp_json_tree_arena; NULL: none) comes from
+ * that arena, and cJSON's frees there do nothing: such a tree is never
+ * given to cJSON_Delete, the arena is reset instead.  Elsewhere cJSON
+ * uses malloc and free as without the hooks.
+ */
+void kp_json_arena_hooks(bool on);
+void kp_json_tree_arena(struct kp_arena *a);
 
 /* "a number", "a string", "an array", "a boolean", "null", "an object" */
 const char *kp_json_type_name(const cJSON *v);

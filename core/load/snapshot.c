@@ -9,6 +9,8 @@
 #include "kube_version.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 #include <unistd.h>
 
 #include "json_util.h"
+#include "pool.h"
 
 #define KP_MAX_INPUT_BYTES ((size_t)8 << 30)
 /* Deeper than this, the raw text is refused before cJSON (limit 1000). */
@@ -605,6 +608,51 @@ find_kind(const char *kind)
 }
 
 /*
+ * The half of add_object() that touches no snapshot (the loader's
+ * threads run it): an object, valid (duplicate keys, UTF-8, depth), and
+ * its kind's row in *row.
+ */
+static int
+check_object(const cJSON *obj, const char *kind, int depth, long index,
+             const struct kind_row **row, struct kp_error *err)
+{
+    char what[600];
+
+    *row = NULL;
+    if (!cJSON_IsObject(obj)) {
+        if (index >= 0)
+            return kp_errorf(err, KP_EXIT_ERROR,
+                             "items[%ld]: expected an object, got %s", index,
+                             kp_json_type_name(obj));
+        return kp_errorf(err, KP_EXIT_ERROR, "expected an object, got %s",
+                         kp_json_type_name(obj));
+    }
+    *row = find_kind(kind);
+    if (kp_json_validate_at(obj, depth, KP_MAX_JSON_DEPTH, NULL, err) < 0) {
+        describe(obj, kind, *row, index, what, sizeof(what));
+        return kp_error_prefix(err, "%s", what);
+    }
+    return 0;
+}
+
+/* The other half: add an object check_object() passed. */
+static int
+commit_object(struct kp_snapshot *s, const cJSON *obj, const char *kind,
+              const struct kind_row *row, long index, const char *source,
+              struct kp_error *err)
+{
+    char what[600];
+
+    if (row && row->add(s, obj, source, err) < 0) {
+        describe(obj, kind, row, index, what, sizeof(what));
+        return kp_error_prefix(err, "%s", what);
+    }
+    if (!row)
+        s->nunknown_kinds++;
+    return 0;
+}
+
+/*
  * Validate (duplicate keys, UTF-8, depth) and add one object found at
  * nesting level depth; index is its place in a List's items or -1.
  * Errors read "<object>: <field path>: <what>".
@@ -614,25 +662,10 @@ add_object(struct kp_snapshot *s, const cJSON *obj, const char *kind,
            int depth, long index, const char *source, struct kp_error *err)
 {
     const struct kind_row *row;
-    char what[600];
 
-    if (!cJSON_IsObject(obj)) {
-        if (index >= 0)
-            return kp_errorf(err, KP_EXIT_ERROR,
-                             "items[%ld]: expected an object, got %s", index,
-                             kp_json_type_name(obj));
-        return kp_errorf(err, KP_EXIT_ERROR, "expected an object, got %s",
-                         kp_json_type_name(obj));
-    }
-    row = find_kind(kind);
-    if (kp_json_validate_at(obj, depth, KP_MAX_JSON_DEPTH, NULL, err) < 0 ||
-        (row && row->add(s, obj, source, err) < 0)) {
-        describe(obj, kind, row, index, what, sizeof(what));
-        return kp_error_prefix(err, "%s", what);
-    }
-    if (!row)
-        s->nunknown_kinds++;
-    return 0;
+    if (check_object(obj, kind, depth, index, &row, err) < 0)
+        return -1;
+    return commit_object(s, obj, kind, row, index, source, err);
 }
 
 int
@@ -652,6 +685,7 @@ kp_snapshot_add_object(struct kp_snapshot *s, const cJSON *obj,
 struct items_text {
     const char *text;           /* the whole buffer (positions) */
     size_t start, end;          /* '[' .. just after ']' */
+    struct kp_json_marks commas;  /* the ','s between items, or none */
 };
 
 static void line_col(const char *buf, size_t off, size_t *line,
@@ -705,17 +739,26 @@ syntax_error(const char *buf, size_t len, size_t at, const char *what,
  * Parse one item at text (up to len bytes), find its kind and add it: the
  * per-item path of Lists read from files and from live pages.  *end is
  * set after the item.  Returns 0; -1 with err set; -2 when cJSON cannot
- * parse it (*end then at the place it stopped, or NULL).
+ * parse it (*end then at the place it stopped, or NULL).  With trees
+ * (the arena hooks on, keep NULL) the tree is parsed into that arena,
+ * reset first, instead of malloc'd and freed.
  */
 static int
 load_one_item(struct kp_snapshot *s, const char *text, size_t len,
               const char *list_kind, long index, const char *source,
-              const char **end, cJSON **keep, struct kp_error *err)
+              const char **end, cJSON **keep, struct kp_arena *trees,
+              struct kp_error *err)
 {
-    cJSON *it = cJSON_ParseWithLengthOpts(text, len, end, 0);
+    cJSON *it;
     const char *ik;
     int rc;
 
+    if (trees) {
+        kp_arena_reset(trees);
+        kp_json_tree_arena(trees);
+    }
+    it = cJSON_ParseWithLengthOpts(text, len, end, 0);
+    kp_json_tree_arena(NULL);
     if (keep)
         *keep = NULL;
     if (!it)
@@ -725,47 +768,322 @@ load_one_item(struct kp_snapshot *s, const char *text, size_t len,
         rc = add_object(s, it, ik, 2, index, source, err);
     if (rc == 0 && keep)
         *keep = it;
-    else
+    else if (!trees)
         cJSON_Delete(it);
     return rc;
 }
 
 /*
- * Parse, validate and add the items of t one by one, freeing each before
- * the next: the whole List is never a tree in memory.  The text was
- * scanned already, so cJSON only fails here on what kp_json_scan() does
- * not look at (a missing comma, a bare word); that is reported at its
- * place as the whole-document parse would.
+ * Parse, validate and add the items of t one by one from the one at off
+ * (items[i]), freeing each before the next: the whole List is never a
+ * tree in memory.  The text was scanned already, so cJSON only fails
+ * here on what kp_json_scan() does not look at (a missing comma, a bare
+ * word); that is reported at its place as the whole-document parse would.
  */
+static int
+load_items_from(struct kp_snapshot *s, const struct items_text *t,
+                size_t off, long i, const char *list_kind,
+                const char *source, struct kp_error *err)
+{
+    struct kp_arena trees;
+    int rc;
+
+    kp_arena_init(&trees);
+    for (;;) {
+        const char *end = NULL;
+
+        rc = load_one_item(s, t->text + off, t->end - off, list_kind, i,
+                           source, &end, NULL, &trees, err);
+        if (rc == -2)
+            rc = syntax_error(t->text, t->end,
+                              end ? (size_t)(end - t->text) : off, NULL,
+                              err);
+        if (rc < 0)
+            break;
+        i++;
+        off = skip_ws(t->text, t->end, (size_t)(end - t->text));
+        if (off < t->end && t->text[off] == ']')
+            break;
+        if (off >= t->end || t->text[off] != ',') {
+            rc = syntax_error(t->text, t->end, off, NULL, err);
+            break;
+        }
+        off = skip_ws(t->text, t->end, off + 1);
+    }
+    kp_arena_release(&trees);
+    return rc;
+}
+
+/*
+ * A large List on several threads.  The scan recorded the commas between
+ * the items, so each item's bytes are known: the threads (the caller
+ * among them) parse and check items (check_object: nothing shared) a
+ * chunk of items at a time, in order, and the caller adds them to the
+ * snapshot in file order (commit_object: interning, indexes, warnings).
+ * A chunk stops at its first item in error, whose error is the one the
+ * serial path would give; an item whose text is not what the commas say
+ * (cJSON stops elsewhere, or fails) sends the caller back to the serial
+ * path from that item, which reports it as it always has.  The trees of
+ * a chunk stay until its slot is reused, window chunks later, and are
+ * freed by the thread that reuses it.
+ */
+#define PAR_CHUNK_BYTES ((size_t)16 << 10)
+#define PAR_CHUNK_ITEMS 512
+#define PAR_MIN_BYTES ((size_t)256 << 10)
+
+struct par_item {
+    cJSON *tree;
+    const char *kind;
+    const struct kind_row *row;
+};
+
+struct par_slot {
+    size_t chunk;               /* the chunk it holds, SIZE_MAX: none */
+    bool done;
+    size_t nok;                 /* items checked */
+    int fail;                   /* 0; 1: err; 2: serial from item nok */
+    struct kp_error err;
+    struct par_item *items;
+    size_t cap;
+    struct kp_arena trees;      /* the chunk's parse trees */
+};
+
+struct par_load {
+    const struct items_text *t;
+    const char *list_kind;
+    size_t nitems;
+    size_t *cfirst;             /* chunk k: items [cfirst[k], cfirst[k+1]) */
+    size_t nchunks;
+    struct par_slot *slots;
+    size_t window;
+    size_t claim, committed;    /* next chunk to claim; chunks added */
+    bool stop;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+};
+
+/* Item i's first byte, and where its text must end (its ',' or ']'). */
+static size_t
+par_item_start(const struct par_load *pl, size_t i)
+{
+    const struct items_text *t = pl->t;
+
+    return skip_ws(t->text, t->end, i == 0 ? t->start + 1
+                   : t->start + t->commas.off[i - 1] + 1);
+}
+
+static size_t
+par_item_end(const struct par_load *pl, size_t i)
+{
+    const struct items_text *t = pl->t;
+
+    return i + 1 < pl->nitems ? t->start + t->commas.off[i] : t->end - 1;
+}
+
+/* Parse and check the items of chunk k into its slot (lock not held). */
+static void
+par_run_chunk(struct par_load *pl, size_t k, struct par_slot *sl)
+{
+    const struct items_text *t = pl->t;
+    size_t i, last = pl->cfirst[k + 1];
+
+    kp_arena_reset(&sl->trees);
+    sl->nok = 0;
+    sl->fail = 0;
+    for (i = pl->cfirst[k]; i < last; i++) {
+        size_t off = par_item_start(pl, i);
+        const char *end = NULL;
+        cJSON *it;
+        struct par_item *pi;
+
+        kp_json_tree_arena(&sl->trees);
+        it = cJSON_ParseWithLengthOpts(t->text + off, t->end - off, &end, 0);
+        kp_json_tree_arena(NULL);
+        if (!it || skip_ws(t->text, t->end, (size_t)(end - t->text)) !=
+                   par_item_end(pl, i)) {
+            sl->fail = 2;
+            return;
+        }
+        if (sl->nok == sl->cap) {
+            sl->cap = sl->cap ? sl->cap * 2 : 64;
+            sl->items = kp_xrealloc(sl->items, sl->cap * sizeof(*sl->items));
+        }
+        pi = &sl->items[sl->nok];
+        pi->tree = it;
+        if (item_kind(it, pl->list_kind, (long)i, &pi->kind, &sl->err) < 0 ||
+            check_object(it, pi->kind, 2, (long)i, &pi->row, &sl->err) < 0) {
+            sl->fail = 1;
+            return;
+        }
+        sl->nok++;
+    }
+}
+
+/*
+ * The next chunk to work on, marked claimed, or SIZE_MAX when there is
+ * none (lock held).  Only within the window: chunk k reuses the slot of
+ * chunk k - window, which must be added already.
+ */
+static size_t
+par_claim(struct par_load *pl)
+{
+    size_t k;
+
+    if (pl->stop || pl->claim >= pl->nchunks ||
+        pl->claim >= pl->committed + pl->window)
+        return SIZE_MAX;
+    k = pl->claim++;
+    pl->slots[k % pl->window].chunk = k;
+    pl->slots[k % pl->window].done = false;
+    return k;
+}
+
+static void
+par_work(struct par_load *pl, size_t k)
+{
+    struct par_slot *sl = &pl->slots[k % pl->window];
+
+    pthread_mutex_unlock(&pl->mu);
+    par_run_chunk(pl, k, sl);
+    pthread_mutex_lock(&pl->mu);
+    sl->done = true;
+    pthread_cond_broadcast(&pl->cv);
+}
+
+static void *
+par_thread(void *arg)
+{
+    struct par_load *pl = arg;
+
+    pthread_mutex_lock(&pl->mu);
+    while (!pl->stop && pl->claim < pl->nchunks) {
+        size_t k = par_claim(pl);
+
+        if (k == SIZE_MAX)
+            pthread_cond_wait(&pl->cv, &pl->mu);
+        else
+            par_work(pl, k);
+    }
+    pthread_mutex_unlock(&pl->mu);
+    return NULL;
+}
+
+/* Add the items of chunk k in order; 1: go on serially from item *from. */
+static int
+par_commit(struct kp_snapshot *s, struct par_load *pl, size_t k,
+           const char *source, size_t *from, struct kp_error *err)
+{
+    struct par_slot *sl = &pl->slots[k % pl->window];
+    size_t j;
+
+    for (j = 0; j < sl->nok; j++) {
+        const struct par_item *pi = &sl->items[j];
+
+        if (commit_object(s, pi->tree, pi->kind, pi->row,
+                          (long)(pl->cfirst[k] + j), source, err) < 0)
+            return -1;
+    }
+    if (sl->fail == 1) {
+        *err = sl->err;
+        return -1;
+    }
+    *from = pl->cfirst[k] + sl->nok;
+    return sl->fail == 2;
+}
+
+static int
+load_items_par(struct kp_snapshot *s, const struct items_text *t,
+               int nthreads, const char *list_kind, const char *source,
+               struct kp_error *err)
+{
+    struct par_load pl;
+    pthread_t th[16];
+    int nth = 0, rc = 0;
+    size_t i, k, bytes = 0, from = 0;
+
+    memset(&pl, 0, sizeof(pl));
+    pl.t = t;
+    pl.list_kind = list_kind;
+    pl.nitems = t->commas.n + 1;
+    pl.cfirst = kp_xmalloc((pl.nitems + 1) * sizeof(*pl.cfirst));
+    pl.cfirst[0] = 0;
+    for (i = 0; i < pl.nitems; i++) {
+        size_t next = i + 1 < pl.nitems ? t->commas.off[i]
+                                        : t->end - t->start;
+
+        bytes += next - (i ? t->commas.off[i - 1] : 0);
+        if (bytes >= PAR_CHUNK_BYTES || i + 1 == pl.nitems ||
+            i + 1 - pl.cfirst[pl.nchunks] >= PAR_CHUNK_ITEMS) {
+            pl.cfirst[++pl.nchunks] = i + 1;
+            bytes = 0;
+        }
+    }
+    pl.window = (size_t)nthreads * 2;
+    pl.slots = kp_xcalloc(pl.window, sizeof(*pl.slots));
+    for (k = 0; k < pl.window; k++)
+        pl.slots[k].chunk = SIZE_MAX;
+    pthread_mutex_init(&pl.mu, NULL);
+    pthread_cond_init(&pl.cv, NULL);
+    if (nthreads > 16)
+        nthreads = 16;
+    while (nth < nthreads - 1 && (size_t)nth + 1 < pl.nchunks &&
+           pthread_create(&th[nth], NULL, par_thread, &pl) == 0)
+        nth++;
+    pthread_mutex_lock(&pl.mu);
+    for (k = 0; k < pl.nchunks && rc == 0; k++) {
+        struct par_slot *sl = &pl.slots[k % pl.window];
+
+        while (!(sl->chunk == k && sl->done)) {
+            size_t mine = par_claim(&pl);
+
+            if (mine == SIZE_MAX)
+                pthread_cond_wait(&pl.cv, &pl.mu);
+            else
+                par_work(&pl, mine);
+        }
+        pthread_mutex_unlock(&pl.mu);
+        rc = par_commit(s, &pl, k, source, &from, err);
+        pthread_mutex_lock(&pl.mu);
+        pl.committed = k + 1;
+        pthread_cond_broadcast(&pl.cv);
+    }
+    pl.stop = true;
+    pthread_cond_broadcast(&pl.cv);
+    pthread_mutex_unlock(&pl.mu);
+    while (nth > 0)
+        pthread_join(th[--nth], NULL);
+    for (k = 0; k < pl.window; k++) {
+        kp_arena_release(&pl.slots[k].trees);
+        free(pl.slots[k].items);
+    }
+    free(pl.slots);
+    pthread_cond_destroy(&pl.cv);
+    pthread_mutex_destroy(&pl.mu);
+    if (rc == 1)
+        rc = load_items_from(s, t, par_item_start(&pl, from), (long)from,
+                             list_kind, source, err);
+    free(pl.cfirst);
+    return rc;
+}
+
 static int
 load_items_text(struct kp_snapshot *s, const struct items_text *t,
                 const char *list_kind, const char *source,
                 struct kp_error *err)
 {
     size_t off = skip_ws(t->text, t->end, t->start + 1);
-    long i = 0;
+    int nthreads, rc;
 
     if (off < t->end && t->text[off] == ']')
         return 0;
-    for (;;) {
-        const char *end = NULL;
-        int rc = load_one_item(s, t->text + off, t->end - off, list_kind, i,
-                               source, &end, NULL, err);
-
-        if (rc == -2)
-            return syntax_error(t->text, t->end,
-                                end ? (size_t)(end - t->text) : off, NULL,
-                                err);
-        if (rc < 0)
-            return -1;
-        i++;
-        off = skip_ws(t->text, t->end, (size_t)(end - t->text));
-        if (off < t->end && t->text[off] == ']')
-            return 0;
-        if (off >= t->end || t->text[off] != ',')
-            return syntax_error(t->text, t->end, off, NULL, err);
-        off = skip_ws(t->text, t->end, off + 1);
-    }
+    kp_json_arena_hooks(true);
+    if (t->commas.n > 0 && t->end - t->start >= PAR_MIN_BYTES &&
+        (nthreads = kp_pool_default_threads()) > 1)
+        rc = load_items_par(s, t, nthreads, list_kind, source, err);
+    else
+        rc = load_items_from(s, t, off, 0, list_kind, source, err);
+    kp_json_arena_hooks(false);
+    return rc;
 }
 
 int
@@ -775,7 +1093,7 @@ kp_snapshot_load_item(struct kp_snapshot *s, const char *text, size_t len,
 {
     const char *end = NULL;
     int rc = load_one_item(s, text, len, item_kind, index, source, &end,
-                           keep, err);
+                           keep, NULL, err);
 
     if (rc == -2)
         kp_errorf(err, KP_EXIT_ERROR, "items[%ld]: invalid JSON at byte %zu "
@@ -887,7 +1205,7 @@ load_document(struct kp_snapshot *s, cJSON *doc, const struct items_text *t,
         if (!v)
             return syntax_error(t->text, t->end, t->start, NULL, err);
         cJSON_ReplaceItemInObjectCaseSensitive(doc, "items", v);
-        return load_document(s, doc, &(struct items_text){NULL, 0, 0},
+        return load_document(s, doc, &(struct items_text){NULL, 0, 0, {NULL, 0, 0}},
                              source, err);
     }
     if (is_list(kind, items)) {
@@ -938,6 +1256,7 @@ read_top_level(const char *buf, size_t len, size_t *off, cJSON **out,
         const char *end = NULL, *what = NULL;
         size_t at = 0;
         cJSON *key, *v;
+        bool is_items;
 
         if (i >= len || buf[i] != '"')
             goto fallback;
@@ -952,14 +1271,18 @@ read_top_level(const char *buf, size_t len, size_t *off, cJSON **out,
             goto fallback;
         }
         i = skip_ws(buf, len, i + 1);
-        if (kp_json_scan_value(buf + i, len - i, KP_MAX_JSON_NESTING - 1, &at,
-                               &what) < 0) {
+        is_items = i < len && buf[i] == '[' && !t->text &&
+                   strcmp(key->valuestring, "items") == 0;
+        if ((is_items && kp_pool_default_threads() > 1
+             ? kp_json_scan_marks(buf + i, len - i, KP_MAX_JSON_NESTING - 1,
+                                  &at, &what, &t->commas)
+             : kp_json_scan_value(buf + i, len - i, KP_MAX_JSON_NESTING - 1,
+                                  &at, &what)) < 0) {
             cJSON_Delete(key);
             cJSON_Delete(doc);
             return syntax_error(buf, len, i + at, what, err);
         }
-        if (i < len && buf[i] == '[' && !t->text &&
-            strcmp(key->valuestring, "items") == 0) {
+        if (is_items) {
             t->text = buf;
             t->start = i;
             t->end = i + at;
@@ -988,6 +1311,7 @@ done:
 fallback:
     cJSON_Delete(doc);
     t->text = NULL;
+    t->commas.n = 0;
     return 1;
 }
 
@@ -1055,7 +1379,7 @@ load_documents(struct kp_snapshot *s, const char *buf, size_t len,
     size_t off = skip_ws(buf, len, 0), ndocs = *ndocs_io;
 
     while (off < len) {
-        struct items_text t = {NULL, 0, 0};
+        struct items_text t = {NULL, 0, 0, {NULL, 0, 0}};
         cJSON *doc = NULL;
         int rc = 1;
 
@@ -1063,11 +1387,14 @@ load_documents(struct kp_snapshot *s, const char *buf, size_t len,
             rc = read_top_level(buf, len, &off, &doc, &t, err);
         if (rc == 1)
             rc = parse_whole(buf, len, &off, &doc, err);
-        if (rc < 0)
+        if (rc < 0) {
+            free(t.commas.off);
             return -1;
+        }
         ndocs++;
         rc = load_document(s, doc, &t, source, err);
         cJSON_Delete(doc);
+        free(t.commas.off);
         if (rc < 0) {
             /* a syntax error inside items names no object or document */
             if (ndocs > 1 && strncmp(err->msg, "invalid JSON at ", 16) != 0
