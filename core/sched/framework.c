@@ -12,9 +12,29 @@
 #include "selfcheck.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/*
+ * The Filter pass's nominated copy of a node, kept from one pod to the
+ * next.  Which nominated pods a pod adds depends only on its priority and
+ * on whether it is one of them: the key is that set as a mask of the
+ * node's nominated pods (at most 64), with the node's generation and its
+ * nominated pods' version.  The copy owns its arrays (malloc).  busy: a
+ * pass takes each node once, but independent mode runs pods on several
+ * threads at once, so a copy in use by another thread is not touched
+ * (that pod makes its own in its scratch arena, as before).
+ */
+struct kp_nominated_copy {
+    atomic_flag busy;
+    bool valid;
+    unsigned long gen, ver;
+    uint64_t mask;
+    size_t cap_pods;
+    struct kp_node_info ni;
+};
 
 struct kp_status
 kp_status_new(enum kp_code code, const char *reason)
@@ -430,6 +450,10 @@ kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
     cl->nnominated = kp_xcalloc(n ? n : 1, sizeof(size_t));
     cl->capnominated = kp_xcalloc(n ? n : 1, sizeof(size_t));
     cl->nominated_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
+    cl->nominated_ver = kp_xcalloc(n ? n : 1, sizeof(unsigned long));
+    cl->nominated_copy = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated_copy));
+    for (i = 0; i < n; i++)
+        atomic_flag_clear(&cl->nominated_copy[i].busy);
     cl->placed_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
     cl->removed = kp_xcalloc(snap->npods + 1, sizeof(bool));
     cl->pdb_allowed = kp_xcalloc(snap->npdbs + 1, sizeof(int32_t));
@@ -492,6 +516,9 @@ kp_cluster_release(struct kp_cluster *cl)
         free(cl->nominated_prio[i]);
         free(cl->nominated_req[i]);
         free(cl->nominated_anti[i]);
+        free(cl->nominated_copy[i].ni.used);
+        free(cl->nominated_copy[i].ni.pods);
+        free(cl->nominated_copy[i].ni.ports.e);
         if (cl->vt)
             free_table(cl->vt[i]);
     }
@@ -508,6 +535,8 @@ kp_cluster_release(struct kp_cluster *cl)
     free(cl->nnominated);
     free(cl->capnominated);
     free(cl->nominated_node_of);
+    free(cl->nominated_ver);
+    free(cl->nominated_copy);
     free(cl->placed_node_of);
     free(cl->removed);
     free(cl->pdb_allowed);
@@ -537,6 +566,7 @@ kp_cluster_clear_nomination(struct kp_cluster *cl, const struct kp_pod *p)
                     &cl->nominated_anti[node][i + 1],
                     (cl->nnominated[node] - i - 1) * sizeof(bool));
             cl->nnominated[node]--;
+            cl->nominated_ver[node]++;
             break;
         }
     }
@@ -577,6 +607,7 @@ kp_cluster_nominate(struct kp_cluster *cl, const struct kp_pod *p, int node)
     if (p->priority > cl->nominated_max[node])
         cl->nominated_max[node] = p->priority;
     cl->nominated[node][cl->nnominated[node]++] = p;
+    cl->nominated_ver[node]++;
     cl->nominated_node_of[p->index] = node;
 }
 
@@ -1021,6 +1052,122 @@ kp_cycle_with_nominated(const struct kp_cycle *c,
     return true;
 }
 
+
+/* the mask of the nominated pods c->pod adds to node; false: over 64 */
+static bool
+ge_nominated_mask(const struct kp_cycle *c, int node, uint64_t *mask)
+{
+    const struct kp_cluster *cl = c->cl;
+    size_t n = cl->nnominated[node], i;
+    const int32_t *gp = cl->nominated_prio[node];
+    int32_t prio = c->pod->priority;
+    uint64_t m = 0;
+
+    if (n > 64)
+        return false;
+    for (i = 0; i < n; i++)
+        if (gp[i] >= prio && cl->nominated[node][i] != c->pod)
+            m |= (uint64_t)1 << i;
+    *mask = m;
+    return true;
+}
+
+/*
+ * e made the copy of ni with the nominated pods in mask added, as
+ * kp_cycle_with_nominated makes it (same pods, order, ports, sums), the
+ * PreFilterExtensions AddPod hooks left out: the caller has none live.
+ */
+static void
+build_nominated_copy(const struct kp_cluster *cl, struct kp_nominated_copy *e,
+                     const struct kp_node_info *ni, uint64_t mask)
+{
+    struct kp_node_info *d = &e->ni;
+    int node = ni->index;
+    size_t nres = cl->nres, i, r, extra = 0;
+    int64_t *used = d->used;
+    const struct kp_pod **pods = d->pods;
+    struct kp_port_set ports = d->ports;
+
+    for (i = 0; i < 64; i++)
+        extra += (mask >> i) & 1;
+    if (!used)
+        used = kp_xmalloc((nres ? nres : 1) * sizeof(int64_t));
+    if (e->cap_pods < ni->npods + extra + 1) {
+        e->cap_pods = ni->npods + extra + 1;
+        pods = kp_xrealloc(pods, e->cap_pods * sizeof(*pods));
+    }
+    if (ports.cap < ni->ports.n) {
+        ports.cap = ni->ports.n;
+        ports.e = kp_xrealloc(ports.e, ports.cap * sizeof(*ports.e));
+    }
+    *d = *ni;
+    d->used = used;
+    if (nres)
+        memcpy(used, ni->used, nres * sizeof(int64_t));
+    d->pods = pods;
+    d->cap = e->cap_pods;
+    if (ni->npods)
+        memcpy(pods, ni->pods, ni->npods * sizeof(*pods));
+    d->ports = ports;
+    d->ports.n = ni->ports.n;
+    if (ni->ports.n)
+        memcpy(d->ports.e, ni->ports.e, ni->ports.n * sizeof(*ni->ports.e));
+    for (i = 0; i < cl->nnominated[node]; i++) {
+        const int64_t *row = &cl->nominated_req[node][i * nres];
+        const struct kp_pod *q = cl->nominated[node][i];
+
+        if (!((mask >> i) & 1))
+            continue;
+        d->pods[d->npods++] = q;
+        for (r = 0; r < nres; r++)
+            d->used[r] = kp_wrap_add(d->used[r], row[r]);
+        d->nanti += cl->nominated_anti[node][i];
+        ports_add(d, NULL, q);
+    }
+    e->gen = ni->gen;
+    e->ver = cl->nominated_ver[node];
+    e->mask = mask;
+    e->valid = true;
+}
+
+/*
+ * RunFilterPluginsWithNominatedPods when no AddPod hook can change the
+ * cycle's state: the copy's cycle is c itself, and the copy is the
+ * node's kept one when its key still holds.  Returns false (nothing run)
+ * when the copy cannot be used here.
+ */
+static bool
+run_with_kept_copy(const struct kp_cycle *c, const struct kp_node_info *ni,
+                   struct kp_status *out)
+{
+    const struct kp_cluster *cl = c->cl;
+    struct kp_nominated_copy *e;
+    struct kp_status st;
+    uint64_t mask;
+    int node = ni->index;
+
+    if (!cl->nominated_copy || ni != &cl->nodes[node] || hooks_live(c) ||
+        !ge_nominated_mask(c, node, &mask))
+        return false;
+    if (mask == 0) {
+        *out = kp_run_filters(c, ni);
+        return true;
+    }
+    e = &cl->nominated_copy[node];
+    if (atomic_flag_test_and_set_explicit(&e->busy, memory_order_acquire))
+        return false;
+    if (!e->valid || e->gen != ni->gen || e->mask != mask ||
+        e->ver != cl->nominated_ver[node])
+        build_nominated_copy(cl, e, ni, mask);
+    KP_SELFCHECK_NOMINATED(c, ni, &e->ni);
+    KP_SELFCHECK_NOMINATED_KEPT(c, ni, &e->ni);
+    KP_SELFCHECK_NODE(c, &e->ni);
+    st = kp_run_filters(c, &e->ni);
+    atomic_flag_clear_explicit(&e->busy, memory_order_release);
+    *out = st.code != KP_SUCCESS ? st : kp_run_filters(c, ni);
+    return true;
+}
+
 struct kp_status
 kp_run_filters_with_nominated(const struct kp_cycle *c,
                               const struct kp_node_info *ni)
@@ -1030,6 +1177,11 @@ kp_run_filters_with_nominated(const struct kp_cycle *c,
     struct kp_status st;
     struct kp_arena_mark mark;
 
+    /* one dense array says "none of higher or equal priority" */
+    if (c->cl->nominated_max[ni->index] < c->pod->priority)
+        return kp_run_filters(c, ni);
+    if (run_with_kept_copy(c, ni, &st))
+        return st;
     kp_arena_mark(c->scratch, &mark);
     if (!kp_cycle_with_nominated(c, ni, 0, &tmp, &copy))
         return kp_run_filters(c, ni);

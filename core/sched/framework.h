@@ -117,6 +117,15 @@ struct kp_cluster {
     int64_t *used_block, *alloc_block;      /* nodes[i].used / .alloc */
     /* per node, rebuilt whenever its pods change (kp_victim_table) */
     struct kp_victim_table **vt;
+    /* per node, bumped by every change of its nominated pods */
+    unsigned long *nominated_ver;
+    /*
+     * Per node, the last nominated copy the Filter pass made
+     * (framework.c, kp_run_filters_with_nominated): reused by the pods
+     * that follow while the node, its nominated pods and the set added
+     * stay the same.
+     */
+    struct kp_nominated_copy *nominated_copy;
     /* matching-pod counts per node and selector (selcount.h), or NULL */
     struct kp_selcount *selcount;
     /* the nodes' images by name (ImageLocality, score.h), or NULL */

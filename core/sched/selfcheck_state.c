@@ -136,6 +136,7 @@ check_states(const struct kp_cycle *c, const struct kp_node_info *ni)
     sh.selcount = full.selcount = NULL;
     sh.images = full.images = NULL;
     sh.ncolumns = full.ncolumns = 0;
+    sh.nominated_copy = full.nominated_copy = NULL;
     nodes = malloc((cl->snap->nnodes + 1) * sizeof(*nodes));
     memcpy(nodes, cl->nodes, cl->snap->nnodes * sizeof(*nodes));
     nodes[ni->index] = *ni;
@@ -268,6 +269,56 @@ kp_selfcheck_nominated_copy(const struct kp_cycle *c,
         kp_selfcheck_fail("nominated copy of %s for %s/%s: %zu pods, want "
                           "%zu", ni->node->name, c->pod->ns, c->pod->name,
                           nni->npods, want);
+}
+
+/* the same ports in the same order */
+static bool
+same_ports(const struct kp_port_set *a, const struct kp_port_set *b)
+{
+    size_t i;
+
+    if (a->n != b->n)
+        return false;
+    for (i = 0; i < a->n; i++)
+        if (a->e[i].port != b->e[i].port ||
+            strcmp(a->e[i].ip, b->e[i].ip) != 0 ||
+            strcmp(a->e[i].protocol, b->e[i].protocol) != 0)
+            return false;
+    return true;
+}
+
+void
+kp_selfcheck_nominated_kept(const struct kp_cycle *c,
+                            const struct kp_node_info *ni,
+                            const struct kp_node_info *nni)
+{
+    struct kp_arena a;
+    struct kp_cycle f, g;
+    struct kp_node_info *want = NULL;
+    size_t nres = c->cl->nres;
+
+    kp_selfcheck_count();
+    kp_arena_init(&a);
+    f = *c;
+    f.scratch = &a;
+    if (!kp_cycle_with_nominated(&f, ni, 0, &g, &want)) {
+        kp_selfcheck_fail("kept nominated copy of %s for %s/%s: no "
+                          "nominated pod to add", ni->node->name,
+                          c->pod->ns, c->pod->name);
+    } else if (want->npods != nni->npods ||
+               memcmp(want->pods, nni->pods,
+                      nni->npods * sizeof(*nni->pods)) ||
+               (nres && memcmp(want->used, nni->used,
+                               nres * sizeof(*nni->used))) ||
+               want->nanti != nni->nanti ||
+               !same_ports(&want->ports, &nni->ports) ||
+               want->index != nni->index || want->node != nni->node) {
+        kp_selfcheck_fail("kept nominated copy of %s for %s/%s: differs "
+                          "from the copy made afresh (%zu pods, want %zu)",
+                          ni->node->name, c->pod->ns, c->pod->name,
+                          nni->npods, want->npods);
+    }
+    kp_arena_release(&a);
 }
 
 /* ---- the cluster between two pods of the queue ---- */
