@@ -36,6 +36,20 @@ struct kp_nominated_copy {
     struct kp_node_info ni;
 };
 
+/*
+ * The node_static plugins' answers (the leading run of kp_filter_plugins
+ * marked node_static) for the pods whose constraints equal pod's: per
+ * node, the status of that run, current when tag[node] == epoch.
+ */
+struct kp_static_answers {
+    const struct kp_pod *pod;           /* the pod armed; NULL none */
+    const struct kp_profile *profile;
+    bool skip[KP_MAX_PLUGINS];
+    unsigned epoch;
+    unsigned *tag;
+    struct kp_status *st;
+};
+
 struct kp_status
 kp_status_new(enum kp_code code, const char *reason)
 {
@@ -454,6 +468,11 @@ kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
     cl->nominated_copy = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated_copy));
     for (i = 0; i < n; i++)
         atomic_flag_clear(&cl->nominated_copy[i].busy);
+    cl->static_answers = kp_xcalloc(1, sizeof(*cl->static_answers));
+    cl->static_answers->tag = kp_xcalloc(n ? n : 1, sizeof(unsigned));
+    cl->static_answers->st = kp_xcalloc(n ? n : 1,
+                                        sizeof(*cl->static_answers->st));
+    cl->static_answers->epoch = 1;
     cl->placed_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
     cl->removed = kp_xcalloc(snap->npods + 1, sizeof(bool));
     cl->pdb_allowed = kp_xcalloc(snap->npdbs + 1, sizeof(int32_t));
@@ -537,6 +556,11 @@ kp_cluster_release(struct kp_cluster *cl)
     free(cl->nominated_node_of);
     free(cl->nominated_ver);
     free(cl->nominated_copy);
+    if (cl->static_answers) {
+        free(cl->static_answers->tag);
+        free(cl->static_answers->st);
+        free(cl->static_answers);
+    }
     free(cl->placed_node_of);
     free(cl->removed);
     free(cl->pdb_allowed);
@@ -966,12 +990,193 @@ kp_cycle_add_pod(struct kp_cycle *c, struct kp_node_info *ni,
     add_hooks(c, ni, p);
 }
 
-struct kp_status
-kp_run_filters(const struct kp_cycle *c, const struct kp_node_info *ni)
+/* ---- the node_static plugins' answers, kept across pods ---- */
+
+/* the number of leading node_static plugins */
+static size_t
+static_prefix(void)
+{
+    size_t i = 0;
+
+    while (i < kp_nfilter_plugins && kp_filter_plugins[i]->node_static)
+        i++;
+    return i;
+}
+
+static bool
+same_str(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool
+same_requirements(const struct kp_requirement *a,
+                  const struct kp_requirement *b, size_t n)
+{
+    size_t i, j;
+
+    for (i = 0; i < n; i++) {
+        if (!same_str(a[i].key, b[i].key) || a[i].op != b[i].op ||
+            a[i].nvalues != b[i].nvalues || a[i].num_ok != b[i].num_ok ||
+            a[i].num != b[i].num)
+            return false;
+        for (j = 0; j < a[i].nvalues; j++)
+            if (!same_str(a[i].values[j], b[i].values[j]))
+                return false;
+    }
+    return true;
+}
+
+static bool
+same_node_selector(const struct kp_node_selector *a,
+                   const struct kp_node_selector *b)
 {
     size_t i;
 
-    for (i = 0; i < kp_nfilter_plugins; i++) {
+    if (a->is_null != b->is_null || a->nterms != b->nterms)
+        return false;
+    for (i = 0; i < a->nterms; i++) {
+        const struct kp_node_selector_term *x = &a->terms[i];
+        const struct kp_node_selector_term *y = &b->terms[i];
+
+        if (x->invalid != y->invalid || x->nexprs != y->nexprs ||
+            x->nfields != y->nfields ||
+            !same_requirements(x->exprs, y->exprs, x->nexprs) ||
+            !same_requirements(x->fields, y->fields, x->nfields))
+            return false;
+    }
+    return true;
+}
+
+/* whether the node_static plugins read the same of a and b */
+static bool
+same_static_constraints(const struct kp_pod *a, const struct kp_pod *b)
+{
+    size_t i;
+
+    if (a == b)
+        return true;
+    if (!same_str(a->node_name, b->node_name) ||
+        a->ntolerations != b->ntolerations ||
+        a->node_selector.n != b->node_selector.n ||
+        !same_node_selector(&a->required_node_affinity,
+                            &b->required_node_affinity))
+        return false;
+    for (i = 0; i < a->ntolerations; i++) {
+        const struct kp_toleration *x = &a->tolerations[i];
+        const struct kp_toleration *y = &b->tolerations[i];
+
+        if (x->op != y->op || !same_str(x->key, y->key) ||
+            !same_str(x->value, y->value) || !same_str(x->effect, y->effect))
+            return false;
+    }
+    for (i = 0; i < a->node_selector.n; i++)
+        if (!same_str(a->node_selector.items[i].key,
+                      b->node_selector.items[i].key) ||
+            !same_str(a->node_selector.items[i].value,
+                      b->node_selector.items[i].value))
+            return false;
+    return true;
+}
+
+void
+kp_cycle_keep_static(const struct kp_cycle *c)
+{
+    struct kp_static_answers *sa = c->cl->static_answers;
+    size_t i, n = static_prefix();
+    bool same;
+
+    if (!sa || !c->alone)
+        return;
+    same = sa->pod && sa->profile == c->profile &&
+           same_static_constraints(sa->pod, c->pod);
+    for (i = 0; same && i < n; i++)
+        same = sa->skip[i] == c->skip[i];
+    if (!same) {
+        /* a new epoch: every node's answer is to be found again */
+        if (++sa->epoch == 0) {
+            memset(sa->tag, 0, (c->cl->snap->nnodes ? c->cl->snap->nnodes
+                                                    : 1) * sizeof(unsigned));
+            sa->epoch = 1;
+        }
+        for (i = 0; i < n; i++)
+            sa->skip[i] = c->skip[i];
+        sa->profile = c->profile;
+    }
+    sa->pod = c->pod;
+}
+
+/* the node_static plugins [0, n) on ni */
+static struct kp_status
+run_static(const struct kp_cycle *c, const struct kp_node_info *ni, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        struct kp_status st;
+
+        if (c->skip[i])
+            continue;
+        st = kp_filter_plugins[i]->filter(c, (int)i, ni);
+        if (st.code != KP_SUCCESS) {
+            st.plugin = kp_filter_plugins[i]->name;
+            return st;
+        }
+    }
+    return kp_status_ok();
+}
+
+#ifdef KP_SELFCHECK
+static void
+check_static(const struct kp_cycle *c, const struct kp_node_info *ni,
+             size_t n, const struct kp_status *kept)
+{
+    struct kp_status want = run_static(c, ni, n);
+    int i;
+    bool same = want.code == kept->code && want.plugin == kept->plugin &&
+                want.nreasons == kept->nreasons;
+
+    kp_selfcheck_count();
+    for (i = 0; same && i < want.nreasons; i++)
+        same = strcmp(want.reasons[i], kept->reasons[i]) == 0;
+    if (!same)
+        kp_selfcheck_fail("node_static answer kept for %s on %s/%s: %s %s, "
+                          "want %s %s", ni->node->name, c->pod->ns,
+                          c->pod->name, kept->plugin ? kept->plugin : "-",
+                          kept->nreasons ? kept->reasons[0] : "",
+                          want.plugin ? want.plugin : "-",
+                          want.nreasons ? want.reasons[0] : "");
+}
+#endif
+
+struct kp_status
+kp_run_filters(const struct kp_cycle *c, const struct kp_node_info *ni)
+{
+    struct kp_static_answers *sa = c->cl->static_answers;
+    size_t i = 0;
+
+    /*
+     * The node_static plugins' answer for this node kept from a pod with
+     * the same constraints (their reasons are static strings or the
+     * node's): the pod armed is c's, and c is the only cycle running.
+     */
+    if (!c->fit_only && c->alone && sa && sa->pod == c->pod) {
+        size_t n = static_prefix();
+        int node = ni->index;
+
+        if (sa->tag[node] != sa->epoch) {
+            sa->st[node] = run_static(c, ni, n);
+            sa->tag[node] = sa->epoch;
+        } else {
+#ifdef KP_SELFCHECK
+            check_static(c, ni, n, &sa->st[node]);
+#endif
+        }
+        if (sa->st[node].code != KP_SUCCESS)
+            return sa->st[node];
+        i = n;
+    }
+    for (; i < kp_nfilter_plugins; i++) {
         struct kp_status st;
 
         if (c->skip[i] || (c->fit_only && kp_filter_plugins[i]->node_static))

@@ -126,6 +126,8 @@ struct kp_cluster {
      * stay the same.
      */
     struct kp_nominated_copy *nominated_copy;
+    /* the node_static plugins' answers kept per node (framework.c) */
+    struct kp_static_answers *static_answers;
     /* matching-pod counts per node and selector (selcount.h), or NULL */
     struct kp_selcount *selcount;
     /* the nodes' images by name (ImageLocality, score.h), or NULL */
@@ -272,6 +274,13 @@ struct kp_cycle {
      * once the victims were removed and are not run again.
      */
     bool fit_only;
+    /*
+     * Set by a caller whose cycles run one at a time on the cluster (the
+     * queue, and independent mode on one thread): the pass may keep the
+     * node_static plugins' answers in the cluster for the pods that
+     * follow (kp_cycle_keep_static).
+     */
+    bool alone;
     size_t nallowed;
     const char **allowed;
     int nrestricting;
@@ -337,6 +346,14 @@ struct kp_node_info *kp_node_info_clone(struct kp_arena *a,
  * "node(s) didn't satisfy plugin P" ("plugin(s) [P Q] simultaneously").
  */
 struct kp_status kp_cycle_pre_filter(struct kp_cycle *c);
+/*
+ * After a successful PreFilter of a cycle with alone set: from now on
+ * kp_run_filters answers the node_static plugins of c's pod from what it
+ * kept per node, as long as the pods that came before had the same
+ * scheduling constraints those plugins read (nodeName, tolerations,
+ * nodeSelector, required node affinity, profile); else it forgets them.
+ */
+void kp_cycle_keep_static(const struct kp_cycle *c);
 /*
  * For a PreFilter: return a PreFilterResult, the node names (n >= 0) the
  * pod may go to; merged with earlier results by intersection.
