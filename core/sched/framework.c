@@ -38,16 +38,28 @@ struct kp_nominated_copy {
 
 /*
  * The node_static plugins' answers (the leading run of kp_filter_plugins
- * marked node_static) for the pods whose constraints equal pod's: per
- * node, the status of that run, current when tag[node] == epoch.
+ * marked node_static), kept for a few sets of pod constraints: a slot
+ * holds them for the pods whose constraints equal rep's, per node the
+ * status of that run, current when tag[node] == epoch.  pod is the pod
+ * armed (kp_cycle_keep_static), cur its slot.
  */
-struct kp_static_answers {
-    const struct kp_pod *pod;           /* the pod armed; NULL none */
+#define KP_STATIC_SLOTS 8
+
+struct kp_static_slot {
+    const struct kp_pod *rep;           /* NULL: unused */
     const struct kp_profile *profile;
     bool skip[KP_MAX_PLUGINS];
     unsigned epoch;
+    unsigned long last;                 /* for the least recently used */
     unsigned *tag;
     struct kp_status *st;
+};
+
+struct kp_static_answers {
+    const struct kp_pod *pod;
+    struct kp_static_slot *cur;
+    unsigned long clock;
+    struct kp_static_slot slot[KP_STATIC_SLOTS];
 };
 
 struct kp_status
@@ -469,10 +481,6 @@ kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
     for (i = 0; i < n; i++)
         atomic_flag_clear(&cl->nominated_copy[i].busy);
     cl->static_answers = kp_xcalloc(1, sizeof(*cl->static_answers));
-    cl->static_answers->tag = kp_xcalloc(n ? n : 1, sizeof(unsigned));
-    cl->static_answers->st = kp_xcalloc(n ? n : 1,
-                                        sizeof(*cl->static_answers->st));
-    cl->static_answers->epoch = 1;
     cl->placed_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
     cl->removed = kp_xcalloc(snap->npods + 1, sizeof(bool));
     cl->pdb_allowed = kp_xcalloc(snap->npdbs + 1, sizeof(int32_t));
@@ -556,11 +564,11 @@ kp_cluster_release(struct kp_cluster *cl)
     free(cl->nominated_node_of);
     free(cl->nominated_ver);
     free(cl->nominated_copy);
-    if (cl->static_answers) {
-        free(cl->static_answers->tag);
-        free(cl->static_answers->st);
-        free(cl->static_answers);
+    for (i = 0; cl->static_answers && i < KP_STATIC_SLOTS; i++) {
+        free(cl->static_answers->slot[i].tag);
+        free(cl->static_answers->slot[i].st);
     }
+    free(cl->static_answers);
     free(cl->placed_node_of);
     free(cl->removed);
     free(cl->pdb_allowed);
@@ -1083,26 +1091,43 @@ void
 kp_cycle_keep_static(const struct kp_cycle *c)
 {
     struct kp_static_answers *sa = c->cl->static_answers;
-    size_t i, n = static_prefix();
-    bool same;
+    struct kp_static_slot *sl = NULL;
+    size_t i, j, n = static_prefix(), nnodes = c->cl->snap->nnodes;
 
     if (!sa || !c->alone)
         return;
-    same = sa->pod && sa->profile == c->profile &&
-           same_static_constraints(sa->pod, c->pod);
-    for (i = 0; same && i < n; i++)
-        same = sa->skip[i] == c->skip[i];
-    if (!same) {
-        /* a new epoch: every node's answer is to be found again */
-        if (++sa->epoch == 0) {
-            memset(sa->tag, 0, (c->cl->snap->nnodes ? c->cl->snap->nnodes
-                                                    : 1) * sizeof(unsigned));
-            sa->epoch = 1;
+    for (i = 0; i < KP_STATIC_SLOTS && !sl; i++) {
+        struct kp_static_slot *x = &sa->slot[i];
+        bool same = x->rep && x->profile == c->profile &&
+                    same_static_constraints(x->rep, c->pod);
+
+        for (j = 0; same && j < n; j++)
+            same = x->skip[j] == c->skip[j];
+        if (same)
+            sl = x;
+    }
+    if (!sl) {
+        /* the least recently used slot starts again: a new epoch */
+        sl = &sa->slot[0];
+        for (i = 1; i < KP_STATIC_SLOTS; i++)
+            if (sa->slot[i].last < sl->last)
+                sl = &sa->slot[i];
+        if (!sl->tag) {
+            sl->tag = kp_xcalloc(nnodes ? nnodes : 1, sizeof(unsigned));
+            sl->st = kp_xmalloc((nnodes ? nnodes : 1) * sizeof(*sl->st));
+        }
+        if (++sl->epoch == 0) {
+            memset(sl->tag, 0, (nnodes ? nnodes : 1) * sizeof(unsigned));
+            sl->epoch = 1;
         }
         for (i = 0; i < n; i++)
-            sa->skip[i] = c->skip[i];
-        sa->profile = c->profile;
+            sl->skip[i] = c->skip[i];
+        sl->profile = c->profile;
     }
+    /* the pod the answers are now for (its own, which outlives them) */
+    sl->rep = c->pod;
+    sl->last = ++sa->clock;
+    sa->cur = sl;
     sa->pod = c->pod;
 }
 
@@ -1161,19 +1186,20 @@ kp_run_filters(const struct kp_cycle *c, const struct kp_node_info *ni)
      * node's): the pod armed is c's, and c is the only cycle running.
      */
     if (!c->fit_only && c->alone && sa && sa->pod == c->pod) {
+        struct kp_static_slot *sl = sa->cur;
         size_t n = static_prefix();
         int node = ni->index;
 
-        if (sa->tag[node] != sa->epoch) {
-            sa->st[node] = run_static(c, ni, n);
-            sa->tag[node] = sa->epoch;
+        if (sl->tag[node] != sl->epoch) {
+            sl->st[node] = run_static(c, ni, n);
+            sl->tag[node] = sl->epoch;
         } else {
 #ifdef KP_SELFCHECK
-            check_static(c, ni, n, &sa->st[node]);
+            check_static(c, ni, n, &sl->st[node]);
 #endif
         }
-        if (sa->st[node].code != KP_SUCCESS)
-            return sa->st[node];
+        if (sl->st[node].code != KP_SUCCESS)
+            return sl->st[node];
         i = n;
     }
     for (; i < kp_nfilter_plugins; i++) {
