@@ -473,6 +473,8 @@ kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
     cl->nominated_max = kp_xmalloc((n ? n : 1) * sizeof(int32_t));
     cl->nominated_req = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated_req));
     cl->nominated_anti = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated_anti));
+    cl->nominated_ports = kp_xcalloc(n ? n : 1,
+                                     sizeof(*cl->nominated_ports));
     cl->nnominated = kp_xcalloc(n ? n : 1, sizeof(size_t));
     cl->capnominated = kp_xcalloc(n ? n : 1, sizeof(size_t));
     cl->nominated_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
@@ -543,6 +545,7 @@ kp_cluster_release(struct kp_cluster *cl)
         free(cl->nominated_prio[i]);
         free(cl->nominated_req[i]);
         free(cl->nominated_anti[i]);
+        free(cl->nominated_ports[i]);
         free(cl->nominated_copy[i].ni.used);
         free(cl->nominated_copy[i].ni.pods);
         free(cl->nominated_copy[i].ni.ports.e);
@@ -556,6 +559,7 @@ kp_cluster_release(struct kp_cluster *cl)
     free(cl->nominated_max);
     free(cl->nominated_req);
     free(cl->nominated_anti);
+    free(cl->nominated_ports);
     free(cl->nodes);
     free(cl->nominated);
     free(cl->nominated_prio);
@@ -597,6 +601,9 @@ kp_cluster_clear_nomination(struct kp_cluster *cl, const struct kp_pod *p)
             memmove(&cl->nominated_anti[node][i],
                     &cl->nominated_anti[node][i + 1],
                     (cl->nnominated[node] - i - 1) * sizeof(bool));
+            memmove(&cl->nominated_ports[node][i],
+                    &cl->nominated_ports[node][i + 1],
+                    (cl->nnominated[node] - i - 1) * sizeof(bool));
             cl->nnominated[node]--;
             cl->nominated_ver[node]++;
             break;
@@ -628,6 +635,8 @@ kp_cluster_nominate(struct kp_cluster *cl, const struct kp_pod *p, int node)
             sizeof(int64_t));
         cl->nominated_anti[node] = kp_xrealloc(cl->nominated_anti[node],
             cl->capnominated[node] * sizeof(bool));
+        cl->nominated_ports[node] = kp_xrealloc(cl->nominated_ports[node],
+            cl->capnominated[node] * sizeof(bool));
     }
     row = &cl->nominated_req[node][cl->nnominated[node] * cl->nres];
     memset(row, 0, cl->nres * sizeof(int64_t));
@@ -635,6 +644,7 @@ kp_cluster_nominate(struct kp_cluster *cl, const struct kp_pod *p, int node)
         row[p->req.e[i].id] = kp_wrap_add(row[p->req.e[i].id],
                                           p->req.e[i].value);
     cl->nominated_anti[node][cl->nnominated[node]] = p->nanti_affinity > 0;
+    cl->nominated_ports[node][cl->nnominated[node]] = p->nhost_ports > 0;
     cl->nominated_prio[node][cl->nnominated[node]] = p->priority;
     if (p->priority > cl->nominated_max[node])
         cl->nominated_max[node] = p->priority;
@@ -1219,7 +1229,8 @@ kp_run_filters(const struct kp_cycle *c, const struct kp_node_info *ni)
 /* kp_cycle_add_pod with p's requests given as a dense row */
 static void
 add_row_pod(struct kp_cycle *c, struct kp_node_info *ni,
-            const struct kp_pod *p, const int64_t *row, bool anti)
+            const struct kp_pod *p, const int64_t *row, bool anti,
+            bool ports, bool hooks)
 {
     size_t i, nres = c->cl->nres;
 
@@ -1227,8 +1238,11 @@ add_row_pod(struct kp_cycle *c, struct kp_node_info *ni,
     for (i = 0; i < nres; i++)
         ni->used[i] = kp_wrap_add(ni->used[i], row[i]);
     ni->nanti += anti;
-    ports_add(ni, c->scratch, p);
-    add_hooks(c, ni, p);
+    /* the pod itself is read only for its host ports */
+    if (ports)
+        ports_add(ni, c->scratch, p);
+    if (hooks)
+        add_hooks(c, ni, p);
 }
 
 size_t
@@ -1259,13 +1273,15 @@ kp_cycle_add_ge_nominated(struct kp_cycle *c, struct kp_node_info *ni)
     const struct kp_cluster *cl = c->cl;
     int node = ni->index;
     const struct kp_pod **g = cl->nominated[node];
+    bool hooks = hooks_live(c);
     size_t i;
 
     /* requests and priorities from the dense copies */
     for (i = 0; i < cl->nnominated[node]; i++)
         if (g[i] != c->pod && cl->nominated_prio[node][i] >= c->pod->priority)
             add_row_pod(c, ni, g[i], &cl->nominated_req[node][i * cl->nres],
-                        cl->nominated_anti[node][i]);
+                        cl->nominated_anti[node][i],
+                        cl->nominated_ports[node][i], hooks);
 }
 
 bool
@@ -1353,7 +1369,8 @@ build_nominated_copy(const struct kp_cluster *cl, struct kp_nominated_copy *e,
         for (r = 0; r < nres; r++)
             d->used[r] = kp_wrap_add(d->used[r], row[r]);
         d->nanti += cl->nominated_anti[node][i];
-        ports_add(d, NULL, q);
+        if (cl->nominated_ports[node][i])
+            ports_add(d, NULL, q);
     }
     e->gen = ni->gen;
     e->ver = cl->nominated_ver[node];

@@ -108,6 +108,7 @@ struct kp_cluster {
     /* in step too: each one's requests (nres) and anti-affinity flag */
     int64_t **nominated_req;
     bool **nominated_anti;
+    bool **nominated_ports;                 /* whether each has host ports */
     size_t *nnominated, *capnominated;
     int *nominated_node_of;                 /* by pod index; -1 none */
     int *placed_node_of;                    /* by pod index; -1 none */

@@ -415,9 +415,10 @@ check_nominations(const struct kp_cluster *cl, int node)
             max = q->priority;
         if (cl->nominated_prio[node][i] != q->priority ||
             cl->nominated_anti[node][i] != (q->nanti_affinity > 0) ||
+            cl->nominated_ports[node][i] != (q->nhost_ports > 0) ||
             cl->nominated_node_of[q->index] != node)
             kp_selfcheck_fail("nominated pods of %s: %s/%s's priority, "
-                              "anti-affinity flag or node differs from the "
+                              "anti-affinity or host-ports flag or node differs from the "
                               "pod's", name, q->ns, q->name);
         for (r = 0; r < q->req.n; r++)
             want[q->req.e[r].id] = kp_wrap_add(want[q->req.e[r].id],
