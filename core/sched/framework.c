@@ -30,6 +30,14 @@
 struct kp_nominated_copy {
     atomic_flag busy;
     bool valid;
+    /*
+     * self: made for a pod nominated to this node (left out of its own
+     * copy).  Otherwise the set is {priority >= P} for every P with
+     * lo < P <= hi, and a pod of such a priority takes the copy without
+     * its node's nominated pods being read.
+     */
+    bool self;
+    int64_t lo, hi;
     unsigned long gen, ver;
     uint64_t mask;
     size_t cap_pods;
@@ -1326,7 +1334,8 @@ ge_nominated_mask(const struct kp_cycle *c, int node, uint64_t *mask)
  */
 static void
 build_nominated_copy(const struct kp_cluster *cl, struct kp_nominated_copy *e,
-                     const struct kp_node_info *ni, uint64_t mask)
+                     const struct kp_node_info *ni, uint64_t mask,
+                     const struct kp_pod *pod, bool self)
 {
     struct kp_node_info *d = &e->ni;
     int node = ni->index;
@@ -1376,6 +1385,21 @@ build_nominated_copy(const struct kp_cluster *cl, struct kp_nominated_copy *e,
     e->ver = cl->nominated_ver[node];
     e->mask = mask;
     e->valid = true;
+    /* the priorities that give this set: above those left out by
+     * priority, at most the lowest added */
+    e->self = self;
+    e->lo = INT64_MIN;
+    e->hi = INT64_MAX;
+    for (i = 0; i < cl->nnominated[node]; i++) {
+        int64_t q = cl->nominated_prio[node][i];
+
+        if ((mask >> i) & 1) {
+            if (q < e->hi)
+                e->hi = q;
+        } else if (cl->nominated[node][i] != pod && q > e->lo) {
+            e->lo = q;
+        }
+    }
 }
 
 /*
@@ -1393,20 +1417,30 @@ run_with_kept_copy(const struct kp_cycle *c, const struct kp_node_info *ni,
     struct kp_status st;
     uint64_t mask;
     int node = ni->index;
+    int64_t prio = c->pod->priority;
+    bool self;
 
-    if (!cl->nominated_copy || ni != &cl->nodes[node] || hooks_live(c) ||
-        !ge_nominated_mask(c, node, &mask))
+    if (!cl->nominated_copy || ni != &cl->nodes[node] || hooks_live(c))
         return false;
-    if (mask == 0) {
-        *out = kp_run_filters(c, ni);
-        return true;
-    }
+    self = cl->nominated_node_of[c->pod->index] == node;
     e = &cl->nominated_copy[node];
     if (atomic_flag_test_and_set_explicit(&e->busy, memory_order_acquire))
         return false;
-    if (!e->valid || e->gen != ni->gen || e->mask != mask ||
-        e->ver != cl->nominated_ver[node])
-        build_nominated_copy(cl, e, ni, mask);
+    if (!(e->valid && !self && !e->self && e->lo < prio && prio <= e->hi &&
+          e->gen == ni->gen && e->ver == cl->nominated_ver[node])) {
+        if (!ge_nominated_mask(c, node, &mask)) {
+            atomic_flag_clear_explicit(&e->busy, memory_order_release);
+            return false;
+        }
+        if (mask == 0) {
+            atomic_flag_clear_explicit(&e->busy, memory_order_release);
+            *out = kp_run_filters(c, ni);
+            return true;
+        }
+        if (!e->valid || e->gen != ni->gen || e->mask != mask ||
+            e->ver != cl->nominated_ver[node])
+            build_nominated_copy(cl, e, ni, mask, c->pod, self);
+    }
     KP_SELFCHECK_NOMINATED(c, ni, &e->ni);
     KP_SELFCHECK_NOMINATED_KEPT(c, ni, &e->ni);
     KP_SELFCHECK_NODE(c, &e->ni);
