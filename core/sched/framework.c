@@ -878,8 +878,9 @@ add_hooks(struct kp_cycle *c, struct kp_node_info *ni, const struct kp_pod *p)
 {
     size_t i;
 
+    /* each hook returns at once without a PreFilter state */
     for (i = 0; i < kp_nfilter_plugins; i++)
-        if (!c->skip[i] && kp_filter_plugins[i]->add_pod)
+        if (c->state[i] && !c->skip[i] && kp_filter_plugins[i]->add_pod)
             kp_filter_plugins[i]->add_pod(c, (int)i, p, ni);
 }
 
@@ -890,7 +891,7 @@ remove_hooks(struct kp_cycle *c, struct kp_node_info *ni,
     size_t i;
 
     for (i = 0; i < kp_nfilter_plugins; i++)
-        if (!c->skip[i] && kp_filter_plugins[i]->remove_pod)
+        if (c->state[i] && !c->skip[i] && kp_filter_plugins[i]->remove_pod)
             kp_filter_plugins[i]->remove_pod(c, (int)i, p, ni);
 }
 
@@ -907,8 +908,8 @@ kp_cycle_remove_pod(struct kp_cycle *c, struct kp_node_info *ni,
  * them, runs, and has a PreFilter state (each hook returns at once
  * without one).
  */
-static bool
-hooks_live(const struct kp_cycle *c)
+bool
+kp_cycle_hooks_live(const struct kp_cycle *c)
 {
     size_t i;
 
@@ -935,7 +936,7 @@ kp_cycle_remove_tail(struct kp_cycle *c, struct kp_node_info *ni,
     /* by NodeInfo position: 1 goes, 2 goes and has host ports */
     unsigned char *out = kp_arena_alloc_uninit(c->scratch, ni->npods + 1);
     const struct kp_pod **gone = NULL;
-    bool hooks = hooks_live(c), visit = hooks || vt->tail_ports[first] > 0;
+    bool hooks = kp_cycle_hooks_live(c), visit = hooks || vt->tail_ports[first] > 0;
 
     memset(out, 0, ni->npods + 1);
     for (k = first; k < vt->n; k++)
@@ -1281,7 +1282,7 @@ kp_cycle_add_ge_nominated(struct kp_cycle *c, struct kp_node_info *ni)
     const struct kp_cluster *cl = c->cl;
     int node = ni->index;
     const struct kp_pod **g = cl->nominated[node];
-    bool hooks = hooks_live(c);
+    bool hooks = kp_cycle_hooks_live(c);
     size_t i;
 
     /* requests and priorities from the dense copies */
@@ -1420,7 +1421,7 @@ run_with_kept_copy(const struct kp_cycle *c, const struct kp_node_info *ni,
     int64_t prio = c->pod->priority;
     bool self;
 
-    if (!cl->nominated_copy || ni != &cl->nodes[node] || hooks_live(c))
+    if (!cl->nominated_copy || ni != &cl->nodes[node] || kp_cycle_hooks_live(c))
         return false;
     self = cl->nominated_node_of[c->pod->index] == node;
     e = &cl->nominated_copy[node];

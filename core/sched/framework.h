@@ -348,6 +348,12 @@ struct kp_node_info *kp_node_info_clone(struct kp_arena *a,
  */
 struct kp_status kp_cycle_pre_filter(struct kp_cycle *c);
 /*
+ * Whether a RemovePod/AddPod hook of c can do anything: a plugin that has
+ * them, runs, and has a PreFilter state (each hook returns at once
+ * without one).
+ */
+bool kp_cycle_hooks_live(const struct kp_cycle *c);
+/*
  * After a successful PreFilter of a cycle with alone set: from now on
  * kp_run_filters answers the node_static plugins of c's pod from what it
  * kept per node, as long as the pods that came before had the same
