@@ -1404,10 +1404,12 @@ build_nominated_copy(const struct kp_cluster *cl, struct kp_nominated_copy *e,
 }
 
 /*
- * RunFilterPluginsWithNominatedPods when no AddPod hook can change the
- * cycle's state: the copy's cycle is c itself, and the copy is the
- * node's kept one when its key still holds.  Returns false (nothing run)
- * when the copy cannot be used here.
+ * RunFilterPluginsWithNominatedPods with the node's kept copy, made again
+ * when its key does not hold.  With no AddPod hook live the copy's cycle
+ * is c itself; else c cloned, with the hooks of the pods added run on it
+ * in their order (the hooks read the NodeInfo's node only, the same in
+ * the copy as it is filled).  Returns false (nothing run) when the copy
+ * cannot be used here.
  */
 static bool
 run_with_kept_copy(const struct kp_cycle *c, const struct kp_node_info *ni,
@@ -1416,12 +1418,16 @@ run_with_kept_copy(const struct kp_cycle *c, const struct kp_node_info *ni,
     const struct kp_cluster *cl = c->cl;
     struct kp_nominated_copy *e;
     struct kp_status st;
+    struct kp_cycle tmp;
+    const struct kp_cycle *fc = c;
+    struct kp_arena_mark mark;
     uint64_t mask;
     int node = ni->index;
     int64_t prio = c->pod->priority;
     bool self;
+    size_t i;
 
-    if (!cl->nominated_copy || ni != &cl->nodes[node] || kp_cycle_hooks_live(c))
+    if (!cl->nominated_copy || ni != &cl->nodes[node])
         return false;
     self = cl->nominated_node_of[c->pod->index] == node;
     e = &cl->nominated_copy[node];
@@ -1442,12 +1448,25 @@ run_with_kept_copy(const struct kp_cycle *c, const struct kp_node_info *ni,
             e->ver != cl->nominated_ver[node])
             build_nominated_copy(cl, e, ni, mask, c->pod, self);
     }
+    kp_arena_mark(c->scratch, &mark);
+    if (kp_cycle_hooks_live(c)) {
+        kp_cycle_clone(&tmp, c);
+        for (i = 0; i < 64; i++)
+            if ((e->mask >> i) & 1)
+                add_hooks(&tmp, &e->ni, cl->nominated[node][i]);
+        fc = &tmp;
+    }
     KP_SELFCHECK_NOMINATED(c, ni, &e->ni);
     KP_SELFCHECK_NOMINATED_KEPT(c, ni, &e->ni);
-    KP_SELFCHECK_NODE(c, &e->ni);
-    st = kp_run_filters(c, &e->ni);
+    KP_SELFCHECK_NODE(fc, &e->ni);
+    st = kp_run_filters(fc, &e->ni);
     atomic_flag_clear_explicit(&e->busy, memory_order_release);
-    *out = st.code != KP_SUCCESS ? st : kp_run_filters(c, ni);
+    if (st.code != KP_SUCCESS) {
+        *out = st;      /* its reasons may live in the scratch arena */
+        return true;
+    }
+    kp_arena_rollback(c->scratch, &mark);
+    *out = kp_run_filters(c, ni);
     return true;
 }
 
