@@ -10,6 +10,7 @@
 #include "score.h"
 #include "selcount.h"
 #include "selfcheck.h"
+#include "victim_memo.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -485,8 +486,8 @@ kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
                                      sizeof(*cl->nominated_ports));
     cl->nnominated = kp_xcalloc(n ? n : 1, sizeof(size_t));
     cl->capnominated = kp_xcalloc(n ? n : 1, sizeof(size_t));
+    cl->nominated_gen = kp_xcalloc(n ? n : 1, sizeof(unsigned long));
     cl->nominated_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
-    cl->nominated_ver = kp_xcalloc(n ? n : 1, sizeof(unsigned long));
     cl->nominated_copy = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated_copy));
     for (i = 0; i < n; i++)
         atomic_flag_clear(&cl->nominated_copy[i].busy);
@@ -494,6 +495,7 @@ kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
     cl->placed_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
     cl->removed = kp_xcalloc(snap->npods + 1, sizeof(bool));
     cl->pdb_allowed = kp_xcalloc(snap->npdbs + 1, sizeof(int32_t));
+    cl->pdb_changed = kp_xcalloc(snap->npdbs + 1, sizeof(unsigned long));
     for (i = 0; i < snap->npdbs; i++)
         cl->pdb_allowed[i] = snap->pdbs[i]->disruptions_allowed;
     for (i = 0; i < snap->npods; i++) {
@@ -574,7 +576,7 @@ kp_cluster_release(struct kp_cluster *cl)
     free(cl->nnominated);
     free(cl->capnominated);
     free(cl->nominated_node_of);
-    free(cl->nominated_ver);
+    free(cl->nominated_gen);
     free(cl->nominated_copy);
     for (i = 0; cl->static_answers && i < KP_STATIC_SLOTS; i++) {
         free(cl->static_answers->slot[i].tag);
@@ -584,6 +586,7 @@ kp_cluster_release(struct kp_cluster *cl)
     free(cl->placed_node_of);
     free(cl->removed);
     free(cl->pdb_allowed);
+    free(cl->pdb_changed);
     memset(cl, 0, sizeof(*cl));
 }
 
@@ -613,7 +616,7 @@ kp_cluster_clear_nomination(struct kp_cluster *cl, const struct kp_pod *p)
                     &cl->nominated_ports[node][i + 1],
                     (cl->nnominated[node] - i - 1) * sizeof(bool));
             cl->nnominated[node]--;
-            cl->nominated_ver[node]++;
+            cl->nominated_gen[node] = ++cl->nominated_clock;
             break;
         }
     }
@@ -657,8 +660,8 @@ kp_cluster_nominate(struct kp_cluster *cl, const struct kp_pod *p, int node)
     if (p->priority > cl->nominated_max[node])
         cl->nominated_max[node] = p->priority;
     cl->nominated[node][cl->nnominated[node]++] = p;
-    cl->nominated_ver[node]++;
     cl->nominated_node_of[p->index] = node;
+    cl->nominated_gen[node] = ++cl->nominated_clock;
 }
 
 void
@@ -693,12 +696,14 @@ kp_cluster_free_caches(struct kp_cluster *cl)
     size_t i;
 
     kp_selcount_free(cl->selcount);
+    kp_victim_memo_free(cl->victim_memo);
     kp_image_index_free(cl->images, cl->snap ? cl->snap->nnodes : 0);
     for (i = 0; i < cl->ncolumns; i++) {
         free(cl->column[i]);
         free((char *)(uintptr_t)cl->column_key[i]);
     }
     cl->selcount = NULL;
+    cl->victim_memo = NULL;
     cl->images = NULL;
     cl->ncolumns = 0;
 }
@@ -1383,7 +1388,7 @@ build_nominated_copy(const struct kp_cluster *cl, struct kp_nominated_copy *e,
             ports_add(d, NULL, q);
     }
     e->gen = ni->gen;
-    e->ver = cl->nominated_ver[node];
+    e->ver = cl->nominated_gen[node];
     e->mask = mask;
     e->valid = true;
     /* the priorities that give this set: above those left out by
@@ -1434,7 +1439,7 @@ run_with_kept_copy(const struct kp_cycle *c, const struct kp_node_info *ni,
     if (atomic_flag_test_and_set_explicit(&e->busy, memory_order_acquire))
         return false;
     if (!(e->valid && !self && !e->self && e->lo < prio && prio <= e->hi &&
-          e->gen == ni->gen && e->ver == cl->nominated_ver[node])) {
+          e->gen == ni->gen && e->ver == cl->nominated_gen[node])) {
         if (!ge_nominated_mask(c, node, &mask)) {
             atomic_flag_clear_explicit(&e->busy, memory_order_release);
             return false;
@@ -1445,7 +1450,7 @@ run_with_kept_copy(const struct kp_cycle *c, const struct kp_node_info *ni,
             return true;
         }
         if (!e->valid || e->gen != ni->gen || e->mask != mask ||
-            e->ver != cl->nominated_ver[node])
+            e->ver != cl->nominated_gen[node])
             build_nominated_copy(cl, e, ni, mask, c->pod, self);
     }
     kp_arena_mark(c->scratch, &mark);

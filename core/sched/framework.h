@@ -111,15 +111,17 @@ struct kp_cluster {
     bool **nominated_ports;                 /* whether each has host ports */
     size_t *nnominated, *capnominated;
     int *nominated_node_of;                 /* by pod index; -1 none */
+    /* per node: changed with its nominated pods (from nominated_clock) */
+    unsigned long *nominated_gen, nominated_clock;
     int *placed_node_of;                    /* by pod index; -1 none */
     bool *removed;                          /* by pod index */
     int32_t *pdb_allowed;                   /* disruptionsAllowed, by PDB */
+    /* by PDB: pdb_clock when its pdb_allowed last changed (0: never) */
+    unsigned long *pdb_changed, pdb_clock;
     const char *scheduler_name;
     int64_t *used_block, *alloc_block;      /* nodes[i].used / .alloc */
     /* per node, rebuilt whenever its pods change (kp_victim_table) */
     struct kp_victim_table **vt;
-    /* per node, bumped by every change of its nominated pods */
-    unsigned long *nominated_ver;
     /*
      * Per node, the last nominated copy the Filter pass made
      * (framework.c, kp_run_filters_with_nominated): reused by the pods
@@ -131,6 +133,11 @@ struct kp_cluster {
     struct kp_static_answers *static_answers;
     /* matching-pod counts per node and selector (selcount.h), or NULL */
     struct kp_selcount *selcount;
+    /*
+     * SelectVictimsOnNode's answers kept across pods (victim_memo.h), or
+     * NULL: made by the run while it analyses pods one at a time
+     */
+    struct kp_victim_memo *victim_memo;
     /* the nodes' images by name (ImageLocality, score.h), or NULL */
     struct kp_image_index *images;
     /* kp_cluster_label_column's columns */
@@ -149,7 +156,8 @@ struct kp_cluster {
 const char *const *kp_cluster_label_column(const struct kp_cluster *cl,
                                            const char *key);
 /*
- * Free the caches above (selcount, image index, label columns) and leave
+ * Free the caches above (selcount, victim memo, image index, label
+ * columns) and leave
  * none: for the cluster's release, and for a struct copy of a cluster
  * (the self-check's) whose caches were set to NULL / 0 and then made.
  */
@@ -269,10 +277,11 @@ struct kp_cycle {
      */
     bool restricted;
     /*
-     * Set by the reprieve loop of SelectVictimsOnNode, which reads only
-     * whether the pod fits: the plugins marked node_static (their answer
-     * depends on the pod and the node, never on the node's pods) passed
-     * once the victims were removed and are not run again.
+     * Set by SelectVictimsOnNode, which runs only on potential nodes
+     * (Filter status exactly Unschedulable): the plugins marked
+     * node_static (their answer depends on the pod and the node, never on
+     * the node's pods; they fail only with UnschedulableAndUnresolvable)
+     * passed there in the Filter pass and are not run again.
      */
     bool fit_only;
     /*
@@ -282,6 +291,8 @@ struct kp_cycle {
      * follow (kp_cycle_keep_static).
      */
     bool alone;
+    /* the pod's signature in the cluster's victim memo; 0: not used */
+    uint32_t memo_key;
     size_t nallowed;
     const char **allowed;
     int nrestricting;

@@ -134,6 +134,7 @@ check_states(const struct kp_cycle *c, const struct kp_node_info *ni)
      * may run on several threads; the cluster's are the main thread's)
      */
     sh.selcount = full.selcount = NULL;
+    sh.victim_memo = full.victim_memo = NULL;
     sh.images = full.images = NULL;
     sh.ncolumns = full.ncolumns = 0;
     sh.nominated_copy = full.nominated_copy = NULL;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "victim_memo.h"
 #include "kp.h"
 #include "pool.h"
 #include "selfcheck.h"
@@ -399,8 +400,10 @@ account_pdb_disruption(struct kp_cluster *cl, const struct kp_pod *victim)
         j = (size_t)victim->pdbs[k];
         if (kp_pdb_in_disrupted(snap->pdbs[j], victim))
             continue;
-        if (cl->pdb_allowed[j] > 0)
+        if (cl->pdb_allowed[j] > 0) {
             cl->pdb_allowed[j]--;
+            cl->pdb_changed[j] = ++cl->pdb_clock;
+        }
     }
 }
 
@@ -639,6 +642,8 @@ kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
         !o->explain_nodes) {
         run_pods_alone(&r);
     } else {
+        /* one pod at a time: SelectVictimsOnNode's answers may be kept */
+        cl.victim_memo = kp_victim_memo_new(&cl);
         for (i = 0; i < rep->npods; i++)
             if (!kp_whatif_deferred(rep->pods[i].pod))
                 run_one(&r, &rep->pods[i]);

@@ -677,6 +677,45 @@ gen_pdb(struct gen *g, int i)
     }
 }
 
+/*
+ * More pending replicas of the last pending pod (a scaled-up workload:
+ * same spec and labels, other names): pods that ask the same on every
+ * node, as SelectVictimsOnNode's victim memo keeps answers for.  Drawn
+ * after everything else, so the rest of a seed's cluster is as before.
+ */
+static void
+gen_replicas(struct gen *g)
+{
+    cJSON *it, *last = NULL;
+    uint32_t k, n;
+
+    cJSON_ArrayForEach(it, g->items) {
+        const cJSON *kind = cJSON_GetObjectItemCaseSensitive(it, "kind");
+        const cJSON *spec = cJSON_GetObjectItemCaseSensitive(it, "spec");
+
+        if (strcmp(kind->valuestring, "Pod") == 0 &&
+            !cJSON_GetObjectItemCaseSensitive(spec, "nodeName"))
+            last = it;
+    }
+    if (!last || !chance(g, 40))
+        return;
+    n = 1 + sc_rng_below(g->r, 3);
+    for (k = 0; k < n; k++) {
+        cJSON *dup = cJSON_Duplicate(last, 1);
+        cJSON *md = cJSON_GetObjectItemCaseSensitive(dup, "metadata");
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(md, "name");
+        char buf[64], uid[48];
+
+        snprintf(buf, sizeof(buf), "%s-r%u", name->valuestring, k);
+        snprintf(uid, sizeof(uid), "00000000-0000-0000-0001-%012u", k);
+        cJSON_ReplaceItemInObjectCaseSensitive(md, "name",
+                                               cJSON_CreateString(buf));
+        cJSON_ReplaceItemInObjectCaseSensitive(md, "uid",
+                                               cJSON_CreateString(uid));
+        cJSON_AddItemToArray(g->items, dup);
+    }
+}
+
 cJSON *
 sc_gen_cluster(struct sc_rng *r)
 {
@@ -701,5 +740,6 @@ sc_gen_cluster(struct sc_rng *r)
         gen_pod(&g, i, i < g.npods - npending);
     for (i = 0; i < npdbs; i++)
         gen_pdb(&g, i);
+    gen_replicas(&g);
     return list;
 }

@@ -12,6 +12,7 @@
  * candidate on a tie).
  */
 #include "preemption.h"
+#include "victim_memo.h"
 #include "default_preemption.h"
 #include "pool.h"
 #include "selfcheck.h"
@@ -367,6 +368,7 @@ kp_preempt(struct kp_cycle *c, const struct kp_status *statuses,
             out->nodes[i].outcome = KP_NODE_NOT_EVALUATED;
     }
     out->npotential = npotential;
+    c->memo_key = kp_victim_memo_key(c->cl->victim_memo, c);
     if (npotential > 0) {
         size_t num_candidates =
             kp_calculate_num_candidates(args, npotential);

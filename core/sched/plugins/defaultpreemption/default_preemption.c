@@ -8,7 +8,9 @@
  */
 #include "default_preemption.h"
 #include "selfcheck.h"
+#include "victim_memo.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,12 +62,14 @@ kp_pdb_in_disrupted(const struct kp_pdb *pdb, const struct kp_pod *pod)
 
 /*
  * filterPodsWithPDBViolation: split sorted pods into violating / ok.  The
- * budgets this node's victims use are counted down in a small list of
- * their own (a node has few victims, each matched by few PDBs), not in a
- * copy of every PDB's budget.
+ * budgets this node's victims use are counted down in a small table of
+ * their own (open addressing on the PDB's index, at least twice as many
+ * slots as the node's (pod, PDB) pairs), not in a copy of every PDB's
+ * budget: a node has few victims, but in a namespace with many PDBs each
+ * is matched by several.
  */
 struct budget {
-    size_t pdb;
+    uint32_t pdb;       /* UINT32_MAX: free slot */
     int32_t left;
 };
 
@@ -76,11 +80,19 @@ filter_pods_with_pdb_violation(struct kp_arena *a,
                                bool *violating)
 {
     struct budget *used = NULL;
-    size_t i, k, slot, pdb, nused = 0, n = vt->n - first;
+    size_t i, k, slot, n = vt->n - first, mask = 0;
     size_t cap = vt->pdb_off[vt->n] - vt->pdb_off[first];
 
-    if (cap)
-        used = kp_arena_alloc(a, cap * sizeof(*used));
+    if (cap) {
+        size_t nslots = 8;
+
+        while (nslots < 2 * cap)
+            nslots <<= 1;
+        mask = nslots - 1;
+        used = kp_arena_alloc(a, nslots * sizeof(*used));
+        for (slot = 0; slot < nslots; slot++)
+            used[slot].pdb = UINT32_MAX;
+    }
     for (i = 0; i < n; i++) {
         violating[i] = false;
         /*
@@ -89,18 +101,41 @@ filter_pods_with_pdb_violation(struct kp_arena *a,
          */
         for (k = vt->pdb_off[first + i]; k < vt->pdb_off[first + i + 1];
              k++) {
-            pdb = (size_t)vt->pdb[k];
-            for (slot = 0; slot < nused && used[slot].pdb != pdb; slot++)
-                ;
-            if (slot == nused) {
-                used[nused].pdb = pdb;
-                used[nused++].left = cl->pdb_allowed[pdb];
+            uint32_t pdb = (uint32_t)vt->pdb[k];
+
+            slot = (size_t)(pdb * 2654435761u) & mask;
+            while (used[slot].pdb != pdb && used[slot].pdb != UINT32_MAX)
+                slot = (slot + 1) & mask;
+            if (used[slot].pdb == UINT32_MAX) {
+                used[slot].pdb = pdb;
+                used[slot].left = cl->pdb_allowed[pdb];
             }
             used[slot].left--;
             if (used[slot].left < 0)
                 violating[i] = true;
         }
     }
+}
+
+/*
+ * The first of the table's pods (MoreImportantPod order: priority never
+ * rises along it) whose priority is below prio: the potential victims
+ * are the table's tail from there.
+ */
+static size_t
+first_lower_priority(const struct kp_victim_table *vt, int32_t prio)
+{
+    size_t lo = 0, hi = vt->n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (vt->prio[mid] < prio)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
 }
 
 /* ---- SelectVictimsOnNode ---- */
@@ -148,12 +183,11 @@ check_victim_node(const struct victim_node *vn)
 /*
  * Put pods[k] back; keep it when the pod still fits.  Only whether it
  * fits is read (an Error status is "does not fit" too, as upstream's
- * reprievePod), so the node_static plugins are not run again (fit_only,
- * set once the first check passed); with nominated pods it must fit
- * with them (RunFilterPluginsWithNominatedPods' first pass) and without
- * them.  Pass or fail does not depend on
- * the order of a node's pods, so the nominated copy can take pods[k]
- * after its nominated pods.
+ * reprievePod), the node_static plugins not run (fit_only); with
+ * nominated pods it must fit with them (RunFilterPluginsWithNominatedPods'
+ * first pass) and without them.  Pass or fail does not depend on the
+ * order of a node's pods, so the nominated copy can take pods[k] after
+ * its nominated pods.
  */
 static bool
 reprieve(struct victim_node *vn, const struct kp_victim_table *vt, size_t k)
@@ -184,28 +218,126 @@ cmp_size(const void *x, const void *y)
  * priority last), already in MoreImportantPod order: no pod is read to
  * pick, sort, remove or put back one of them.
  */
+static struct kp_status select_victims(const struct kp_cycle *base, int node,
+                                       const struct kp_victim_table *vt,
+                                       size_t first, bool *violating,
+                                       struct kp_candidate *out);
+
+#ifdef KP_SELFCHECK
+/*
+ * The self-check build: an answer the memo served against the same
+ * answer made afresh.
+ */
+static void
+check_memo(const struct kp_cycle *base, int node,
+           const struct kp_victim_table *vt, size_t first,
+           const struct kp_status *st, const struct kp_candidate *got)
+{
+    struct kp_cycle c = *base;
+    struct kp_candidate fresh;
+    struct kp_status fst;
+    bool *viol = kp_arena_alloc(base->scratch, vt->n - first + 1);
+    bool same;
+    int i;
+    size_t k;
+
+    c.memo_key = 0;
+    memset(&fresh, 0, sizeof(fresh));
+    fst = select_victims(&c, node, vt, first, viol, &fresh);
+    same = fst.code == st->code && fst.nreasons == st->nreasons &&
+           (fst.plugin == st->plugin ||
+            (fst.plugin && st->plugin && !strcmp(fst.plugin, st->plugin)));
+    for (i = 0; same && i < fst.nreasons; i++)
+        same = strcmp(fst.reasons[i], st->reasons[i]) == 0;
+    if (same && fst.code == KP_SUCCESS) {
+        same = fresh.nvictims == got->nvictims &&
+               fresh.num_pdb_violations == got->num_pdb_violations;
+        for (k = 0; same && k < fresh.nvictims; k++)
+            same = fresh.victims[k] == got->victims[k] &&
+                   fresh.violating[k] == got->violating[k];
+    }
+    kp_selfcheck_count();
+    if (!same)
+        kp_selfcheck_fail("victim memo: pod %s/%s on node %s: the answer "
+                          "kept differs from SelectVictimsOnNode afresh",
+                          base->pod->ns, base->pod->name,
+                          base->cl->nodes[node].node->name);
+}
+#define CHECK_MEMO(base, node, vt, first, st, out) \
+    check_memo(base, node, vt, first, st, out)
+#else
+#define CHECK_MEMO(base, node, vt, first, st, out) ((void)0)
+#endif
+
+/*
+ * With the cluster's victim memo (victim_memo.h) for pods whose answer
+ * it may keep: the answer is served when kept and still valid, else made
+ * and kept.
+ */
 struct kp_status
 kp_select_victims_on_node(const struct kp_cycle *base, int node,
                           struct kp_candidate *out)
 {
     struct kp_arena *a = base->scratch;
-    const struct kp_pod *p = base->pod;
     const struct kp_cluster *cl = base->cl;
     const struct kp_victim_table *vt = kp_victim_table_get(cl, node, a);
-    struct victim_node vn;
+    size_t first = first_lower_priority(vt, base->pod->priority);
+    size_t npotential = vt->n - first;
     struct kp_status st;
     bool *violating;
+    int got;
+
+    if (npotential == 0)
+        return kp_status_new(KP_UNRESOLVABLE, REASON_NO_VICTIMS);
+    violating = kp_arena_alloc(a, npotential * sizeof(bool));
+    if (!base->memo_key || !cl->victim_memo ||
+        cl->nominated_node_of[base->pod->index] == node)
+        return select_victims(base, node, vt, first, violating, out);
+    got = kp_victim_memo_get(cl->victim_memo, base->memo_key, cl, node, vt,
+                             first, NULL, a, &st, out);
+    if (got < 0) {
+        filter_pods_with_pdb_violation(a, cl, vt, first, violating);
+        got = kp_victim_memo_get(cl->victim_memo, base->memo_key, cl, node,
+                                 vt, first, violating, a, &st, out);
+    }
+    if (got > 0) {
+        CHECK_MEMO(base, node, vt, first, &st, out);
+        return st;
+    }
+    st = select_victims(base, node, vt, first, violating, out);
+    kp_victim_memo_put(cl->victim_memo, base->memo_key, cl, node, violating,
+                       npotential, &st, out);
+    return st;
+}
+
+/*
+ * SelectVictimsOnNode proper, on the potential victims vt->pods[first..]
+ * (there are some); violating has room for one flag per potential victim.
+ */
+static struct kp_status
+select_victims(const struct kp_cycle *base, int node,
+               const struct kp_victim_table *vt, size_t first,
+               bool *violating, struct kp_candidate *out)
+{
+    struct kp_arena *a = base->scratch;
+    const struct kp_cluster *cl = base->cl;
+    struct victim_node vn;
+    struct kp_status st;
     size_t *kept;
-    size_t i, first = vt->n, npotential, nnominated;
+    size_t i, npotential = vt->n - first, nnominated;
     size_t nviolating = 0, nnon_violating = 0;
     int pass;
 
-    while (first > 0 && vt->prio[first - 1] < p->priority)
-        first--;
-    npotential = vt->n - first;
-    if (npotential == 0)
-        return kp_status_new(KP_UNRESOLVABLE, REASON_NO_VICTIMS);
     kp_cycle_clone(&vn.c, base);
+    /*
+     * The node is a potential node: its Filter status was exactly
+     * Unschedulable, and every node_static plugin fails with
+     * UnschedulableAndUnresolvable and stops the chain, so each of them
+     * passed on it for this pod, and they read nothing the victims
+     * change: only the others are run here (fit_only), from the first
+     * check on.
+     */
+    vn.c.fit_only = true;
     vn.ni = kp_node_info_clone(a, &cl->nodes[node], cl->nres, npotential);
     kp_cycle_remove_tail(&vn.c, vn.ni, vt, first);
     /*
@@ -221,6 +353,7 @@ kp_select_victims_on_node(const struct kp_cycle *base, int node,
     vn.nominated = nnominated > 0;
     if (vn.nominated) {
         kp_cycle_clone(&vn.nc, base);
+        vn.nc.fit_only = true;
         if (kp_cycle_hooks_live(base)) {
             vn.nni = kp_node_info_clone(a, &cl->nodes[node], cl->nres,
                                         npotential + nnominated);
@@ -236,9 +369,6 @@ kp_select_victims_on_node(const struct kp_cycle *base, int node,
     st = run_filters(&vn);
     if (st.code != KP_SUCCESS)
         return st;
-    /* from here on only whether the pod fits is read (reprieve) */
-    vn.c.fit_only = vn.nc.fit_only = true;
-    violating = kp_arena_alloc(a, npotential * sizeof(bool));
     filter_pods_with_pdb_violation(a, cl, vt, first, violating);
     kept = kp_arena_alloc(a, npotential * sizeof(*kept));
     out->node = node;
