@@ -13,9 +13,63 @@
 #include "victim_memo.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/*
+ * The Filter pass's nominated copy of a node, kept from one pod to the
+ * next.  Which nominated pods a pod adds depends only on its priority and
+ * on whether it is one of them: the key is that set as a mask of the
+ * node's nominated pods (at most 64), with the node's generation and its
+ * nominated pods' version.  The copy owns its arrays (malloc).  busy: a
+ * pass takes each node once, but independent mode runs pods on several
+ * threads at once, so a copy in use by another thread is not touched
+ * (that pod makes its own in its scratch arena, as before).
+ */
+struct kp_nominated_copy {
+    atomic_flag busy;
+    bool valid;
+    /*
+     * self: made for a pod nominated to this node (left out of its own
+     * copy).  Otherwise the set is {priority >= P} for every P with
+     * lo < P <= hi, and a pod of such a priority takes the copy without
+     * its node's nominated pods being read.
+     */
+    bool self;
+    int64_t lo, hi;
+    unsigned long gen, ver;
+    uint64_t mask;
+    size_t cap_pods;
+    struct kp_node_info ni;
+};
+
+/*
+ * The node_static plugins' answers (the leading run of kp_filter_plugins
+ * marked node_static), kept for a few sets of pod constraints: a slot
+ * holds them for the pods whose constraints equal rep's, per node the
+ * status of that run, current when tag[node] == epoch.  pod is the pod
+ * armed (kp_cycle_keep_static), cur its slot.
+ */
+#define KP_STATIC_SLOTS 8
+
+struct kp_static_slot {
+    const struct kp_pod *rep;           /* NULL: unused */
+    const struct kp_profile *profile;
+    bool skip[KP_MAX_PLUGINS];
+    unsigned epoch;
+    unsigned long last;                 /* for the least recently used */
+    unsigned *tag;
+    struct kp_status *st;
+};
+
+struct kp_static_answers {
+    const struct kp_pod *pod;
+    struct kp_static_slot *cur;
+    unsigned long clock;
+    struct kp_static_slot slot[KP_STATIC_SLOTS];
+};
 
 struct kp_status
 kp_status_new(enum kp_code code, const char *reason)
@@ -428,10 +482,16 @@ kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
     cl->nominated_max = kp_xmalloc((n ? n : 1) * sizeof(int32_t));
     cl->nominated_req = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated_req));
     cl->nominated_anti = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated_anti));
+    cl->nominated_ports = kp_xcalloc(n ? n : 1,
+                                     sizeof(*cl->nominated_ports));
     cl->nnominated = kp_xcalloc(n ? n : 1, sizeof(size_t));
     cl->capnominated = kp_xcalloc(n ? n : 1, sizeof(size_t));
     cl->nominated_gen = kp_xcalloc(n ? n : 1, sizeof(unsigned long));
     cl->nominated_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
+    cl->nominated_copy = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated_copy));
+    for (i = 0; i < n; i++)
+        atomic_flag_clear(&cl->nominated_copy[i].busy);
+    cl->static_answers = kp_xcalloc(1, sizeof(*cl->static_answers));
     cl->placed_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
     cl->removed = kp_xcalloc(snap->npods + 1, sizeof(bool));
     cl->pdb_allowed = kp_xcalloc(snap->npdbs + 1, sizeof(int32_t));
@@ -495,6 +555,10 @@ kp_cluster_release(struct kp_cluster *cl)
         free(cl->nominated_prio[i]);
         free(cl->nominated_req[i]);
         free(cl->nominated_anti[i]);
+        free(cl->nominated_ports[i]);
+        free(cl->nominated_copy[i].ni.used);
+        free(cl->nominated_copy[i].ni.pods);
+        free(cl->nominated_copy[i].ni.ports.e);
         if (cl->vt)
             free_table(cl->vt[i]);
     }
@@ -505,6 +569,7 @@ kp_cluster_release(struct kp_cluster *cl)
     free(cl->nominated_max);
     free(cl->nominated_req);
     free(cl->nominated_anti);
+    free(cl->nominated_ports);
     free(cl->nodes);
     free(cl->nominated);
     free(cl->nominated_prio);
@@ -512,6 +577,12 @@ kp_cluster_release(struct kp_cluster *cl)
     free(cl->capnominated);
     free(cl->nominated_node_of);
     free(cl->nominated_gen);
+    free(cl->nominated_copy);
+    for (i = 0; cl->static_answers && i < KP_STATIC_SLOTS; i++) {
+        free(cl->static_answers->slot[i].tag);
+        free(cl->static_answers->slot[i].st);
+    }
+    free(cl->static_answers);
     free(cl->placed_node_of);
     free(cl->removed);
     free(cl->pdb_allowed);
@@ -540,6 +611,9 @@ kp_cluster_clear_nomination(struct kp_cluster *cl, const struct kp_pod *p)
                     sizeof(int64_t));
             memmove(&cl->nominated_anti[node][i],
                     &cl->nominated_anti[node][i + 1],
+                    (cl->nnominated[node] - i - 1) * sizeof(bool));
+            memmove(&cl->nominated_ports[node][i],
+                    &cl->nominated_ports[node][i + 1],
                     (cl->nnominated[node] - i - 1) * sizeof(bool));
             cl->nnominated[node]--;
             cl->nominated_gen[node] = ++cl->nominated_clock;
@@ -572,6 +646,8 @@ kp_cluster_nominate(struct kp_cluster *cl, const struct kp_pod *p, int node)
             sizeof(int64_t));
         cl->nominated_anti[node] = kp_xrealloc(cl->nominated_anti[node],
             cl->capnominated[node] * sizeof(bool));
+        cl->nominated_ports[node] = kp_xrealloc(cl->nominated_ports[node],
+            cl->capnominated[node] * sizeof(bool));
     }
     row = &cl->nominated_req[node][cl->nnominated[node] * cl->nres];
     memset(row, 0, cl->nres * sizeof(int64_t));
@@ -579,6 +655,7 @@ kp_cluster_nominate(struct kp_cluster *cl, const struct kp_pod *p, int node)
         row[p->req.e[i].id] = kp_wrap_add(row[p->req.e[i].id],
                                           p->req.e[i].value);
     cl->nominated_anti[node][cl->nnominated[node]] = p->nanti_affinity > 0;
+    cl->nominated_ports[node][cl->nnominated[node]] = p->nhost_ports > 0;
     cl->nominated_prio[node][cl->nnominated[node]] = p->priority;
     if (p->priority > cl->nominated_max[node])
         cl->nominated_max[node] = p->priority;
@@ -806,8 +883,9 @@ add_hooks(struct kp_cycle *c, struct kp_node_info *ni, const struct kp_pod *p)
 {
     size_t i;
 
+    /* each hook returns at once without a PreFilter state */
     for (i = 0; i < kp_nfilter_plugins; i++)
-        if (!c->skip[i] && kp_filter_plugins[i]->add_pod)
+        if (c->state[i] && !c->skip[i] && kp_filter_plugins[i]->add_pod)
             kp_filter_plugins[i]->add_pod(c, (int)i, p, ni);
 }
 
@@ -818,7 +896,7 @@ remove_hooks(struct kp_cycle *c, struct kp_node_info *ni,
     size_t i;
 
     for (i = 0; i < kp_nfilter_plugins; i++)
-        if (!c->skip[i] && kp_filter_plugins[i]->remove_pod)
+        if (c->state[i] && !c->skip[i] && kp_filter_plugins[i]->remove_pod)
             kp_filter_plugins[i]->remove_pod(c, (int)i, p, ni);
 }
 
@@ -835,8 +913,8 @@ kp_cycle_remove_pod(struct kp_cycle *c, struct kp_node_info *ni,
  * them, runs, and has a PreFilter state (each hook returns at once
  * without one).
  */
-static bool
-hooks_live(const struct kp_cycle *c)
+bool
+kp_cycle_hooks_live(const struct kp_cycle *c)
 {
     size_t i;
 
@@ -863,7 +941,7 @@ kp_cycle_remove_tail(struct kp_cycle *c, struct kp_node_info *ni,
     /* by NodeInfo position: 1 goes, 2 goes and has host ports */
     unsigned char *out = kp_arena_alloc_uninit(c->scratch, ni->npods + 1);
     const struct kp_pod **gone = NULL;
-    bool hooks = hooks_live(c), visit = hooks || vt->tail_ports[first] > 0;
+    bool hooks = kp_cycle_hooks_live(c), visit = hooks || vt->tail_ports[first] > 0;
 
     memset(out, 0, ni->npods + 1);
     for (k = first; k < vt->n; k++)
@@ -944,12 +1022,211 @@ kp_cycle_add_pod(struct kp_cycle *c, struct kp_node_info *ni,
     add_hooks(c, ni, p);
 }
 
-struct kp_status
-kp_run_filters(const struct kp_cycle *c, const struct kp_node_info *ni)
+/* ---- the node_static plugins' answers, kept across pods ---- */
+
+/* the number of leading node_static plugins */
+static size_t
+static_prefix(void)
+{
+    size_t i = 0;
+
+    while (i < kp_nfilter_plugins && kp_filter_plugins[i]->node_static)
+        i++;
+    return i;
+}
+
+static bool
+same_str(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool
+same_requirements(const struct kp_requirement *a,
+                  const struct kp_requirement *b, size_t n)
+{
+    size_t i, j;
+
+    for (i = 0; i < n; i++) {
+        if (!same_str(a[i].key, b[i].key) || a[i].op != b[i].op ||
+            a[i].nvalues != b[i].nvalues || a[i].num_ok != b[i].num_ok ||
+            a[i].num != b[i].num)
+            return false;
+        for (j = 0; j < a[i].nvalues; j++)
+            if (!same_str(a[i].values[j], b[i].values[j]))
+                return false;
+    }
+    return true;
+}
+
+static bool
+same_node_selector(const struct kp_node_selector *a,
+                   const struct kp_node_selector *b)
 {
     size_t i;
 
-    for (i = 0; i < kp_nfilter_plugins; i++) {
+    if (a->is_null != b->is_null || a->nterms != b->nterms)
+        return false;
+    for (i = 0; i < a->nterms; i++) {
+        const struct kp_node_selector_term *x = &a->terms[i];
+        const struct kp_node_selector_term *y = &b->terms[i];
+
+        if (x->invalid != y->invalid || x->nexprs != y->nexprs ||
+            x->nfields != y->nfields ||
+            !same_requirements(x->exprs, y->exprs, x->nexprs) ||
+            !same_requirements(x->fields, y->fields, x->nfields))
+            return false;
+    }
+    return true;
+}
+
+/* whether the node_static plugins read the same of a and b */
+static bool
+same_static_constraints(const struct kp_pod *a, const struct kp_pod *b)
+{
+    size_t i;
+
+    if (a == b)
+        return true;
+    if (!same_str(a->node_name, b->node_name) ||
+        a->ntolerations != b->ntolerations ||
+        a->node_selector.n != b->node_selector.n ||
+        !same_node_selector(&a->required_node_affinity,
+                            &b->required_node_affinity))
+        return false;
+    for (i = 0; i < a->ntolerations; i++) {
+        const struct kp_toleration *x = &a->tolerations[i];
+        const struct kp_toleration *y = &b->tolerations[i];
+
+        if (x->op != y->op || !same_str(x->key, y->key) ||
+            !same_str(x->value, y->value) || !same_str(x->effect, y->effect))
+            return false;
+    }
+    for (i = 0; i < a->node_selector.n; i++)
+        if (!same_str(a->node_selector.items[i].key,
+                      b->node_selector.items[i].key) ||
+            !same_str(a->node_selector.items[i].value,
+                      b->node_selector.items[i].value))
+            return false;
+    return true;
+}
+
+void
+kp_cycle_keep_static(const struct kp_cycle *c)
+{
+    struct kp_static_answers *sa = c->cl->static_answers;
+    struct kp_static_slot *sl = NULL;
+    size_t i, j, n = static_prefix(), nnodes = c->cl->snap->nnodes;
+
+    if (!sa || !c->alone)
+        return;
+    for (i = 0; i < KP_STATIC_SLOTS && !sl; i++) {
+        struct kp_static_slot *x = &sa->slot[i];
+        bool same = x->rep && x->profile == c->profile &&
+                    same_static_constraints(x->rep, c->pod);
+
+        for (j = 0; same && j < n; j++)
+            same = x->skip[j] == c->skip[j];
+        if (same)
+            sl = x;
+    }
+    if (!sl) {
+        /* the least recently used slot starts again: a new epoch */
+        sl = &sa->slot[0];
+        for (i = 1; i < KP_STATIC_SLOTS; i++)
+            if (sa->slot[i].last < sl->last)
+                sl = &sa->slot[i];
+        if (!sl->tag) {
+            sl->tag = kp_xcalloc(nnodes ? nnodes : 1, sizeof(unsigned));
+            sl->st = kp_xmalloc((nnodes ? nnodes : 1) * sizeof(*sl->st));
+        }
+        if (++sl->epoch == 0) {
+            memset(sl->tag, 0, (nnodes ? nnodes : 1) * sizeof(unsigned));
+            sl->epoch = 1;
+        }
+        for (i = 0; i < n; i++)
+            sl->skip[i] = c->skip[i];
+        sl->profile = c->profile;
+    }
+    /* the pod the answers are now for (its own, which outlives them) */
+    sl->rep = c->pod;
+    sl->last = ++sa->clock;
+    sa->cur = sl;
+    sa->pod = c->pod;
+}
+
+/* the node_static plugins [0, n) on ni */
+static struct kp_status
+run_static(const struct kp_cycle *c, const struct kp_node_info *ni, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        struct kp_status st;
+
+        if (c->skip[i])
+            continue;
+        st = kp_filter_plugins[i]->filter(c, (int)i, ni);
+        if (st.code != KP_SUCCESS) {
+            st.plugin = kp_filter_plugins[i]->name;
+            return st;
+        }
+    }
+    return kp_status_ok();
+}
+
+#ifdef KP_SELFCHECK
+static void
+check_static(const struct kp_cycle *c, const struct kp_node_info *ni,
+             size_t n, const struct kp_status *kept)
+{
+    struct kp_status want = run_static(c, ni, n);
+    int i;
+    bool same = want.code == kept->code && want.plugin == kept->plugin &&
+                want.nreasons == kept->nreasons;
+
+    kp_selfcheck_count();
+    for (i = 0; same && i < want.nreasons; i++)
+        same = strcmp(want.reasons[i], kept->reasons[i]) == 0;
+    if (!same)
+        kp_selfcheck_fail("node_static answer kept for %s on %s/%s: %s %s, "
+                          "want %s %s", ni->node->name, c->pod->ns,
+                          c->pod->name, kept->plugin ? kept->plugin : "-",
+                          kept->nreasons ? kept->reasons[0] : "",
+                          want.plugin ? want.plugin : "-",
+                          want.nreasons ? want.reasons[0] : "");
+}
+#endif
+
+struct kp_status
+kp_run_filters(const struct kp_cycle *c, const struct kp_node_info *ni)
+{
+    struct kp_static_answers *sa = c->cl->static_answers;
+    size_t i = 0;
+
+    /*
+     * The node_static plugins' answer for this node kept from a pod with
+     * the same constraints (their reasons are static strings or the
+     * node's): the pod armed is c's, and c is the only cycle running.
+     */
+    if (!c->fit_only && c->alone && sa && sa->pod == c->pod) {
+        struct kp_static_slot *sl = sa->cur;
+        size_t n = static_prefix();
+        int node = ni->index;
+
+        if (sl->tag[node] != sl->epoch) {
+            sl->st[node] = run_static(c, ni, n);
+            sl->tag[node] = sl->epoch;
+        } else {
+#ifdef KP_SELFCHECK
+            check_static(c, ni, n, &sl->st[node]);
+#endif
+        }
+        if (sl->st[node].code != KP_SUCCESS)
+            return sl->st[node];
+        i = n;
+    }
+    for (; i < kp_nfilter_plugins; i++) {
         struct kp_status st;
 
         if (c->skip[i] || (c->fit_only && kp_filter_plugins[i]->node_static))
@@ -966,7 +1243,8 @@ kp_run_filters(const struct kp_cycle *c, const struct kp_node_info *ni)
 /* kp_cycle_add_pod with p's requests given as a dense row */
 static void
 add_row_pod(struct kp_cycle *c, struct kp_node_info *ni,
-            const struct kp_pod *p, const int64_t *row, bool anti)
+            const struct kp_pod *p, const int64_t *row, bool anti,
+            bool ports, bool hooks)
 {
     size_t i, nres = c->cl->nres;
 
@@ -974,8 +1252,11 @@ add_row_pod(struct kp_cycle *c, struct kp_node_info *ni,
     for (i = 0; i < nres; i++)
         ni->used[i] = kp_wrap_add(ni->used[i], row[i]);
     ni->nanti += anti;
-    ports_add(ni, c->scratch, p);
-    add_hooks(c, ni, p);
+    /* the pod itself is read only for its host ports */
+    if (ports)
+        ports_add(ni, c->scratch, p);
+    if (hooks)
+        add_hooks(c, ni, p);
 }
 
 size_t
@@ -1006,13 +1287,15 @@ kp_cycle_add_ge_nominated(struct kp_cycle *c, struct kp_node_info *ni)
     const struct kp_cluster *cl = c->cl;
     int node = ni->index;
     const struct kp_pod **g = cl->nominated[node];
+    bool hooks = kp_cycle_hooks_live(c);
     size_t i;
 
     /* requests and priorities from the dense copies */
     for (i = 0; i < cl->nnominated[node]; i++)
         if (g[i] != c->pod && cl->nominated_prio[node][i] >= c->pod->priority)
             add_row_pod(c, ni, g[i], &cl->nominated_req[node][i * cl->nres],
-                        cl->nominated_anti[node][i]);
+                        cl->nominated_anti[node][i],
+                        cl->nominated_ports[node][i], hooks);
 }
 
 bool
@@ -1030,6 +1313,168 @@ kp_cycle_with_nominated(const struct kp_cycle *c,
     return true;
 }
 
+
+/* the mask of the nominated pods c->pod adds to node; false: over 64 */
+static bool
+ge_nominated_mask(const struct kp_cycle *c, int node, uint64_t *mask)
+{
+    const struct kp_cluster *cl = c->cl;
+    size_t n = cl->nnominated[node], i;
+    const int32_t *gp = cl->nominated_prio[node];
+    int32_t prio = c->pod->priority;
+    uint64_t m = 0;
+
+    if (n > 64)
+        return false;
+    for (i = 0; i < n; i++)
+        if (gp[i] >= prio && cl->nominated[node][i] != c->pod)
+            m |= (uint64_t)1 << i;
+    *mask = m;
+    return true;
+}
+
+/*
+ * e made the copy of ni with the nominated pods in mask added, as
+ * kp_cycle_with_nominated makes it (same pods, order, ports, sums), the
+ * PreFilterExtensions AddPod hooks left out: the caller has none live.
+ */
+static void
+build_nominated_copy(const struct kp_cluster *cl, struct kp_nominated_copy *e,
+                     const struct kp_node_info *ni, uint64_t mask,
+                     const struct kp_pod *pod, bool self)
+{
+    struct kp_node_info *d = &e->ni;
+    int node = ni->index;
+    size_t nres = cl->nres, i, r, extra = 0;
+    int64_t *used = d->used;
+    const struct kp_pod **pods = d->pods;
+    struct kp_port_set ports = d->ports;
+
+    for (i = 0; i < 64; i++)
+        extra += (mask >> i) & 1;
+    if (!used)
+        used = kp_xmalloc((nres ? nres : 1) * sizeof(int64_t));
+    if (e->cap_pods < ni->npods + extra + 1) {
+        e->cap_pods = ni->npods + extra + 1;
+        pods = kp_xrealloc(pods, e->cap_pods * sizeof(*pods));
+    }
+    if (ports.cap < ni->ports.n) {
+        ports.cap = ni->ports.n;
+        ports.e = kp_xrealloc(ports.e, ports.cap * sizeof(*ports.e));
+    }
+    *d = *ni;
+    d->used = used;
+    if (nres)
+        memcpy(used, ni->used, nres * sizeof(int64_t));
+    d->pods = pods;
+    d->cap = e->cap_pods;
+    if (ni->npods)
+        memcpy(pods, ni->pods, ni->npods * sizeof(*pods));
+    d->ports = ports;
+    d->ports.n = ni->ports.n;
+    if (ni->ports.n)
+        memcpy(d->ports.e, ni->ports.e, ni->ports.n * sizeof(*ni->ports.e));
+    for (i = 0; i < cl->nnominated[node]; i++) {
+        const int64_t *row = &cl->nominated_req[node][i * nres];
+        const struct kp_pod *q = cl->nominated[node][i];
+
+        if (!((mask >> i) & 1))
+            continue;
+        d->pods[d->npods++] = q;
+        for (r = 0; r < nres; r++)
+            d->used[r] = kp_wrap_add(d->used[r], row[r]);
+        d->nanti += cl->nominated_anti[node][i];
+        if (cl->nominated_ports[node][i])
+            ports_add(d, NULL, q);
+    }
+    e->gen = ni->gen;
+    e->ver = cl->nominated_gen[node];
+    e->mask = mask;
+    e->valid = true;
+    /* the priorities that give this set: above those left out by
+     * priority, at most the lowest added */
+    e->self = self;
+    e->lo = INT64_MIN;
+    e->hi = INT64_MAX;
+    for (i = 0; i < cl->nnominated[node]; i++) {
+        int64_t q = cl->nominated_prio[node][i];
+
+        if ((mask >> i) & 1) {
+            if (q < e->hi)
+                e->hi = q;
+        } else if (cl->nominated[node][i] != pod && q > e->lo) {
+            e->lo = q;
+        }
+    }
+}
+
+/*
+ * RunFilterPluginsWithNominatedPods with the node's kept copy, made again
+ * when its key does not hold.  With no AddPod hook live the copy's cycle
+ * is c itself; else c cloned, with the hooks of the pods added run on it
+ * in their order (the hooks read the NodeInfo's node only, the same in
+ * the copy as it is filled).  Returns false (nothing run) when the copy
+ * cannot be used here.
+ */
+static bool
+run_with_kept_copy(const struct kp_cycle *c, const struct kp_node_info *ni,
+                   struct kp_status *out)
+{
+    const struct kp_cluster *cl = c->cl;
+    struct kp_nominated_copy *e;
+    struct kp_status st;
+    struct kp_cycle tmp;
+    const struct kp_cycle *fc = c;
+    struct kp_arena_mark mark;
+    uint64_t mask;
+    int node = ni->index;
+    int64_t prio = c->pod->priority;
+    bool self;
+    size_t i;
+
+    if (!cl->nominated_copy || ni != &cl->nodes[node])
+        return false;
+    self = cl->nominated_node_of[c->pod->index] == node;
+    e = &cl->nominated_copy[node];
+    if (atomic_flag_test_and_set_explicit(&e->busy, memory_order_acquire))
+        return false;
+    if (!(e->valid && !self && !e->self && e->lo < prio && prio <= e->hi &&
+          e->gen == ni->gen && e->ver == cl->nominated_gen[node])) {
+        if (!ge_nominated_mask(c, node, &mask)) {
+            atomic_flag_clear_explicit(&e->busy, memory_order_release);
+            return false;
+        }
+        if (mask == 0) {
+            atomic_flag_clear_explicit(&e->busy, memory_order_release);
+            *out = kp_run_filters(c, ni);
+            return true;
+        }
+        if (!e->valid || e->gen != ni->gen || e->mask != mask ||
+            e->ver != cl->nominated_gen[node])
+            build_nominated_copy(cl, e, ni, mask, c->pod, self);
+    }
+    kp_arena_mark(c->scratch, &mark);
+    if (kp_cycle_hooks_live(c)) {
+        kp_cycle_clone(&tmp, c);
+        for (i = 0; i < 64; i++)
+            if ((e->mask >> i) & 1)
+                add_hooks(&tmp, &e->ni, cl->nominated[node][i]);
+        fc = &tmp;
+    }
+    KP_SELFCHECK_NOMINATED(c, ni, &e->ni);
+    KP_SELFCHECK_NOMINATED_KEPT(c, ni, &e->ni);
+    KP_SELFCHECK_NODE(fc, &e->ni);
+    st = kp_run_filters(fc, &e->ni);
+    atomic_flag_clear_explicit(&e->busy, memory_order_release);
+    if (st.code != KP_SUCCESS) {
+        *out = st;      /* its reasons may live in the scratch arena */
+        return true;
+    }
+    kp_arena_rollback(c->scratch, &mark);
+    *out = kp_run_filters(c, ni);
+    return true;
+}
+
 struct kp_status
 kp_run_filters_with_nominated(const struct kp_cycle *c,
                               const struct kp_node_info *ni)
@@ -1039,6 +1484,11 @@ kp_run_filters_with_nominated(const struct kp_cycle *c,
     struct kp_status st;
     struct kp_arena_mark mark;
 
+    /* one dense array says "none of higher or equal priority" */
+    if (c->cl->nominated_max[ni->index] < c->pod->priority)
+        return kp_run_filters(c, ni);
+    if (run_with_kept_copy(c, ni, &st))
+        return st;
     kp_arena_mark(c->scratch, &mark);
     if (!kp_cycle_with_nominated(c, ni, 0, &tmp, &copy))
         return kp_run_filters(c, ni);

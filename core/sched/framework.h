@@ -108,6 +108,7 @@ struct kp_cluster {
     /* in step too: each one's requests (nres) and anti-affinity flag */
     int64_t **nominated_req;
     bool **nominated_anti;
+    bool **nominated_ports;                 /* whether each has host ports */
     size_t *nnominated, *capnominated;
     int *nominated_node_of;                 /* by pod index; -1 none */
     /* per node: changed with its nominated pods (from nominated_clock) */
@@ -121,6 +122,15 @@ struct kp_cluster {
     int64_t *used_block, *alloc_block;      /* nodes[i].used / .alloc */
     /* per node, rebuilt whenever its pods change (kp_victim_table) */
     struct kp_victim_table **vt;
+    /*
+     * Per node, the last nominated copy the Filter pass made
+     * (framework.c, kp_run_filters_with_nominated): reused by the pods
+     * that follow while the node, its nominated pods and the set added
+     * stay the same.
+     */
+    struct kp_nominated_copy *nominated_copy;
+    /* the node_static plugins' answers kept per node (framework.c) */
+    struct kp_static_answers *static_answers;
     /* matching-pod counts per node and selector (selcount.h), or NULL */
     struct kp_selcount *selcount;
     /*
@@ -274,6 +284,13 @@ struct kp_cycle {
      * passed there in the Filter pass and are not run again.
      */
     bool fit_only;
+    /*
+     * Set by a caller whose cycles run one at a time on the cluster (the
+     * queue, and independent mode on one thread): the pass may keep the
+     * node_static plugins' answers in the cluster for the pods that
+     * follow (kp_cycle_keep_static).
+     */
+    bool alone;
     /* the pod's signature in the cluster's victim memo; 0: not used */
     uint32_t memo_key;
     size_t nallowed;
@@ -341,6 +358,20 @@ struct kp_node_info *kp_node_info_clone(struct kp_arena *a,
  * "node(s) didn't satisfy plugin P" ("plugin(s) [P Q] simultaneously").
  */
 struct kp_status kp_cycle_pre_filter(struct kp_cycle *c);
+/*
+ * Whether a RemovePod/AddPod hook of c can do anything: a plugin that has
+ * them, runs, and has a PreFilter state (each hook returns at once
+ * without one).
+ */
+bool kp_cycle_hooks_live(const struct kp_cycle *c);
+/*
+ * After a successful PreFilter of a cycle with alone set: from now on
+ * kp_run_filters answers the node_static plugins of c's pod from what it
+ * kept per node, as long as the pods that came before had the same
+ * scheduling constraints those plugins read (nodeName, tolerations,
+ * nodeSelector, required node affinity, profile); else it forgets them.
+ */
+void kp_cycle_keep_static(const struct kp_cycle *c);
 /*
  * For a PreFilter: return a PreFilterResult, the node names (n >= 0) the
  * pod may go to; merged with earlier results by intersection.

@@ -137,6 +137,7 @@ check_states(const struct kp_cycle *c, const struct kp_node_info *ni)
     sh.victim_memo = full.victim_memo = NULL;
     sh.images = full.images = NULL;
     sh.ncolumns = full.ncolumns = 0;
+    sh.nominated_copy = full.nominated_copy = NULL;
     nodes = malloc((cl->snap->nnodes + 1) * sizeof(*nodes));
     memcpy(nodes, cl->nodes, cl->snap->nnodes * sizeof(*nodes));
     nodes[ni->index] = *ni;
@@ -271,6 +272,56 @@ kp_selfcheck_nominated_copy(const struct kp_cycle *c,
                           nni->npods, want);
 }
 
+/* the same ports in the same order */
+static bool
+same_ports(const struct kp_port_set *a, const struct kp_port_set *b)
+{
+    size_t i;
+
+    if (a->n != b->n)
+        return false;
+    for (i = 0; i < a->n; i++)
+        if (a->e[i].port != b->e[i].port ||
+            strcmp(a->e[i].ip, b->e[i].ip) != 0 ||
+            strcmp(a->e[i].protocol, b->e[i].protocol) != 0)
+            return false;
+    return true;
+}
+
+void
+kp_selfcheck_nominated_kept(const struct kp_cycle *c,
+                            const struct kp_node_info *ni,
+                            const struct kp_node_info *nni)
+{
+    struct kp_arena a;
+    struct kp_cycle f, g;
+    struct kp_node_info *want = NULL;
+    size_t nres = c->cl->nres;
+
+    kp_selfcheck_count();
+    kp_arena_init(&a);
+    f = *c;
+    f.scratch = &a;
+    if (!kp_cycle_with_nominated(&f, ni, 0, &g, &want)) {
+        kp_selfcheck_fail("kept nominated copy of %s for %s/%s: no "
+                          "nominated pod to add", ni->node->name,
+                          c->pod->ns, c->pod->name);
+    } else if (want->npods != nni->npods ||
+               memcmp(want->pods, nni->pods,
+                      nni->npods * sizeof(*nni->pods)) ||
+               (nres && memcmp(want->used, nni->used,
+                               nres * sizeof(*nni->used))) ||
+               want->nanti != nni->nanti ||
+               !same_ports(&want->ports, &nni->ports) ||
+               want->index != nni->index || want->node != nni->node) {
+        kp_selfcheck_fail("kept nominated copy of %s for %s/%s: differs "
+                          "from the copy made afresh (%zu pods, want %zu)",
+                          ni->node->name, c->pod->ns, c->pod->name,
+                          nni->npods, want->npods);
+    }
+    kp_arena_release(&a);
+}
+
 /* ---- the cluster between two pods of the queue ---- */
 
 static void
@@ -365,9 +416,10 @@ check_nominations(const struct kp_cluster *cl, int node)
             max = q->priority;
         if (cl->nominated_prio[node][i] != q->priority ||
             cl->nominated_anti[node][i] != (q->nanti_affinity > 0) ||
+            cl->nominated_ports[node][i] != (q->nhost_ports > 0) ||
             cl->nominated_node_of[q->index] != node)
             kp_selfcheck_fail("nominated pods of %s: %s/%s's priority, "
-                              "anti-affinity flag or node differs from the "
+                              "anti-affinity or host-ports flag or node differs from the "
                               "pod's", name, q->ns, q->name);
         for (r = 0; r < q->req.n; r++)
             want[q->req.e[r].id] = kp_wrap_add(want[q->req.e[r].id],

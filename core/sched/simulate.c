@@ -222,6 +222,7 @@ find_nodes_that_fit(struct kp_cycle *c, struct attempt *at,
         at->prefilter_msg = st.nreasons ? st.reasons[0] : "";
         return;
     }
+    kp_cycle_keep_static(c);
     if (nominated >= 0) {
         st = kp_run_filters_with_nominated(c, &cl->nodes[nominated]);
         if (st.code == KP_SUCCESS) {
@@ -505,6 +506,8 @@ run_one(struct run_ctx *r, struct kp_pod_report *pr)
     c.pod = pr->pod;
     c.scratch = r->scratch;
     c.pool = r->pool;
+    /* one pod at a time on the cluster: its caches may keep answers */
+    c.alone = true;
     c.profile = kp_sched_config_profile(r->o->sched_config,
                                         pr->pod->scheduler_name);
     /* independent mode: every pod alone, from the first node */

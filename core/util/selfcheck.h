@@ -54,16 +54,27 @@ void kp_selfcheck_node_state(const struct kp_cycle *c,
 void kp_selfcheck_nominated_copy(const struct kp_cycle *c,
                                  const struct kp_node_info *ni,
                                  const struct kp_node_info *nni);
+/*
+ * The nominated copy the Filter pass kept from an earlier pod (nni) is
+ * the one kp_cycle_with_nominated makes afresh for this pod: same pods in
+ * the same order, same sums and ports.
+ */
+void kp_selfcheck_nominated_kept(const struct kp_cycle *c,
+                                 const struct kp_node_info *ni,
+                                 const struct kp_node_info *nni);
 void kp_selfcheck_cluster(const struct kp_cluster *cl);
 
 #ifdef KP_SELFCHECK
 #define KP_SELFCHECK_NODE(c, ni) kp_selfcheck_node_state((c), (ni))
 #define KP_SELFCHECK_NOMINATED(c, ni, nni) \
     kp_selfcheck_nominated_copy((c), (ni), (nni))
+#define KP_SELFCHECK_NOMINATED_KEPT(c, ni, nni) \
+    kp_selfcheck_nominated_kept((c), (ni), (nni))
 #define KP_SELFCHECK_CLUSTER(cl) kp_selfcheck_cluster(cl)
 #else
 #define KP_SELFCHECK_NODE(c, ni) ((void)0)
 #define KP_SELFCHECK_NOMINATED(c, ni, nni) ((void)0)
+#define KP_SELFCHECK_NOMINATED_KEPT(c, ni, nni) ((void)0)
 #define KP_SELFCHECK_CLUSTER(cl) ((void)0)
 #endif
 

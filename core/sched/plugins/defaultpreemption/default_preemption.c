@@ -354,9 +354,15 @@ select_victims(const struct kp_cycle *base, int node,
     if (vn.nominated) {
         kp_cycle_clone(&vn.nc, base);
         vn.nc.fit_only = true;
-        vn.nni = kp_node_info_clone(a, &cl->nodes[node], cl->nres,
-                                    npotential + nnominated);
-        kp_cycle_remove_tail(&vn.nc, vn.nni, vt, first);
+        if (kp_cycle_hooks_live(base)) {
+            vn.nni = kp_node_info_clone(a, &cl->nodes[node], cl->nres,
+                                        npotential + nnominated);
+            kp_cycle_remove_tail(&vn.nc, vn.nni, vt, first);
+        } else {
+            /* no RemovePod hook to replay: the node already emptied */
+            vn.nni = kp_node_info_clone(a, vn.ni, cl->nres,
+                                        npotential + nnominated);
+        }
         kp_cycle_add_ge_nominated(&vn.nc, vn.nni);
     }
     check_victim_node(&vn);
