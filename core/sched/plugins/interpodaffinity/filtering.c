@@ -19,6 +19,7 @@
 #include "plugins.h"
 #include "selcount.h"
 #include "podinfo.h"
+#include "selfcheck.h"
 #include "tpcount.h"
 
 struct ipa_state {
@@ -178,19 +179,91 @@ ns_in_terms(const struct kp_pod *p, const char *ns)
 }
 
 /*
+ * The incoming pod's terms counted per node (selcount.h) rather than pod
+ * by pod: a term of antiAffinityCounts adds, on a node with its topology
+ * key, one per pod of the node it matches (upstream walks every pod of
+ * every NodeInfo, terminating ones included, as selcount counts them);
+ * so does the affinity term of a pod with exactly one (with more,
+ * podMatchesAllAffinityTerms is an intersection: counted pod by pod).
+ * The topology values come from the cluster's label columns.
+ */
+struct inc_term {
+    const struct kp_affinity_term *t;
+    struct kp_selcount_entry *e;
+    const char *const *col;     /* NULL: read the node's labels */
+    struct kp_tpcount *m;
+};
+
+/* The terms to count per node (NULL: count pod by pod), *n of them. */
+static struct inc_term *
+inc_terms(struct kp_cycle *c, struct ipa_state *s, size_t *n)
+{
+    const struct kp_pod *p = c->pod;
+    struct inc_term *it;
+    size_t i, k = 0;
+
+    *n = 0;
+    if (p->naffinity > 1 || p->naffinity + p->nanti_affinity == 0 ||
+        p->naffinity + p->nanti_affinity > KP_SELCOUNT_HOLD)
+        return NULL;
+    it = kp_arena_alloc(c->scratch, (p->naffinity + p->nanti_affinity) *
+                        sizeof(*it));
+    for (i = 0; i < p->naffinity; i++, k++) {
+        it[k].t = &p->affinity[i];
+        it[k].e = kp_selcount_term(c->cl, it[k].t,
+                                   s->aff_sel ? s->aff_sel[i] : NULL, p->ns);
+        it[k].col = kp_cluster_label_column(c->cl, it[k].t->topology_key);
+        it[k].m = &s->affinity;
+    }
+    for (i = 0; i < p->nanti_affinity; i++, k++) {
+        it[k].t = &p->anti_affinity[i];
+        it[k].e = kp_selcount_term(c->cl, it[k].t,
+                                   s->anti_sel ? s->anti_sel[i] : NULL,
+                                   p->ns);
+        it[k].col = kp_cluster_label_column(c->cl, it[k].t->topology_key);
+        it[k].m = &s->anti;
+    }
+    *n = k;
+    return it;
+}
+
+static void
+inc_terms_node(struct kp_arena *a, const struct inc_term *it, size_t n,
+               const struct kp_node_info *ni)
+{
+    size_t k;
+
+    for (k = 0; k < n; k++) {
+        const char *v = it[k].col ? it[k].col[ni->node->index] :
+                        kp_labels_get(&ni->node->labels,
+                                      it[k].t->topology_key);
+        int64_t cnt;
+
+        if (!v)
+            continue;
+        cnt = kp_selcount_node(it[k].e, ni);
+        if (cnt > 0)
+            kp_tpcount_add(a, it[k].m, it[k].t->topology_key, v, cnt);
+    }
+}
+
+/*
  * getExistingAntiAffinityCounts and getIncomingAffinityAntiAffinityCounts.
  * The counts are sums: with the node's table current, the existing pods'
  * anti-affinity comes from its list of pods with terms, and the incoming
- * pod's terms are tried only on pods of the namespaces they name (read
- * from the table, not from the pods).
+ * pod's terms are counted per node (above) or tried only on pods of the
+ * namespaces they name (read from the table, not from the pods).
+ * it: the incoming terms counted per node (NULL: pod by pod).
  */
 static void
-count_cluster(struct kp_cycle *c, struct ipa_state *s)
+count_cluster(struct kp_cycle *c, struct ipa_state *s,
+              const struct inc_term *it, size_t nit)
 {
     const struct kp_cluster *cl = c->cl;
     const struct kp_pod *p = c->pod;
     bool incoming = p->naffinity > 0 || p->nanti_affinity > 0;
-    bool by_ns = incoming && terms_name_namespaces(p);
+    bool walk = incoming && !it;
+    bool by_ns = walk && terms_name_namespaces(p);
     /* per interned term: 0 not matched yet, 1 no, 2 yes (selcount.h) */
     unsigned char *memo = kp_arena_alloc(c->scratch, kp_term_count(cl) + 1);
     size_t i, j;
@@ -209,7 +282,9 @@ count_cluster(struct kp_cycle *c, struct ipa_state *s)
             for (j = 0; j < vt->nanti; j++)
                 update_existing_anti(c->scratch, s, &s->existing_anti,
                                      vt->anti[j], p, ni->node, 1);
-        if (vt && !incoming)
+        if (it)
+            inc_terms_node(c->scratch, it, nit, ni);
+        if (vt && !walk)
             continue;
         for (j = 0; j < ni->npods; j++) {
             const struct kp_pod *q = ni->pods[j];
@@ -217,7 +292,7 @@ count_cluster(struct kp_cycle *c, struct ipa_state *s)
             if (!vt)
                 update_existing_anti(c->scratch, s, &s->existing_anti, q, p,
                                      ni->node, 1);
-            if (!incoming || (vt && by_ns && !ns_in_terms(p, vt->ns[j])))
+            if (!walk || (vt && by_ns && !ns_in_terms(p, vt->ns[j])))
                 continue;
             update_affinity(c->scratch, s, &s->affinity, p, q, ni->node, 1);
             update_anti(c->scratch, s, &s->anti, p, q, ni->node, 1);
@@ -231,6 +306,8 @@ pre_filter(struct kp_cycle *c, int idx)
     const char *perr = kp_pod_info_parse_error(c->scratch, c->pod);
     const struct kp_snapshot *snap = c->cl->snap;
     struct ipa_state *s;
+    struct inc_term *it;
+    size_t nit;
 
     if (perr) {
         size_t sz = strlen(perr) + 16;
@@ -248,7 +325,26 @@ pre_filter(struct kp_cycle *c, int idx)
     s->anti_sel = kp_affinity_terms_merge_namespaces(
         c->scratch, snap, c->pod->anti_affinity, c->pod->nanti_affinity);
     s->ns_labels = kp_pod_namespace_labels(snap, c->pod);
-    count_cluster(c, s);
+    it = inc_terms(c, s, &nit);
+    count_cluster(c, s, it, nit);
+#ifdef KP_SELFCHECK
+    if (it) {
+        /* the per-node counts against the pod-by-pod walk */
+        struct ipa_state *w = kp_arena_alloc(c->scratch, sizeof(*w));
+        char why[512];
+
+        *w = *s;
+        kp_tpcount_init(&w->existing_anti);
+        kp_tpcount_init(&w->affinity);
+        kp_tpcount_init(&w->anti);
+        count_cluster(c, w, NULL, 0);
+        kp_selfcheck_count();
+        if (!kp_ipa_state_same(s, w, why, sizeof(why)))
+            kp_selfcheck_fail("InterPodAffinity PreFilter of %s/%s: per-node "
+                              "counts differ from the pod walk: %s",
+                              c->pod->ns, c->pod->name, why);
+    }
+#endif
     if (s->existing_anti.nonzero == 0 && c->pod->naffinity == 0 &&
         c->pod->nanti_affinity == 0)
         return kp_status_new(KP_SKIP, NULL);
