@@ -12,6 +12,7 @@
  * existing pods' terms see the incoming pod's namespace labels.  Term
  * matching: podinfo.c.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +20,7 @@
 #include "plugins.h"
 #include "selcount.h"
 #include "podinfo.h"
+#include "pool.h"
 #include "selfcheck.h"
 #include "tpcount.h"
 
@@ -31,15 +33,57 @@ struct ipa_state {
     const struct kp_labels *ns_labels;  /* namespaceLabels */
 };
 
+/* one kp_tpcount_add, kept for later (PreFilter's node pass) */
+struct rec {
+    struct kp_tpcount *m;
+    const char *key, *value;
+    int64_t delta;
+};
+
+/*
+ * Where the counts go: straight into the maps (recs NULL), or, on the
+ * pool's threads, into a node's list of additions made in the order the
+ * serial pass would make them, applied node by node afterwards.
+ */
+struct emit {
+    struct kp_arena *a;
+    bool defer;
+    struct rec *r;
+    size_t n, cap;
+};
+
+static void
+emit_add(struct emit *em, struct kp_tpcount *m, const char *key,
+         const char *value, int64_t delta)
+{
+    if (!em->defer) {
+        kp_tpcount_add(em->a, m, key, value, delta);
+        return;
+    }
+    if (em->n == em->cap) {
+        size_t cap = em->cap * 2 + 4;
+        struct rec *r = kp_arena_alloc_uninit(em->a, cap * sizeof(*r));
+
+        if (em->n)
+            memcpy(r, em->r, em->n * sizeof(*r));
+        em->r = r;
+        em->cap = cap;
+    }
+    em->r[em->n].m = m;
+    em->r[em->n].key = key;
+    em->r[em->n].value = value;
+    em->r[em->n++].delta = delta;
+}
+
 /* topologyToMatchedTermCount.update: only when the node has the key. */
 static void
-update(struct kp_arena *a, struct kp_tpcount *m, const struct kp_node *node,
+update(struct emit *em, struct kp_tpcount *m, const struct kp_node *node,
        const char *key, int64_t delta)
 {
     const char *v = kp_labels_get(&node->labels, key);
 
     if (v)
-        kp_tpcount_add(a, m, key, v, delta);
+        emit_add(em, m, key, v, delta);
 }
 
 /* podMatchesAllAffinityTerms (the incoming pod's terms): false for none. */
@@ -61,7 +105,7 @@ matches_all_terms(const struct kp_affinity_term *t,
 
 /* updateWithAffinityTerms: every term when q matches all of them. */
 static void
-update_affinity(struct kp_arena *a, const struct ipa_state *s,
+update_affinity(struct emit *em, const struct ipa_state *s,
                 struct kp_tpcount *m, const struct kp_pod *incoming,
                 const struct kp_pod *q, const struct kp_node *node,
                 int64_t delta)
@@ -72,12 +116,12 @@ update_affinity(struct kp_arena *a, const struct ipa_state *s,
                            incoming->naffinity, incoming->ns, q))
         return;
     for (i = 0; i < incoming->naffinity; i++)
-        update(a, m, node, incoming->affinity[i].topology_key, delta);
+        update(em, m, node, incoming->affinity[i].topology_key, delta);
 }
 
 /* updateWithAntiAffinityTerms, incoming pod's terms against q. */
 static void
-update_anti(struct kp_arena *a, const struct ipa_state *s,
+update_anti(struct emit *em, const struct ipa_state *s,
             struct kp_tpcount *m, const struct kp_pod *incoming,
             const struct kp_pod *q, const struct kp_node *node,
             int64_t delta)
@@ -88,13 +132,13 @@ update_anti(struct kp_arena *a, const struct ipa_state *s,
         if (kp_incoming_term_matches(&incoming->anti_affinity[i],
                                      s->anti_sel ? s->anti_sel[i] : NULL,
                                      incoming->ns, q))
-            update(a, m, node, incoming->anti_affinity[i].topology_key,
+            update(em, m, node, incoming->anti_affinity[i].topology_key,
                    delta);
 }
 
 /* updateWithAntiAffinityTerms, existing pod q's terms against incoming. */
 static void
-update_existing_anti(struct kp_arena *a, const struct ipa_state *s,
+update_existing_anti(struct emit *em, const struct ipa_state *s,
                      struct kp_tpcount *m, const struct kp_pod *q,
                      const struct kp_pod *incoming,
                      const struct kp_node *node, int64_t delta)
@@ -105,7 +149,7 @@ update_existing_anti(struct kp_arena *a, const struct ipa_state *s,
     for (i = 0; i < n; i++)
         if (kp_existing_term_matches(&q->anti_affinity[i], q->ns, incoming,
                                      s->ns_labels))
-            update(a, m, node, q->anti_affinity[i].topology_key, delta);
+            update(em, m, node, q->anti_affinity[i].topology_key, delta);
 }
 
 /*
@@ -114,23 +158,28 @@ update_existing_anti(struct kp_arena *a, const struct ipa_state *s,
  * pod once per cycle and counts once per pod carrying it.
  */
 static void
-existing_anti_groups(struct kp_arena *a, struct ipa_state *s,
+existing_anti_groups(struct emit *em, struct ipa_state *s,
                      const struct kp_cluster *cl,
                      const struct kp_victim_table *vt,
                      const struct kp_pod *incoming,
-                     const struct kp_node *node, unsigned char *memo)
+                     const struct kp_node *node, _Atomic unsigned char *memo)
 {
     size_t g;
 
     for (g = 0; g < vt->nanti_grp; g++) {
         uint32_t id = vt->anti_grp_id[g];
         const struct kp_term_ref *r = kp_term_get(cl, id);
+        /* threads may race to fill it in: they find the same */
+        unsigned char m = atomic_load_explicit(&memo[id],
+                                               memory_order_relaxed);
 
-        if (!memo[id])
-            memo[id] = (unsigned char)(1 + kp_existing_term_matches(
+        if (!m) {
+            m = (unsigned char)(1 + kp_existing_term_matches(
                 r->t, r->owner_ns, incoming, s->ns_labels));
-        if (memo[id] == 2)
-            update(a, &s->existing_anti, node, r->t->topology_key,
+            atomic_store_explicit(&memo[id], m, memory_order_relaxed);
+        }
+        if (m == 2)
+            update(em, &s->existing_anti, node, r->t->topology_key,
                    vt->anti_grp_mult[g]);
     }
 }
@@ -141,9 +190,12 @@ update_with_pod(struct kp_arena *a, struct ipa_state *s,
                 const struct kp_pod *incoming, const struct kp_pod *q,
                 const struct kp_node *node, int64_t delta)
 {
-    update_existing_anti(a, s, &s->existing_anti, q, incoming, node, delta);
-    update_affinity(a, s, &s->affinity, incoming, q, node, delta);
-    update_anti(a, s, &s->anti, incoming, q, node, delta);
+    struct emit em = {a, false, NULL, 0, 0};
+
+    update_existing_anti(&em, s, &s->existing_anti, q, incoming, node,
+                         delta);
+    update_affinity(&em, s, &s->affinity, incoming, q, node, delta);
+    update_anti(&em, s, &s->anti, incoming, q, node, delta);
 }
 
 /*
@@ -228,7 +280,7 @@ inc_terms(struct kp_cycle *c, struct ipa_state *s, size_t *n)
 }
 
 static void
-inc_terms_node(struct kp_arena *a, const struct inc_term *it, size_t n,
+inc_terms_node(struct emit *em, const struct inc_term *it, size_t n,
                const struct kp_node_info *ni)
 {
     size_t k;
@@ -243,9 +295,75 @@ inc_terms_node(struct kp_arena *a, const struct inc_term *it, size_t n,
             continue;
         cnt = kp_selcount_node(it[k].e, ni);
         if (cnt > 0)
-            kp_tpcount_add(a, it[k].m, it[k].t->topology_key, v, cnt);
+            emit_add(em, it[k].m, it[k].t->topology_key, v, cnt);
     }
 }
+
+/* count_cluster's inputs, shared by the node pass's threads */
+struct count_ctx {
+    const struct kp_cluster *cl;
+    const struct kp_pod *p;
+    struct ipa_state *s;
+    const struct inc_term *it;
+    size_t nit;
+    bool incoming, walk, by_ns;
+    /* per interned term: 0 not matched yet, 1 no, 2 yes (selcount.h) */
+    _Atomic unsigned char *memo;
+    struct emit *out;           /* by node, the pool's pass */
+};
+
+/* One node's part of count_cluster. */
+static void
+count_node(const struct count_ctx *cc, size_t i, struct emit *em)
+{
+    const struct kp_cluster *cl = cc->cl;
+    const struct kp_pod *p = cc->p;
+    struct ipa_state *s = cc->s;
+    const struct kp_node_info *ni = &cl->nodes[i];
+    const struct kp_victim_table *vt;
+    size_t j;
+
+    /* only the existing pods' anti-affinity can count here */
+    if (!cc->incoming && ni->nanti == 0)
+        return;
+    vt = kp_node_table(cl, (int)i);
+    if (vt && vt->grp_ready)
+        existing_anti_groups(em, s, cl, vt, p, ni->node, cc->memo);
+    else if (vt)
+        for (j = 0; j < vt->nanti; j++)
+            update_existing_anti(em, s, &s->existing_anti, vt->anti[j], p,
+                                 ni->node, 1);
+    if (cc->it)
+        inc_terms_node(em, cc->it, cc->nit, ni);
+    if (vt && !cc->walk)
+        return;
+    for (j = 0; j < ni->npods; j++) {
+        const struct kp_pod *q = ni->pods[j];
+
+        if (!vt)
+            update_existing_anti(em, s, &s->existing_anti, q, p, ni->node,
+                                 1);
+        if (!cc->walk || (vt && cc->by_ns && !ns_in_terms(p, vt->ns[j])))
+            continue;
+        update_affinity(em, s, &s->affinity, p, q, ni->node, 1);
+        update_anti(em, s, &s->anti, p, q, ni->node, 1);
+    }
+}
+
+static bool
+count_one(void *ctx, size_t i, struct kp_arena *a)
+{
+    const struct count_ctx *cc = ctx;
+    struct emit *em = &cc->out[i];
+
+    em->a = a;
+    em->defer = true;
+    count_node(cc, i, em);
+    return false;
+}
+
+/* nodes below which the pass stays on the cycle's thread */
+#define COUNT_PARALLEL_MIN 64
 
 /*
  * getExistingAntiAffinityCounts and getIncomingAffinityAntiAffinityCounts.
@@ -253,51 +371,47 @@ inc_terms_node(struct kp_arena *a, const struct inc_term *it, size_t n,
  * anti-affinity comes from its list of pods with terms, and the incoming
  * pod's terms are counted per node (above) or tried only on pods of the
  * namespaces they name (read from the table, not from the pods).
- * it: the incoming terms counted per node (NULL: pod by pod).
+ * it: the incoming terms counted per node (NULL: pod by pod).  As
+ * upstream (parallelize.Until over the nodes), the nodes are shared by
+ * the cycle's threads; what each node adds is kept and added to the
+ * maps in node order afterwards, so the maps are those of the serial
+ * pass, entry for entry.
  */
 static void
 count_cluster(struct kp_cycle *c, struct ipa_state *s,
               const struct inc_term *it, size_t nit)
 {
-    const struct kp_cluster *cl = c->cl;
-    const struct kp_pod *p = c->pod;
-    bool incoming = p->naffinity > 0 || p->nanti_affinity > 0;
-    bool walk = incoming && !it;
-    bool by_ns = walk && terms_name_namespaces(p);
-    /* per interned term: 0 not matched yet, 1 no, 2 yes (selcount.h) */
-    unsigned char *memo = kp_arena_alloc(c->scratch, kp_term_count(cl) + 1);
-    size_t i, j;
+    struct count_ctx cc;
+    size_t i, j, n = c->cl->snap->nnodes, nterms = kp_term_count(c->cl);
 
-    for (i = 0; i < cl->snap->nnodes; i++) {
-        const struct kp_node_info *ni = &cl->nodes[i];
-        const struct kp_victim_table *vt;
+    cc.cl = c->cl;
+    cc.p = c->pod;
+    cc.s = s;
+    cc.it = it;
+    cc.nit = nit;
+    cc.incoming = c->pod->naffinity > 0 || c->pod->nanti_affinity > 0;
+    cc.walk = cc.incoming && !it;
+    cc.by_ns = cc.walk && terms_name_namespaces(c->pod);
+    cc.memo = kp_arena_alloc_uninit(c->scratch,
+                                    (nterms + 1) * sizeof(*cc.memo));
+    for (i = 0; i <= nterms; i++)
+        atomic_init(&cc.memo[i], 0);
+    cc.out = NULL;
+    if (!c->pool || n < COUNT_PARALLEL_MIN) {
+        struct emit em = {c->scratch, false, NULL, 0, 0};
 
-        /* only the existing pods' anti-affinity can count here */
-        if (!incoming && ni->nanti == 0)
-            continue;
-        vt = kp_node_table(cl, (int)i);
-        if (vt && vt->grp_ready)
-            existing_anti_groups(c->scratch, s, cl, vt, p, ni->node, memo);
-        else if (vt)
-            for (j = 0; j < vt->nanti; j++)
-                update_existing_anti(c->scratch, s, &s->existing_anti,
-                                     vt->anti[j], p, ni->node, 1);
-        if (it)
-            inc_terms_node(c->scratch, it, nit, ni);
-        if (vt && !walk)
-            continue;
-        for (j = 0; j < ni->npods; j++) {
-            const struct kp_pod *q = ni->pods[j];
-
-            if (!vt)
-                update_existing_anti(c->scratch, s, &s->existing_anti, q, p,
-                                     ni->node, 1);
-            if (!walk || (vt && by_ns && !ns_in_terms(p, vt->ns[j])))
-                continue;
-            update_affinity(c->scratch, s, &s->affinity, p, q, ni->node, 1);
-            update_anti(c->scratch, s, &s->anti, p, q, ni->node, 1);
-        }
+        for (i = 0; i < n; i++)
+            count_node(&cc, i, &em);
+        return;
     }
+    cc.out = kp_arena_alloc(c->scratch, n * sizeof(*cc.out));
+    kp_pool_run(c->pool, n, 0, count_one, &cc, c->scratch);
+    for (i = 0; i < n; i++)
+        for (j = 0; j < cc.out[i].n; j++) {
+            const struct rec *r = &cc.out[i].r[j];
+
+            kp_tpcount_add(c->scratch, r->m, r->key, r->value, r->delta);
+        }
 }
 
 static struct kp_status
