@@ -179,6 +179,12 @@ kp_selcount_thread_cache(struct kp_selcount **own)
     thread_slot = own;
 }
 
+struct kp_selcount **
+kp_selcount_thread_cache_get(void)
+{
+    return thread_slot;
+}
+
 /*
  * Where the selector-count entries of the calling thread live: its own
  * cache while kp_selcount_thread_cache set one (independent mode's pods

@@ -46,6 +46,8 @@ void kp_selcount_free(struct kp_selcount *sc);
  * and cluster, so a thread's cache never serves another cluster's.
  */
 void kp_selcount_thread_cache(struct kp_selcount **own);
+/* The calling thread's slot set by kp_selcount_thread_cache, or NULL. */
+struct kp_selcount **kp_selcount_thread_cache_get(void);
 
 /*
  * countPodsMatchSelector: the pods of ns, not being deleted, that sel

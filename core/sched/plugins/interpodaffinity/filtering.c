@@ -362,8 +362,15 @@ count_one(void *ctx, size_t i, struct kp_arena *a)
     return false;
 }
 
-/* nodes below which the pass stays on the cycle's thread */
+/*
+ * nodes below which the pass stays on the cycle's thread (the self-check's
+ * small clusters take the threads' path too)
+ */
+#ifdef KP_SELFCHECK
+#define COUNT_PARALLEL_MIN 2
+#else
 #define COUNT_PARALLEL_MIN 64
+#endif
 
 /*
  * getExistingAntiAffinityCounts and getIncomingAffinityAntiAffinityCounts.
