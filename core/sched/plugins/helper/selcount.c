@@ -302,16 +302,28 @@ int64_t
 kp_selcount_recount(const struct kp_selcount_entry *e,
                     const struct kp_node_info *ni)
 {
+    const struct kp_victim_table *vt = NULL;
     int64_t count = 0;
     size_t i;
 
+    /*
+     * A pod of a namespace the entry cannot count is passed over on its
+     * namespace as the node's current table lists it, without reading
+     * the pod (a term with a namespaceSelector reads the pod's).
+     */
+    if (ni->index >= 0 && (size_t)ni->index < e->cl->snap->nnodes &&
+        ni == &e->cl->nodes[ni->index])
+        vt = kp_node_table(e->cl, ni->index);
     if (e->kind == SC_SPREAD) {
         /* selector.Empty(): no requirements (labels.Nothing is not empty) */
         if (!e->sel.is_null && e->sel.nreq == 0)
             return 0;
         for (i = 0; i < ni->npods; i++) {
-            const struct kp_pod *q = ni->pods[i];
+            const struct kp_pod *q;
 
+            if (vt && strcmp(vt->ns[i], e->ns) != 0)
+                continue;
+            q = ni->pods[i];
             if (q->deleting || strcmp(q->ns, e->ns) != 0)
                 continue;
             if (kp_selector_matches(&e->sel, &q->labels))
@@ -319,10 +331,15 @@ kp_selcount_recount(const struct kp_selcount_entry *e,
         }
         return count;
     }
-    for (i = 0; i < ni->npods; i++)
+    if (e->term->has_ns_selector)
+        vt = NULL;
+    for (i = 0; i < ni->npods; i++) {
+        if (vt && !kp_term_ns_listed(e->term, e->owner_ns, vt->ns[i]))
+            continue;
         if (kp_incoming_term_matches(e->term, e->nssel, e->owner_ns,
                                      ni->pods[i]))
             count++;
+    }
     return count;
 }
 
