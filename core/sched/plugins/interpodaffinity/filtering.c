@@ -549,6 +549,45 @@ remove_pod(struct kp_cycle *c, int idx, const struct kp_pod *pod,
                         -1);
 }
 
+/*
+ * RemovePod for several pods of one node: the same updates, summed per
+ * map and topology key (the node has one value per key) before they go
+ * into the maps, one addition each rather than one per pod.
+ */
+static void
+remove_pods(struct kp_cycle *c, int idx, const struct kp_pod *const *pods,
+            size_t n, const struct kp_node_info *ni)
+{
+    struct ipa_state *s = c->state[idx];
+    struct emit em = {c->scratch, true, NULL, 0, 0};
+    size_t i, j, k, nsum = 0;
+
+    if (!s || n == 0)
+        return;
+    for (i = 0; i < n; i++)
+        update_existing_anti(&em, s, &s->existing_anti, pods[i], c->pod,
+                             ni->node, -1);
+    for (i = 0; i < n; i++) {
+        update_affinity(&em, s, &s->affinity, c->pod, pods[i], ni->node, -1);
+        update_anti(&em, s, &s->anti, c->pod, pods[i], ni->node, -1);
+    }
+    /* sum in place: em.r[0..nsum) the distinct (map, key) pairs */
+    for (j = 0; j < em.n; j++) {
+        for (k = 0; k < nsum; k++)
+            if (em.r[k].m == em.r[j].m &&
+                (em.r[k].key == em.r[j].key ||
+                 strcmp(em.r[k].key, em.r[j].key) == 0))
+                break;
+        if (k < nsum)
+            em.r[k].delta += em.r[j].delta;
+        else
+            em.r[nsum++] = em.r[j];
+    }
+    for (k = 0; k < nsum; k++)
+        kp_tpcount_add(c->scratch, em.r[k].m, em.r[k].key, em.r[k].value,
+                       em.r[k].delta);
+}
+
 static void *
 clone_state(struct kp_arena *a, const void *state)
 {
@@ -570,6 +609,7 @@ const struct kp_plugin kp_plugin_inter_pod_affinity = {
     .filter = filter,
     .add_pod = add_pod,
     .remove_pod = remove_pod,
+    .remove_pods = remove_pods,
     .clone_state = clone_state,
 };
 
