@@ -24,6 +24,15 @@
 #include "selfcheck.h"
 #include "tpcount.h"
 
+struct inc_term {
+    const struct kp_affinity_term *t;
+    struct kp_selcount_entry *e;
+    unsigned long made;         /* kp_selcount_made(e) */
+    const unsigned char *sel;   /* the merged namespace selection */
+    const char *const *col;     /* NULL: read the node's labels */
+    struct kp_tpcount *m;
+};
+
 struct ipa_state {
     struct kp_tpcount existing_anti;    /* existingAntiAffinityCounts */
     struct kp_tpcount affinity;         /* affinityCounts */
@@ -31,6 +40,12 @@ struct ipa_state {
     /* the incoming pod's terms after the namespaceSelector merge */
     const unsigned char **aff_sel, **anti_sel;
     const struct kp_labels *ns_labels;  /* namespaceLabels */
+    /*
+     * The incoming pod's terms as selcount entries (affinity first, then
+     * anti-affinity; NULL: none), whose remembered matches AddPod and
+     * RemovePod read
+     */
+    const struct inc_term *it;
 };
 
 /* one kp_tpcount_add, kept for later (PreFilter's node pass) */
@@ -103,6 +118,19 @@ matches_all_terms(const struct kp_affinity_term *t,
     return true;
 }
 
+/* the incoming pod's term i (affinity terms first) against q */
+static bool
+incoming_matches(const struct ipa_state *s, size_t i,
+                 const struct kp_affinity_term *t, const unsigned char *sel,
+                 const char *owner_ns, const struct kp_pod *q)
+{
+    if (s->it)
+        return kp_selcount_term_matches(s->it[i].e, s->it[i].made,
+                                        s->it[i].t, s->it[i].sel, owner_ns,
+                                        q);
+    return kp_incoming_term_matches(t, sel, owner_ns, q);
+}
+
 /* updateWithAffinityTerms: every term when q matches all of them. */
 static void
 update_affinity(struct emit *em, const struct ipa_state *s,
@@ -112,8 +140,11 @@ update_affinity(struct emit *em, const struct ipa_state *s,
 {
     size_t i;
 
-    if (!matches_all_terms(incoming->affinity, s->aff_sel,
-                           incoming->naffinity, incoming->ns, q))
+    if (s->it && incoming->naffinity == 1) {
+        if (!incoming_matches(s, 0, NULL, NULL, incoming->ns, q))
+            return;
+    } else if (!matches_all_terms(incoming->affinity, s->aff_sel,
+                                  incoming->naffinity, incoming->ns, q))
         return;
     for (i = 0; i < incoming->naffinity; i++)
         update(em, m, node, incoming->affinity[i].topology_key, delta);
@@ -129,9 +160,10 @@ update_anti(struct emit *em, const struct ipa_state *s,
     size_t i;
 
     for (i = 0; i < incoming->nanti_affinity; i++)
-        if (kp_incoming_term_matches(&incoming->anti_affinity[i],
-                                     s->anti_sel ? s->anti_sel[i] : NULL,
-                                     incoming->ns, q))
+        if (incoming_matches(s, incoming->naffinity + i,
+                             &incoming->anti_affinity[i],
+                             s->anti_sel ? s->anti_sel[i] : NULL,
+                             incoming->ns, q))
             update(em, m, node, incoming->anti_affinity[i].topology_key,
                    delta);
 }
@@ -239,12 +271,6 @@ ns_in_terms(const struct kp_pod *p, const char *ns)
  * podMatchesAllAffinityTerms is an intersection: counted pod by pod).
  * The topology values come from the cluster's label columns.
  */
-struct inc_term {
-    const struct kp_affinity_term *t;
-    struct kp_selcount_entry *e;
-    const char *const *col;     /* NULL: read the node's labels */
-    struct kp_tpcount *m;
-};
 
 /* The terms to count per node (NULL: count pod by pod), *n of them. */
 static struct inc_term *
@@ -262,16 +288,17 @@ inc_terms(struct kp_cycle *c, struct ipa_state *s, size_t *n)
                         sizeof(*it));
     for (i = 0; i < p->naffinity; i++, k++) {
         it[k].t = &p->affinity[i];
-        it[k].e = kp_selcount_term(c->cl, it[k].t,
-                                   s->aff_sel ? s->aff_sel[i] : NULL, p->ns);
+        it[k].sel = s->aff_sel ? s->aff_sel[i] : NULL;
+        it[k].e = kp_selcount_term(c->cl, it[k].t, it[k].sel, p->ns);
+        it[k].made = kp_selcount_made(it[k].e);
         it[k].col = kp_cluster_label_column(c->cl, it[k].t->topology_key);
         it[k].m = &s->affinity;
     }
     for (i = 0; i < p->nanti_affinity; i++, k++) {
         it[k].t = &p->anti_affinity[i];
-        it[k].e = kp_selcount_term(c->cl, it[k].t,
-                                   s->anti_sel ? s->anti_sel[i] : NULL,
-                                   p->ns);
+        it[k].sel = s->anti_sel ? s->anti_sel[i] : NULL;
+        it[k].e = kp_selcount_term(c->cl, it[k].t, it[k].sel, p->ns);
+        it[k].made = kp_selcount_made(it[k].e);
         it[k].col = kp_cluster_label_column(c->cl, it[k].t->topology_key);
         it[k].m = &s->anti;
     }
@@ -447,6 +474,7 @@ pre_filter(struct kp_cycle *c, int idx)
         c->scratch, snap, c->pod->anti_affinity, c->pod->nanti_affinity);
     s->ns_labels = kp_pod_namespace_labels(snap, c->pod);
     it = inc_terms(c, s, &nit);
+    s->it = it;
     count_cluster(c, s, it, nit);
 #ifdef KP_SELFCHECK
     if (it) {
@@ -455,6 +483,7 @@ pre_filter(struct kp_cycle *c, int idx)
         char why[512];
 
         *w = *s;
+        w->it = NULL;
         kp_tpcount_init(&w->existing_anti);
         kp_tpcount_init(&w->affinity);
         kp_tpcount_init(&w->anti);
@@ -600,6 +629,7 @@ clone_state(struct kp_arena *a, const void *state)
     d->aff_sel = s->aff_sel;
     d->anti_sel = s->anti_sel;
     d->ns_labels = s->ns_labels;
+    d->it = s->it;
     return d;
 }
 
