@@ -963,11 +963,22 @@ kp_cycle_remove_tail(struct kp_cycle *c, struct kp_node_info *ni,
     for (i = 0; i < vt->nres; i++)
         ni->used[i] = kp_wrap_sub(ni->used[i], row[i]);
     ni->nanti -= vt->tail_anti[first];
-    /* the RemovePod hooks in the node's order */
-    for (i = 0; i < nout; i++) {
+    for (i = 0; i < nout; i++)
         ports_remove(ni, gone[i]);
-        if (hooks)
-            remove_hooks(c, ni, gone[i]);
+    /*
+     * The RemovePod hooks in the node's order, plugin by plugin (each
+     * changes its own state alone); a plugin may take them all at once.
+     */
+    for (k = 0; hooks && k < kp_nfilter_plugins; k++) {
+        const struct kp_plugin *pl = kp_filter_plugins[k];
+
+        if (c->skip[k])
+            continue;
+        if (pl->remove_pods)
+            pl->remove_pods(c, (int)k, gone, nout, ni);
+        else if (pl->remove_pod)
+            for (i = 0; i < nout; i++)
+                pl->remove_pod(c, (int)k, gone[i], ni);
     }
 }
 

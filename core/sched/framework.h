@@ -312,6 +312,13 @@ struct kp_plugin {
                     const struct kp_node_info *ni);
     void (*remove_pod)(struct kp_cycle *c, int idx, const struct kp_pod *pod,
                        const struct kp_node_info *ni);
+    /*
+     * Optional: remove_pod for pods[0..n), all of ni, at once (the state
+     * must end as n calls would leave it).
+     */
+    void (*remove_pods)(struct kp_cycle *c, int idx,
+                        const struct kp_pod *const *pods, size_t n,
+                        const struct kp_node_info *ni);
     void *(*clone_state)(struct kp_arena *a, const void *state);
 };
 

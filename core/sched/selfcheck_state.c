@@ -121,6 +121,7 @@ check_states(const struct kp_cycle *c, const struct kp_node_info *ni)
     const struct kp_cluster *cl = c->cl;
     const struct kp_node_info *orig = &cl->nodes[ni->index];
     struct kp_cluster sh = *cl, full = *cl;
+    struct kp_selcount **own = kp_selcount_thread_cache_get();
     struct kp_node_info *nodes;
     struct kp_arena a;
     char why[400];
@@ -135,6 +136,12 @@ check_states(const struct kp_cycle *c, const struct kp_node_info *ni)
      */
     sh.selcount = full.selcount = NULL;
     sh.victim_memo = full.victim_memo = NULL;
+    /*
+     * and not a thread's own cache of independent mode either: its
+     * entries are found by cluster address, and sh and full are made at
+     * the same address check after check, over different nodes
+     */
+    kp_selcount_thread_cache(NULL);
     sh.images = full.images = NULL;
     sh.ncolumns = full.ncolumns = 0;
     sh.nominated_copy = full.nominated_copy = NULL;
@@ -203,6 +210,7 @@ check_states(const struct kp_cycle *c, const struct kp_node_info *ni)
                               "on the node as it is: %s", c->pod->ns,
                               c->pod->name, ni->node->name, ni->npods, why);
     }
+    kp_selcount_thread_cache(own);
     kp_arena_release(&a);
     kp_cluster_free_caches(&sh);
     kp_cluster_free_caches(&full);

@@ -5,6 +5,7 @@
 #include "podinfo.h"
 #include "selfcheck.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@ struct kp_selcount_entry {
     char *key;                  /* the canonical form, keylen bytes */
     size_t keylen;
     unsigned long last_use;
+    unsigned long made;         /* the cache's clock when made */
     /* SC_SPREAD */
     struct kp_selector sel;     /* a copy, in the cache's arena */
     const char *ns;
@@ -24,6 +26,9 @@ struct kp_selcount_entry {
     const struct kp_affinity_term *term;
     const unsigned char *nssel;
     const char *owner_ns;
+    /* by snapshot pod: 0 not matched yet, 1 no, 2 yes (npm of them) */
+    _Atomic unsigned char *pm;
+    size_t npm;
     /* per node: count, and its NodeInfo's gen + 1 (0: not counted) */
     int64_t *count;
     unsigned long *stamp;
@@ -58,6 +63,7 @@ kp_selcount_free(struct kp_selcount *sc)
     for (i = 0; i < sc->n; i++) {
         free(sc->e[i].count);
         free(sc->e[i].stamp);
+        free((void *)sc->e[i].pm);
     }
     free(sc->terms);
     free(sc->slots);
@@ -179,6 +185,12 @@ kp_selcount_thread_cache(struct kp_selcount **own)
     thread_slot = own;
 }
 
+struct kp_selcount **
+kp_selcount_thread_cache_get(void)
+{
+    return thread_slot;
+}
+
 /*
  * Where the selector-count entries of the calling thread live: its own
  * cache while kp_selcount_thread_cache set one (independent mode's pods
@@ -229,6 +241,7 @@ lookup(const struct kp_cluster *cl, struct keybuf *kb, bool *fresh)
     e->key = kp_arena_memdup(&sc->arena, kb->p, kb->n);
     e->keylen = kb->n;
     e->last_use = sc->clock;
+    e->made = sc->clock;
     *fresh = true;
     return e;
 }
@@ -288,24 +301,80 @@ kp_selcount_term(const struct kp_cluster *cl, const struct kp_affinity_term *t,
         e->nssel = nssel ? kp_arena_memdup(&entries_of(cl)->arena, nssel,
                                            nns + 1) : NULL;
         e->owner_ns = owner_ns;
+        if (e->npm < cl->snap->npods) {
+            free((void *)e->pm);
+            e->npm = cl->snap->npods;
+            e->pm = kp_xmalloc((e->npm + 1) * sizeof(*e->pm));
+        }
+        for (i = 0; i < e->npm; i++)
+            atomic_init(&e->pm[i], 0);
     }
     return e;
+}
+
+unsigned long
+kp_selcount_made(const struct kp_selcount_entry *e)
+{
+    return e->made;
+}
+
+bool
+kp_selcount_term_matches(struct kp_selcount_entry *e, unsigned long made,
+                         const struct kp_affinity_term *t,
+                         const unsigned char *nssel, const char *owner_ns,
+                         const struct kp_pod *q)
+{
+    size_t i = (size_t)q->index;
+    unsigned char m;
+
+    if (e->made != made || e->kind != SC_TERM || q->index < 0 ||
+        i >= e->npm || i >= e->cl->snap->npods || e->cl->snap->pods[i] != q)
+        return kp_incoming_term_matches(t, nssel, owner_ns, q);
+    /* threads may race to fill it in: they find the same */
+    m = atomic_load_explicit(&e->pm[i], memory_order_relaxed);
+    if (!m) {
+        m = (unsigned char)(1 + kp_incoming_term_matches(e->term, e->nssel,
+                                                         e->owner_ns, q));
+        atomic_store_explicit(&e->pm[i], m, memory_order_relaxed);
+    }
+#ifdef KP_SELFCHECK
+    else {
+        kp_selfcheck_count();
+        if ((m == 2) != kp_incoming_term_matches(e->term, e->nssel,
+                                                 e->owner_ns, q))
+            kp_selfcheck_fail("term match of %s/%s remembered wrong",
+                              q->ns, q->name);
+    }
+#endif
+    return m == 2;
 }
 
 int64_t
 kp_selcount_recount(const struct kp_selcount_entry *e,
                     const struct kp_node_info *ni)
 {
+    const struct kp_victim_table *vt = NULL;
     int64_t count = 0;
     size_t i;
 
+    /*
+     * A pod of a namespace the entry cannot count is passed over on its
+     * namespace as the node's current table lists it, without reading
+     * the pod (a term with a namespaceSelector reads the pod's).
+     */
+    if (ni->index >= 0 && (size_t)ni->index < e->cl->snap->nnodes &&
+        ni == &e->cl->nodes[ni->index])
+        vt = kp_node_table(e->cl, ni->index);
     if (e->kind == SC_SPREAD) {
         /* selector.Empty(): no requirements (labels.Nothing is not empty) */
         if (!e->sel.is_null && e->sel.nreq == 0)
             return 0;
         for (i = 0; i < ni->npods; i++) {
-            const struct kp_pod *q = ni->pods[i];
+            const struct kp_pod *q;
 
+            if (vt && strcmp(vt->ns[i], e->ns) != 0)
+                continue;
+            q = ni->pods[i];
             if (q->deleting || strcmp(q->ns, e->ns) != 0)
                 continue;
             if (kp_selector_matches(&e->sel, &q->labels))
@@ -313,10 +382,15 @@ kp_selcount_recount(const struct kp_selcount_entry *e,
         }
         return count;
     }
-    for (i = 0; i < ni->npods; i++)
+    if (e->term->has_ns_selector)
+        vt = NULL;
+    for (i = 0; i < ni->npods; i++) {
+        if (vt && !kp_term_ns_listed(e->term, e->owner_ns, vt->ns[i]))
+            continue;
         if (kp_incoming_term_matches(e->term, e->nssel, e->owner_ns,
                                      ni->pods[i]))
             count++;
+    }
     return count;
 }
 

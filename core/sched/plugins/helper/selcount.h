@@ -46,6 +46,8 @@ void kp_selcount_free(struct kp_selcount *sc);
  * and cluster, so a thread's cache never serves another cluster's.
  */
 void kp_selcount_thread_cache(struct kp_selcount **own);
+/* The calling thread's slot set by kp_selcount_thread_cache, or NULL. */
+struct kp_selcount **kp_selcount_thread_cache_get(void);
 
 /*
  * countPodsMatchSelector: the pods of ns, not being deleted, that sel
@@ -69,6 +71,20 @@ kp_selcount_term(const struct kp_cluster *cl, const struct kp_affinity_term *t,
  */
 int64_t kp_selcount_node(struct kp_selcount_entry *e,
                          const struct kp_node_info *ni);
+/*
+ * Whether a term entry (kp_selcount_term) matches pod q
+ * (kp_incoming_term_matches), remembered per pod of the snapshot for as
+ * long as the entry: the preemption dry run asks it of every victim,
+ * removed and put back, for every pod of a workload.  made is
+ * kp_selcount_made(e) when e was found: an entry since reused for
+ * another key (KP_SELCOUNT_MAX lookups later) matches afresh.  Any
+ * thread, while no entry is looked up.
+ */
+unsigned long kp_selcount_made(const struct kp_selcount_entry *e);
+bool kp_selcount_term_matches(struct kp_selcount_entry *e, unsigned long made,
+                              const struct kp_affinity_term *t,
+                              const unsigned char *nssel,
+                              const char *owner_ns, const struct kp_pod *q);
 /* The count walked from ni's pods, without the cache (the self-check). */
 int64_t kp_selcount_recount(const struct kp_selcount_entry *e,
                             const struct kp_node_info *ni);

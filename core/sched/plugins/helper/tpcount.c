@@ -30,21 +30,31 @@ kp_tpcount_init(struct kp_tpcount *m)
     memset(m, 0, sizeof(*m));
 }
 
-/* The own slot of (key, value), or the empty slot it would take. */
+/*
+ * The own slot of (key, value), whose hash_pair is h, or the empty slot
+ * it would take.
+ */
 static struct kp_tpcount_slot *
-find(const struct kp_tpcount *m, const char *key, const char *value)
+find_h(const struct kp_tpcount *m, uint64_t h, const char *key,
+       const char *value)
 {
     size_t j;
 
     if (m->cap == 0)
         return NULL;
-    j = hash_pair(key, value) & (m->cap - 1);
+    j = h & (m->cap - 1);
     while (m->slots[j].key) {
         if (same(&m->slots[j], key, value))
             return &m->slots[j];
         j = (j + 1) & (m->cap - 1);
     }
     return &m->slots[j];
+}
+
+static struct kp_tpcount_slot *
+find(const struct kp_tpcount *m, const char *key, const char *value)
+{
+    return find_h(m, hash_pair(key, value), key, value);
 }
 
 static void
@@ -64,10 +74,11 @@ int64_t
 kp_tpcount_get(const struct kp_tpcount *m, const char *key,
                const char *value)
 {
+    uint64_t h = hash_pair(key, value);
     int64_t n = 0;
 
     for (; m; m = m->base) {
-        const struct kp_tpcount_slot *s = find(m, key, value);
+        const struct kp_tpcount_slot *s = find_h(m, h, key, value);
 
         if (s && s->key)
             n += s->n;
@@ -79,8 +90,10 @@ bool
 kp_tpcount_has(const struct kp_tpcount *m, const char *key,
                const char *value)
 {
+    uint64_t h = hash_pair(key, value);
+
     for (; m; m = m->base) {
-        const struct kp_tpcount_slot *s = find(m, key, value);
+        const struct kp_tpcount_slot *s = find_h(m, h, key, value);
 
         if (s && s->key)
             return true;
@@ -92,13 +105,28 @@ void
 kp_tpcount_add(struct kp_arena *a, struct kp_tpcount *m, const char *key,
                const char *value, int64_t delta)
 {
-    bool present = kp_tpcount_has(m, key, value);
-    int64_t old = present ? kp_tpcount_get(m, key, value) : 0;
+    uint64_t h = hash_pair(key, value);
+    const struct kp_tpcount *b;
+    bool present = false;
+    int64_t old = 0;
     struct kp_tpcount_slot *s;
 
+    /* one hash for every layer: present anywhere, old the sum */
     if ((m->nslots + 1) * 2 > m->cap)
         grow(a, m);
-    s = find(m, key, value);
+    s = find_h(m, h, key, value);
+    if (s->key) {
+        present = true;
+        old = s->n;
+    }
+    for (b = m->base; b; b = b->base) {
+        const struct kp_tpcount_slot *t = find_h(b, h, key, value);
+
+        if (t && t->key) {
+            present = true;
+            old += t->n;
+        }
+    }
     if (!s->key) {
         s->key = key;
         s->value = value;

@@ -12,6 +12,7 @@
  * existing pods' terms see the incoming pod's namespace labels.  Term
  * matching: podinfo.c.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,7 +20,18 @@
 #include "plugins.h"
 #include "selcount.h"
 #include "podinfo.h"
+#include "pool.h"
+#include "selfcheck.h"
 #include "tpcount.h"
+
+struct inc_term {
+    const struct kp_affinity_term *t;
+    struct kp_selcount_entry *e;
+    unsigned long made;         /* kp_selcount_made(e) */
+    const unsigned char *sel;   /* the merged namespace selection */
+    const char *const *col;     /* NULL: read the node's labels */
+    struct kp_tpcount *m;
+};
 
 struct ipa_state {
     struct kp_tpcount existing_anti;    /* existingAntiAffinityCounts */
@@ -28,17 +40,65 @@ struct ipa_state {
     /* the incoming pod's terms after the namespaceSelector merge */
     const unsigned char **aff_sel, **anti_sel;
     const struct kp_labels *ns_labels;  /* namespaceLabels */
+    /*
+     * The incoming pod's terms as selcount entries (affinity first, then
+     * anti-affinity; NULL: none), whose remembered matches AddPod and
+     * RemovePod read
+     */
+    const struct inc_term *it;
 };
+
+/* one kp_tpcount_add, kept for later (PreFilter's node pass) */
+struct rec {
+    struct kp_tpcount *m;
+    const char *key, *value;
+    int64_t delta;
+};
+
+/*
+ * Where the counts go: straight into the maps (recs NULL), or, on the
+ * pool's threads, into a node's list of additions made in the order the
+ * serial pass would make them, applied node by node afterwards.
+ */
+struct emit {
+    struct kp_arena *a;
+    bool defer;
+    struct rec *r;
+    size_t n, cap;
+};
+
+static void
+emit_add(struct emit *em, struct kp_tpcount *m, const char *key,
+         const char *value, int64_t delta)
+{
+    if (!em->defer) {
+        kp_tpcount_add(em->a, m, key, value, delta);
+        return;
+    }
+    if (em->n == em->cap) {
+        size_t cap = em->cap * 2 + 4;
+        struct rec *r = kp_arena_alloc_uninit(em->a, cap * sizeof(*r));
+
+        if (em->n)
+            memcpy(r, em->r, em->n * sizeof(*r));
+        em->r = r;
+        em->cap = cap;
+    }
+    em->r[em->n].m = m;
+    em->r[em->n].key = key;
+    em->r[em->n].value = value;
+    em->r[em->n++].delta = delta;
+}
 
 /* topologyToMatchedTermCount.update: only when the node has the key. */
 static void
-update(struct kp_arena *a, struct kp_tpcount *m, const struct kp_node *node,
+update(struct emit *em, struct kp_tpcount *m, const struct kp_node *node,
        const char *key, int64_t delta)
 {
     const char *v = kp_labels_get(&node->labels, key);
 
     if (v)
-        kp_tpcount_add(a, m, key, v, delta);
+        emit_add(em, m, key, v, delta);
 }
 
 /* podMatchesAllAffinityTerms (the incoming pod's terms): false for none. */
@@ -58,25 +118,41 @@ matches_all_terms(const struct kp_affinity_term *t,
     return true;
 }
 
+/* the incoming pod's term i (affinity terms first) against q */
+static bool
+incoming_matches(const struct ipa_state *s, size_t i,
+                 const struct kp_affinity_term *t, const unsigned char *sel,
+                 const char *owner_ns, const struct kp_pod *q)
+{
+    if (s->it)
+        return kp_selcount_term_matches(s->it[i].e, s->it[i].made,
+                                        s->it[i].t, s->it[i].sel, owner_ns,
+                                        q);
+    return kp_incoming_term_matches(t, sel, owner_ns, q);
+}
+
 /* updateWithAffinityTerms: every term when q matches all of them. */
 static void
-update_affinity(struct kp_arena *a, const struct ipa_state *s,
+update_affinity(struct emit *em, const struct ipa_state *s,
                 struct kp_tpcount *m, const struct kp_pod *incoming,
                 const struct kp_pod *q, const struct kp_node *node,
                 int64_t delta)
 {
     size_t i;
 
-    if (!matches_all_terms(incoming->affinity, s->aff_sel,
-                           incoming->naffinity, incoming->ns, q))
+    if (s->it && incoming->naffinity == 1) {
+        if (!incoming_matches(s, 0, NULL, NULL, incoming->ns, q))
+            return;
+    } else if (!matches_all_terms(incoming->affinity, s->aff_sel,
+                                  incoming->naffinity, incoming->ns, q))
         return;
     for (i = 0; i < incoming->naffinity; i++)
-        update(a, m, node, incoming->affinity[i].topology_key, delta);
+        update(em, m, node, incoming->affinity[i].topology_key, delta);
 }
 
 /* updateWithAntiAffinityTerms, incoming pod's terms against q. */
 static void
-update_anti(struct kp_arena *a, const struct ipa_state *s,
+update_anti(struct emit *em, const struct ipa_state *s,
             struct kp_tpcount *m, const struct kp_pod *incoming,
             const struct kp_pod *q, const struct kp_node *node,
             int64_t delta)
@@ -84,16 +160,17 @@ update_anti(struct kp_arena *a, const struct ipa_state *s,
     size_t i;
 
     for (i = 0; i < incoming->nanti_affinity; i++)
-        if (kp_incoming_term_matches(&incoming->anti_affinity[i],
-                                     s->anti_sel ? s->anti_sel[i] : NULL,
-                                     incoming->ns, q))
-            update(a, m, node, incoming->anti_affinity[i].topology_key,
+        if (incoming_matches(s, incoming->naffinity + i,
+                             &incoming->anti_affinity[i],
+                             s->anti_sel ? s->anti_sel[i] : NULL,
+                             incoming->ns, q))
+            update(em, m, node, incoming->anti_affinity[i].topology_key,
                    delta);
 }
 
 /* updateWithAntiAffinityTerms, existing pod q's terms against incoming. */
 static void
-update_existing_anti(struct kp_arena *a, const struct ipa_state *s,
+update_existing_anti(struct emit *em, const struct ipa_state *s,
                      struct kp_tpcount *m, const struct kp_pod *q,
                      const struct kp_pod *incoming,
                      const struct kp_node *node, int64_t delta)
@@ -104,7 +181,7 @@ update_existing_anti(struct kp_arena *a, const struct ipa_state *s,
     for (i = 0; i < n; i++)
         if (kp_existing_term_matches(&q->anti_affinity[i], q->ns, incoming,
                                      s->ns_labels))
-            update(a, m, node, q->anti_affinity[i].topology_key, delta);
+            update(em, m, node, q->anti_affinity[i].topology_key, delta);
 }
 
 /*
@@ -113,23 +190,28 @@ update_existing_anti(struct kp_arena *a, const struct ipa_state *s,
  * pod once per cycle and counts once per pod carrying it.
  */
 static void
-existing_anti_groups(struct kp_arena *a, struct ipa_state *s,
+existing_anti_groups(struct emit *em, struct ipa_state *s,
                      const struct kp_cluster *cl,
                      const struct kp_victim_table *vt,
                      const struct kp_pod *incoming,
-                     const struct kp_node *node, unsigned char *memo)
+                     const struct kp_node *node, _Atomic unsigned char *memo)
 {
     size_t g;
 
     for (g = 0; g < vt->nanti_grp; g++) {
         uint32_t id = vt->anti_grp_id[g];
         const struct kp_term_ref *r = kp_term_get(cl, id);
+        /* threads may race to fill it in: they find the same */
+        unsigned char m = atomic_load_explicit(&memo[id],
+                                               memory_order_relaxed);
 
-        if (!memo[id])
-            memo[id] = (unsigned char)(1 + kp_existing_term_matches(
+        if (!m) {
+            m = (unsigned char)(1 + kp_existing_term_matches(
                 r->t, r->owner_ns, incoming, s->ns_labels));
-        if (memo[id] == 2)
-            update(a, &s->existing_anti, node, r->t->topology_key,
+            atomic_store_explicit(&memo[id], m, memory_order_relaxed);
+        }
+        if (m == 2)
+            update(em, &s->existing_anti, node, r->t->topology_key,
                    vt->anti_grp_mult[g]);
     }
 }
@@ -140,9 +222,12 @@ update_with_pod(struct kp_arena *a, struct ipa_state *s,
                 const struct kp_pod *incoming, const struct kp_pod *q,
                 const struct kp_node *node, int64_t delta)
 {
-    update_existing_anti(a, s, &s->existing_anti, q, incoming, node, delta);
-    update_affinity(a, s, &s->affinity, incoming, q, node, delta);
-    update_anti(a, s, &s->anti, incoming, q, node, delta);
+    struct emit em = {a, false, NULL, 0, 0};
+
+    update_existing_anti(&em, s, &s->existing_anti, q, incoming, node,
+                         delta);
+    update_affinity(&em, s, &s->affinity, incoming, q, node, delta);
+    update_anti(&em, s, &s->anti, incoming, q, node, delta);
 }
 
 /*
@@ -178,51 +263,189 @@ ns_in_terms(const struct kp_pod *p, const char *ns)
 }
 
 /*
+ * The incoming pod's terms counted per node (selcount.h) rather than pod
+ * by pod: a term of antiAffinityCounts adds, on a node with its topology
+ * key, one per pod of the node it matches (upstream walks every pod of
+ * every NodeInfo, terminating ones included, as selcount counts them);
+ * so does the affinity term of a pod with exactly one (with more,
+ * podMatchesAllAffinityTerms is an intersection: counted pod by pod).
+ * The topology values come from the cluster's label columns.
+ */
+
+/* The terms to count per node (NULL: count pod by pod), *n of them. */
+static struct inc_term *
+inc_terms(struct kp_cycle *c, struct ipa_state *s, size_t *n)
+{
+    const struct kp_pod *p = c->pod;
+    struct inc_term *it;
+    size_t i, k = 0;
+
+    *n = 0;
+    if (p->naffinity > 1 || p->naffinity + p->nanti_affinity == 0 ||
+        p->naffinity + p->nanti_affinity > KP_SELCOUNT_HOLD)
+        return NULL;
+    it = kp_arena_alloc(c->scratch, (p->naffinity + p->nanti_affinity) *
+                        sizeof(*it));
+    for (i = 0; i < p->naffinity; i++, k++) {
+        it[k].t = &p->affinity[i];
+        it[k].sel = s->aff_sel ? s->aff_sel[i] : NULL;
+        it[k].e = kp_selcount_term(c->cl, it[k].t, it[k].sel, p->ns);
+        it[k].made = kp_selcount_made(it[k].e);
+        it[k].col = kp_cluster_label_column(c->cl, it[k].t->topology_key);
+        it[k].m = &s->affinity;
+    }
+    for (i = 0; i < p->nanti_affinity; i++, k++) {
+        it[k].t = &p->anti_affinity[i];
+        it[k].sel = s->anti_sel ? s->anti_sel[i] : NULL;
+        it[k].e = kp_selcount_term(c->cl, it[k].t, it[k].sel, p->ns);
+        it[k].made = kp_selcount_made(it[k].e);
+        it[k].col = kp_cluster_label_column(c->cl, it[k].t->topology_key);
+        it[k].m = &s->anti;
+    }
+    *n = k;
+    return it;
+}
+
+static void
+inc_terms_node(struct emit *em, const struct inc_term *it, size_t n,
+               const struct kp_node_info *ni)
+{
+    size_t k;
+
+    for (k = 0; k < n; k++) {
+        const char *v = it[k].col ? it[k].col[ni->node->index] :
+                        kp_labels_get(&ni->node->labels,
+                                      it[k].t->topology_key);
+        int64_t cnt;
+
+        if (!v)
+            continue;
+        cnt = kp_selcount_node(it[k].e, ni);
+        if (cnt > 0)
+            emit_add(em, it[k].m, it[k].t->topology_key, v, cnt);
+    }
+}
+
+/* count_cluster's inputs, shared by the node pass's threads */
+struct count_ctx {
+    const struct kp_cluster *cl;
+    const struct kp_pod *p;
+    struct ipa_state *s;
+    const struct inc_term *it;
+    size_t nit;
+    bool incoming, walk, by_ns;
+    /* per interned term: 0 not matched yet, 1 no, 2 yes (selcount.h) */
+    _Atomic unsigned char *memo;
+    struct emit *out;           /* by node, the pool's pass */
+};
+
+/* One node's part of count_cluster. */
+static void
+count_node(const struct count_ctx *cc, size_t i, struct emit *em)
+{
+    const struct kp_cluster *cl = cc->cl;
+    const struct kp_pod *p = cc->p;
+    struct ipa_state *s = cc->s;
+    const struct kp_node_info *ni = &cl->nodes[i];
+    const struct kp_victim_table *vt;
+    size_t j;
+
+    /* only the existing pods' anti-affinity can count here */
+    if (!cc->incoming && ni->nanti == 0)
+        return;
+    vt = kp_node_table(cl, (int)i);
+    if (vt && vt->grp_ready)
+        existing_anti_groups(em, s, cl, vt, p, ni->node, cc->memo);
+    else if (vt)
+        for (j = 0; j < vt->nanti; j++)
+            update_existing_anti(em, s, &s->existing_anti, vt->anti[j], p,
+                                 ni->node, 1);
+    if (cc->it)
+        inc_terms_node(em, cc->it, cc->nit, ni);
+    if (vt && !cc->walk)
+        return;
+    for (j = 0; j < ni->npods; j++) {
+        const struct kp_pod *q = ni->pods[j];
+
+        if (!vt)
+            update_existing_anti(em, s, &s->existing_anti, q, p, ni->node,
+                                 1);
+        if (!cc->walk || (vt && cc->by_ns && !ns_in_terms(p, vt->ns[j])))
+            continue;
+        update_affinity(em, s, &s->affinity, p, q, ni->node, 1);
+        update_anti(em, s, &s->anti, p, q, ni->node, 1);
+    }
+}
+
+static bool
+count_one(void *ctx, size_t i, struct kp_arena *a)
+{
+    const struct count_ctx *cc = ctx;
+    struct emit *em = &cc->out[i];
+
+    em->a = a;
+    em->defer = true;
+    count_node(cc, i, em);
+    return false;
+}
+
+/*
+ * nodes below which the pass stays on the cycle's thread (the self-check's
+ * small clusters take the threads' path too)
+ */
+#ifdef KP_SELFCHECK
+#define COUNT_PARALLEL_MIN 2
+#else
+#define COUNT_PARALLEL_MIN 64
+#endif
+
+/*
  * getExistingAntiAffinityCounts and getIncomingAffinityAntiAffinityCounts.
  * The counts are sums: with the node's table current, the existing pods'
  * anti-affinity comes from its list of pods with terms, and the incoming
- * pod's terms are tried only on pods of the namespaces they name (read
- * from the table, not from the pods).
+ * pod's terms are counted per node (above) or tried only on pods of the
+ * namespaces they name (read from the table, not from the pods).
+ * it: the incoming terms counted per node (NULL: pod by pod).  As
+ * upstream (parallelize.Until over the nodes), the nodes are shared by
+ * the cycle's threads; what each node adds is kept and added to the
+ * maps in node order afterwards, so the maps are those of the serial
+ * pass, entry for entry.
  */
 static void
-count_cluster(struct kp_cycle *c, struct ipa_state *s)
+count_cluster(struct kp_cycle *c, struct ipa_state *s,
+              const struct inc_term *it, size_t nit)
 {
-    const struct kp_cluster *cl = c->cl;
-    const struct kp_pod *p = c->pod;
-    bool incoming = p->naffinity > 0 || p->nanti_affinity > 0;
-    bool by_ns = incoming && terms_name_namespaces(p);
-    /* per interned term: 0 not matched yet, 1 no, 2 yes (selcount.h) */
-    unsigned char *memo = kp_arena_alloc(c->scratch, kp_term_count(cl) + 1);
-    size_t i, j;
+    struct count_ctx cc;
+    size_t i, j, n = c->cl->snap->nnodes, nterms = kp_term_count(c->cl);
 
-    for (i = 0; i < cl->snap->nnodes; i++) {
-        const struct kp_node_info *ni = &cl->nodes[i];
-        const struct kp_victim_table *vt;
+    cc.cl = c->cl;
+    cc.p = c->pod;
+    cc.s = s;
+    cc.it = it;
+    cc.nit = nit;
+    cc.incoming = c->pod->naffinity > 0 || c->pod->nanti_affinity > 0;
+    cc.walk = cc.incoming && !it;
+    cc.by_ns = cc.walk && terms_name_namespaces(c->pod);
+    cc.memo = kp_arena_alloc_uninit(c->scratch,
+                                    (nterms + 1) * sizeof(*cc.memo));
+    for (i = 0; i <= nterms; i++)
+        atomic_init(&cc.memo[i], 0);
+    cc.out = NULL;
+    if (!c->pool || n < COUNT_PARALLEL_MIN) {
+        struct emit em = {c->scratch, false, NULL, 0, 0};
 
-        /* only the existing pods' anti-affinity can count here */
-        if (!incoming && ni->nanti == 0)
-            continue;
-        vt = kp_node_table(cl, (int)i);
-        if (vt && vt->grp_ready)
-            existing_anti_groups(c->scratch, s, cl, vt, p, ni->node, memo);
-        else if (vt)
-            for (j = 0; j < vt->nanti; j++)
-                update_existing_anti(c->scratch, s, &s->existing_anti,
-                                     vt->anti[j], p, ni->node, 1);
-        if (vt && !incoming)
-            continue;
-        for (j = 0; j < ni->npods; j++) {
-            const struct kp_pod *q = ni->pods[j];
-
-            if (!vt)
-                update_existing_anti(c->scratch, s, &s->existing_anti, q, p,
-                                     ni->node, 1);
-            if (!incoming || (vt && by_ns && !ns_in_terms(p, vt->ns[j])))
-                continue;
-            update_affinity(c->scratch, s, &s->affinity, p, q, ni->node, 1);
-            update_anti(c->scratch, s, &s->anti, p, q, ni->node, 1);
-        }
+        for (i = 0; i < n; i++)
+            count_node(&cc, i, &em);
+        return;
     }
+    cc.out = kp_arena_alloc(c->scratch, n * sizeof(*cc.out));
+    kp_pool_run(c->pool, n, 0, count_one, &cc, c->scratch);
+    for (i = 0; i < n; i++)
+        for (j = 0; j < cc.out[i].n; j++) {
+            const struct rec *r = &cc.out[i].r[j];
+
+            kp_tpcount_add(c->scratch, r->m, r->key, r->value, r->delta);
+        }
 }
 
 static struct kp_status
@@ -231,6 +454,8 @@ pre_filter(struct kp_cycle *c, int idx)
     const char *perr = kp_pod_info_parse_error(c->scratch, c->pod);
     const struct kp_snapshot *snap = c->cl->snap;
     struct ipa_state *s;
+    struct inc_term *it;
+    size_t nit;
 
     if (perr) {
         size_t sz = strlen(perr) + 16;
@@ -248,7 +473,28 @@ pre_filter(struct kp_cycle *c, int idx)
     s->anti_sel = kp_affinity_terms_merge_namespaces(
         c->scratch, snap, c->pod->anti_affinity, c->pod->nanti_affinity);
     s->ns_labels = kp_pod_namespace_labels(snap, c->pod);
-    count_cluster(c, s);
+    it = inc_terms(c, s, &nit);
+    s->it = it;
+    count_cluster(c, s, it, nit);
+#ifdef KP_SELFCHECK
+    if (it) {
+        /* the per-node counts against the pod-by-pod walk */
+        struct ipa_state *w = kp_arena_alloc(c->scratch, sizeof(*w));
+        char why[512];
+
+        *w = *s;
+        w->it = NULL;
+        kp_tpcount_init(&w->existing_anti);
+        kp_tpcount_init(&w->affinity);
+        kp_tpcount_init(&w->anti);
+        count_cluster(c, w, NULL, 0);
+        kp_selfcheck_count();
+        if (!kp_ipa_state_same(s, w, why, sizeof(why)))
+            kp_selfcheck_fail("InterPodAffinity PreFilter of %s/%s: per-node "
+                              "counts differ from the pod walk: %s",
+                              c->pod->ns, c->pod->name, why);
+    }
+#endif
     if (s->existing_anti.nonzero == 0 && c->pod->naffinity == 0 &&
         c->pod->nanti_affinity == 0)
         return kp_status_new(KP_SKIP, NULL);
@@ -332,6 +578,45 @@ remove_pod(struct kp_cycle *c, int idx, const struct kp_pod *pod,
                         -1);
 }
 
+/*
+ * RemovePod for several pods of one node: the same updates, summed per
+ * map and topology key (the node has one value per key) before they go
+ * into the maps, one addition each rather than one per pod.
+ */
+static void
+remove_pods(struct kp_cycle *c, int idx, const struct kp_pod *const *pods,
+            size_t n, const struct kp_node_info *ni)
+{
+    struct ipa_state *s = c->state[idx];
+    struct emit em = {c->scratch, true, NULL, 0, 0};
+    size_t i, j, k, nsum = 0;
+
+    if (!s || n == 0)
+        return;
+    for (i = 0; i < n; i++)
+        update_existing_anti(&em, s, &s->existing_anti, pods[i], c->pod,
+                             ni->node, -1);
+    for (i = 0; i < n; i++) {
+        update_affinity(&em, s, &s->affinity, c->pod, pods[i], ni->node, -1);
+        update_anti(&em, s, &s->anti, c->pod, pods[i], ni->node, -1);
+    }
+    /* sum in place: em.r[0..nsum) the distinct (map, key) pairs */
+    for (j = 0; j < em.n; j++) {
+        for (k = 0; k < nsum; k++)
+            if (em.r[k].m == em.r[j].m &&
+                (em.r[k].key == em.r[j].key ||
+                 strcmp(em.r[k].key, em.r[j].key) == 0))
+                break;
+        if (k < nsum)
+            em.r[k].delta += em.r[j].delta;
+        else
+            em.r[nsum++] = em.r[j];
+    }
+    for (k = 0; k < nsum; k++)
+        kp_tpcount_add(c->scratch, em.r[k].m, em.r[k].key, em.r[k].value,
+                       em.r[k].delta);
+}
+
 static void *
 clone_state(struct kp_arena *a, const void *state)
 {
@@ -344,6 +629,7 @@ clone_state(struct kp_arena *a, const void *state)
     d->aff_sel = s->aff_sel;
     d->anti_sel = s->anti_sel;
     d->ns_labels = s->ns_labels;
+    d->it = s->it;
     return d;
 }
 
@@ -353,6 +639,7 @@ const struct kp_plugin kp_plugin_inter_pod_affinity = {
     .filter = filter,
     .add_pod = add_pod,
     .remove_pod = remove_pod,
+    .remove_pods = remove_pods,
     .clone_state = clone_state,
 };
 

@@ -17,6 +17,7 @@
 
 #include "plugin_state.h"
 #include "plugins.h"
+#include "pool.h"
 #include "selcount.h"
 #include "spread.h"
 #include "tpcount.h"
@@ -90,17 +91,25 @@ paths_init(struct critical_paths *p, const struct kp_tpcount *tp)
     kp_tpcount_each(tp, paths_visit, p);
 }
 
+/* a node's count for a constraint that does not count it */
+#define NO_COUNT INT64_MIN
+
 /*
- * The per-node part of calPreFilterState; ent[i]: constraint i's counts
- * kept across pods (selcount.h), or NULL.
+ * The per-node part of calPreFilterState: what node ni adds to each
+ * constraint's counts, out[i] (NO_COUNT: nothing); ent[i]: constraint
+ * i's counts kept across pods (selcount.h), or NULL.  Reads only: the
+ * nodes may be counted on several threads.
  */
 static void
-count_node(struct kp_cycle *c, struct pts_state *s,
-           struct kp_selcount_entry **ent, const struct kp_node_info *ni)
+count_node(const struct kp_cycle *c, const struct pts_state *s,
+           struct kp_selcount_entry *const *ent,
+           const struct kp_node_info *ni, int64_t *out)
 {
     const struct kp_node *node = ni->node;
     size_t i;
 
+    for (i = 0; i < s->n; i++)
+        out[i] = NO_COUNT;
     for (i = 0; i < s->n; i++)
         if (!node_value(s, i, node))
             return;
@@ -109,11 +118,71 @@ count_node(struct kp_cycle *c, struct pts_state *s,
 
         if (!kp_spread_match_inclusion(t, c->pod, node))
             continue;
-        kp_tpcount_add(c->scratch, &s->tp[i], t->topology_key,
-                       node_value(s, i, node),
-                       ent[i] ? kp_selcount_node(ent[i], ni) :
-                       kp_spread_count_matching(ni, &t->selector,
-                                                c->pod->ns));
+        out[i] = ent[i] ? kp_selcount_node(ent[i], ni) :
+                 kp_spread_count_matching(ni, &t->selector, c->pod->ns);
+    }
+}
+
+struct count_ctx {
+    const struct kp_cycle *c;
+    const struct pts_state *s;
+    struct kp_selcount_entry *const *ent;
+    int64_t *out;               /* nnodes x s->n */
+};
+
+static bool
+count_one(void *ctx, size_t i, struct kp_arena *a)
+{
+    const struct count_ctx *cc = ctx;
+
+    (void)a;
+    count_node(cc->c, cc->s, cc->ent, &cc->c->cl->nodes[i],
+               &cc->out[i * cc->s->n]);
+    return false;
+}
+
+/*
+ * nodes below which the counting stays on the cycle's thread (the
+ * self-check's small clusters take the threads' path too)
+ */
+#ifdef KP_SELFCHECK
+#define COUNT_PARALLEL_MIN 2
+#else
+#define COUNT_PARALLEL_MIN 64
+#endif
+
+/*
+ * The nodes' counts, on the cycle's threads as upstream
+ * (parallelize.Until), then added to the maps in node order: the maps
+ * are those of the serial pass, slot for slot (CriticalPaths visits
+ * them in slot order).
+ */
+static void
+count_cluster(struct kp_cycle *c, struct pts_state *s,
+              struct kp_selcount_entry *const *ent)
+{
+    size_t nn = c->cl->snap->nnodes, i, j;
+    struct count_ctx cc;
+
+    cc.c = c;
+    cc.s = s;
+    cc.ent = ent;
+    cc.out = kp_arena_alloc_uninit(c->scratch,
+                                   (nn * s->n + 1) * sizeof(*cc.out));
+    if (c->pool && nn >= COUNT_PARALLEL_MIN)
+        kp_pool_run(c->pool, nn, 0, count_one, &cc, c->scratch);
+    else
+        for (i = 0; i < nn; i++)
+            count_one(&cc, i, c->scratch);
+    for (i = 0; i < nn; i++) {
+        const struct kp_node *node = c->cl->nodes[i].node;
+
+        for (j = 0; j < s->n; j++)
+            if (cc.out[i * s->n + j] != NO_COUNT)
+                kp_tpcount_add(c->scratch, &s->tp[j],
+                               s->cons[j].topology_key,
+                               node_value(s, j, node),
+                               cc.out[i * s->n + j]);
     }
 }
 
@@ -159,8 +228,7 @@ pre_filter(struct kp_cycle *c, int idx)
             ent[i] = kp_selcount_spread(c->cl, &cons[i].selector,
                                         c->pod->ns);
     }
-    for (i = 0; i < c->cl->snap->nnodes; i++)
-        count_node(c, s, ent, &c->cl->nodes[i]);
+    count_cluster(c, s, ent);
     for (i = 0; i < n; i++)
         paths_init(&s->paths[i], &s->tp[i]);
     c->state[idx] = s;
