@@ -12,6 +12,9 @@
 #   load    kubectl-preempt -o json --scheduler-name <none>: load, no pod analysed
 #   queue   kubectl-preempt -o json --mode queue (default parallelism)
 #   queue1  the same with KUBECTL_PREEMPT_PARALLELISM=1
+#   load1   the load-only run with KUBECTL_PREEMPT_PARALLELISM=1 (the
+#           load is on the threads too: queue1's analysis is queue1
+#           minus load1, not minus the default's load)
 #   queue2  the same with KUBECTL_PREEMPT_PARALLELISM=2 (only when the
 #           default is not 2 threads already, i.e. nproc != 2)
 #   indep   kubectl-preempt -o json --mode independent
@@ -99,7 +102,7 @@ measure() {
     M_WALL=$best M_CPU=$cpu M_RSS=$rss M_STATUS=$st
 }
 
-printf 'shape\tsize\tnodes\tpods\tpending\tpdbs\tbytes\tparse_s\tparse_rss_kb\tload_s\tload_cpu_s\tload_rss_kb\tqueue_s\tqueue_cpu_s\tqueue_rss_kb\tqueue_status\tqueue1_s\tqueue1_cpu_s\tqueue1_status\tqueue2_s\tqueue2_cpu_s\tqueue2_status\tindep_s\tindep_cpu_s\tindep_rss_kb\tindep_status\tsame_1_vs_default\tqueue_results\n' >"$results"
+printf 'shape\tsize\tnodes\tpods\tpending\tpdbs\tbytes\tparse_s\tparse_rss_kb\tload_s\tload_cpu_s\tload_rss_kb\tqueue_s\tqueue_cpu_s\tqueue_rss_kb\tqueue_status\tqueue1_s\tqueue1_cpu_s\tqueue1_status\tqueue2_s\tqueue2_cpu_s\tqueue2_status\tindep_s\tindep_cpu_s\tindep_rss_kb\tindep_status\tsame_1_vs_default\tqueue_results\tload1_s\tload1_cpu_s\n' >"$results"
 echo "$machine" >&2
 
 for shape in "${shapes[@]}"; do
@@ -148,6 +151,8 @@ for size in "${sizes[@]}"; do
     q_s=$M_WALL q_cpu=$M_CPU q_rss=$M_RSS q_st=$M_STATUS q_out=$M_OUT
     qres=$({ grep -o '"result": "[A-Za-z]*"' "$M_OUT" || true; } | sort | uniq -c |
            awk '{gsub(/"/, "", $3); printf "%s%s=%s", (NR > 1 ? "," : ""), $3, $1}')
+    measure load1 "$runs" "$TIMEOUT" env KUBECTL_PREEMPT_PARALLELISM=1 "$BIN" -f "$file" -o json --scheduler-name kubectl-preempt-bench-none
+    load1_s=$M_WALL load1_cpu=$M_CPU
     measure queue1 "$runs" "$TIMEOUT" env KUBECTL_PREEMPT_PARALLELISM=1 "$BIN" -f "$file" -o json --mode queue
     q1_s=$M_WALL q1_cpu=$M_CPU q1_st=$M_STATUS
     same=no
@@ -165,11 +170,12 @@ for size in "${sizes[@]}"; do
     pods=$(sed -n 's/.*"pods": \([0-9]*\).*/\1/p' <<<"$snap")
     pend=$(sed -n 's/.*(\([0-9]*\) pending).*/\1/p' "$file.info" 2>/dev/null || true)
     pdbs=$(sed -n 's/.*"podDisruptionBudgets": \([0-9]*\).*/\1/p' <<<"$snap")
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
         "$shape" "$size" "${nodes:-?}" "${pods:-?}" "${pend:-?}" "${pdbs:-?}" "$bytes" \
         "$pbest" "$prss" "$load_s" "$load_cpu" "$load_rss" "$q_s" "$q_cpu" "$q_rss" "$q_st" \
         "$q1_s" "$q1_cpu" "$q1_st" "$q2_s" "$q2_cpu" "$q2_st" \
-        "$i_s" "$i_cpu" "$i_rss" "$i_st" "$same" "${qres:-}" >>"$results"
+        "$i_s" "$i_cpu" "$i_rss" "$i_st" "$same" "${qres:-}" \
+        "$load1_s" "$load1_cpu" >>"$results"
     if [ "$bytes" -ge 1000000000 ] && [ "$KEEP_OUT" != 1 ]; then
         rm -f "$DATA"/out-"$cur"-*.json
     fi
@@ -193,14 +199,15 @@ function ratio(a, b) { return (a + 0 > 0 && b + 0 > 0) ? sprintf("%.2f", a / b) 
 function perpod(w, l, n, st) { return (ok(st) && n + 0 > 0) ? sprintf("%.2f", (w - l) * 1000 / n) : "-" }
 NR == 1 { next }
 NR == 2 {
-    print "| shape | size | nodes / pods / pending / PDBs | file MB | cJSON parse s | load only s (CPU) | queue s (CPU) | 1 thread queue s (CPU) | independent s (CPU) | queue ms / pending pod | indep ms / pending pod | queue CPU ms / pending pod | analysis speedup 2 vs 1 thread | queue / parse | indep / parse | peak RSS MB | file + 1 GB, MB |"
-    print "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    print "| shape | size | nodes / pods / pending / PDBs | file MB | cJSON parse s | load only s (CPU) | 1 thread load s | queue s (CPU) | 1 thread queue s (CPU) | independent s (CPU) | queue ms / pending pod | indep ms / pending pod | queue CPU ms / pending pod | analysis speedup 2 vs 1 thread | queue / parse | indep / parse | peak RSS MB | file + 1 GB, MB |"
+    print "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 }
 {
-    a1 = $17 - $10; a2 = $20 - $10
+    a1 = $17 - ($29 != "" ? $29 : $10); a2 = $20 - $10
     rss = $15 > $25 ? $15 : $25
-    printf "| %s | %s | %s / %s / %s / %s | %s | %s | %s (%s) | %s (%s) | %s (%s) | %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-        $1, $2, $3, $4, $5, $6, mb($7), $8, $10, $11, secs($13, $16), $14,
+    printf "| %s | %s | %s / %s / %s / %s | %s | %s | %s (%s) | %s | %s (%s) | %s (%s) | %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+        $1, $2, $3, $4, $5, $6, mb($7), $8, $10, $11, ($29 != "" ? $29 : "-"),
+        secs($13, $16), $14,
         secs($17, $19), $18, secs($23, $26), $24,
         perpod($13, $10, $5, $16), perpod($23, $10, $5, $26),
         perpod($14, $11, $5, $16),
@@ -215,7 +222,8 @@ function ok(st) { return st == 0 || st == "" }
 function met(c) { return c ? "met" : "NOT met" }
 NR == 1 { next }
 {
-    pend = $5 + 0; a1 = $17 - $10; a2 = $20 - $10; aq = $13 - $10
+    pend = $5 + 0; a1 = $17 - ($29 != "" ? $29 : $10); a2 = $20 - $10
+    aq = $13 - $10
     rss = ($15 > $25 ? $15 : $25) * 1024
     printf "%s %s: results %s; 1 thread prints the same report: %s\n", $1, $2, $28, $27
     printf "  analysis <= 1 ms per pending pod (queue): %s (queue %.2f ms, independent %.2f ms; queue CPU %.2f ms)\n",
