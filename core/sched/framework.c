@@ -1166,16 +1166,20 @@ kp_cycle_keep_static(const struct kp_cycle *c)
     sa->pod = c->pod;
 }
 
-/* the node_static plugins [0, n) on ni */
+/*
+ * The Filter plugins [from, to) on ni, those c skips left out (and the
+ * node_static ones under fit_only): the first failure.
+ */
 static struct kp_status
-run_static(const struct kp_cycle *c, const struct kp_node_info *ni, size_t n)
+run_range(const struct kp_cycle *c, const struct kp_node_info *ni,
+          size_t from, size_t to)
 {
     size_t i;
 
-    for (i = 0; i < n; i++) {
+    for (i = from; i < to; i++) {
         struct kp_status st;
 
-        if (c->skip[i])
+        if (c->skip[i] || (c->fit_only && kp_filter_plugins[i]->node_static))
             continue;
         st = kp_filter_plugins[i]->filter(c, (int)i, ni);
         if (st.code != KP_SUCCESS) {
@@ -1184,6 +1188,13 @@ run_static(const struct kp_cycle *c, const struct kp_node_info *ni, size_t n)
         }
     }
     return kp_status_ok();
+}
+
+/* the node_static plugins [0, n) on ni (never under fit_only) */
+static struct kp_status
+run_static(const struct kp_cycle *c, const struct kp_node_info *ni, size_t n)
+{
+    return run_range(c, ni, 0, n);
 }
 
 #ifdef KP_SELFCHECK
@@ -1237,18 +1248,7 @@ kp_run_filters(const struct kp_cycle *c, const struct kp_node_info *ni)
             return sl->st[node];
         i = n;
     }
-    for (; i < kp_nfilter_plugins; i++) {
-        struct kp_status st;
-
-        if (c->skip[i] || (c->fit_only && kp_filter_plugins[i]->node_static))
-            continue;
-        st = kp_filter_plugins[i]->filter(c, (int)i, ni);
-        if (st.code != KP_SUCCESS) {
-            st.plugin = kp_filter_plugins[i]->name;
-            return st;
-        }
-    }
-    return kp_status_ok();
+    return run_range(c, ni, i, kp_nfilter_plugins);
 }
 
 /* kp_cycle_add_pod with p's requests given as a dense row */

@@ -299,6 +299,17 @@ struct kp_cycle {
     const char *restricting[KP_MAX_PLUGINS];
 };
 
+/*
+ * Nodes below which a PreFilter's pass over the nodes stays on the
+ * cycle's thread (the self-check build's small clusters take the threads'
+ * path too).
+ */
+#ifdef KP_SELFCHECK
+#define KP_PREFILTER_PARALLEL_MIN 2
+#else
+#define KP_PREFILTER_PARALLEL_MIN 64
+#endif
+
 /* A Filter plugin; hooks other than filter are optional (NULL). */
 struct kp_plugin {
     const char *name;

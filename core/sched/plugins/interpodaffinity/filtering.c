@@ -272,6 +272,20 @@ ns_in_terms(const struct kp_pod *p, const char *ns)
  * The topology values come from the cluster's label columns.
  */
 
+/* One incoming term counted per node: its selcount entry and column. */
+static void
+inc_term_set(struct inc_term *it, const struct kp_cycle *c,
+             const struct kp_affinity_term *t, const unsigned char *sel,
+             struct kp_tpcount *m)
+{
+    it->t = t;
+    it->sel = sel;
+    it->e = kp_selcount_term(c->cl, t, sel, c->pod->ns);
+    it->made = kp_selcount_made(it->e);
+    it->col = kp_cluster_label_column(c->cl, t->topology_key);
+    it->m = m;
+}
+
 /* The terms to count per node (NULL: count pod by pod), *n of them. */
 static struct inc_term *
 inc_terms(struct kp_cycle *c, struct ipa_state *s, size_t *n)
@@ -286,22 +300,12 @@ inc_terms(struct kp_cycle *c, struct ipa_state *s, size_t *n)
         return NULL;
     it = kp_arena_alloc(c->scratch, (p->naffinity + p->nanti_affinity) *
                         sizeof(*it));
-    for (i = 0; i < p->naffinity; i++, k++) {
-        it[k].t = &p->affinity[i];
-        it[k].sel = s->aff_sel ? s->aff_sel[i] : NULL;
-        it[k].e = kp_selcount_term(c->cl, it[k].t, it[k].sel, p->ns);
-        it[k].made = kp_selcount_made(it[k].e);
-        it[k].col = kp_cluster_label_column(c->cl, it[k].t->topology_key);
-        it[k].m = &s->affinity;
-    }
-    for (i = 0; i < p->nanti_affinity; i++, k++) {
-        it[k].t = &p->anti_affinity[i];
-        it[k].sel = s->anti_sel ? s->anti_sel[i] : NULL;
-        it[k].e = kp_selcount_term(c->cl, it[k].t, it[k].sel, p->ns);
-        it[k].made = kp_selcount_made(it[k].e);
-        it[k].col = kp_cluster_label_column(c->cl, it[k].t->topology_key);
-        it[k].m = &s->anti;
-    }
+    for (i = 0; i < p->naffinity; i++, k++)
+        inc_term_set(&it[k], c, &p->affinity[i],
+                     s->aff_sel ? s->aff_sel[i] : NULL, &s->affinity);
+    for (i = 0; i < p->nanti_affinity; i++, k++)
+        inc_term_set(&it[k], c, &p->anti_affinity[i],
+                     s->anti_sel ? s->anti_sel[i] : NULL, &s->anti);
     *n = k;
     return it;
 }
@@ -390,16 +394,6 @@ count_one(void *ctx, size_t i, struct kp_arena *a)
 }
 
 /*
- * nodes below which the pass stays on the cycle's thread (the self-check's
- * small clusters take the threads' path too)
- */
-#ifdef KP_SELFCHECK
-#define COUNT_PARALLEL_MIN 2
-#else
-#define COUNT_PARALLEL_MIN 64
-#endif
-
-/*
  * getExistingAntiAffinityCounts and getIncomingAffinityAntiAffinityCounts.
  * The counts are sums: with the node's table current, the existing pods'
  * anti-affinity comes from its list of pods with terms, and the incoming
@@ -431,7 +425,7 @@ count_cluster(struct kp_cycle *c, struct ipa_state *s,
     for (i = 0; i <= nterms; i++)
         atomic_init(&cc.memo[i], 0);
     cc.out = NULL;
-    if (!c->pool || n < COUNT_PARALLEL_MIN) {
+    if (!c->pool || n < KP_PREFILTER_PARALLEL_MIN) {
         struct emit em = {c->scratch, false, NULL, 0, 0};
 
         for (i = 0; i < n; i++)

@@ -142,16 +142,6 @@ count_one(void *ctx, size_t i, struct kp_arena *a)
 }
 
 /*
- * nodes below which the counting stays on the cycle's thread (the
- * self-check's small clusters take the threads' path too)
- */
-#ifdef KP_SELFCHECK
-#define COUNT_PARALLEL_MIN 2
-#else
-#define COUNT_PARALLEL_MIN 64
-#endif
-
-/*
  * The nodes' counts, on the cycle's threads as upstream
  * (parallelize.Until), then added to the maps in node order: the maps
  * are those of the serial pass, slot for slot (CriticalPaths visits
@@ -169,7 +159,7 @@ count_cluster(struct kp_cycle *c, struct pts_state *s,
     cc.ent = ent;
     cc.out = kp_arena_alloc_uninit(c->scratch,
                                    (nn * s->n + 1) * sizeof(*cc.out));
-    if (c->pool && nn >= COUNT_PARALLEL_MIN)
+    if (c->pool && nn >= KP_PREFILTER_PARALLEL_MIN)
         kp_pool_run(c->pool, nn, 0, count_one, &cc, c->scratch);
     else
         for (i = 0; i < nn; i++)
