@@ -5,6 +5,7 @@
 #include "victim_memo.h"
 #include "plugins.h"
 #include "arena.h"
+#include "hash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -89,13 +90,6 @@ kp_victim_memo_free(struct kp_victim_memo *m)
     free(m);
 }
 
-static uint64_t
-mix(uint64_t h, uint64_t v)
-{
-    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-    return h * 0xff51afd7ed558ccdull;
-}
-
 static bool
 same_signature(const struct signature *s, const struct kp_cycle *c)
 {
@@ -160,9 +154,11 @@ kp_victim_memo_key(struct kp_victim_memo *m, const struct kp_cycle *c)
 
     if (!m || !memoisable(c))
         return 0;
-    h = mix((uint64_t)(uintptr_t)c->profile, (uint64_t)c->pod->priority);
+    h = kp_hash_u64(KP_HASH_SEED, (uint64_t)(uintptr_t)c->profile);
+    h = kp_hash_u64(h, (uint64_t)c->pod->priority);
     for (i = 0; i < r->n; i++)
-        h = mix(mix(h, (uint64_t)r->e[i].id), (uint64_t)r->e[i].value);
+        h = kp_hash_u64(kp_hash_u64(h, (uint64_t)r->e[i].id),
+                        (uint64_t)r->e[i].value);
     mask = m->nslot - 1;
     for (j = (size_t)h & mask; m->slot[j]; j = (j + 1) & mask) {
         s = &m->sig[m->slot[j] - 1];

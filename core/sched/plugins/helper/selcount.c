@@ -2,6 +2,7 @@
  * selcount.c - see selcount.h.
  */
 #include "selcount.h"
+#include "hash.h"
 #include "podinfo.h"
 #include "selfcheck.h"
 
@@ -124,19 +125,6 @@ put_selector(struct keybuf *b, const struct kp_selector *s)
     }
 }
 
-static uint64_t
-hash_bytes(const char *p, size_t n)
-{
-    uint64_t h = 1469598103934665603ULL;
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        h ^= (unsigned char)p[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
 /* a deep copy of s (strings included) into a */
 static void
 copy_selector(struct kp_arena *a, struct kp_selector *d,
@@ -211,7 +199,7 @@ static struct kp_selcount_entry *
 lookup(const struct kp_cluster *cl, struct keybuf *kb, bool *fresh)
 {
     struct kp_selcount *sc = entries_of(cl);
-    uint64_t h = hash_bytes(kb->p, kb->n);
+    uint64_t h = kp_hash_bytes(KP_HASH_SEED, kb->p, kb->n);
     struct kp_selcount_entry *e = NULL;
     size_t i, nn = cl->snap->nnodes ? cl->snap->nnodes : 1;
 
@@ -473,7 +461,7 @@ kp_term_intern(struct kp_cluster *cl, const struct kp_affinity_term *t,
     uint32_t id;
 
     term_key(&kb, t, owner_ns, kind);
-    h = hash_bytes(kb.p, kb.n);
+    h = kp_hash_bytes(KP_HASH_SEED, kb.p, kb.n);
     if ((sc->nterms + 1) * 2 > sc->capslots)
         slots_grow(sc);
     for (j = h & (sc->capslots - 1); sc->slots[j].key;
