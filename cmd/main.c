@@ -10,6 +10,7 @@
 #include "selfcheck.h"
 #include "completion.h"
 #include "options.h"
+#include "recorder.h"
 
 static int
 print_error(const struct kp_error *err)
@@ -112,6 +113,12 @@ main(int argc, char **argv)
     kp_buf_init(&help);
     rc = kp_options_parse_command(&o, argc, argv, &command, &help, &err);
     explain = rc == 0 && command && strcmp(command, "explain") == 0;
+    if (rc == 0 && command && strcmp(command, "record") == 0) {
+        kp_buf_release(&help);
+        rc = kp_record(&o, &err);
+        kp_options_release(&o);
+        return rc < 0 ? print_error(&err) : KP_EXIT_OK;
+    }
     if (rc == 0 && command && strcmp(command, "version") == 0) {
         rc = print_version(&o);
         kp_buf_release(&help);

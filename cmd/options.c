@@ -5,6 +5,9 @@
  */
 #include "options.h"
 
+#include "quantity.h"
+#include "recording.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -395,6 +398,76 @@ STR_HANDLER(h_token, token)
 STR_HANDLER(h_ca, certificate_authority)
 STR_HANDLER(h_snapshot_out, snapshot_out)
 
+STR_HANDLER(h_dir, record_dir)
+
+/* record: --snapshot-interval, --max-age (Go durations); --max-disk */
+static int
+h_snapshot_interval(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    if (kp_parse_duration("snapshot-interval", a, &o->record_interval_ms,
+                          e) < 0)
+        return -1;
+    if (o->record_interval_ms < 1000)
+        return kp_errorf(e, KP_EXIT_USAGE, "invalid value '%s' for "
+                         "--snapshot-interval: at least 1s", a);
+    return 0;
+}
+
+static int
+h_max_age(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    if (kp_parse_duration("max-age", a, &o->record_max_age_ms, e) < 0)
+        return -1;
+    if (o->record_max_age_ms < 1000)
+        return kp_errorf(e, KP_EXIT_USAGE, "invalid value '%s' for "
+                         "--max-age: at least 1s", a);
+    return 0;
+}
+
+static int
+h_max_disk(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    struct kp_quantity q;
+    struct kp_error qe;
+    int64_t v;
+
+    if (kp_quantity_parse(a, &q, &qe) < 0 ||
+        (v = kp_quantity_value(&q)) < ((int64_t)1 << 20))
+        return kp_errorf(e, KP_EXIT_USAGE, "invalid value '%s' for "
+                         "--max-disk: expected a size of at least 1Mi, such "
+                         "as 500Mi or 2Gi", a);
+    o->record_max_disk = v;
+    return 0;
+}
+
+/* reading a recording: --at TIME, explain's --since and --from DIR */
+static int
+h_at(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    return kp_parse_time("at", a, &o->at_ms, e);
+}
+
+static int
+h_since(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    if (kp_parse_duration("since", a, &o->since_ms, e) < 0)
+        return -1;
+    if (o->since_ms <= 0)
+        return kp_errorf(e, KP_EXIT_USAGE, "invalid value '%s' for "
+                         "--since: expected a duration over 0", a);
+    return 0;
+}
+
+static int
+h_from(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    if (!a[0])
+        return kp_errorf(e, KP_EXIT_USAGE, "--from needs a directory");
+    o->from_dir = a;
+    push(&o->files, &o->nfiles, a);
+    return 0;
+}
+
 static int
 h_insecure(struct kp_options *o, const char *a, struct kp_error *e)
 {
@@ -564,6 +637,26 @@ const struct kp_flag kp_flags[] = {
      "timeout of each API request, e.g. 30s (default 0: none)", h_timeout},
     {"snapshot-out", 0, KP_ARG_REQUIRED, "FILE", NULL,
      "write what was fetched from the cluster as a List", h_snapshot_out},
+    {"dir", 0, KP_ARG_REQUIRED, "DIR", NULL,
+     "record: the directory the recording is kept in", h_dir},
+    {"snapshot-interval", 0, KP_ARG_REQUIRED, "DURATION", NULL,
+     "record: a full snapshot this often, changes between (default 10m)",
+     h_snapshot_interval},
+    {"max-disk", 0, KP_ARG_REQUIRED, "SIZE", NULL,
+     "record: drop the oldest snapshots past this size (default 1Gi)",
+     h_max_disk},
+    {"max-age", 0, KP_ARG_REQUIRED, "DURATION", NULL,
+     "record: drop what is older than this (default 24h)", h_max_age},
+    {"at", 0, KP_ARG_REQUIRED, "TIME", NULL,
+     "-f RECORDING, explain --from: the cluster as it was at this time "
+     "(RFC 3339, e.g. 2026-11-27T03:00:00Z; default: the last recorded)",
+     h_at},
+    {"since", 0, KP_ARG_REQUIRED, "DURATION", NULL,
+     "explain --from: the preemptions of this last while (default 1h)",
+     h_since},
+    {"from", 0, KP_ARG_REQUIRED, "DIR", NULL,
+     "explain: read a recording (kubectl-preempt record), the victims of "
+     "the window restored as they were", h_from},
     {"verbose", 'v', KP_ARG_LEVEL, NULL, NULL,
      "print more on stderr (ignored kinds, notes); repeatable, or a "
      "level: -v=N, -v N, --v=N", NULL},
@@ -589,9 +682,10 @@ kp_usage_as(const char *prog, struct kp_buf *out)
     kp_buf_printf(out,
         "Usage: %s [flags] [POD...]\n"
         "       %s explain [flags] [POD...]\n"
+        "       %s record --dir DIR [flags]\n"
         "       %s version\n"
         "       %s completion bash|zsh|fish\n"
-        "\n", prog, prog, prog, prog);
+        "\n", prog, prog, prog, prog, prog);
     kp_buf_puts(out,
         "Replays kube-scheduler's preemption for pending pods and reports,\n"
         "for each, whether it fits, whom it would preempt, on which node,\n"
@@ -599,6 +693,8 @@ kp_usage_as(const char *prog, struct kp_buf *out)
         "NAMESPACE/NAME or pod/NAME.  Without -f the live cluster is read.\n"
         "'explain' lists past preemptions (Preempted events, DisruptionTarget\n"
         "conditions, nominated pods) found in the -f files.\n"
+        "'record' keeps that history: it watches the live cluster into\n"
+        "DIR until stopped; 'explain --from DIR --since 12h' reads it back.\n"
         "\nFlags:\n");
     for (i = 0; i < kp_nflags; i++) {
         const struct kp_flag *f = &kp_flags[i];
@@ -844,6 +940,7 @@ parse_args(struct parser *p, const char **command)
             rc = parse_short_arg(p, a);
         } else if (command && !*command && p->o->npods == 0 &&
                    (strcmp(a, "explain") == 0 ||
+                    strcmp(a, "record") == 0 ||
                     strcmp(a, "version") == 0)) {
             *command = a;           /* the first word that is no flag's */
         } else {
@@ -886,6 +983,43 @@ check_options(struct kp_options *o, struct kp_error *err)
     return 0;
 }
 
+/* The flags that belong to one command: record's, explain's. */
+static int
+check_command(const struct kp_options *o, const char *command,
+              struct kp_error *err)
+{
+    bool record = command && strcmp(command, "record") == 0;
+    bool explain = command && strcmp(command, "explain") == 0;
+
+    if (record) {
+        if (!o->record_dir)
+            return kp_errorf(err, KP_EXIT_USAGE, "record needs --dir DIR: "
+                             "where the recording is kept");
+        if (o->nfiles || o->npods || o->nadds || kp_whatif_requested(o) ||
+            o->at_ms || o->snapshot_out)
+            return kp_errorf(err, KP_EXIT_USAGE, "record reads the live "
+                             "cluster: it takes --dir, --snapshot-interval, "
+                             "--max-disk, --max-age and the connection "
+                             "flags only");
+        return 0;
+    }
+    if (o->record_dir || o->record_interval_ms || o->record_max_disk ||
+        o->record_max_age_ms)
+        return kp_errorf(err, KP_EXIT_USAGE, "--dir, --snapshot-interval, "
+                         "--max-disk and --max-age are flags of 'record'");
+    if (!explain && (o->from_dir || o->since_ms))
+        return kp_errorf(err, KP_EXIT_USAGE, "--from and --since are flags "
+                         "of 'explain' (-f DIR --at TIME replays a moment "
+                         "of a recording)");
+    if (o->since_ms && !o->from_dir)
+        return kp_errorf(err, KP_EXIT_USAGE, "--since needs --from DIR (a "
+                         "recording)");
+    if (o->at_ms && !o->nfiles)
+        return kp_errorf(err, KP_EXIT_USAGE, "--at needs a recording: -f "
+                         "DIR or explain --from DIR");
+    return 0;
+}
+
 int
 kp_options_parse_command(struct kp_options *o, int argc, char **argv,
                          const char **command, struct kp_buf *out,
@@ -903,7 +1037,9 @@ kp_options_parse_command(struct kp_options *o, int argc, char **argv,
         kp_version_text(out);
     if (rc != 0)
         return rc < 0 ? -1 : 1;
-    return check_options(o, err);
+    if (check_options(o, err) < 0)
+        return -1;
+    return check_command(o, command ? *command : NULL, err);
 }
 
 int

@@ -77,6 +77,15 @@ struct kp_options {
     int insecure_skip_tls_verify;   /* -1 unset */
     long request_timeout_ms;
     const char *snapshot_out;
+    /*
+     * "record" (recorder.h): --dir, --snapshot-interval, --max-disk,
+     * --max-age; reading a recording: --at (at_ms, 0: the last moment),
+     * explain's --from DIR and --since (since_ms, 0: unset).
+     */
+    const char *record_dir;
+    long long record_interval_ms, record_max_disk, record_max_age_ms;
+    long long at_ms, since_ms;
+    const char *from_dir;
     /* manifests not yet applied (--add), and --only-added */
     size_t nadds;
     const char **adds;

@@ -13,6 +13,7 @@
 #include "render_kubectl.h"
 #include "report.h"
 #include "run.h"
+#include "recording.h"
 #include "run_config.h"
 #include "select.h"
 #include "simulate.h"
@@ -36,8 +37,15 @@ kp_run_load(struct kp_snapshot *s, const struct kp_options *o,
             const char *const *live_resources, char *default_ns,
             size_t ns_len, struct kp_whatif *w, struct kp_error *err)
 {
-    struct kp_input in = {o->recursive, ""};
+    struct kp_input in = {o->recursive, "", o->at_ms, 0};
     size_t i;
+
+    /* explain --from DIR: the window's victims restored (recording.h) */
+    if (o->from_dir) {
+        long long end = o->at_ms > 0 ? o->at_ms : kp_recording_now_ms();
+
+        in.from_ms = end - (o->since_ms > 0 ? o->since_ms : 3600000LL);
+    }
 
     if (o->nfiles == 0) {
         if (live_resources ? kp_load_live_resources(s, o, live_resources,

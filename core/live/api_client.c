@@ -18,12 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 #include <curl/curl.h>
 
 #include "arena.h"
 #include "json_stream.h"
+#include "json_util.h"
 #include "redact.h"
 
 #if LIBCURL_VERSION_NUM < 0x074d00
@@ -146,6 +148,7 @@ struct list_job {
     unsigned long long *seen;   /* hashes of the continue tokens seen */
     size_t nseen, capseen;
     char *cont;                 /* continue token of the next page */
+    char *rv;                   /* the list's resourceVersion (page 1) */
     struct buf held;            /* held_item headers, each + its text */
     int held_pages;
     int restarted, retries, active, done, failed;
@@ -1164,6 +1167,8 @@ page_ok(struct fetch *f, struct list_job *j, struct kp_error *err)
     cont = kp_list_stream_continue(j->ls);
     if (cont && check_continue(f, j, cont, err) < 0)
         return -1;
+    if (!j->rv && kp_list_stream_resource_version(j->ls))
+        j->rv = kp_xstrdup(kp_list_stream_resource_version(j->ls));
     free(j->cont);
     j->cont = cont ? kp_xstrdup(cont) : NULL;
     j->retries = 0;
@@ -1203,6 +1208,8 @@ expired(struct fetch *f, struct list_job *j, struct kp_error *err)
         return -1;
     free(j->cont);
     j->cont = NULL;
+    free(j->rv);
+    j->rv = NULL;
     j->deadline_ms = 0;
     return start_request(f, j, err);
 }
@@ -1751,6 +1758,7 @@ fetch_release(struct fetch *f)
         kp_list_stream_free(j->ls);
         free(j->body.data);
         free(j->cont);
+        free(j->rv);
         free(j->seen);
     }
     free(f->jobs);
@@ -1783,6 +1791,14 @@ kp_live_fetch(const struct kp_live_opts *o, const char *const *resources,
         vr = get_version(&f, &vbody, vwhy, sizeof(vwhy));
     if (r == 0)
         r = run(&f, err);
+    if (r == 0 && sink->list_version) {
+        size_t i;
+
+        for (i = 0; i < f.njobs; i++)
+            if (!f.jobs[i].refused)
+                sink->list_version(sink->ctx, f.jobs[i].def->name,
+                                   f.jobs[i].rv);
+    }
     /* told only once the lists are read: their error comes first */
     if (r == 0 && o->version)
         o->version(o->warn_ctx, vr == 0 ? vbody : NULL, vwhy);
@@ -1813,4 +1829,352 @@ kp_live_default_namespace(const struct kp_live_opts *o, char *buf, size_t n,
     memcpy(buf, rc.namespace, len + 1);
     kp_rest_config_release(&rc);
     return 0;
+}
+
+/* ---- watches (kp_live_watch) ------------------------------------------ */
+
+/*
+ * A watch as client-go's reflector runs one (tools/cache/reflector.go
+ * watchList/ListAndWatch): GET the list's path with watch=1, the
+ * resourceVersion to start from, allowWatchBookmarks=true and a server
+ * timeoutSeconds; the body is a stream of {"type", "object"} values.
+ * A connection that ends (the server's timeout, a dropped connection,
+ * 429/5xx) is reopened from the last resourceVersion seen, after a
+ * doubling wait with jitter (wait.Backoff with Jitter: 0.5 to 1.5 times
+ * the step, capped); an ERROR event with code 410, or a 410 response,
+ * means the resourceVersion is too old: the caller must list again.
+ */
+#define WATCH_TIMEOUT_S 300L
+#define WATCH_FIRST_BACKOFF_MS 200L
+#define WATCH_MAX_BACKOFF_MS 30000L
+
+struct watch;
+
+struct watch_job {
+    const struct resource_def *def;
+    struct fetch *f;
+    struct watch *w;
+    CURL *easy;
+    char *rv;
+    struct buf ev;              /* the event being read */
+    int depth, in_str, esc;     /* the splitter's state */
+    long long wake_ms;          /* reconnect then; 0: connected */
+    long backoff_ms;
+    long code;
+    int active, gone, refused, sink_failed;
+    char errbuf[CURL_ERROR_SIZE];
+    struct kp_error err;
+};
+
+struct watch {
+    struct fetch f;
+    struct watch_job *jobs;
+    size_t njobs;
+    const struct kp_watch_sink *sink;
+};
+
+/* The event is complete in j->ev: hand it over (or note 410). */
+static int
+watch_event(struct watch_job *j)
+{
+    const struct kp_watch_sink *k = j->w->sink;
+    cJSON *ev = cJSON_ParseWithLength(j->ev.data, j->ev.len);
+    const cJSON *type = kp_json_get(ev, "type");
+    const cJSON *obj = kp_json_get(ev, "object");
+    const cJSON *md = kp_json_get(obj, "metadata");
+    const cJSON *rv = kp_json_get(md, "resourceVersion");
+    char *text = NULL, *clean;
+    size_t len;
+    int r = 0;
+
+    if (!cJSON_IsString(type) || !cJSON_IsObject(obj)) {
+        cJSON_Delete(ev);
+        return kp_errorf(&j->err, KP_EXIT_ERROR, "watch of %s: an event "
+                         "without type or object", j->def->name);
+    }
+    if (strcmp(type->valuestring, "ERROR") == 0) {
+        const cJSON *code = kp_json_get(obj, "code");
+
+        if (cJSON_IsNumber(code) && code->valuedouble == 410)
+            j->gone = 1;
+        cJSON_Delete(ev);
+        return -2;      /* end this connection */
+    }
+    if (cJSON_IsString(rv) && rv->valuestring[0] &&
+        strlen(rv->valuestring) < 128) {
+        free(j->rv);
+        j->rv = kp_xstrdup(rv->valuestring);
+    }
+    j->backoff_ms = 0;
+    if (strcmp(type->valuestring, "BOOKMARK") == 0) {
+        cJSON_Delete(ev);
+        return 0;
+    }
+    text = cJSON_PrintUnformatted(obj);
+    len = text ? strlen(text) : 0;
+    clean = text ? kp_redact_dup(&j->f->redact, text, len, &len) : NULL;
+    if (text && k->event &&
+        k->event(k->ctx, j->def->name, j->def->kind, j->def->api_version,
+                 type->valuestring, clean ? clean : text, len, &j->err) < 0) {
+        j->sink_failed = 1;
+        r = -1;
+    }
+    free(clean);
+    free(text);
+    cJSON_Delete(ev);
+    return r;
+}
+
+/* Body bytes: split into top-level JSON values, each bounded. */
+static size_t
+on_watch_body(char *data, size_t size, size_t nmemb, void *userp)
+{
+    struct watch_job *j = userp;
+    size_t n = size * nmemb, i;
+
+    curl_easy_getinfo(j->easy, CURLINFO_RESPONSE_CODE, &j->code);
+    if (j->code != 200)
+        return n;       /* an error body: its status code says enough */
+    for (i = 0; i < n; i++) {
+        char c = data[i];
+
+        if (j->depth == 0 && c != '{')
+            continue;   /* new lines between events */
+        if (j->ev.len >= KP_MAX_OBJECT_BYTES) {
+            kp_errorf(&j->err, KP_EXIT_ERROR, "watch of %s: an event over "
+                      "%zu MiB (the limit of one object)", j->def->name,
+                      (size_t)KP_MAX_OBJECT_BYTES >> 20);
+            j->sink_failed = 1;
+            return 0;
+        }
+        buf_add(&j->ev, &c, 1);
+        if (j->in_str) {
+            if (j->esc)
+                j->esc = 0;
+            else if (c == '\\')
+                j->esc = 1;
+            else if (c == '"')
+                j->in_str = 0;
+            continue;
+        }
+        if (c == '"')
+            j->in_str = 1;
+        else if (c == '{' || c == '[')
+            j->depth++;
+        else if ((c == '}' || c == ']') && --j->depth == 0) {
+            int r = watch_event(j);
+
+            j->ev.len = 0;
+            if (r == -1)
+                return 0;
+            if (r == -2)
+                return 0;   /* ERROR event: reconnect or relist */
+        }
+    }
+    return n;
+}
+
+static int
+watch_start(struct watch *w, struct watch_job *j, struct kp_error *err)
+{
+    char q[320], *url;
+    char *esc = j->rv ? curl_easy_escape(j->easy, j->rv, 0) : NULL;
+
+    snprintf(q, sizeof(q), "?watch=1&allowWatchBookmarks=true&"
+             "timeoutSeconds=%ld%s%s", WATCH_TIMEOUT_S,
+             esc ? "&resourceVersion=" : "", esc ? esc : "");
+    curl_free(esc);
+    url = xstrfmt(w->f.ep.base, j->def->path, q);
+    j->ev.len = 0;
+    j->depth = j->in_str = j->esc = 0;
+    j->code = 0;
+    j->errbuf[0] = '\0';
+    setup_conn(&w->f, j->easy);
+    /* a watch is quiet for minutes: only the overall timeout bounds it */
+    curl_easy_setopt(j->easy, CURLOPT_LOW_SPEED_TIME, 0L);
+    curl_easy_setopt(j->easy, CURLOPT_TIMEOUT_MS,
+                     (WATCH_TIMEOUT_S + 30) * 1000L);
+    curl_easy_setopt(j->easy, CURLOPT_WRITEFUNCTION, on_watch_body);
+    curl_easy_setopt(j->easy, CURLOPT_WRITEDATA, j);
+    curl_easy_setopt(j->easy, CURLOPT_ERRORBUFFER, j->errbuf);
+    curl_easy_setopt(j->easy, CURLOPT_URL, url);
+    free(url);
+    j->wake_ms = 0;
+    if (curl_multi_add_handle(w->f.multi, j->easy) != CURLM_OK)
+        return kp_errorf(err, KP_EXIT_ERROR, "cannot watch %s: internal "
+                         "error starting the request", j->def->name);
+    j->active = 1;
+    return 0;
+}
+
+/* xorshift64*, seeded once from the clock and the pid: jitter only */
+static unsigned long long
+watch_rand(void)
+{
+    static unsigned long long x;
+
+    if (!x)
+        x = ((unsigned long long)now_ms() << 20) ^
+            (unsigned long long)getpid() ^ 0x9e3779b97f4a7c15ULL;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    return x * 0x2545f4914f6cdd1dULL;
+}
+
+/* The next wait: doubled, capped, times 0.5 to 1.5 (jitter). */
+static long
+watch_backoff(struct watch_job *j)
+{
+    long b = j->backoff_ms ? j->backoff_ms * 2 : WATCH_FIRST_BACKOFF_MS;
+
+    if (b > WATCH_MAX_BACKOFF_MS)
+        b = WATCH_MAX_BACKOFF_MS;
+    j->backoff_ms = b;
+    return b / 2 + (long)(watch_rand() % (unsigned long long)(b + 1));
+}
+
+/* A connection ended: 1 relist, 0 reconnect later, -1 fail. */
+static int
+watch_done(struct watch *w, struct watch_job *j, CURLcode res,
+           struct kp_error *err)
+{
+    long code = 0;
+
+    curl_multi_remove_handle(w->f.multi, j->easy);
+    j->active = 0;
+    if (j->sink_failed) {
+        *err = j->err;
+        return -1;
+    }
+    curl_easy_getinfo(j->easy, CURLINFO_RESPONSE_CODE, &code);
+    if (j->gone || code == 410)
+        return 1;
+    if (res == CURLE_OK && (code == 401 || code == 403 || code == 404)) {
+        if (w->f.o->refused)
+            w->f.o->refused(w->f.o->warn_ctx, j->def->name, code == 404
+                            ? "the server does not serve it (404)"
+                            : code == 401 ? "401 Unauthorized"
+                            : "403 Forbidden");
+        j->refused = 1;
+        return 0;
+    }
+    if (w->f.o->warn && res != CURLE_OK && res != CURLE_OPERATION_TIMEDOUT) {
+        char msg[CURL_ERROR_SIZE + 160];
+
+        snprintf(msg, sizeof(msg), "watch of %s ended (%s); reconnecting",
+                 j->def->name, j->errbuf[0] ? j->errbuf
+                 : curl_easy_strerror(res));
+        kp_redact_str(&w->f.redact, msg, sizeof(msg));
+        w->f.o->warn(w->f.o->warn_ctx, msg);
+    }
+    j->wake_ms = now_ms() + watch_backoff(j);
+    return 0;
+}
+
+static void
+watch_release(struct watch *w)
+{
+    size_t i;
+
+    for (i = 0; i < w->njobs; i++) {
+        struct watch_job *j = &w->jobs[i];
+
+        if (j->active)
+            curl_multi_remove_handle(w->f.multi, j->easy);
+        curl_easy_cleanup(j->easy);
+        free(j->ev.data);
+        free(j->rv);
+    }
+    free(w->jobs);
+    fetch_release(&w->f);
+}
+
+int
+kp_live_watch(const struct kp_live_opts *o, const char *const *resources,
+              char **rvs, const struct kp_watch_sink *sink,
+              struct kp_error *err)
+{
+    static const char *const none[] = {NULL};
+    struct watch w;
+    size_t i, n = 0;
+    int r = 0;
+
+    memset(&w, 0, sizeof(w));
+    w.sink = sink;
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+        return kp_errorf(err, KP_EXIT_ERROR, "cannot start the HTTP client");
+    if (fetch_init(&w.f, o, none, err) < 0) {
+        fetch_release(&w.f);
+        curl_global_cleanup();
+        return -1;
+    }
+    while (resources[n])
+        n++;
+    w.jobs = kp_xcalloc(n ? n : 1, sizeof(*w.jobs));
+    for (i = 0; i < n && r == 0; i++) {
+        struct watch_job *j = &w.jobs[i];
+
+        j->def = find_resource(resources[i]);
+        j->f = &w.f;
+        j->w = &w;
+        if (!j->def)
+            r = kp_errorf(err, KP_EXIT_ERROR, "unknown resource '%s'",
+                          resources[i]);
+        else if (!(j->easy = curl_easy_init()))
+            r = kp_errorf(err, KP_EXIT_ERROR, "cannot start the HTTP "
+                          "client");
+        else {
+            w.njobs++;
+            j->rv = rvs[i] ? kp_xstrdup(rvs[i]) : NULL;
+            r = watch_start(&w, j, err);
+        }
+    }
+    while (r == 0) {
+        int running, stop;
+        CURLMsg *m;
+        int left;
+        long long now;
+
+        if (curl_multi_perform(w.f.multi, &running) != CURLM_OK) {
+            r = kp_errorf(err, KP_EXIT_ERROR, "internal error in the "
+                          "HTTP client");
+            break;
+        }
+        while (r == 0 && (m = curl_multi_info_read(w.f.multi, &left))) {
+            struct watch_job *j = NULL;
+
+            if (m->msg != CURLMSG_DONE)
+                continue;
+            for (i = 0; i < w.njobs; i++)
+                if (w.jobs[i].easy == m->easy_handle)
+                    j = &w.jobs[i];
+            if (j)
+                r = watch_done(&w, j, m->data.result, err);
+        }
+        if (r != 0)
+            break;
+        stop = sink->tick ? sink->tick(sink->ctx, err) : 0;
+        if (stop) {
+            r = stop < 0 ? -1 : 0;
+            break;
+        }
+        now = now_ms();
+        for (i = 0; i < w.njobs && r == 0; i++)
+            if (!w.jobs[i].active && !w.jobs[i].refused &&
+                w.jobs[i].wake_ms && w.jobs[i].wake_ms <= now)
+                r = watch_start(&w, &w.jobs[i], err);
+        if (r == 0)
+            curl_multi_poll(w.f.multi, NULL, 0, 200, NULL);
+    }
+    if (r >= 0)
+        for (i = 0; i < w.njobs; i++) {
+            free(rvs[i]);
+            rvs[i] = w.jobs[i].rv ? kp_xstrdup(w.jobs[i].rv) : NULL;
+        }
+    if (r < 0)
+        kp_redact_str(&w.f.redact, err->msg, sizeof(err->msg));
+    watch_release(&w);
+    curl_global_cleanup();
+    return r;
 }

@@ -80,6 +80,12 @@ struct kp_list_sink {
      * since begin, so that none is seen twice.
      */
     int (*restart)(void *ctx, const char *resource, struct kp_error *err);
+    /*
+     * Optional: once every list is read, for each list not refused, in
+     * order, its metadata.resourceVersion (NULL if the server sent none):
+     * where a watch of it starts (kp_live_watch).
+     */
+    void (*list_version)(void *ctx, const char *resource, const char *rv);
 };
 
 /*
@@ -93,6 +99,36 @@ struct kp_list_sink {
  */
 int kp_live_fetch(const struct kp_live_opts *o, const char *const *resources,
                   const struct kp_list_sink *sink, struct kp_error *err);
+
+/*
+ * Where kp_live_watch() hands the changes.  event(): one ADDED, MODIFIED
+ * or DELETED event of a resource (whose items are of kind/api_version),
+ * the object's JSON (len bytes, credentials scrubbed, borrowed for the
+ * call); -1 with err set stops the watch with that error.  tick(): called
+ * between reads, at least every 200 ms: 1 ends the watch (0 returned),
+ * -1 fails it, 0 goes on.
+ */
+struct kp_watch_sink {
+    void *ctx;
+    int (*event)(void *ctx, const char *resource, const char *kind,
+                 const char *api_version, const char *type,
+                 const char *text, size_t len, struct kp_error *err);
+    int (*tick)(void *ctx, struct kp_error *err);
+};
+
+/*
+ * Watch every resource of the NULL-terminated list from rvs[i] (its
+ * list's resourceVersion; NULL: from now), as client-go's reflector:
+ * allowWatchBookmarks, reconnects from the last resourceVersion seen
+ * with a capped, jittered backoff.  Returns 0 when tick() ended it, 1
+ * when the server said 410 Gone (list again, then watch from the new
+ * list), -1 with err set.  rvs[i] (malloc'd, replaced) is left at the
+ * last resourceVersion seen.  A watch refused (401/403/404) is reported
+ * through kp_live_opts.refused and not retried.
+ */
+int kp_live_watch(const struct kp_live_opts *o, const char *const *resources,
+                  char **rvs, const struct kp_watch_sink *sink,
+                  struct kp_error *err);
 
 /*
  * The namespace of the selected context (or of the in-cluster service

@@ -175,6 +175,21 @@ on_version(void *ctx, const char *body, const char *why)
                          "the version replayed is the newest kubelet's", why);
 }
 
+void
+kp_live_opts_from_options(const struct kp_options *o, struct kp_live_opts *lo)
+{
+    memset(lo, 0, sizeof(*lo));
+    lo->kubeconfig = o->kubeconfig;
+    lo->context = o->context;
+    lo->cluster = o->cluster;
+    lo->user = o->user;
+    lo->server = o->server;
+    lo->token = o->token;
+    lo->certificate_authority = o->certificate_authority;
+    lo->insecure_skip_tls_verify = o->insecure_skip_tls_verify;
+    lo->request_timeout_ms = o->request_timeout_ms;
+}
+
 static int load_live(struct kp_snapshot *s, const struct kp_options *o,
                      const char *const *resources, bool version,
                      char *default_ns, size_t ns_len, struct kp_error *err);
@@ -211,20 +226,11 @@ load_live(struct kp_snapshot *s, const struct kp_options *o,
     struct kp_live_opts lo;
     struct live_ctx lc;
     struct kp_list_sink sink = {&lc, on_begin, on_item, on_page_end,
-                                on_restart};
+                                on_restart, NULL};
 
-    memset(&lo, 0, sizeof(lo));
     memset(&lc, 0, sizeof(lc));
     lc.s = s;
-    lo.kubeconfig = o->kubeconfig;
-    lo.context = o->context;
-    lo.cluster = o->cluster;
-    lo.user = o->user;
-    lo.server = o->server;
-    lo.token = o->token;
-    lo.certificate_authority = o->certificate_authority;
-    lo.insecure_skip_tls_verify = o->insecure_skip_tls_verify;
-    lo.request_timeout_ms = o->request_timeout_ms;
+    kp_live_opts_from_options(o, &lo);
     lo.warn = on_warn;
     lo.warn_ctx = s;
     lo.optional = optional_resources;

@@ -5,8 +5,13 @@
 #ifndef KP_LIVE_H
 #define KP_LIVE_H
 
+#include "api_client.h"
 #include "kp.h"
 #include "snapshot.h"
+
+/* The connection flags of o (--kubeconfig, --server, ...) as lo. */
+void kp_live_opts_from_options(const struct kp_options *o,
+                               struct kp_live_opts *lo);
 
 /* Fetch the lists and load them; default_ns receives the context's. */
 int kp_load_live(struct kp_snapshot *s, const struct kp_options *o,

@@ -12,6 +12,7 @@
  * instead of .json with -o yaml).
  */
 #include "input.h"
+#include "recording.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -424,8 +425,14 @@ kp_input_load(struct kp_snapshot *s, struct kp_input *in, const char *path,
     struct stat st;
 
     if (strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
-        S_ISDIR(st.st_mode))
+        S_ISDIR(st.st_mode)) {
+        if (kp_recording_is_dir(path)) {
+            struct kp_recording_query q = {in->at_ms, in->from_ms};
+
+            return kp_recording_load(s, path, &q, err);
+        }
         return load_dir(s, in, path, err);
+    }
     return load_file(s, path, err);
 }
 

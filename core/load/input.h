@@ -16,6 +16,9 @@
 struct kp_input {
     bool recursive;             /* -R: walk subdirectories */
     char dump_dir[512];         /* the first cluster-info dump read, or "" */
+    /* a recording (recording.h) is read as it was at at_ms (0: last),
+     * with what was deleted from from_ms on (0: nothing) */
+    long long at_ms, from_ms;
 };
 
 /*

@@ -84,6 +84,7 @@ struct kp_list_stream {
     size_t ws_run;              /* white space bytes in a row */
     const struct kp_redact *redact;
     char *cont;
+    char *rv;                   /* metadata.resourceVersion, or NULL */
     struct kp_error err;        /* sticky, once S_FAILED */
 };
 
@@ -115,6 +116,7 @@ kp_list_stream_free(struct kp_list_stream *ls)
     free(ls->mbuf.data);
     free(ls->ibuf.data);
     free(ls->cont);
+    free(ls->rv);
     free(ls);
 }
 
@@ -132,6 +134,8 @@ kp_list_stream_reset(struct kp_list_stream *ls)
     ls->nitems = 0;
     free(ls->cont);
     ls->cont = NULL;
+    free(ls->rv);
+    ls->rv = NULL;
     ls->err.msg[0] = '\0';
     /* a big item's buffer is not kept for the next page */
     if (ls->ibuf.cap > ((size_t)1 << 20)) {
@@ -144,6 +148,12 @@ const char *
 kp_list_stream_continue(const struct kp_list_stream *ls)
 {
     return ls->cont;
+}
+
+const char *
+kp_list_stream_resource_version(const struct kp_list_stream *ls)
+{
+    return ls->rv;
 }
 
 long
@@ -357,6 +367,11 @@ take_metadata(struct kp_list_stream *ls, const cJSON *md)
         return fail(ls, "metadata.continue: expected a string");
     if (c && c->valuestring[0])
         ls->cont = kp_xstrdup(c->valuestring);
+    c = kp_json_get(md, "resourceVersion");
+    if (c && !cJSON_IsString(c))
+        return fail(ls, "metadata.resourceVersion: expected a string");
+    if (c && c->valuestring[0] && strlen(c->valuestring) < 128)
+        ls->rv = kp_xstrdup(c->valuestring);
     return 0;
 }
 

@@ -73,6 +73,12 @@ int kp_list_stream_feed(struct kp_list_stream *ls, const char *data,
  */
 int kp_list_stream_finish(struct kp_list_stream *ls, struct kp_error *err);
 
+/*
+ * After a successful finish: metadata.resourceVersion (what a watch
+ * starts from: the list's "as of"), or NULL when the page has none.
+ */
+const char *kp_list_stream_resource_version(const struct kp_list_stream *ls);
+
 /* After a successful finish: metadata.continue, or NULL on the last page. */
 const char *kp_list_stream_continue(const struct kp_list_stream *ls);
 

@@ -57,6 +57,11 @@ Hostile servers (the same way; each streams until the client hangs up):
   echo-credential-item   200 pages whose items carry the Authorization
                          header in an annotation
   html-200, html-502     a proxy's HTML error page with that status
+  watch-gone             a watch's first answer is an ERROR event with a
+                         410 Status (once per resource)
+  watch-gone-status      a watch is answered 410 Gone (once)
+  watch-drop             a watch's connection drops after its first
+                         event (once per resource)
   stall                  headers and half a page, then silence for
                          --slow-seconds
   huge-header            a response header line of 1 MiB
@@ -109,6 +114,7 @@ RESOURCES = {
 }
 
 RESOURCE_VERSION = "4242"
+WATCH_RV_BASE = 5000     # the --watch-events file's line i has rv 5000+i
 EXPIRED_MESSAGE = (
     "The provided continue parameter is too old to display a consistent "
     "list result. You can start a new list without the continue parameter,"
@@ -466,7 +472,85 @@ class Handler(BaseHTTPRequestHandler):
         if kind not in ("token", "cert"):
             self.send_json(401, status(401, "Unauthorized", "Unauthorized"))
             return
+        if q.get("watch", [""])[0] in ("1", "true"):
+            self.serve_watch(res, q)
+            return
         self.serve_list(res, q, namespace)
+
+    def watch_lines(self):
+        """The --watch-events file's whole lines: (rv, event dict)."""
+        path = self.server.state.args.watch_events
+        out = []
+        if not path or not os.path.exists(path):
+            return out
+        with open(path) as f:
+            for i, ln in enumerate(f):
+                if ln.endswith("\n") and ln.strip():
+                    out.append((WATCH_RV_BASE + i, json.loads(ln)))
+        return out
+
+    def serve_watch(self, res, q):
+        """A watch as the API server streams one: one JSON event a line,
+        from resourceVersion on, BOOKMARKs every --bookmark-seconds,
+        until timeoutSeconds (or a fault)."""
+        name, list_kind, api_version, group = res
+        st = self.server.state
+        if st.active("watch-gone-status", name) and \
+                st.fire_once("watch-gone-status", name):
+            self.send_json(410, status(410, "Expired", "too old resource "
+                                       "version: 1 (2)"))
+            return
+        if self.fault_response(name, group, q):
+            return
+        try:
+            since = int(q.get("resourceVersion", ["0"])[0] or 0)
+        except ValueError:
+            since = 0
+        timeout = float(q.get("timeoutSeconds", ["300"])[0] or 300)
+        end = time.time() + min(timeout, st.args.lifetime)
+        st.log({"watch": name, "resourceVersion": since,
+                "bookmarks": q.get("allowWatchBookmarks", [""])[0]})
+        self.start_stream()
+        kind = list_kind[:-4]
+        sent = since
+        last_bookmark = time.time()
+        try:
+            if st.active("watch-gone", name) and \
+                    st.fire_once("watch-gone", name):
+                ev = {"type": "ERROR", "object": status(
+                    410, "Expired", "too old resource version")}
+                self.wfile.write((json.dumps(ev) + "\n").encode())
+                return
+            while time.time() < end:
+                for rv, ev in self.watch_lines():
+                    if rv <= sent or ev.get("resource") != name:
+                        continue
+                    obj = dict(ev["object"])
+                    obj.pop("kind", None)
+                    obj.pop("apiVersion", None)
+                    obj = {"kind": kind, "apiVersion": api_version, **obj}
+                    obj.setdefault("metadata", {})["resourceVersion"] = \
+                        str(rv)
+                    line = json.dumps({"type": ev["type"], "object": obj})
+                    self.wfile.write((line + "\n").encode())
+                    self.wfile.flush()
+                    sent = rv
+                    if st.active("watch-drop", name) and \
+                            st.fire_once("watch-drop", name):
+                        return      # the connection drops mid-stream
+                lines = self.watch_lines()
+                top = max([sent] + [rv for rv, _ in lines])
+                if time.time() - last_bookmark >= st.args.bookmark_seconds:
+                    bm = {"type": "BOOKMARK", "object": {
+                        "kind": kind, "apiVersion": api_version,
+                        "metadata": {"resourceVersion": str(top)}}}
+                    self.wfile.write((json.dumps(bm) + "\n").encode())
+                    self.wfile.flush()
+                    last_bookmark = time.time()
+                time.sleep(0.1)
+        except (BrokenPipeError, ConnectionResetError, ssl.SSLError,
+                OSError):
+            pass
 
     def fault_response(self, name, group, q):
         """Send the response of an active fault; True if one was sent."""
@@ -587,6 +671,10 @@ def parse_args(argv):
                    help="first item of expired-continue-late's 410")
     p.add_argument("--slow-seconds", type=float, default=3.0)
     p.add_argument("--lifetime", type=float, default=120.0)
+    p.add_argument("--watch-events",
+                   help="JSON lines {resource, type, object} that watches "
+                   "stream (appended while the server runs)")
+    p.add_argument("--bookmark-seconds", type=float, default=1.0)
     return p.parse_args(argv)
 
 
