@@ -432,9 +432,9 @@ h_max_disk(struct kp_options *o, const char *a, struct kp_error *e)
     int64_t v;
 
     if (kp_quantity_parse(a, &q, &qe) < 0 ||
-        (v = kp_quantity_value(&q)) < ((int64_t)1 << 20))
+        (v = kp_quantity_value(&q)) < ((int64_t)1 << 14))
         return kp_errorf(e, KP_EXIT_USAGE, "invalid value '%s' for "
-                         "--max-disk: expected a size of at least 1Mi, such "
+                         "--max-disk: expected a size of at least 16Ki, such "
                          "as 500Mi or 2Gi", a);
     o->record_max_disk = v;
     return 0;
