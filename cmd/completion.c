@@ -100,6 +100,7 @@ static const struct {
     const char *help;
 } commands[] = {
     {"explain", "list past preemptions found in the -f files"},
+    {"record", "watch the live cluster into a recording for explain --from"},
     {"version", "print the version, the kube-scheduler releases replayed "
      "and the libraries' versions"},
     {"completion", "print a shell completion script"},

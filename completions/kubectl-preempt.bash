@@ -17,8 +17,9 @@ __kubectl_preempt_flags=(--filename -f --recursive -R --output -o --sort-by
     --fail-on --scheduler-name --config --profile --ignore-unknown-plugins
     --kube-version --kubeconfig --context --cluster --user --server -s
     --token --certificate-authority --insecure-skip-tls-verify
-    --request-timeout --snapshot-out --verbose -v --help -h --version)
-__kubectl_preempt_commands=(explain version completion)
+    --request-timeout --snapshot-out --dir --snapshot-interval --max-disk
+    --max-age --at --since --from --verbose -v --help -h --version)
+__kubectl_preempt_commands=(explain record version completion)
 
 # __kubectl_preempt_arg FLAG: set REPLY to what FLAG's argument
 # completes to (file, namespace, context, cluster, user, word or
@@ -57,6 +58,13 @@ __kubectl_preempt_arg()
     --certificate-authority) REPLY='file' ;;
     --request-timeout) REPLY='word' ;;
     --snapshot-out) REPLY='file' ;;
+    --dir) REPLY='word' ;;
+    --snapshot-interval) REPLY='word' ;;
+    --max-disk) REPLY='word' ;;
+    --max-age) REPLY='word' ;;
+    --at) REPLY='word' ;;
+    --since) REPLY='word' ;;
+    --from) REPLY='word' ;;
     *) REPLY='' ;;
     esac
 }

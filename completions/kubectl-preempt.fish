@@ -71,6 +71,20 @@ function __kubectl_preempt_arg --description 'What the argument of a flag comple
             echo word
         case --snapshot-out
             echo file
+        case --dir
+            echo word
+        case --snapshot-interval
+            echo word
+        case --max-disk
+            echo word
+        case --max-age
+            echo word
+        case --at
+            echo word
+        case --since
+            echo word
+        case --from
+            echo word
     end
 end
 
@@ -295,6 +309,20 @@ complete -c kubectl-preempt -l request-timeout -x \
     -d 'timeout of each API request, e.g. 30s (default 0: none)'
 complete -c kubectl-preempt -l snapshot-out -r -F \
     -d 'write what was fetched from the cluster as a List'
+complete -c kubectl-preempt -l dir -x \
+    -d 'record: the directory the recording is kept in'
+complete -c kubectl-preempt -l snapshot-interval -x \
+    -d 'record: a full snapshot this often, changes between (default 10m)'
+complete -c kubectl-preempt -l max-disk -x \
+    -d 'record: drop the oldest snapshots past this size (default 1Gi)'
+complete -c kubectl-preempt -l max-age -x \
+    -d 'record: drop what is older than this (default 24h)'
+complete -c kubectl-preempt -l at -x \
+    -d '-f RECORDING, explain --from: the cluster as it was at this time (RFC 3339, e.g. 2026-11-27T03:00:00Z; default: the last recorded)'
+complete -c kubectl-preempt -l since -x \
+    -d 'explain --from: the preemptions of this last while (default 1h)'
+complete -c kubectl-preempt -l from -x \
+    -d 'explain: read a recording (kubectl-preempt record), the victims of the window restored as they were'
 complete -c kubectl-preempt -s v -l verbose \
     -d 'print more on stderr (ignored kinds, notes); repeatable, or a level: -v=N, -v N, --v=N'
 complete -c kubectl-preempt -s h -l help \
@@ -304,11 +332,13 @@ complete -c kubectl-preempt -l version \
 complete -c kubectl-preempt -n 'test (__kubectl_preempt_nwords) -eq 1' \
     -a explain -d 'list past preemptions found in the -f files'
 complete -c kubectl-preempt -n 'test (__kubectl_preempt_nwords) -eq 1' \
+    -a record -d 'watch the live cluster into a recording for explain --from'
+complete -c kubectl-preempt -n 'test (__kubectl_preempt_nwords) -eq 1' \
     -a version -d 'print the version, the kube-scheduler releases replayed and the libraries\' versions'
 complete -c kubectl-preempt -n 'test (__kubectl_preempt_nwords) -eq 1' \
     -a completion -d 'print a shell completion script'
 complete -c kubectl-preempt \
     -n '__kubectl_preempt_in completion; and test (__kubectl_preempt_nwords) -eq 2' \
     -a 'bash zsh fish'
-complete -c kubectl-preempt -n 'not __kubectl_preempt_in explain version completion' \
+complete -c kubectl-preempt -n 'not __kubectl_preempt_in explain record version completion' \
     -a '(__kubectl_preempt_pods)'
