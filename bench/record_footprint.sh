@@ -80,7 +80,8 @@ with open(sys.argv[2], "a") as f:
             time.sleep(secs * 0.8 / (n / 100))
 PY
 sleep $((seconds / 5 + 1))
-kill -TERM $rec
+# the recorder is /usr/bin/time's child: it gets the signal
+pkill -TERM -P $rec
 wait $rec || true
 snap=$(ls "$work"/rec/snapshot-*.json | head -1)
 changes=$(cat "$work"/rec/changes-*.jsonl | wc -c)

@@ -206,6 +206,28 @@ print(json.dumps(p))')
     assert_output 1
 }
 
+@test "a burst faster than the disk: every change recorded, in order" {
+    need python3
+    start_recorder
+    python3 - "$EVENTS" "$(pod_json batch worker-0)" <<'PY'
+import json, sys
+p = json.loads(sys.argv[2])
+with open(sys.argv[1], "a") as f:
+    for i in range(3000):
+        p["metadata"]["labels"] = {"n": str(i)}
+        f.write(json.dumps({"resource": "pods", "type": "MODIFIED",
+                            "object": p}) + "\n")
+PY
+    wait_lines "$REC/changes-*.jsonl" 3000
+    stop_recorder
+    run bash -c "grep -o '\"labels\":{\"n\":\"[0-9]*\"}' '$REC'/changes-*.jsonl |
+        sed 's/[^0-9]//g' | awk 'NR - 1 != \$1 { bad = 1 } END { print NR, bad + 0 }'"
+    assert_output "3000 0"
+    # the last moment is the last change
+    run --separate-stderr "$KP" -f "$REC" -o json --scheduler-name none
+    assert_success
+}
+
 @test "kill -9 while changes are written: the recording loads, cut line and all" {
     need python3
     start_recorder

@@ -477,16 +477,22 @@ class Handler(BaseHTTPRequestHandler):
             return
         self.serve_list(res, q, namespace)
 
-    def watch_lines(self):
-        """The --watch-events file's whole lines: (rv, event dict)."""
+    def watch_lines(self, cursor):
+        """The --watch-events file's new whole lines since cursor (a
+        [offset, line number] pair, advanced): (rv, event dict)."""
         path = self.server.state.args.watch_events
         out = []
         if not path or not os.path.exists(path):
             return out
-        with open(path) as f:
-            for i, ln in enumerate(f):
-                if ln.endswith("\n") and ln.strip():
-                    out.append((WATCH_RV_BASE + i, json.loads(ln)))
+        with open(path, "rb") as f:
+            f.seek(cursor[0])
+            for ln in f:
+                if not ln.endswith(b"\n"):
+                    break
+                cursor[0] += len(ln)
+                if ln.strip():
+                    out.append((WATCH_RV_BASE + cursor[1], json.loads(ln)))
+                cursor[1] += 1
         return out
 
     def serve_watch(self, res, q):
@@ -513,6 +519,8 @@ class Handler(BaseHTTPRequestHandler):
         self.start_stream()
         kind = list_kind[:-4]
         sent = since
+        top = since
+        cursor = [0, 0]
         last_bookmark = time.time()
         try:
             if st.active("watch-gone", name) and \
@@ -522,7 +530,8 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.write((json.dumps(ev) + "\n").encode())
                 return
             while time.time() < end:
-                for rv, ev in self.watch_lines():
+                for rv, ev in self.watch_lines(cursor):
+                    top = max(top, rv)
                     if rv <= sent or ev.get("resource") != name:
                         continue
                     obj = dict(ev["object"])
@@ -538,8 +547,6 @@ class Handler(BaseHTTPRequestHandler):
                     if st.active("watch-drop", name) and \
                             st.fire_once("watch-drop", name):
                         return      # the connection drops mid-stream
-                lines = self.watch_lines()
-                top = max([sent] + [rv for rv, _ in lines])
                 if time.time() - last_bookmark >= st.args.bookmark_seconds:
                     bm = {"type": "BOOKMARK", "object": {
                         "kind": kind, "apiVersion": api_version,
