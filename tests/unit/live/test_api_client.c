@@ -239,7 +239,8 @@ on_restart(void *ctx, const char *resource, struct kp_error *err)
 static struct kp_list_sink
 sink_of(struct seen *s)
 {
-    struct kp_list_sink k = {s, on_begin, on_item, on_page_end, on_restart};
+    struct kp_list_sink k = {s, on_begin, on_item, on_page_end, on_restart,
+                             NULL};
 
     return k;
 }

@@ -29,7 +29,7 @@ static int
 load(const char *rel, bool recursive, struct kp_snapshot *s,
      struct kp_error *err)
 {
-    struct kp_input in = {recursive, ""};
+    struct kp_input in = {recursive, "", 0, 0};
 
     kp_snapshot_init(s);
     return kp_input_load(s, &in, at(rel), err);
@@ -113,7 +113,7 @@ static void
 test_input__cluster_info_dump_is_noted(void)
 {
     struct kp_snapshot s;
-    struct kp_input in = {true, ""};
+    struct kp_input in = {true, "", 0, 0};
     struct kp_error err = {0, ""};
 
     mkdir(at("dump"), 0755);
