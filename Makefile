@@ -5,7 +5,9 @@
 #                   the whole suite again under ASan+UBSan, replays the
 #                   fuzz corpora and crashers (libFuzzer), runs each fuzz
 #                   target for FUZZ_SHORT_SECONDS (10 s), and runs
-#                   valgrind memcheck on the examples
+#                   valgrind memcheck on the examples, and the
+#                   mutation run (tests/mutation/run: hand-picked mutants
+#                   of core/sched and core/whatif, each killed by a test)
 #   make selfcheck  SELFCHECK_SEEDS=N: core/ built with -DKP_SELFCHECK
 #                   into build-selfcheck/, then the incremental-state
 #                   self-check over N random clusters (tests/selfcheck/)
@@ -149,9 +151,13 @@ test: deps
 	        '^not ok ' build-fuzz.log) failed" >>build-fuzz.log; \
 	tests/valgrind build/kubectl-preempt >build-valgrind.log 2>&1; s4=$$?; \
 	    sed 's/^/[valgrind] /' build-valgrind.log; \
+	tests/mutation/run >build-mutation.log 2>&1; s5=$$?; \
+	    grep -E '^(ok|not ok) |^#   ' build-mutation.log | \
+	    sed 's/^/[mutation] /'; \
 	tests/summarize build-test.log build-asan.log build-fuzz.log \
-	    build-valgrind.log; \
-	[ $$s1 = 0 ] && [ $$s2 = 0 ] && [ $$s3 = 0 ] && [ $$s4 = 0 ]
+	    build-valgrind.log build-mutation.log; \
+	[ $$s1 = 0 ] && [ $$s2 = 0 ] && [ $$s3 = 0 ] && [ $$s4 = 0 ] && \
+	    [ $$s5 = 0 ]
 
 asan:
 	$(MAKE) test-one BUILD=build-asan CFLAGS="-O1 -g $(SAN)" CC=clang
@@ -193,7 +199,8 @@ DIST    = kubectl-preempt-$(VERSION)
 clean:
 	rm -rf build build-asan build-fuzz bin dist build-dist build-test.log \
 	    build-selfcheck build-asan-selfcheck \
-	    build-asan.log build-fuzz.log build-valgrind.log
+	    build-asan.log build-fuzz.log build-valgrind.log \
+	    build-mutation.log
 
 include packaging/Makefile.inc
 include bench/Makefile.inc

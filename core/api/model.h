@@ -244,6 +244,13 @@ struct kp_pdb {
     size_t ndisrupted;
     const char **disrupted;     /* pod names in status.disruptedPods */
     /*
+     * Read by the Eviction API only (issue 24, whatif.c): status
+     * currentHealthy and desiredHealthy, and spec.unhealthyPodEviction-
+     * Policy AlwaysAllow (else IfHealthyBudget, the default).
+     */
+    int32_t current_healthy, desired_healthy;
+    bool unhealthy_always_allow;
+    /*
      * --kube-version 1.38: an empty selector ({}) matches every pod of
      * the namespace (kubernetes/kubernetes #141785); before, none.
      */

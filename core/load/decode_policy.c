@@ -26,6 +26,31 @@ decode_disrupted(struct kp_snapshot *s, const cJSON *status,
     return 0;
 }
 
+/*
+ * spec.unhealthyPodEvictionPolicy: AlwaysAllow or IfHealthyBudget (unset
+ * reads as IfHealthyBudget).  The API server's validation refuses any
+ * other value; the Eviction API (eviction.go) treats whatever is not
+ * AlwaysAllow as IfHealthyBudget, and so does the tool, with a warning.
+ */
+static int
+decode_unhealthy_policy(struct kp_snapshot *s, const cJSON *spec,
+                        struct kp_pdb *p, struct kp_error *err)
+{
+    const char *policy;
+
+    if (kp_json_istr(&s->arena, spec, "unhealthyPodEvictionPolicy", &policy,
+                     err) < 0)
+        return kp_error_path(err, "spec");
+    p->unhealthy_always_allow = policy && strcmp(policy, "AlwaysAllow") == 0;
+    if (policy && !p->unhealthy_always_allow &&
+        strcmp(policy, "IfHealthyBudget") != 0)
+        kp_snapshot_warn(s, "PodDisruptionBudget '%s/%s': spec."
+                         "unhealthyPodEvictionPolicy: unsupported value "
+                         "'%s': read as IfHealthyBudget, as the Eviction "
+                         "API reads it", p->ns, p->name, policy);
+    return 0;
+}
+
 int
 kp_decode_pdb(struct kp_snapshot *s, const cJSON *obj, struct kp_pdb *p,
               struct kp_error *err)
@@ -52,7 +77,15 @@ kp_decode_pdb(struct kp_snapshot *s, const cJSON *obj, struct kp_pdb *p,
         decode_disrupted(s, status, p, err) < 0)
         return kp_error_path(err, "status");
     p->disruptions_allowed = (int32_t)v;
-    return 0;
+    if (kp_json_int(status, "currentHealthy", INT32_MIN, INT32_MAX, &v,
+                    NULL, err) < 0)
+        return kp_error_path(err, "status");
+    p->current_healthy = (int32_t)v;
+    if (kp_json_int(status, "desiredHealthy", INT32_MIN, INT32_MAX, &v,
+                    NULL, err) < 0)
+        return kp_error_path(err, "status");
+    p->desired_healthy = (int32_t)v;
+    return decode_unhealthy_policy(s, spec, p, err);
 }
 
 int

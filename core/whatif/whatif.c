@@ -360,24 +360,35 @@ spend_healthy(struct kp_whatif *w, const struct kp_snapshot *s,
         return;
     for (j = 0; j < s->npdbs; j++)
         if (kp_pdb_matches(s->pdbs[j], p) &&
-            !kp_pdb_in_disrupted(s->pdbs[j], p) && w->budget[j] > 0)
-            w->budget[j]--;
+            !kp_pdb_in_disrupted(s->pdbs[j], p)) {
+            w->healthy[j]--;
+            if (w->budget[j] > 0)
+                w->budget[j]--;
+        }
 }
 
 /* ---- the Eviction subresource ---- */
 
 /*
- * eviction.go for a pod that is not finished and not terminating: a
- * Pending pod is deleted without a PDB check (canIgnorePDB); more than
- * one PDB is a 500; with one, disruptionsAllowed 0 is a 429 (kubectl
- * retries every 5 s), else it is decremented (checkAndDecrement).  A pod
- * that is not Ready does not count as healthy and is deleted without
- * spending the budget while the PDB has some to spare.
+ * eviction.go (EvictionREST.Create) for a pod that is not finished and
+ * not terminating: a Pending pod is deleted without a PDB check
+ * (canIgnorePDB); more than one PDB is a 500.  With one PDB, a pod that
+ * is not Ready (IsPodReady) is deleted without touching the budget when
+ * the PDB's unhealthyPodEvictionPolicy is AlwaysAllow, or, under
+ * IfHealthyBudget (the default), when currentHealthy >= desiredHealthy
+ * and desiredHealthy > 0, whatever disruptionsAllowed says (issue 24
+ * items 8 and 9).  Every other pod goes to checkAndDecrement:
+ * disruptionsAllowed 0 is a 429 (kubectl retries every 5 s), else it is
+ * decremented.  The tool's budget is what the disruption controller shows
+ * once the pod is gone (its resync is instant): only a pod it counted
+ * healthy uses one disruption -- Ready, and not already in the PDB's
+ * disruptedPods (countHealthyPods; issue 24 item 10).
  */
 static enum kp_drain_outcome
 evict(struct kp_whatif *w, const struct kp_snapshot *s,
       struct kp_drain_pod *dp)
 {
+    const struct kp_pdb *pdb;
     int match[2], n = 0;
     size_t j;
 
@@ -395,13 +406,33 @@ evict(struct kp_whatif *w, const struct kp_snapshot *s,
     if (n == 0)
         return KP_DRAIN_EVICTED;
     dp->pdb = match[0];
+    pdb = s->pdbs[match[0]];
+    if (!dp->pod->ready && pdb->unhealthy_always_allow) {
+        dp->why = "not Ready: the Eviction API deletes it without using "
+                  "the budget (unhealthyPodEvictionPolicy AlwaysAllow)";
+        return KP_DRAIN_EVICTED;
+    }
+    if (!dp->pod->ready && pdb->desired_healthy > 0 &&
+        w->healthy[match[0]] >= pdb->desired_healthy) {
+        dp->why = "not Ready: the Eviction API deletes it without using "
+                  "the budget (currentHealthy >= desiredHealthy > 0)";
+        return KP_DRAIN_EVICTED;
+    }
     if (w->budget[match[0]] <= 0) {
         dp->why = "Cannot evict pod as it would violate the pod's "
                   "disruption budget.";
         return KP_DRAIN_WAITING;
     }
-    if (dp->pod->ready)
-        w->budget[match[0]]--;
+    if (!dp->pod->ready)
+        return KP_DRAIN_EVICTED;
+    if (kp_pdb_in_disrupted(pdb, dp->pod)) {
+        dp->why = "already in the PDB's disruptedPods: the disruption "
+                  "controller never counted it, its eviction uses no "
+                  "disruption";
+        return KP_DRAIN_EVICTED;
+    }
+    w->budget[match[0]]--;
+    w->healthy[match[0]]--;
     return KP_DRAIN_EVICTED;
 }
 
@@ -425,23 +456,33 @@ evicted(struct kp_drain_pod *dp, int wave)
 /* ---- drain ---- */
 
 /*
- * The filters of filters.go, in order, with --ignore-daemonsets and
- * --delete-emptydir-data: finished pods are deleted; DaemonSet-managed
- * and mirror pods stay; pods with emptyDir are evicted (a warning); pods
- * without a controller stop the drain unless --force.  Returns whether
- * the pod goes on to the Eviction API.
+ * filters.go's unmanagedFatal since kubectl v1.30 (kubernetes #120159;
+ * v1.29 and before: "Pods declare no controller (use --force to
+ * override)").
+ */
+#define KP_DRAIN_UNMANAGED_FATAL                                            \
+    "cannot delete Pods that declare no controller (use --force to "      \
+    "override)"
+
+/*
+ * The filters of filters.go (Helper.makeFilters), in order, with
+ * --ignore-daemonsets and --delete-emptydir-data: daemonSetFilter keeps a
+ * DaemonSet pod unless it is finished; mirrorPodFilter keeps a mirror pod
+ * whatever its phase (it runs before any other phase test, so a finished
+ * static pod stays: issue 24 item 11); localStorageFilter and
+ * unreplicatedFilter let a finished pod through (deleted); pods with
+ * emptyDir are evicted (a warning); pods without a controller stop the
+ * drain unless --force.  Returns whether the pod goes on to the Eviction
+ * API.
  */
 static bool
 drain_filter(struct kp_drain_pod *dp, bool force, bool *unreplicated)
 {
     const struct kp_pod *p = dp->pod;
+    bool finished = kp_pod_is_terminal(p);
 
-    if (kp_pod_is_terminal(p)) {
-        dp->outcome = KP_DRAIN_DELETED;
-        dp->why = "finished (Succeeded or Failed): deleted";
-        return false;
-    }
-    if (p->controller_kind && strcmp(p->controller_kind, "DaemonSet") == 0) {
+    if (!finished && p->controller_kind &&
+        strcmp(p->controller_kind, "DaemonSet") == 0) {
         dp->outcome = KP_DRAIN_KEPT;
         dp->why = "ignoring DaemonSet-managed Pods";
         return false;
@@ -451,17 +492,28 @@ drain_filter(struct kp_drain_pod *dp, bool force, bool *unreplicated)
         dp->why = "mirror pod of a static pod: left to the kubelet";
         return false;
     }
+    if (finished) {
+        dp->outcome = KP_DRAIN_DELETED;
+        dp->why = "finished (Succeeded or Failed): deleted";
+        return false;
+    }
     if (!p->controller_kind && !force) {
         *unreplicated = true;
         dp->outcome = KP_DRAIN_NOT_EVICTED;
-        dp->why = "cannot delete Pods declare no controller (use --force "
-                  "to override)";
+        dp->why = KP_DRAIN_UNMANAGED_FATAL;
         return false;
     }
     return true;
 }
 
-/* kubectl's error when pods without a controller stop the drain. */
+/*
+ * kubectl's error when pods without a controller stop the drain:
+ * PodDeleteList.errors() (filters.go) prints "cannot delete MSG: NS/NAME,
+ * ..." with unmanagedFatal as MSG.  Since kubectl v1.30 (kubernetes #120159)
+ * unmanagedFatal itself starts with "cannot delete", so every release the
+ * tool replays (v1.31 to v1.38) prints the words twice; kubectl #1808 is
+ * open about it (#131173, which would drop one, was closed unmerged).
+ */
 static const char *
 stopped_message(struct kp_snapshot *s, const struct kp_node_whatif *nw)
 {
@@ -470,8 +522,7 @@ stopped_message(struct kp_snapshot *s, const struct kp_node_whatif *nw)
     size_t i, n = 0;
 
     kp_buf_init(&b);
-    kp_buf_printf(&b, "cannot delete Pods declare no controller (use "
-                  "--force to override): ");
+    kp_buf_printf(&b, "cannot delete %s: ", KP_DRAIN_UNMANAGED_FATAL);
     for (i = 0; i < nw->npods; i++)
         if (nw->pods[i].outcome == KP_DRAIN_NOT_EVICTED && nw->pods[i].why &&
             !nw->pods[i].pod->controller_kind)
@@ -873,8 +924,11 @@ kp_whatif_apply(struct kp_whatif *w, struct kp_snapshot *s,
         goto out;
     w->npdbs = s->npdbs;
     w->budget = kp_xcalloc(s->npdbs + 1, sizeof(*w->budget));
-    for (i = 0; i < s->npdbs; i++)
+    w->healthy = kp_xcalloc(s->npdbs + 1, sizeof(*w->healthy));
+    for (i = 0; i < s->npdbs; i++) {
         w->budget[i] = s->pdbs[i]->disruptions_allowed;
+        w->healthy[i] = s->pdbs[i]->current_healthy;
+    }
     /* replacements are pushed: room for every pod twice */
     drop = kp_xcalloc(2 * s->npods + 1, sizeof(*drop));
     for (i = 0; i < removed.n; i++)
@@ -891,8 +945,10 @@ kp_whatif_apply(struct kp_whatif *w, struct kp_snapshot *s,
         drop_node(s, removed.nodes[i]);
     clear_nominations(s, &removed);
     /* what the disruption controller shows once the evictions are done */
-    for (i = 0; i < s->npdbs; i++)
+    for (i = 0; i < s->npdbs; i++) {
         s->pdbs[i]->disruptions_allowed = w->budget[i];
+        s->pdbs[i]->current_healthy = w->healthy[i];
+    }
     rc = 0;
 out:
     free(drop);
@@ -907,6 +963,7 @@ kp_whatif_release(struct kp_whatif *w)
 {
     free(w->nodes);
     free(w->budget);
+    free(w->healthy);
     memset(w, 0, sizeof(*w));
 }
 
@@ -952,8 +1009,10 @@ give_budgets_back(struct kp_whatif *w, const struct kp_report *rep)
             !running(&rep->pods[i]))
             continue;
         dp->counted = true;
-        for (k = 0; k < p->npdbs; k++)
+        for (k = 0; k < p->npdbs; k++) {
             w->budget[p->pdbs[k]]++;
+            w->healthy[p->pdbs[k]]++;
+        }
     }
 }
 

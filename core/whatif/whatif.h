@@ -69,6 +69,7 @@ struct kp_whatif {
     size_t nnodes;
     struct kp_node_whatif *nodes;
     int *budget;                    /* per PDB: disruptionsAllowed */
+    int *healthy;                   /* per PDB: currentHealthy */
     size_t npdbs;
     int wave;                       /* last wave released */
     size_t ncordoned, nadded_nodes, nadded_pods;

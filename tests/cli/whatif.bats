@@ -8,6 +8,9 @@
 #                    finished Job pod; room on node-b and node-c
 #   drain-hang.json  the same node-a plus a pod without a controller; no
 #                    room anywhere else
+#   drain-api.json   issue 24 items 8-11: a finished mirror pod, not-Ready
+#                    pods under AlwaysAllow / IfHealthyBudget PDBs, a pod
+#                    in its PDB's disruptedPods; no room anywhere else
 #   zone.json        zone z1 (node-a1, node-a2) runs critical api pods;
 #                    zone z2 is full of low-priority etl pods
 #   grow.json        new-0 must preempt; a copy of node-b has room
@@ -99,12 +102,12 @@ kp_jq() {
         run --separate-stderr "$KP" -f "$W/drain-hang.json" --drain node-a \
             --mode "$mode" --fail-on drain-blocked
         assert_failure 3
-        assert_output --partial "Drain of node node-a: 0 evicted, 0 blocked, 0 lost, 0 deleted, 2 kept; stopped: cannot delete Pods declare no controller (use --force to override): default/bare"
+        assert_output --partial "Drain of node node-a: 0 evicted, 0 blocked, 0 lost, 0 deleted, 2 kept; stopped: cannot delete cannot delete Pods that declare no controller (use --force to override): default/bare"
         assert_output --partial "  not-evicted prod/web-1: the drain stopped before evicting"
     done
     run kp_jq drain-hang.json '.drains[0].stopped, [.pods[].name]' \
         --drain node-a
-    assert_output "$(printf '%s\n' '"cannot delete Pods declare no controller (use --force to override): default/bare"' '[]')"
+    assert_output "$(printf '%s\n' '"cannot delete cannot delete Pods that declare no controller (use --force to override): default/bare"' '[]')"
 }
 
 @test "--force deletes a pod without a controller and does not recreate it" {
@@ -128,6 +131,74 @@ kp_jq() {
         assert_output --partial "blocked     prod/db-1: the Eviction API refuses it (429: Cannot evict pod as it would violate the pod's disruption budget.); PDB prod/db-pdb allows no more disruption and 1 replacement(s) it covers stay pending"
         assert_output --partial "the drain would hang"
     done
+}
+
+# ---- drain: the Eviction API's unhealthy-pod and disruptedPods rules ----
+# (issue 24; pkg/registry/core/pod/storage/eviction.go EvictionREST.Create,
+# k8s.io/kubectl/pkg/drain/filters.go makeFilters)
+
+@test "a finished mirror pod is kept: mirrorPodFilter runs before any phase test" {
+    need jq
+    for mode in queue independent; do
+        run kp_jq drain-api.json '.drains[0] | [.kept[].name, .deleted[].name]' \
+            --drain node-a --mode "$mode"
+        assert_success
+        assert_output '["static-done","ds-done"]'
+    done
+}
+
+@test "AlwaysAllow: a not-Ready pod is evicted although its PDB allows none" {
+    need jq
+    for mode in queue independent; do
+        run kp_jq drain-api.json '.drains[0].evicted[] | select(.name == "aa-0")
+            | [.wave, .note]' --drain node-a --mode "$mode"
+        assert_success
+        assert_output '[0,"not Ready: the Eviction API deletes it without using the budget (unhealthyPodEvictionPolicy AlwaysAllow)"]'
+    done
+}
+
+@test "IfHealthyBudget: a not-Ready pod goes when currentHealthy >= desiredHealthy > 0" {
+    need jq
+    for mode in queue independent; do
+        # ih-pdb (policy unset) has 2 of 2 healthy: evicted with 0 allowed;
+        # ix-pdb (IfHealthyBudget) has 1 of 2: refused, the drain hangs
+        run kp_jq drain-api.json '.drains[0] | [[.evicted[].name],
+            [.blockedBy[] | [.name, .podDisruptionBudget]]]' \
+            --drain node-a --mode "$mode"
+        assert_success
+        assert_output '[["aa-0","dp-0","dp-1","ih-0"],[["ix-0","prod/ix-pdb"]]]'
+        run "$KP" -f "$W/drain-api.json" --drain node-a --mode "$mode" \
+            --fail-on drain-blocked
+        assert_failure 3
+        assert_output --partial "Drain of node node-a: 4 evicted, 1 blocked, 0 lost, 1 deleted, 1 kept"
+        assert_output --partial "  evicted     prod/ih-0 -> ih-0-replacement: Unschedulable"
+    done
+}
+
+@test "a pod already in its PDB's disruptedPods uses no disruption" {
+    need jq
+    for mode in queue independent; do
+        # dp-pdb allows 1: dp-0 (disrupted) and dp-1 both go at once
+        run kp_jq drain-api.json '[.drains[0].evicted[] |
+            select(.name | startswith("dp-")) | [.name, .wave]]' \
+            --drain node-a --mode "$mode"
+        assert_success
+        assert_output '[["dp-0",0],["dp-1",0]]'
+    done
+}
+
+@test "an unknown unhealthyPodEvictionPolicy reads as IfHealthyBudget, with a warning" {
+    need jq
+    jq '(.items[] | select(.metadata.name == "ih-pdb") | .spec)
+        .unhealthyPodEvictionPolicy = "Sometimes"' "$W/drain-api.json" \
+        > "$BATS_TEST_TMPDIR/c.json"
+    run --separate-stderr "$KP" -f "$BATS_TEST_TMPDIR/c.json" --drain node-a \
+        -o json
+    assert_success
+    assert_equal "$(printf '%s' "$output" | jq -c '([.warnings[] |
+        select(test("Sometimes"))] | length), [.drains[0].evicted[].name]')" \
+        "$(printf '%s\n' 1 '["aa-0","dp-0","dp-1","ih-0"]')"
+    assert_equal "$stderr" "warning: PodDisruptionBudget 'prod/ih-pdb': spec.unhealthyPodEvictionPolicy: unsupported value 'Sometimes': read as IfHealthyBudget, as the Eviction API reads it"
 }
 
 @test "--drain-selector drains every matching node" {

@@ -716,6 +716,112 @@ gen_replicas(struct gen *g)
     }
 }
 
+/*
+ * A pod of the shapes below, in namespace default: app label, priority
+ * class, one container asking cpu; on node-NODE (Running since t + 5,
+ * Ready or not) or pending (node < 0), created at t.
+ */
+static cJSON *
+shape_pod(struct gen *g, const char *name, const char *app,
+          const struct pclass *pc, const char *cpu, int node, int t,
+          bool ready)
+{
+    char buf[48];
+    cJSON *md, *it, *spec, *req, *c, *status;
+
+    it = add_item(g, "v1", "Pod", name, "default", &md);
+    snprintf(buf, sizeof(buf), "00000000-0000-0002-%s", name);
+    cJSON_AddStringToObject(md, "uid", buf);
+    add_time(md, "creationTimestamp", t);
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(md, "labels"), "app",
+                            app);
+    spec = cJSON_AddObjectToObject(it, "spec");
+    cJSON_AddStringToObject(spec, "schedulerName", "default-scheduler");
+    cJSON_AddStringToObject(spec, "priorityClassName", pc->name);
+    cJSON_AddNumberToObject(spec, "priority", pc->value);
+    c = cJSON_CreateObject();
+    cJSON_AddStringToObject(c, "name", "c0");
+    cJSON_AddStringToObject(c, "image", "registry.example/app:1");
+    req = cJSON_AddObjectToObject(cJSON_AddObjectToObject(c, "resources"),
+                                  "requests");
+    cJSON_AddStringToObject(req, "cpu", cpu);
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(spec, "containers"), c);
+    status = cJSON_AddObjectToObject(it, "status");
+    if (node < 0) {
+        cJSON_AddStringToObject(status, "phase", "Pending");
+        return it;
+    }
+    snprintf(buf, sizeof(buf), "node-%d", node);
+    cJSON_AddStringToObject(spec, "nodeName", buf);
+    cJSON_AddStringToObject(status, "phase", "Running");
+    add_time(status, "startTime", t + 5);
+    add_condition(cJSON_AddArrayToObject(status, "conditions"), "Ready",
+                  ready ? "True" : "False", NULL);
+    return it;
+}
+
+/*
+ * The shapes the victim memo's cache mutants needed (issue 24; see
+ * tests/mutation): a workload "wl" whose running replicas, on several
+ * nodes, share one PDB (a preemption on one node spends the budget that
+ * the replicas on the others are judged by), and whose pending
+ * replicas, of one signature, preempt them one after the other; and,
+ * queued between two of those, a pod of the same priority nominated to
+ * some node, whose nomination goes when it is placed elsewhere or found
+ * unschedulable, the pods of that node unchanged.  Drawn after
+ * everything else: the rest of a seed's cluster is as before.
+ */
+static void
+gen_workload_shapes(struct gen *g)
+{
+    static const char *const run_cpu[] = {"500m", "1", "1500m"};
+    static const char *const new_cpu[] = {"1", "1500m", "2"};
+    const char *rcpu, *ncpu;
+    char name[32];
+    cJSON *md, *it, *spec, *sel, *status;
+    uint32_t k, nrun, nnew;
+    int first = (int)sc_rng_below(g->r, (uint32_t)g->nnodes);
+
+    if (!chance(g, 35))
+        return;
+    rcpu = PICK(g, run_cpu);
+    ncpu = PICK(g, new_cpu);
+    nrun = 2 + sc_rng_below(g->r, 3);
+    nnew = 2 + sc_rng_below(g->r, 2);
+    for (k = 0; k < nrun; k++) {
+        snprintf(name, sizeof(name), "wl-run-%u", k);
+        shape_pod(g, name, "wl", &classes[0], rcpu,
+                  (first + (int)k) % g->nnodes, 60 * (int)k, chance(g, 85));
+    }
+    it = add_item(g, "policy/v1", "PodDisruptionBudget", "pdb-wl",
+                  "default", &md);
+    spec = cJSON_AddObjectToObject(it, "spec");
+    cJSON_AddNumberToObject(spec, "maxUnavailable", 1);
+    sel = cJSON_AddObjectToObject(cJSON_AddObjectToObject(spec, "selector"),
+                                  "matchLabels");
+    cJSON_AddStringToObject(sel, "app", "wl");
+    status = cJSON_AddObjectToObject(it, "status");
+    cJSON_AddNumberToObject(status, "disruptionsAllowed",
+                            sc_rng_below(g->r, 3));
+    if (chance(g, 20))
+        add_time(cJSON_AddObjectToObject(status, "disruptedPods"),
+                 "wl-run-0", 1800);
+    for (k = 0; k < nnew; k++) {
+        snprintf(name, sizeof(name), "wl-%u", k);
+        shape_pod(g, name, "wl", &classes[2], ncpu, -1, 2500 + 10 * (int)k,
+                  false);
+    }
+    if (chance(g, 60)) {
+        it = shape_pod(g, "wl-nominated", "other", &classes[2],
+                       PICK(g, cpus), -1, 2505, false);
+        snprintf(name, sizeof(name), "node-%u",
+                 sc_rng_below(g->r, (uint32_t)g->nnodes));
+        cJSON_AddStringToObject(cJSON_GetObjectItemCaseSensitive(it,
+                                                                 "status"),
+                                "nominatedNodeName", name);
+    }
+}
+
 cJSON *
 sc_gen_cluster(struct sc_rng *r)
 {
@@ -741,5 +847,6 @@ sc_gen_cluster(struct sc_rng *r)
     for (i = 0; i < npdbs; i++)
         gen_pdb(&g, i);
     gen_replicas(&g);
+    gen_workload_shapes(&g);
     return list;
 }

@@ -37,6 +37,16 @@
     "{\"matchLabels\":{\"app\":\"" app "\"}}},\"status\":"                 \
     "{\"disruptionsAllowed\":" allowed "}}"
 
+/* spec_extra / status_extra: ",\"key\":value" members, or "" */
+#define WPDBX(name, app, allowed, spec_extra, status_extra)                \
+    "{\"kind\":\"PodDisruptionBudget\",\"metadata\":{\"namespace\":"       \
+    "\"prod\",\"name\":\"" name "\"},\"spec\":{\"selector\":"              \
+    "{\"matchLabels\":{\"app\":\"" app "\"}}" spec_extra "},\"status\":"  \
+    "{\"disruptionsAllowed\":" allowed status_extra "}}"
+#define HEALTHY(cur, want)                                                 \
+    ",\"currentHealthy\":" cur ",\"desiredHealthy\":" want
+#define POLICY(p) ",\"unhealthyPodEvictionPolicy\":\"" p "\""
+
 #define WLIST(...) "{\"kind\":\"List\",\"items\":[" __VA_ARGS__ "]}"
 
 struct fixture {
@@ -277,6 +287,170 @@ test_whatif__a_refused_eviction_goes_through_in_the_next_wave(void)
     }
 }
 
+/*
+ * filters.go makeFilters: daemonSetFilter lets a finished DaemonSet pod
+ * through, mirrorPodFilter then keeps a mirror pod whatever its phase,
+ * unreplicatedFilter lets a finished pod without a controller through
+ * (issue 24 item 11).
+ */
+static void
+test_whatif__a_finished_mirror_pod_is_kept(void)
+{
+    struct fixture f;
+
+    if (setup(&f, WLIST(WNODE("a") ","
+                        WPOD("static", "a", "", "st", "False", "Succeeded",
+                             ",\"annotations\":{\"kubernetes.io/config."
+                             "mirror\":\"x\"}") ","
+                        WPOD("ds", "a", OWNER("DaemonSet"), "ds", "False",
+                             "Failed", "") ","
+                        WPOD("bare", "a", "", "x", "False", "Succeeded",
+                             "")), "a", NULL, false) < 0) {
+        CHECK(0);
+        return;
+    }
+    CHECK(f.w.nodes[0].stopped == NULL);
+    CHECK_EQ_INT(drain_pod(&f, "static")->outcome, KP_DRAIN_KEPT);
+    CHECK(kp_snapshot_pod(&f.s, "prod", "static") != NULL);
+    CHECK_EQ_INT(drain_pod(&f, "ds")->outcome, KP_DRAIN_DELETED);
+    CHECK_EQ_INT(drain_pod(&f, "bare")->outcome, KP_DRAIN_DELETED);
+    CHECK(kp_snapshot_pod(&f.s, "prod", "ds") == NULL);
+    teardown(&f);
+}
+
+/* eviction.go: AlwaysAllow deletes a not-Ready pod, budget untouched. */
+static void
+test_whatif__always_allow_evicts_a_not_ready_pod(void)
+{
+    struct fixture f;
+
+    if (setup(&f, WLIST(WNODE("a") ","
+                        WPDBX("p", "db", "0", POLICY("AlwaysAllow"),
+                              HEALTHY("1", "2")) ","
+                        WPOD("db-0", "a", OWNER("StatefulSet"), "db", "False",
+                             "Running", "") ","
+                        WPOD("db-1", "a", OWNER("StatefulSet"), "db", "True",
+                             "Running", "")), "a", NULL, false) < 0) {
+        CHECK(0);
+        return;
+    }
+    CHECK_EQ_INT(drain_pod(&f, "db-0")->outcome, KP_DRAIN_EVICTED);
+    CHECK_EQ_INT(drain_pod(&f, "db-1")->outcome, KP_DRAIN_WAITING);
+    CHECK_EQ_INT(f.s.pdbs[0]->disruptions_allowed, 0);
+    teardown(&f);
+}
+
+/*
+ * eviction.go, IfHealthyBudget (or unset): a not-Ready pod is deleted
+ * when currentHealthy >= desiredHealthy > 0, whatever disruptionsAllowed
+ * says; else checkAndDecrement decides (429 at 0).
+ */
+static void
+test_whatif__if_healthy_budget_rows(void)
+{
+    static const struct {
+        const char *json;
+        enum kp_drain_outcome want;
+    } rows[] = {
+        {WLIST(WNODE("a") "," WPDBX("p", "db", "0", "", HEALTHY("2", "2"))
+               "," WPOD("db-0", "a", OWNER("StatefulSet"), "db", "False",
+                        "Running", "")), KP_DRAIN_EVICTED},
+        {WLIST(WNODE("a") "," WPDBX("p", "db", "0",
+                                    POLICY("IfHealthyBudget"),
+                                    HEALTHY("3", "2"))
+               "," WPOD("db-0", "a", OWNER("StatefulSet"), "db", "False",
+                        "Running", "")), KP_DRAIN_EVICTED},
+        {WLIST(WNODE("a") "," WPDBX("p", "db", "0", "", HEALTHY("1", "2"))
+               "," WPOD("db-0", "a", OWNER("StatefulSet"), "db", "False",
+                        "Running", "")), KP_DRAIN_WAITING},
+        {WLIST(WNODE("a") "," WPDBX("p", "db", "0", "", HEALTHY("0", "0"))
+               "," WPOD("db-0", "a", OWNER("StatefulSet"), "db", "False",
+                        "Running", "")), KP_DRAIN_WAITING},
+        {WLIST(WNODE("a") "," WPDBX("p", "db", "1", "", HEALTHY("1", "2"))
+               "," WPOD("db-0", "a", OWNER("StatefulSet"), "db", "False",
+                        "Running", "")), KP_DRAIN_EVICTED},
+        /* a Ready pod is never let through by the healthy counts */
+        {WLIST(WNODE("a") "," WPDBX("p", "db", "0", "", HEALTHY("5", "2"))
+               "," WPOD("db-0", "a", OWNER("StatefulSet"), "db", "True",
+                        "Running", "")), KP_DRAIN_WAITING},
+    };
+    struct fixture f;
+    size_t i;
+
+    for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        if (setup(&f, rows[i].json, "a", NULL, false) < 0) {
+            CHECK(0);
+            return;
+        }
+        if (drain_pod(&f, "db-0")->outcome != rows[i].want)
+            printf("#   row %zu\n", i);
+        CHECK_EQ_INT(drain_pod(&f, "db-0")->outcome, rows[i].want);
+        teardown(&f);
+    }
+}
+
+/*
+ * A lost node's healthy pod lowers currentHealthy (countHealthyPods): the
+ * not-Ready pod of the drained node then fails currentHealthy >=
+ * desiredHealthy and is refused.
+ */
+static void
+test_whatif__a_lost_healthy_pod_lowers_current_healthy(void)
+{
+    struct fixture f;
+
+    if (setup(&f, WLIST(WNODE("a") "," WNODE("b") ","
+                        WPDBX("p", "db", "0", "", HEALTHY("2", "2")) ","
+                        WPOD("db-0", "a", OWNER("StatefulSet"), "db", "False",
+                             "Running", "") ","
+                        WPOD("db-1", "b", OWNER("StatefulSet"), "db", "True",
+                             "Running", "")), "a", "b", false) < 0) {
+        CHECK(0);
+        return;
+    }
+    CHECK_EQ_INT(drain_pod(&f, "db-0")->outcome, KP_DRAIN_WAITING);
+    CHECK_EQ_INT(f.s.pdbs[0]->current_healthy, 1);
+    teardown(&f);
+}
+
+/*
+ * A Ready pod already in the PDB's disruptedPods: the controller never
+ * counted it, so evicting it uses no disruption (issue 24 item 10); the
+ * Eviction API still refuses it when the PDB allows none.
+ */
+static void
+test_whatif__a_disrupted_pod_uses_no_disruption(void)
+{
+    struct fixture f;
+
+    if (setup(&f, WLIST(WNODE("a") ","
+                        WPDBX("p", "db", "1", "",
+                              ",\"disruptedPods\":{\"db-0\":"
+                              "\"2026-11-01T10:00:00Z\"}") ","
+                        WPOD("db-0", "a", OWNER("StatefulSet"), "db", "True",
+                             "Running", "") ","
+                        WPOD("db-1", "a", OWNER("StatefulSet"), "db", "True",
+                             "Running", "")), "a", NULL, false) < 0) {
+        CHECK(0);
+        return;
+    }
+    CHECK_EQ_INT(drain_pod(&f, "db-0")->outcome, KP_DRAIN_EVICTED);
+    CHECK_EQ_INT(drain_pod(&f, "db-1")->outcome, KP_DRAIN_EVICTED);
+    CHECK_EQ_INT(f.s.pdbs[0]->disruptions_allowed, 0);
+    teardown(&f);
+    if (setup(&f, WLIST(WNODE("a") ","
+                        WPDBX("p", "db", "0", "",
+                              ",\"disruptedPods\":{\"db-0\":"
+                              "\"2026-11-01T10:00:00Z\"}") ","
+                        WPOD("db-0", "a", OWNER("StatefulSet"), "db", "True",
+                             "Running", "")), "a", NULL, false) < 0) {
+        CHECK(0);
+        return;
+    }
+    CHECK_EQ_INT(drain_pod(&f, "db-0")->outcome, KP_DRAIN_WAITING);
+    teardown(&f);
+}
+
 int
 main(void)
 {
@@ -287,5 +461,10 @@ main(void)
     RUN(test_whatif__a_pod_without_controller_stops_the_drain);
     RUN(test_whatif__a_lost_node_spends_the_budget_of_healthy_pods);
     RUN(test_whatif__a_refused_eviction_goes_through_in_the_next_wave);
+    RUN(test_whatif__a_finished_mirror_pod_is_kept);
+    RUN(test_whatif__always_allow_evicts_a_not_ready_pod);
+    RUN(test_whatif__if_healthy_budget_rows);
+    RUN(test_whatif__a_lost_healthy_pod_lowers_current_healthy);
+    RUN(test_whatif__a_disrupted_pod_uses_no_disruption);
     return check_done();
 }
