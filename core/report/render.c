@@ -8,6 +8,7 @@
 
 #include "report.h"
 #include "table.h"
+#include "rollout.h"
 #include "whatif.h"
 
 static const char *const result_names[] = {"Fits", "Preempts",
@@ -577,6 +578,7 @@ json_pod(struct kp_buf *b, const struct kp_snapshot *snap,
     if (p->from_add)
         kp_buf_puts(b, ",\n      \"added\": true");
     kp_whatif_json_pod(p, b);
+    kp_rollout_json_pod(p, b);
     kp_buf_printf(b, ",\n      \"priority\": %d,\n"
                   "      \"preemptionPolicy\": \"%s\",\n"
                   "      \"result\": \"%s\",\n", p->priority,
@@ -644,6 +646,7 @@ kp_render_json(const struct kp_snapshot *snap, const struct kp_report *rep,
     }
     kp_buf_puts(out, first ? "]" : "\n  ]");
     kp_whatif_json(snap, rep, out);
+    kp_rollout_json(snap, out);
     json_tail(out, rep);
     json_names_release(&jn);
 }

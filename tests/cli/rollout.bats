@@ -1,0 +1,115 @@
+#!/usr/bin/env bats
+# rollout.bats - --add of a workload that already runs (issue 25, item
+# 3): an update, replayed wave by wave as its controller rolls it out
+# (core/whatif/rollout.c).  tests/fixtures/rollout/cluster.json
+# (make_fixtures.py): three nodes of 4 CPUs, each running one pod of
+# Deployment prod/web (1 CPU), StatefulSet prod/db (1 CPU), DaemonSet
+# kube-system/agent (250m) and a low-priority batch filler (1 CPU):
+# 0.75 CPU free per node.
+#
+# KP_BIN overrides the binary under test (default build/kubectl-preempt).
+
+load '../helpers/common'
+
+R="$ROOT/tests/fixtures/rollout"
+
+# kp_waves MANIFEST ARGS...: the rollout block after the table
+kp_waves() {
+    local m="$1"
+    shift
+    "$KP" -f "$R/cluster.json" --add "$R/$m" "$@" | sed -n '/^Rollout of/,$p'
+}
+
+# kp_jq MANIFEST FILTER ARGS...: jq -c FILTER on the -o json report
+kp_jq() {
+    local m="$1" q="$2"
+    shift 2
+    "$KP" -f "$R/cluster.json" --add "$R/$m" -o json "$@" | jq -c "$q"
+}
+
+@test "Deployment RollingUpdate: surge 1, unavailable 0 (25%/25% of 3), old pods go as new ones run" {
+    for mode in queue independent; do
+        run --separate-stderr kp_waves deployment.yaml --mode "$mode"
+        assert_success
+        assert_equal "$stderr" ""
+        assert_output "Rollout of Deployment prod/web: RollingUpdate (maxSurge 1, maxUnavailable 0), 3 old pod(s), 3 new pod(s), 3 replicas: 6 wave(s), 3 created, 3 deleted, 1 preempted; complete
+  wave 1   created     prod/web-rollout-0 (replaces prod/web-6d4f8-c)
+  wave 1   runs        prod/web-rollout-0: Preempts on n1
+  wave 1   preempted   batch/filler-1 (by web-rollout-0)
+  wave 2   deleted     prod/web-6d4f8-c
+  wave 3   created     prod/web-rollout-1 (replaces prod/web-6d4f8-b)
+  wave 3   runs        prod/web-rollout-1: Fits on n3
+  wave 4   deleted     prod/web-6d4f8-b
+  wave 5   created     prod/web-rollout-2 (replaces prod/web-6d4f8-a)
+  wave 5   runs        prod/web-rollout-2: Fits on n2
+  wave 6   deleted     prod/web-6d4f8-a"
+    done
+}
+
+@test "the report after a rollout is the cluster's: new pods only, with rollout and replaces" {
+    need jq
+    for mode in queue independent; do
+        run kp_jq deployment.yaml '[.pods[] | [.name, .result, .rollout.wave, .rollout.replaces]]' --mode "$mode"
+        assert_success
+        assert_output '[["web-rollout-0","Preempts",1,"prod/web-6d4f8-c"],["web-rollout-1","Fits",3,"prod/web-6d4f8-b"],["web-rollout-2","Fits",5,"prod/web-6d4f8-a"]]'
+        run kp_jq deployment.yaml '.rollouts[0] | [.kind, .strategy, .maxSurge, .maxUnavailable, .complete, (.waves | length), .waves[0].preempted]' --mode "$mode"
+        assert_output '["Deployment","RollingUpdate",1,0,true,6,[{"namespace":"batch","name":"filler-1","by":"web-rollout-0"}]]'
+    done
+}
+
+@test "a Deployment whose new pod can never run: the rollout is blocked, --fail-on rollout-blocked exits 3" {
+    need jq
+    for mode in queue independent; do
+        run --separate-stderr "$KP" -f "$R/cluster.json" --add "$R/deployment-too-big.yaml" --mode "$mode" -o summary
+        assert_success
+        assert_line --partial "Rollout of Deployment prod/web: RollingUpdate (maxSurge 1, maxUnavailable 0), 3 old pod(s), 3 new pod(s), 3 replicas: 1 wave(s), 1 created, 0 deleted, 0 preempted; the rollout would never finish: new pod prod/web-rollout-0 stays Unschedulable (0/3 nodes are available: 3 Insufficient cpu."
+        assert_line --partial "; maxUnavailable 0: no old pod goes before a new one runs"
+        run "$KP" -f "$R/cluster.json" --add "$R/deployment-too-big.yaml" --mode "$mode" --fail-on rollout-blocked
+        assert_failure 3
+        run kp_jq deployment-too-big.yaml '.rollouts[0] | [.complete, .blocked.pod.name, (.waves | length), .waves[0].pending[0].name]' --mode "$mode"
+        assert_output '[false,"web-rollout-0",1,"web-rollout-0"]'
+        # the pods that never were created are not reported
+        run kp_jq deployment-too-big.yaml '[.pods[].name]' --mode "$mode"
+        assert_output '["web-rollout-0"]'
+    done
+    # a rollout that finishes does not trip the gate
+    run "$KP" -f "$R/cluster.json" --add "$R/deployment.yaml" --fail-on rollout-blocked
+    assert_success
+}
+
+@test "StatefulSet RollingUpdate: highest ordinal first, each pod deleted then recreated under its name" {
+    for mode in queue independent; do
+        run --separate-stderr kp_waves statefulset.yaml --mode "$mode"
+        assert_success
+        # no more "pod 'prod/db-0' already exists: not added"
+        assert_equal "$stderr" ""
+        assert_output "Rollout of StatefulSet prod/db: RollingUpdate (partition 0), 3 old pod(s), 3 new pod(s), 3 replicas: 3 wave(s), 3 created, 3 deleted, 0 preempted; complete
+  wave 1   created     prod/db-2 (replaces prod/db-2)
+  wave 1   deleted     prod/db-2
+  wave 1   runs        prod/db-2: Fits on n3
+  wave 2   created     prod/db-1 (replaces prod/db-1)
+  wave 2   deleted     prod/db-1
+  wave 2   runs        prod/db-1: Fits on n2
+  wave 3   created     prod/db-0 (replaces prod/db-0)
+  wave 3   deleted     prod/db-0
+  wave 3   runs        prod/db-0: Fits on n1"
+    done
+}
+
+@test "DaemonSet RollingUpdate: maxUnavailable 1, one node at a time" {
+    for mode in queue independent; do
+        run --separate-stderr kp_waves daemonset.yaml --mode "$mode"
+        assert_success
+        assert_equal "$stderr" ""
+        assert_output "Rollout of DaemonSet kube-system/agent: RollingUpdate (maxSurge 0, maxUnavailable 1), 3 old pod(s), 3 new pod(s), 3 replicas: 3 wave(s), 3 created, 3 deleted, 0 preempted; complete
+  wave 1   created     kube-system/agent-n1 (replaces kube-system/agent-x1)
+  wave 1   deleted     kube-system/agent-x1
+  wave 1   runs        kube-system/agent-n1: Fits on n1
+  wave 2   created     kube-system/agent-n2 (replaces kube-system/agent-x2)
+  wave 2   deleted     kube-system/agent-x2
+  wave 2   runs        kube-system/agent-n2: Fits on n2
+  wave 3   created     kube-system/agent-n3 (replaces kube-system/agent-x3)
+  wave 3   deleted     kube-system/agent-x3
+  wave 3   runs        kube-system/agent-n3: Fits on n3"
+    done
+}
