@@ -162,6 +162,21 @@ kp_rollout_fenceposts(const char *surge, const char *unavailable,
     return 0;
 }
 
+int
+kp_rollout_max_unavailable(const char *surge, const char *unavailable,
+                           int32_t replicas, bool rolling, int32_t *out)
+{
+    int32_t s, u;
+
+    *out = 0;
+    if (!rolling || replicas == 0)
+        return 0;
+    if (kp_rollout_fenceposts(surge, unavailable, replicas, &s, &u) < 0)
+        return -1;
+    *out = u > replicas ? replicas : u;
+    return 0;
+}
+
 int32_t
 kp_rollout_new_rs_replicas(int32_t desired, int32_t surge, int32_t all_pods,
                            int32_t new_rs)
@@ -254,9 +269,8 @@ read_strategy(struct kp_snapshot *s, struct kp_rollout *ro,
             return kp_error_path(err, "spec.strategy.rollingUpdate");
         kp_rollout_fenceposts(surge, unavail, ro->replicas, &ro->max_surge,
                               &ro->max_unavailable);
-        /* deployment util MaxUnavailable: at most spec.replicas */
-        if (ro->max_unavailable > ro->replicas)
-            ro->max_unavailable = ro->replicas;
+        kp_rollout_max_unavailable(surge, unavail, ro->replicas, true,
+                                   &ro->max_unavailable);
         return 0;
     }
     /*

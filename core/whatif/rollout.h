@@ -161,6 +161,13 @@ int kp_rollout_scaled(const char *value, int32_t total, bool round_up,
  */
 int kp_rollout_fenceposts(const char *surge, const char *unavailable,
                           int32_t desired, int32_t *s, int32_t *u);
+/*
+ * deployment util MaxUnavailable: 0 unless RollingUpdate with replicas;
+ * ResolveFenceposts' maxUnavailable, at most replicas.  -1 on a bad value.
+ */
+int kp_rollout_max_unavailable(const char *surge, const char *unavailable,
+                               int32_t replicas, bool rolling,
+                               int32_t *out);
 /* deployment util NewRSNewReplicas for RollingUpdate. */
 int32_t kp_rollout_new_rs_replicas(int32_t desired, int32_t surge,
                                    int32_t all_pods, int32_t new_rs);

@@ -113,3 +113,111 @@ kp_jq() {
   wave 3   runs        kube-system/agent-n3: Fits on n3"
     done
 }
+
+@test "StatefulSet partition 2: only the ordinals from the partition up are updated" {
+    for mode in queue independent; do
+        run --separate-stderr kp_waves statefulset-partition.yaml --mode "$mode"
+        assert_success
+        assert_output "Rollout of StatefulSet prod/db: RollingUpdate (partition 2), 3 old pod(s), 1 new pod(s), 3 replicas: 1 wave(s), 1 created, 1 deleted, 0 preempted; complete
+  wave 1   created     prod/db-2 (replaces prod/db-2)
+  wave 1   deleted     prod/db-2
+  wave 1   runs        prod/db-2: Fits on n3"
+    done
+}
+
+@test "StatefulSet OnDelete: nothing is replaced, a scale up gets the new template" {
+    for mode in queue independent; do
+        run --separate-stderr kp_waves statefulset-ondelete.yaml --mode "$mode"
+        assert_success
+        assert_output "Rollout of StatefulSet prod/db: OnDelete, 3 old pod(s), 1 new pod(s), 4 replicas: 1 wave(s), 1 created, 0 deleted, 1 preempted; complete (OnDelete: the old pods stay until deleted)
+  wave 1   created     prod/db-3
+  wave 1   runs        prod/db-3: Preempts on n1
+  wave 1   preempted   batch/filler-1 (by db-3)"
+    done
+}
+
+@test "Deployment Recreate: every old pod goes before the new ones come" {
+    for mode in queue independent; do
+        run --separate-stderr kp_waves deployment-recreate.yaml --mode "$mode"
+        assert_success
+        assert_output "Rollout of Deployment prod/web: Recreate, 3 old pod(s), 2 new pod(s), 2 replicas: 2 wave(s), 2 created, 3 deleted, 0 preempted; complete
+  wave 1   deleted     prod/web-6d4f8-c
+  wave 1   deleted     prod/web-6d4f8-b
+  wave 1   deleted     prod/web-6d4f8-a
+  wave 2   created     prod/web-rollout-0 (replaces prod/web-6d4f8-c)
+  wave 2   created     prod/web-rollout-1 (replaces prod/web-6d4f8-b)
+  wave 2   runs        prod/web-rollout-0: Fits on n1
+  wave 2   runs        prod/web-rollout-1: Fits on n2"
+    done
+}
+
+@test "ReplicaSet: a scale change only, the pods it keeps are not replaced" {
+    run --separate-stderr kp_waves replicaset-scale.yaml
+    assert_success
+    assert_output "Rollout of ReplicaSet prod/web-6d4f8: Scale, 3 old pod(s), 1 new pod(s), 4 replicas: 1 wave(s), 1 created, 0 deleted, 1 preempted; complete (a ReplicaSet does not replace the pods it keeps)
+  wave 1   created     prod/web-6d4f8-rollout-0
+  wave 1   runs        prod/web-6d4f8-rollout-0: Preempts on n1
+  wave 1   preempted   batch/filler-1 (by web-6d4f8-rollout-0)"
+    run --separate-stderr kp_waves replicaset-down.yaml
+    assert_success
+    assert_output "Rollout of ReplicaSet prod/web-6d4f8: Scale, 3 old pod(s), 0 new pod(s), 1 replicas: 1 wave(s), 0 created, 2 deleted, 0 preempted; complete (a ReplicaSet does not replace the pods it keeps)
+  wave 1   deleted     prod/web-6d4f8-c
+  wave 1   deleted     prod/web-6d4f8-b"
+}
+
+@test "DaemonSet whose new pod fits no node: blocked after the first node, in both modes" {
+    need jq
+    for mode in queue independent; do
+        run --separate-stderr kp_waves daemonset-too-big.yaml --mode "$mode"
+        assert_success
+        assert_line --index 0 --partial "Rollout of DaemonSet kube-system/agent: RollingUpdate (maxSurge 0, maxUnavailable 1), 3 old pod(s), 3 new pod(s), 3 replicas: 1 wave(s), 1 created, 1 deleted, 0 preempted; the rollout would never finish: new pod kube-system/agent-n1 stays Unschedulable (0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]."
+        assert_line --index 3 "  wave 1   pending     kube-system/agent-n1: Unschedulable"
+        run "$KP" -f "$R/cluster.json" --add "$R/daemonset-too-big.yaml" --mode "$mode" --fail-on rollout-blocked -o json
+        assert_failure 3
+        run kp_jq daemonset-too-big.yaml '.rollouts[0] | [.complete, .blocked.pod.name]' --mode "$mode"
+        assert_output '[false,"agent-n1"]'
+    done
+}
+
+@test "DaemonSet maxSurge 1: the new pod first, the old one once it runs" {
+    run --separate-stderr kp_waves daemonset-surge.yaml
+    assert_success
+    assert_output "Rollout of DaemonSet kube-system/agent: RollingUpdate (maxSurge 1, maxUnavailable 0), 3 old pod(s), 3 new pod(s), 3 replicas: 4 wave(s), 3 created, 3 deleted, 0 preempted; complete
+  wave 1   created     kube-system/agent-n1 (replaces kube-system/agent-x1)
+  wave 1   runs        kube-system/agent-n1: Fits on n1
+  wave 2   created     kube-system/agent-n2 (replaces kube-system/agent-x2)
+  wave 2   deleted     kube-system/agent-x1
+  wave 2   runs        kube-system/agent-n2: Fits on n2
+  wave 3   created     kube-system/agent-n3 (replaces kube-system/agent-x3)
+  wave 3   deleted     kube-system/agent-x2
+  wave 3   runs        kube-system/agent-n3: Fits on n3
+  wave 4   deleted     kube-system/agent-x3"
+}
+
+@test "queue mode places the pods pending before the rollout first; independent mode does not" {
+    need jq
+    jq '.items += [{"apiVersion": "v1", "kind": "Pod",
+                    "metadata": {"name": "api-0", "namespace": "prod",
+                                 "creationTimestamp": "2026-01-01T00:00:00Z"},
+                    "spec": {"priorityClassName": "high",
+                             "containers": [{"name": "c", "image": "i",
+                                 "resources": {"requests": {"cpu": "700m",
+                                                            "memory": "256Mi"}}}]}}]' \
+        "$R/cluster.json" > "$BATS_TEST_TMPDIR/c.json"
+    # api-0 takes n1's room first: web-rollout-0 preempts on n2 instead
+    run "$KP" -f "$BATS_TEST_TMPDIR/c.json" --add "$R/deployment.yaml" -o json
+    assert_success
+    assert_equal "$(jq -c '[.rollouts[0].waves[0].running[0].node, [.rollouts[0].waves[].preempted[].name]]' <<< "$output")" '["n2",["filler-2","agent-x2"]]'
+    run "$KP" -f "$BATS_TEST_TMPDIR/c.json" --add "$R/deployment.yaml" -o json --mode independent
+    assert_success
+    assert_equal "$(jq -c '[.rollouts[0].waves[0].running[0].node, [.rollouts[0].waves[].preempted[].name]]' <<< "$output")" '["n1",["filler-1"]]'
+}
+
+@test "DaemonSet maxSurge 1 whose new pod never runs: the old pod stays, the rollout is blocked" {
+    sed 's/^  template:$/  updateStrategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}\n  template:/' \
+        "$R/daemonset-too-big.yaml" > "$BATS_TEST_TMPDIR/ds.yaml"
+    run --separate-stderr "$KP" -f "$R/cluster.json" --add "$BATS_TEST_TMPDIR/ds.yaml"
+    assert_success
+    assert_line --partial "Rollout of DaemonSet kube-system/agent: RollingUpdate (maxSurge 1, maxUnavailable 0), 3 old pod(s), 3 new pod(s), 3 replicas: 1 wave(s), 1 created, 0 deleted, 0 preempted; the rollout would never finish: new pod kube-system/agent-n1 stays Unschedulable"
+    refute_line --partial "deleted     kube-system/agent-x1"
+}
