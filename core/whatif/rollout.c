@@ -398,10 +398,14 @@ kp_rollout_add_pod(struct kp_snapshot *s, struct kp_rollout *ro,
 {
     struct kp_rollout_pod *rp = kp_arena_alloc(&s->arena, sizeof(*rp));
     char key[1024];
+    size_t i;
 
     rp->ro = ro;
     rp->pod = p;
     rp->old = old;
+    for (i = 0; old && i < ro->nold; i++)
+        if (ro->old[i].pod == old)
+            rp->old_entry = &ro->old[i];
     rp->ordinal = ordinal;
     rp->node = node;
     rp->wave = -1;
@@ -463,6 +467,7 @@ delete_old(struct plan *pl, struct kp_rollout *ro, struct kp_rollout_old *o)
 
     o->deleted = pl->set->wave;
     push(pl->set->arena, &w->deleted, &w->ndeleted, o->pod);
+    push(pl->set->arena, &ro->gone, &ro->ngone, o->pod);
     pl->deleted = kp_xrealloc(pl->deleted, (pl->ndeleted + 1) *
                               sizeof(*pl->deleted));
     pl->deleted[pl->ndeleted++] = o->pod;
@@ -652,26 +657,61 @@ plan_scale(struct plan *pl, struct kp_rollout *ro)
 
 /* ---- StatefulSet (stateful_set_control.go updateStatefulSet) ---- */
 
-static struct kp_rollout_old *
-sts_old(struct kp_rollout *ro, int ordinal)
+/*
+ * ro->old_at / new_at: the live old pod and the new pod of each ordinal
+ * (StatefulSet) or node (DaemonSet), so that a wave does not search.
+ */
+static void
+index_at(struct kp_rollout_set *set, struct kp_rollout *ro, size_t n)
 {
     size_t i;
 
-    for (i = 0; i < ro->nold; i++)
-        if (old_live(&ro->old[i]) && ro->old[i].ordinal == ordinal)
-            return &ro->old[i];
-    return NULL;
+    if (ro->old_at)
+        return;
+    for (i = 0; i < ro->nold; i++) {
+        int k = ro->kind == KP_ROLLOUT_STATEFULSET ? ro->old[i].ordinal
+                                                   : ro->old[i].node;
+
+        if (k >= 0 && (size_t)k >= n)
+            n = (size_t)k + 1;
+    }
+    ro->nat = n;
+    ro->old_at = kp_arena_alloc(set->arena, (n + 1) * sizeof(*ro->old_at));
+    ro->new_at = kp_arena_alloc(set->arena, (n + 1) * sizeof(*ro->new_at));
+    for (i = 0; i < ro->nold; i++) {
+        int k = ro->kind == KP_ROLLOUT_STATEFULSET ? ro->old[i].ordinal
+                                                   : ro->old[i].node;
+
+        /* two old pods on one node: the first is indexed */
+        if (k >= 0 && !ro->old_at[k])
+            ro->old_at[k] = &ro->old[i];
+    }
+    for (i = 0; i < ro->nnew; i++) {
+        int k = ro->kind == KP_ROLLOUT_STATEFULSET ? ro->new[i]->ordinal
+                                                   : ro->new[i]->node;
+
+        if (k >= 0)
+            ro->new_at[k] = ro->new[i];
+    }
+}
+
+static struct kp_rollout_old *
+sts_old(struct kp_rollout *ro, int ordinal)
+{
+    struct kp_rollout_old *o;
+
+    if (ordinal < 0 || (size_t)ordinal >= ro->nat)
+        return NULL;
+    o = ro->old_at[ordinal];
+    return o && old_live(o) ? o : NULL;
 }
 
 static struct kp_rollout_pod *
 sts_new(struct kp_rollout *ro, int ordinal)
 {
-    size_t i;
-
-    for (i = 0; i < ro->nnew; i++)
-        if (ro->new[i]->ordinal == ordinal)
-            return ro->new[i];
-    return NULL;
+    if (ordinal < 0 || (size_t)ordinal >= ro->nat)
+        return NULL;
+    return ro->new_at[ordinal];
 }
 
 /* isRunningAndReady of the pod that holds the ordinal now; false: none */
@@ -713,6 +753,7 @@ plan_statefulset(struct plan *pl, struct kp_rollout *ro)
     int i;
     size_t k;
 
+    index_at(pl->set, ro, (size_t)ro->replicas);
     /* the ordinals [0, replicas): create the missing, in order */
     for (i = 0; i < ro->replicas; i++) {
         bool healthy = sts_healthy(ro, i, &exists);
@@ -775,12 +816,7 @@ plan_statefulset(struct plan *pl, struct kp_rollout *ro)
 static struct kp_rollout_pod *
 ds_new(struct kp_rollout *ro, int node)
 {
-    size_t i;
-
-    for (i = 0; i < ro->nnew; i++)
-        if (ro->new[i]->node == node)
-            return ro->new[i];
-    return NULL;
+    return node >= 0 && (size_t)node < ro->nat ? ro->new_at[node] : NULL;
 }
 
 static void
@@ -790,6 +826,7 @@ plan_daemonset(struct plan *pl, struct kp_rollout *ro)
     struct kp_rollout_pod *rp;
     size_t i;
 
+    index_at(pl->set, ro, 0);
     /*
      * syncNodes: old pods on nodes the new template does not run on
      * go; nodes that should run it and have no pod get one.
@@ -816,16 +853,11 @@ plan_daemonset(struct plan *pl, struct kp_rollout *ro)
         }
         budget = ro->max_unavailable - unavailable;
         for (i = 0; i < ro->nnew; i++) {
-            struct kp_rollout_old *o = NULL;
-            size_t j;
+            struct kp_rollout_old *o;
 
             rp = ro->new[i];
-            if (created(rp) || !rp->old)
-                continue;
-            for (j = 0; j < ro->nold; j++)
-                if (ro->old[j].pod == rp->old)
-                    o = &ro->old[j];
-            if (!o || !old_live(o))
+            o = rp->old_entry;
+            if (created(rp) || !o || !old_live(o))
                 continue;
             /* an unavailable old pod is replaced whatever the budget */
             if (o->available) {
@@ -845,15 +877,10 @@ plan_daemonset(struct plan *pl, struct kp_rollout *ro)
             surged++;
     }
     for (i = 0; i < ro->nnew; i++) {
-        struct kp_rollout_old *o = NULL;
-        size_t j;
+        struct kp_rollout_old *o;
 
         rp = ro->new[i];
-        if (!rp->old)
-            continue;
-        for (j = 0; j < ro->nold; j++)
-            if (ro->old[j].pod == rp->old)
-                o = &ro->old[j];
+        o = rp->old_entry;
         if (!o || !old_live(o))
             continue;
         if (created(rp)) {
@@ -878,27 +905,23 @@ plan_daemonset(struct plan *pl, struct kp_rollout *ro)
 static void
 pair(struct kp_rollout_set *set, struct kp_rollout *ro)
 {
-    size_t i, j, k, next = 0;
     char key[1024];
 
-    for (i = 0; i < ro->nwaves; i++)
-        for (j = 0; j < ro->waves[i].ndeleted; j++) {
-            const struct kp_pod *old = ro->waves[i].deleted[j];
-            bool taken = false;
+    while (ro->npaired < ro->ngone) {
+        const struct kp_pod *old = ro->gone[ro->npaired];
 
-            for (k = 0; k < ro->nnew && !taken; k++)
-                taken = ro->new[k]->old == old;
-            if (taken)
-                continue;
-            while (next < ro->nnew && (!created(ro->new[next]) ||
-                                       ro->new[next]->old))
-                next++;
-            if (next == ro->nnew)
-                return;
-            ro->new[next]->old = old;
-            snprintf(key, sizeof(key), "%s/%s", old->ns, old->name);
-            ro->new[next]->pod->replaces = kp_arena_strdup(set->arena, key);
-        }
+        /* the new pods are created in their order */
+        while (ro->next_new < ro->nnew && created(ro->new[ro->next_new]) &&
+               ro->new[ro->next_new]->old)
+            ro->next_new++;
+        if (ro->next_new == ro->nnew || !created(ro->new[ro->next_new]))
+            return;
+        ro->new[ro->next_new]->old = old;
+        snprintf(key, sizeof(key), "%s/%s", old->ns, old->name);
+        ro->new[ro->next_new]->pod->replaces =
+            kp_arena_strdup(set->arena, key);
+        ro->npaired++;
+    }
 }
 
 bool

@@ -59,6 +59,8 @@ struct kp_rollout_pod {
     struct kp_rollout *ro;
     struct kp_pod *pod;
     const struct kp_pod *old;       /* the pod it replaces, or NULL */
+    struct kp_rollout_old *old_entry;   /* its entry (StatefulSet,
+                                           DaemonSet), or NULL */
     int ordinal;                    /* StatefulSet, else -1 */
     int node;                       /* DaemonSet: the node's index, else -1 */
     int wave;                       /* the wave that created it; -1 not */
@@ -107,6 +109,14 @@ struct kp_rollout {
     struct kp_rollout_pod **new;
     size_t nwaves;
     struct kp_rollout_wave *waves;
+    /* old pods in the order they were deleted; the first npaired have
+       a new pod (Deployment, ReplicaSet: pair()) */
+    size_t ngone, npaired, next_new;
+    const struct kp_pod **gone;
+    /* by ordinal (StatefulSet) or node index (DaemonSet), built lazily */
+    size_t nat;
+    struct kp_rollout_old **old_at;
+    struct kp_rollout_pod **new_at;
     const char *blocked;            /* why it never finishes, or NULL */
     const struct kp_pod *blocked_pod;
 };
