@@ -221,3 +221,39 @@ kp_jq() {
     assert_line --partial "Rollout of DaemonSet kube-system/agent: RollingUpdate (maxSurge 1, maxUnavailable 0), 3 old pod(s), 3 new pod(s), 3 replicas: 1 wave(s), 1 created, 0 deleted, 0 preempted; the rollout would never finish: new pod kube-system/agent-n1 stays Unschedulable"
     refute_line --partial "deleted     kube-system/agent-x1"
 }
+
+@test "a rollout's strategy that cannot be read is one error naming file, object and field" {
+    sed 's/^  replicas: 3$/  replicas: 3\n  strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: "ten"}}/' \
+        "$R/deployment.yaml" > "$BATS_TEST_TMPDIR/bad.yaml"
+    run --separate-stderr "$KP" -f "$R/cluster.json" --add "$BATS_TEST_TMPDIR/bad.yaml"
+    assert_failure 1
+    assert_output ""
+    assert_equal "$stderr" "error: $BATS_TEST_TMPDIR/bad.yaml: document 1: deployment 'prod/web': spec.strategy.rollingUpdate.maxSurge: expected a non-negative integer or a percentage"
+    sed 's/^  serviceName: db$/  serviceName: db\n  updateStrategy: {type: Rolling}/' \
+        "$R/statefulset.yaml" > "$BATS_TEST_TMPDIR/bad2.yaml"
+    run --separate-stderr "$KP" -f "$R/cluster.json" --add "$BATS_TEST_TMPDIR/bad2.yaml"
+    assert_failure 1
+    assert_equal "$stderr" "error: $BATS_TEST_TMPDIR/bad2.yaml: document 1: statefulset 'prod/db': spec.updateStrategy.type: unsupported value 'Rolling'"
+}
+
+@test "explain refuses --fail-on rollout-blocked" {
+    run --separate-stderr "$KP" explain -f "$ROOT/examples/incident.json" --fail-on rollout-blocked
+    assert_failure 2
+    assert_equal "$stderr" "error: explain looks at the past: --fail-on rollout-blocked does not apply (preemption and pdb-violation do)"
+}
+
+@test "an old pod that was pending and the rollout deletes leaves the report" {
+    need jq
+    # web-6d4f8-d: a fourth old pod, pending (unavailable): deleted first
+    jq '.items += [(.items[] | select(.metadata.name == "web-6d4f8-a")
+                    | .metadata.name = "web-6d4f8-d" | del(.spec.nodeName)
+                    | .status = {"phase": "Pending"})]' \
+        "$R/cluster.json" > "$BATS_TEST_TMPDIR/c.json"
+    run "$KP" -f "$BATS_TEST_TMPDIR/c.json" --add "$R/deployment.yaml" -o json
+    assert_success
+    assert_equal "$(jq -c '[.pods[].name]' <<< "$output")" '["web-rollout-0","web-rollout-1","web-rollout-2"]'
+    assert_equal "$(jq -c '.rollouts[0].waves[0].deleted' <<< "$output")" '[{"namespace":"prod","name":"web-6d4f8-d"}]'
+    # without the rollout it is reported pending
+    run "$KP" -f "$BATS_TEST_TMPDIR/c.json" -o json
+    assert_equal "$(jq -c '[.pods[].name]' <<< "$output")" '["web-6d4f8-d"]'
+}
