@@ -291,8 +291,8 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
             if (added)
                 cells[11] = kp_xstrdup(kp_pod_is_added(pr->pod) ? "yes"
                                                                 : "no");
-            cells[11 + added] = kp_whatif_wide_note(pr->pod,
-                                                    wide_note(snap, pr));
+            cells[11 + added] = kp_rollout_wide_note(pr->pod,
+                kp_whatif_wide_note(pr->pod, wide_note(snap, pr)));
         }
         kp_table_row_after(&t, cells, rep->explain_nodes ?
                         node_lines(snap, pr) : NULL);

@@ -79,6 +79,26 @@ kp_rollout_json_pod(const struct kp_pod *p, struct kp_buf *b)
     kp_buf_puts(b, "}");
 }
 
+char *
+kp_rollout_wide_note(const struct kp_pod *p, char *note)
+{
+    const struct kp_rollout_pod *rp = p->rollout;
+    size_t n;
+    char *s;
+
+    if (!rp)
+        return note;
+    n = strlen(note) + strlen(rp->ro->ns) + strlen(rp->ro->name) +
+        (p->replaces ? strlen(p->replaces) : 0) + 96;
+    s = kp_xmalloc(n);
+    snprintf(s, n, "rolled out by %s %s/%s in wave %d%s%s%s: %s",
+             rp->ro->kind_name, rp->ro->ns, rp->ro->name, rp->wave,
+             p->replaces ? " (replaces " : "",
+             p->replaces ? p->replaces : "", p->replaces ? ")" : "", note);
+    free(note);
+    return s;
+}
+
 static void
 json_pods(struct kp_buf *b, const char *key, const struct kp_pod *const *v,
           size_t n, const struct kp_snapshot *snap, bool where)

@@ -214,6 +214,11 @@ bool kp_rollout_blocked(const struct kp_rollout_set *set);
 
 void kp_rollout_json(const struct kp_snapshot *snap, struct kp_buf *b);
 void kp_rollout_json_pod(const struct kp_pod *p, struct kp_buf *b);
+/*
+ * -o wide's MESSAGE of a new pod: "rolled out by Deployment prod/web in
+ * wave 3 (replaces prod/web-x): " before note (taken, freed).
+ */
+char *kp_rollout_wide_note(const struct kp_pod *p, char *note);
 void kp_rollout_text(const struct kp_snapshot *snap,
                      const struct kp_report *rep, bool summary,
                      struct kp_buf *b);

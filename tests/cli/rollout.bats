@@ -257,3 +257,15 @@ kp_jq() {
     run "$KP" -f "$BATS_TEST_TMPDIR/c.json" -o json
     assert_equal "$(jq -c '[.pods[].name]' <<< "$output")" '["web-6d4f8-d"]'
 }
+
+@test "-o wide says which rollout made each pod, -o yaml carries the rollouts" {
+    run "$KP" -f "$R/cluster.json" --add "$R/statefulset.yaml" -o wide --no-headers
+    assert_success
+    assert_line --index 0 --regexp "^prod +db-0 +1000 +Fits .* yes +rolled out by StatefulSet prod/db in wave 3 \(replaces prod/db-0\): fits on node n1 without preemption$"
+    run "$KP" -f "$R/cluster.json" --add "$R/statefulset.yaml" -o yaml
+    assert_success
+    assert_line "rollouts:"
+    assert_line "- kind: StatefulSet"
+    assert_line "  podManagementPolicy: OrderedReady"
+    assert_line "    replaces: prod/db-2"
+}
