@@ -762,7 +762,8 @@ rollout_statefulset(struct add_ctx *c, const struct workload *w,
                 old = &ro->old[k];
         if (old && old->stays)
             continue;
-        if (name_of(name, sizeof(name), c->err, "%s-%d", w->name, (int)i) < 0)
+        if (name_of(name, sizeof(name), c->err, "%s-%lld", w->name,
+                    (long long)ro->start + i) < 0)
             return -1;
         if (!old && kp_snapshot_pod(c->s, w->ns, name)) {
             kp_snapshot_warn(c->s, "%s: pod '%s/%s' already exists and is "
@@ -770,7 +771,7 @@ rollout_statefulset(struct add_ctx *c, const struct workload *w,
                              w->ns, name);
             continue;
         }
-        snprintf(index, sizeof(index), "%d", (int)i);
+        snprintf(index, sizeof(index), "%lld", (long long)ro->start + i);
         pod = pod_from_template(w, name, "apps/v1", "StatefulSet", w->name);
         set_label(pod, "statefulset.kubernetes.io/pod-name", name);
         set_label(pod, "apps.kubernetes.io/pod-index", index);

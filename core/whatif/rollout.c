@@ -309,6 +309,21 @@ ordinal_of(const char *pod, const char *set)
     return (int)v;
 }
 
+/* spec.ordinals.start (StatefulSetStartOrdinal), 0 when unset */
+static int
+read_start(const cJSON *spec, int32_t *start, struct kp_error *err)
+{
+    const cJSON *ord;
+    int64_t v = 0;
+    bool have;
+
+    if (kp_json_obj(spec, "ordinals", &ord, err) < 0 ||
+        (ord && kp_json_int(ord, "start", 0, INT32_MAX, &v, &have, err) < 0))
+        return kp_error_path(err, "spec%s", ord ? ".ordinals" : "");
+    *start = (int32_t)v;
+    return 0;
+}
+
 struct kp_rollout *
 kp_rollout_new(struct kp_snapshot *s, enum kp_rollout_kind kind,
                const char *kind_name, const char *ns, const char *name,
@@ -347,6 +362,10 @@ kp_rollout_new(struct kp_snapshot *s, enum kp_rollout_kind kind,
             return NULL;
         }
         parallel = policy && strcmp(policy, "Parallel") == 0;
+        if (read_start(spec, &ro->start, err) < 0) {
+            free(owned);
+            return NULL;
+        }
     }
     ro->parallel = parallel;
     if (read_strategy(s, ro, spec, nodes, err) < 0) {
@@ -366,6 +385,8 @@ kp_rollout_new(struct kp_snapshot *s, enum kp_rollout_kind kind,
         o->node = n ? n->index : -1;
         o->ordinal = kind == KP_ROLLOUT_STATEFULSET ?
             ordinal_of(p->name, name) : -1;
+        /* below spec.ordinals.start: left alone (not replayed) */
+        o->ordinal = o->ordinal >= ro->start ? o->ordinal - ro->start : -1;
         /* IsPodAvailable with minReadySeconds 0: Ready, and running */
         o->available = p->node_name && p->ready && !p->deleting &&
                        p->phase == KP_PHASE_RUNNING;

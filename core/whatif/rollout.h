@@ -71,7 +71,7 @@ struct kp_rollout_pod {
 /* A pod of the workload before the update. */
 struct kp_rollout_old {
     const struct kp_pod *pod;
-    int ordinal;                    /* StatefulSet, else -1 */
+    int ordinal;                    /* StatefulSet (from start), else -1 */
     int node;                       /* its node's index, else -1 */
     bool available;                 /* bound, Ready, not terminating */
     bool stays;                     /* the update leaves it (partition,
@@ -102,6 +102,8 @@ struct kp_rollout {
     int32_t replicas;               /* desired (DaemonSet: nodes) */
     int32_t max_surge, max_unavailable;     /* resolved */
     int32_t partition;              /* StatefulSet RollingUpdate */
+    int32_t start;                  /* StatefulSet spec.ordinals.start:
+                                       ordinals are kept relative to it */
     bool parallel;                  /* podManagementPolicy: Parallel */
     size_t nold;
     struct kp_rollout_old *old;

@@ -269,3 +269,27 @@ kp_jq() {
     assert_line "  podManagementPolicy: OrderedReady"
     assert_line "    replaces: prod/db-2"
 }
+
+@test "StatefulSet spec.ordinals.start: the ordinals from start are rolled, scaled to 2" {
+    sed 's/^  serviceName: db$/  serviceName: db\n  ordinals: {start: 1}/; s/^  replicas: 3$/  replicas: 2/' \
+        "$R/statefulset.yaml" > "$BATS_TEST_TMPDIR/sts.yaml"
+    run --separate-stderr "$KP" -f "$R/cluster.json" --add "$BATS_TEST_TMPDIR/sts.yaml"
+    assert_success
+    assert_line "Rollout of StatefulSet prod/db: RollingUpdate (partition 0), 3 old pod(s), 2 new pod(s), 2 replicas: 2 wave(s), 2 created, 2 deleted, 0 preempted; complete"
+    assert_line "  wave 1   created     prod/db-2 (replaces prod/db-2)"
+    assert_line "  wave 2   created     prod/db-1 (replaces prod/db-1)"
+    refute_line --partial "db-0"
+}
+
+@test "StatefulSet whose recreated pod can never run: db-2 is deleted and stays pending, the rollout is blocked" {
+    sed 's/cpu: 1500m/cpu: "5"/' "$R/statefulset.yaml" > "$BATS_TEST_TMPDIR/sts.yaml"
+    for mode in queue independent; do
+        run --separate-stderr "$KP" -f "$R/cluster.json" --add "$BATS_TEST_TMPDIR/sts.yaml" --mode "$mode" --fail-on rollout-blocked
+        assert_failure 3
+        assert_line --index 0 --regexp "^NAMESPACE +NAME "
+        assert_line --index 1 --regexp "^prod +db-2 +1000 +Unschedulable "
+        assert_line --partial "Rollout of StatefulSet prod/db: RollingUpdate (partition 0), 3 old pod(s), 3 new pod(s), 3 replicas: 1 wave(s), 1 created, 1 deleted, 0 preempted; the rollout would never finish: new pod prod/db-2 stays Unschedulable"
+        assert_line "  wave 1   deleted     prod/db-2"
+        assert_line "  wave 1   pending     prod/db-2: Unschedulable"
+    done
+}
