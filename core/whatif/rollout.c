@@ -860,7 +860,7 @@ plan_daemonset(struct plan *pl, struct kp_rollout *ro)
     }
     for (i = 0; i < ro->nnew; i++) {
         rp = ro->new[i];
-        if (!created(rp) && !rp->old)
+        if (!created(rp) && (!rp->old_entry || !old_live(rp->old_entry)))
             create(pl, ro, rp);
     }
     if (ro->strategy != KP_ROLLOUT_ROLLING)
@@ -1003,6 +1003,28 @@ kp_rollout_to_schedule(const struct kp_pod *p)
     return p->rollout && p->rollout->wave >= 0 && !p->rollout->available;
 }
 
+/*
+ * An old pod of a rollout that a new pod preempts is gone for its
+ * controller too (its old ReplicaSet would recreate it: not replayed).
+ */
+static void
+old_preempted(struct kp_rollout_set *set, const struct kp_pod *victim)
+{
+    size_t i, j;
+
+    for (i = 0; i < set->n; i++)
+        for (j = 0; j < set->v[i]->nold; j++) {
+            struct kp_rollout_old *o = &set->v[i]->old[j];
+
+            if (o->pod == victim && old_live(o)) {
+                o->deleted = set->wave;
+                o->available = false;
+                push(set->arena, &set->v[i]->gone, &set->v[i]->ngone,
+                     victim);
+            }
+        }
+}
+
 void
 kp_rollout_scheduled(struct kp_rollout_set *set,
                      const struct kp_pod_report *pr)
@@ -1022,6 +1044,7 @@ kp_rollout_scheduled(struct kp_rollout_set *set,
     w = cur_wave(set, rp->ro);
     push(set->arena, &w->running, &w->nrunning, rp->pod);
     for (i = 0; i < pr->nvictims; i++) {
+        old_preempted(set, pr->victims[i].pod);
         w->preempted = grow(set->arena, w->preempted, w->npreempted,
                             sizeof(*w->preempted));
         w->preempted[w->npreempted].victim = pr->victims[i].pod;

@@ -293,3 +293,18 @@ kp_jq() {
         assert_line "  wave 1   pending     prod/db-2: Unschedulable"
     done
 }
+
+@test "an old pod a new pod preempts is gone for the rollout too (not recreated by its old ReplicaSet)" {
+    need jq
+    # the old web pods at low priority, no filler: each new 2500m pod
+    # preempts the old pod of its node
+    jq '(.items[] | select(.kind == "Pod" and (.metadata.name | startswith("web-"))) | .spec.priorityClassName) = "low"
+        | del(.items[] | select(.kind == "Pod" and (.metadata.name | startswith("filler"))))' \
+        "$R/cluster.json" > "$BATS_TEST_TMPDIR/c.json"
+    sed 's/cpu: 1500m/cpu: 2500m/' "$R/deployment.yaml" > "$BATS_TEST_TMPDIR/d.yaml"
+    run --separate-stderr "$KP" -f "$BATS_TEST_TMPDIR/c.json" --add "$BATS_TEST_TMPDIR/d.yaml"
+    assert_success
+    assert_line "Rollout of Deployment prod/web: RollingUpdate (maxSurge 1, maxUnavailable 0), 3 old pod(s), 3 new pod(s), 3 replicas: 3 wave(s), 3 created, 0 deleted, 3 preempted; complete"
+    assert_line "  wave 2   created     prod/web-rollout-1 (replaces prod/web-6d4f8-b)"
+    assert_line "  wave 2   preempted   prod/web-6d4f8-b (by web-rollout-1)"
+}
