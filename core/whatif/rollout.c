@@ -40,14 +40,18 @@ kp_rollout_kind_of(const char *kind)
 }
 
 /*
- * v (n elements of size sz, in arena a) one element longer: a copy, the
- * old array stays in the arena until it is released.
+ * Room for element n of v (n elements of size sz, in arena a, built only
+ * by grow): capacities 4, 8, 16, ..., a copy when full (the old array
+ * stays in the arena until it is released).
  */
 static void *
-grow(struct kp_arena *a, const void *v, size_t n, size_t sz)
+grow(struct kp_arena *a, void *v, size_t n, size_t sz)
 {
-    void *w = kp_arena_alloc(a, (n + 1) * sz);
+    void *w;
 
+    if (n != 0 && (n < 4 || (n & (n - 1)) != 0))
+        return v;
+    w = kp_arena_alloc(a, (n < 4 ? 4 : n * 2) * sz);
     if (n)
         memcpy(w, v, n * sz);
     return w;
@@ -460,7 +464,7 @@ static void
 push(struct kp_arena *a, const struct kp_pod ***v, size_t *n,
      const struct kp_pod *p)
 {
-    *v = grow(a, *v, *n, sizeof(**v));
+    *v = grow(a, (void *)*v, *n, sizeof(**v));
     (*v)[(*n)++] = p;
 }
 
