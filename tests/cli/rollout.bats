@@ -308,3 +308,37 @@ kp_jq() {
     assert_line "  wave 2   created     prod/web-rollout-1 (replaces prod/web-6d4f8-b)"
     assert_line "  wave 2   preempted   prod/web-6d4f8-b (by web-rollout-1)"
 }
+
+@test "StatefulSet scaled from 3 to 5: new ordinals first (one per wave, all at once with Parallel), then the update" {
+    sed 's/^  replicas: 3$/  replicas: 5/; s/cpu: 1500m/cpu: 500m/' \
+        "$R/statefulset.yaml" > "$BATS_TEST_TMPDIR/ordered.yaml"
+    sed 's/^  serviceName: db$/  serviceName: db\n  podManagementPolicy: Parallel/' \
+        "$BATS_TEST_TMPDIR/ordered.yaml" > "$BATS_TEST_TMPDIR/parallel.yaml"
+    run --separate-stderr "$KP" -f "$R/cluster.json" --add "$BATS_TEST_TMPDIR/ordered.yaml"
+    assert_success
+    assert_line "Rollout of StatefulSet prod/db: RollingUpdate (partition 0), 3 old pod(s), 5 new pod(s), 5 replicas: 5 wave(s), 5 created, 3 deleted, 0 preempted; complete"
+    assert_line "  wave 1   created     prod/db-3"
+    assert_line "  wave 2   created     prod/db-4"
+    assert_line "  wave 3   deleted     prod/db-2"
+    run --separate-stderr "$KP" -f "$R/cluster.json" --add "$BATS_TEST_TMPDIR/parallel.yaml"
+    assert_success
+    assert_line "Rollout of StatefulSet prod/db: RollingUpdate (partition 0, Parallel), 3 old pod(s), 5 new pod(s), 5 replicas: 4 wave(s), 5 created, 3 deleted, 0 preempted; complete"
+    assert_line "  wave 1   created     prod/db-3"
+    assert_line "  wave 1   created     prod/db-4"
+    assert_line "  wave 2   deleted     prod/db-2"
+}
+
+@test "Deployment scaled from 3 to 5 with a new template: maxSurge 2, maxUnavailable 1" {
+    sed 's/^  replicas: 3$/  replicas: 5/; s/cpu: 1500m/cpu: 500m/' \
+        "$R/deployment.yaml" > "$BATS_TEST_TMPDIR/d.yaml"
+    run --separate-stderr "$KP" -f "$R/cluster.json" --add "$BATS_TEST_TMPDIR/d.yaml"
+    assert_success
+    assert_line "Rollout of Deployment prod/web: RollingUpdate (maxSurge 2, maxUnavailable 1), 3 old pod(s), 5 new pod(s), 5 replicas: 3 wave(s), 5 created, 3 deleted, 1 preempted; complete"
+    # wave 1: the new ReplicaSet to 4 (3 + 4 <= 5 + 2), no old pod goes
+    # (7 pods - 4 to keep available - 4 new not running yet < 0); wave 2:
+    # the 4 run, 3 old go (7 available - 4); wave 3: the fifth
+    assert_line "  wave 1   created     prod/web-rollout-3"
+    refute_line --partial "wave 1   deleted"
+    assert_line "  wave 2   deleted     prod/web-6d4f8-a"
+    assert_line "  wave 3   created     prod/web-rollout-4"
+}
