@@ -1126,9 +1126,13 @@ blocked_reason(struct kp_rollout_set *set, struct kp_rollout *ro,
     for (i = 0; i < ro->nold; i++)
         if (old_live(&ro->old[i]) && !ro->old[i].stays)
             return "no further step is possible";
-    for (i = 0; i < ro->nnew; i++)
-        if (!created(ro->new[i]))
+    for (i = 0; i < ro->nnew; i++) {
+        const struct kp_rollout_old *o = ro->new[i]->old_entry;
+
+        /* OnDelete: the pod it would replace stays until deleted */
+        if (!created(ro->new[i]) && !(o && o->stays && old_live(o)))
             return "no further step is possible";
+    }
     return NULL;
 }
 

@@ -342,3 +342,21 @@ kp_jq() {
     assert_line "  wave 2   deleted     prod/web-6d4f8-a"
     assert_line "  wave 3   created     prod/web-rollout-4"
 }
+
+@test "DaemonSet OnDelete: the old pods stay, a node without one gets the new template" {
+    need jq
+    sed 's/^  template:$/  updateStrategy: {type: OnDelete}\n  template:/' \
+        "$R/daemonset.yaml" > "$BATS_TEST_TMPDIR/ds.yaml"
+    run --separate-stderr "$KP" -f "$R/cluster.json" --add "$BATS_TEST_TMPDIR/ds.yaml" --fail-on rollout-blocked
+    assert_success
+    assert_output "Rollout of DaemonSet kube-system/agent: OnDelete, 3 old pod(s), 3 new pod(s), 3 replicas: 0 wave(s), 0 created, 0 deleted, 0 preempted; complete (OnDelete: the old pods stay until deleted)"
+    jq '.items += [{"apiVersion": "v1", "kind": "Node",
+                    "metadata": {"name": "n4", "labels": {"kubernetes.io/hostname": "n4"}},
+                    "status": {"allocatable": {"cpu": "4", "memory": "16Gi", "pods": "110"}}}]' \
+        "$R/cluster.json" > "$BATS_TEST_TMPDIR/c.json"
+    run --separate-stderr "$KP" -f "$BATS_TEST_TMPDIR/c.json" --add "$BATS_TEST_TMPDIR/ds.yaml"
+    assert_success
+    assert_line "  wave 1   created     kube-system/agent-n4"
+    assert_line "  wave 1   runs        kube-system/agent-n4: Fits on n4"
+    refute_line --partial "deleted     "
+}
