@@ -409,6 +409,7 @@ kp_rollout_new(struct kp_snapshot *s, enum kp_rollout_kind kind,
     if (!set) {
         set = kp_arena_alloc(&s->arena, sizeof(*set));
         set->arena = &s->arena;
+        set->snap = s;
         s->rollouts = set;
     }
     set->v = grow(&s->arena, set->v, set->n, sizeof(*set->v));
@@ -949,6 +950,28 @@ pair(struct kp_rollout_set *set, struct kp_rollout *ro)
     }
 }
 
+/*
+ * Old pods that a node what-if took out of the snapshot (--remove-node)
+ * are gone before the first wave.
+ */
+static void
+prune(struct kp_rollout_set *set)
+{
+    const struct kp_snapshot *s = set->snap;
+    size_t i, j;
+
+    for (i = 0; i < set->n; i++)
+        for (j = 0; j < set->v[i]->nold; j++) {
+            struct kp_rollout_old *o = &set->v[i]->old[j];
+            int k = o->pod->index;
+
+            if (k < 0 || (size_t)k >= s->npods || s->pods[k] != o->pod) {
+                o->deleted = 0;
+                o->available = false;
+            }
+        }
+}
+
 bool
 kp_rollout_plan(struct kp_rollout_set *set, const struct kp_pod ***deleted,
                 size_t *ndeleted)
@@ -962,6 +985,8 @@ kp_rollout_plan(struct kp_rollout_set *set, const struct kp_pod ***deleted,
     *ndeleted = 0;
     if (!set)
         return false;
+    if (set->wave == 0)
+        prune(set);
     set->wave++;
     for (i = 0; i < set->n; i++) {
         struct kp_rollout *ro = set->v[i];

@@ -125,6 +125,7 @@ struct kp_rollout {
 
 struct kp_rollout_set {
     struct kp_arena *arena;         /* the snapshot's */
+    const struct kp_snapshot *snap;
     size_t n;
     struct kp_rollout **v;
     int wave;                       /* the last wave planned */

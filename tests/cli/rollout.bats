@@ -360,3 +360,11 @@ kp_jq() {
     assert_line "  wave 1   runs        kube-system/agent-n4: Fits on n4"
     refute_line --partial "deleted     "
 }
+
+@test "with --remove-node, the old pods the node took are gone before the first wave" {
+    run --separate-stderr "$KP" -f "$R/cluster.json" --add "$R/deployment.yaml" --remove-node n3
+    assert_success
+    # web-6d4f8-c went with n3: two old pods left, room for two surge pods
+    assert_line --partial "Rollout of Deployment prod/web: RollingUpdate (maxSurge 1, maxUnavailable 0), 3 old pod(s), 3 new pod(s), 3 replicas: 1 wave(s), 2 created, 0 deleted, 0 preempted; the rollout would never finish"
+    assert_line "  wave 1   created     prod/web-rollout-1"
+}
