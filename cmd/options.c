@@ -311,6 +311,7 @@ h_fail_on(struct kp_options *o, const char *a, struct kp_error *e)
         {"pdb-violation", KP_FAIL_PDB_VIOLATION},
         {"unschedulable", KP_FAIL_UNSCHEDULABLE},
         {"drain-blocked", KP_FAIL_DRAIN_BLOCKED},
+        {"rollout-blocked", KP_FAIL_ROLLOUT_BLOCKED},
     };
     const char *p = a;
 
@@ -324,7 +325,8 @@ h_fail_on(struct kp_options *o, const char *a, struct kp_error *e)
         if (i == sizeof(conds) / sizeof(conds[0]))
             return kp_errorf(e, KP_EXIT_USAGE, "invalid value '%.*s' for "
                              "--fail-on: expected preemption, pdb-violation, "
-                             "unschedulable or drain-blocked", (int)n, p);
+                             "unschedulable, drain-blocked or "
+                             "rollout-blocked", (int)n, p);
         o->fail_on |= conds[i].bit;
         p += n;
     } while (*p++ == ',');
@@ -595,10 +597,10 @@ const struct kp_flag kp_flags[] = {
      "index of the first potential node DryRunPreemption tries (default 0)",
      h_offset},
     {"fail-on", 0, KP_ARG_REQUIRED, "CONDITION",
-     "preemption pdb-violation unschedulable drain-blocked",
+     "preemption pdb-violation unschedulable drain-blocked rollout-blocked",
      "exit 3 when a reported pod preempts, violates a PDB or is "
-     "unschedulable, or a --drain would hang or stop; comma-separated, "
-     "repeatable", h_fail_on},
+     "unschedulable, a --drain would hang or stop, or an --add rollout "
+     "would never finish; comma-separated, repeatable", h_fail_on},
     {"scheduler-name", 0, KP_ARG_REQUIRED, "NAME", NULL,
      "analyse pods of this scheduler (default default-scheduler)",
      h_scheduler},

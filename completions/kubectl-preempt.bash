@@ -44,7 +44,7 @@ __kubectl_preempt_arg()
     --min-candidate-nodes-percentage) REPLY='word' ;;
     --min-candidate-nodes-absolute) REPLY='word' ;;
     --offset) REPLY='word' ;;
-    --fail-on) REPLY='values preemption pdb-violation unschedulable drain-blocked' ;;
+    --fail-on) REPLY='values preemption pdb-violation unschedulable drain-blocked rollout-blocked' ;;
     --scheduler-name) REPLY='word' ;;
     --config) REPLY='file' ;;
     --profile) REPLY='values LowNodeUtilization HighNodeUtilization NoScoring' ;;

@@ -44,7 +44,7 @@ function __kubectl_preempt_arg --description 'What the argument of a flag comple
         case --offset
             echo word
         case --fail-on
-            echo values preemption pdb-violation unschedulable drain-blocked
+            echo values preemption pdb-violation unschedulable drain-blocked rollout-blocked
         case --scheduler-name
             echo word
         case --config
@@ -277,8 +277,8 @@ complete -c kubectl-preempt -l min-candidate-nodes-absolute -x \
     -d 'DefaultPreemptionArgs minCandidateNodesAbsolute (default 100)'
 complete -c kubectl-preempt -l offset -x \
     -d 'index of the first potential node DryRunPreemption tries (default 0)'
-complete -c kubectl-preempt -l fail-on -x -a 'preemption pdb-violation unschedulable drain-blocked' \
-    -d 'exit 3 when a reported pod preempts, violates a PDB or is unschedulable, or a --drain would hang or stop; comma-separated, repeatable'
+complete -c kubectl-preempt -l fail-on -x -a 'preemption pdb-violation unschedulable drain-blocked rollout-blocked' \
+    -d 'exit 3 when a reported pod preempts, violates a PDB or is unschedulable, a --drain would hang or stop, or an --add rollout would never finish; comma-separated, repeatable'
 complete -c kubectl-preempt -l scheduler-name -x \
     -d 'analyse pods of this scheduler (default default-scheduler)'
 complete -c kubectl-preempt -l config -r -F \

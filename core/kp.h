@@ -40,7 +40,8 @@ enum kp_fail_on {
     KP_FAIL_PREEMPTION = 1 << 0,
     KP_FAIL_PDB_VIOLATION = 1 << 1,
     KP_FAIL_UNSCHEDULABLE = 1 << 2,
-    KP_FAIL_DRAIN_BLOCKED = 1 << 3  /* a --drain would hang or stop */
+    KP_FAIL_DRAIN_BLOCKED = 1 << 3, /* a --drain would hang or stop */
+    KP_FAIL_ROLLOUT_BLOCKED = 1 << 8 /* an --add rollout never finishes */
 };
 
 struct kp_run_result;

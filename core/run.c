@@ -12,6 +12,7 @@
 #include "live.h"
 #include "render_kubectl.h"
 #include "report.h"
+#include "rollout.h"
 #include "run.h"
 #include "recording.h"
 #include "run_config.h"
@@ -242,13 +243,15 @@ kp_fail_on_status(unsigned fail_on, unsigned found)
 
 /* What --fail-on can ask about, found among the reported pods. */
 static unsigned
-found_in_report(const struct kp_report *rep)
+found_in_report(const struct kp_snapshot *snap, const struct kp_report *rep)
 {
     unsigned found = 0;
     size_t i;
 
     if (kp_whatif_blocked(rep->whatif))
         found |= KP_FAIL_DRAIN_BLOCKED;
+    if (kp_rollout_blocked(snap->rollouts))
+        found |= KP_FAIL_ROLLOUT_BLOCKED;
     for (i = 0; i < rep->npods; i++) {
         const struct kp_pod_report *pr = &rep->pods[i];
 
@@ -398,10 +401,14 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
         kp_render_table(&snap, &rep, o->output == KP_OUTPUT_WIDE,
                         o->no_headers, &r->out);
     if (o->output == KP_OUTPUT_TABLE || o->output == KP_OUTPUT_WIDE ||
-        o->output == KP_OUTPUT_SUMMARY)
+        o->output == KP_OUTPUT_SUMMARY) {
         kp_whatif_text(&snap, &rep, o->output == KP_OUTPUT_SUMMARY,
                        &r->out);
-    r->exit_code = kp_fail_on_status(o->fail_on, found_in_report(&rep));
+        kp_rollout_text(&snap, &rep, o->output == KP_OUTPUT_SUMMARY,
+                        &r->out);
+    }
+    r->exit_code = kp_fail_on_status(o->fail_on,
+                                     found_in_report(&snap, &rep));
     set_notice(o, &rep, r);
     rc = 0;
 out:

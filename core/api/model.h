@@ -138,6 +138,7 @@ struct kp_volume {
 };
 
 struct kp_displaced;            /* whatif.h */
+struct kp_rollout_pod;          /* rollout.h */
 
 struct kp_pod {
     const char *ns;
@@ -194,6 +195,7 @@ struct kp_pod {
     /* ---- read only by scoring (decode_score.c) ---- */
     size_t ncontainers;         /* init + app containers (ImageLocality) */
     const char *controller_kind;/* ownerReferences[controller].kind */
+    const char *controller_name;/* ownerReferences[controller].name */
     bool uses_volumes;          /* has PVC or ephemeral volumes */
     size_t nvolumes;            /* the volumes kept (struct kp_volume) */
     struct kp_volume *volumes;
@@ -203,6 +205,12 @@ struct kp_pod {
     bool local_storage;         /* has an emptyDir volume */
     bool from_added_node;       /* DaemonSet pod of an --add-node copy */
     struct kp_displaced *displaced;     /* recreated by a drain/removal */
+    /*
+     * "namespace/name" of the pod this one replaces (a rolled pod: the
+     * old pod of its workload, rollout.h), NULL otherwise
+     */
+    char *replaces;
+    struct kp_rollout_pod *rollout;     /* a pod a rollout creates */
     /* its schedulerName is a profile of the configuration (config.h) */
     bool in_profile;
     size_t npdbs;               /* PDBs protecting the pod (kp_pdb_matches) */

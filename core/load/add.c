@@ -25,6 +25,7 @@
 
 #include "corev1.h"
 #include "json_util.h"
+#include "rollout.h"
 #include "yaml_json.h"
 
 #define MAX_INPUT ((size_t)1 << 30)
@@ -677,6 +678,192 @@ add_cronjob(struct add_ctx *c, const struct workload *w)
     return add_job(c, &job);
 }
 
+/* ---- an update of a workload that already runs (rollout.h) ---- */
+
+/* The pod just added (add_pod_json adds at the end). */
+static struct kp_pod *
+last_pod(const struct add_ctx *c)
+{
+    return c->s->pods[c->s->npods - 1];
+}
+
+/* name, else name-new, name-new-2, ...: a name no pod of ns has */
+static int
+free_name(struct add_ctx *c, const char *ns, const char *base, char *buf,
+          size_t n)
+{
+    int i;
+
+    if (name_of(buf, n, c->err, "%s", base) < 0)
+        return -1;
+    for (i = 1; kp_snapshot_pod(c->s, ns, buf); i++)
+        if ((i == 1 ? name_of(buf, n, c->err, "%s-new", base) :
+             name_of(buf, n, c->err, "%s-new-%d", base, i)) < 0)
+            return -1;
+    return 0;
+}
+
+/*
+ * Deployment: the new ReplicaSet "<name>-rollout" (the controller names
+ * it after the template's hash) with spec.replicas pods; ReplicaSet: the
+ * pods a scale up adds.
+ */
+static int
+rollout_replicated(struct add_ctx *c, const struct workload *w,
+                   struct kp_rollout *ro)
+{
+    bool deploy = ro->kind == KP_ROLLOUT_DEPLOYMENT;
+    char owner[300], base[340], name[360];
+    int32_t n = ro->replicas, i;
+
+    if (!deploy)
+        n = ro->replicas > (int32_t)ro->nold ?
+            ro->replicas - (int32_t)ro->nold : 0;
+    if (name_of(owner, sizeof(owner), c->err, "%s%s", w->name,
+                deploy ? "-rollout" : "") < 0)
+        return -1;
+    for (i = 0; i < n; i++) {
+        cJSON *pod;
+
+        if (name_of(base, sizeof(base), c->err, "%s-rollout-%d", w->name,
+                    (int)i) < 0 ||
+            free_name(c, w->ns, base, name, sizeof(name)) < 0)
+            return -1;
+        pod = pod_from_template(w, name, "apps/v1", "ReplicaSet", owner);
+        if (deploy)
+            set_label(pod, "pod-template-hash", "rollout");
+        if (add_from_template(c, w, pod, name) < 0)
+            return -1;
+        /* which old pod each replaces: as they are deleted (pair()) */
+        kp_rollout_add_pod(c->s, ro, last_pod(c), NULL, -1, -1);
+    }
+    return 0;
+}
+
+/*
+ * StatefulSet: the ordinals the update replaces (from the partition up,
+ * not with OnDelete) and those a scale up adds, each under the name of
+ * the pod it replaces (the old pod is deleted first).
+ */
+static int
+rollout_statefulset(struct add_ctx *c, const struct workload *w,
+                    struct kp_rollout *ro)
+{
+    int32_t i;
+    size_t k;
+
+    for (i = 0; i < ro->replicas; i++) {
+        const struct kp_rollout_old *old = NULL;
+        char name[320], index[32], key[1024];
+        cJSON *pod;
+
+        for (k = 0; k < ro->nold; k++)
+            if (ro->old[k].ordinal == i)
+                old = &ro->old[k];
+        if (old && old->stays)
+            continue;
+        if (name_of(name, sizeof(name), c->err, "%s-%lld", w->name,
+                    (long long)ro->start + i) < 0)
+            return -1;
+        if (!old && kp_snapshot_pod(c->s, w->ns, name)) {
+            kp_snapshot_warn(c->s, "%s: pod '%s/%s' already exists and is "
+                             "not the StatefulSet's: not added", w->source,
+                             w->ns, name);
+            continue;
+        }
+        snprintf(index, sizeof(index), "%lld", (long long)ro->start + i);
+        pod = pod_from_template(w, name, "apps/v1", "StatefulSet", w->name);
+        set_label(pod, "statefulset.kubernetes.io/pod-name", name);
+        set_label(pod, "apps.kubernetes.io/pod-index", index);
+        if (claim_volumes(c, w, pod, name) < 0) {
+            cJSON_Delete(pod);
+            return -1;
+        }
+        /* the name now stands for the new pod: the old one goes first */
+        snprintf(key, sizeof(key), "%s/%s", w->ns, name);
+        if (old)
+            kp_strmap_remove(&c->s->pod_index, key);
+        if (add_from_template(c, w, pod, name) < 0)
+            return -1;
+        kp_rollout_add_pod(c->s, ro, last_pod(c), old ? old->pod : NULL, i,
+                           -1);
+    }
+    return 0;
+}
+
+/* DaemonSet: a new pod on each node the new template runs on. */
+static int
+rollout_daemonset(struct add_ctx *c, const struct workload *w,
+                  const struct kp_pod **owned, size_t nowned)
+{
+    cJSON *probe = pod_from_template(w, w->name, "apps/v1", "DaemonSet",
+                                     w->name);
+    struct kp_rollout *ro = NULL;
+    struct kp_pod tmpl;
+    int32_t nodes = 0;
+    size_t i, k;
+    int rc = 0;
+
+    add_daemon_tolerations(probe);
+    memset(&tmpl, 0, sizeof(tmpl));
+    if (kp_decode_pod(c->s, probe, &tmpl, c->err) < 0) {
+        cJSON_Delete(probe);
+        free(owned);
+        return rewrite_error(c->err, w->ns, w->name, "spec.template");
+    }
+    for (i = 0; i < c->s->nnodes; i++)
+        nodes += daemon_should_run(&tmpl, c->s->nodes[i]);
+    ro = kp_rollout_new(c->s, KP_ROLLOUT_DAEMONSET, "DaemonSet", w->ns,
+                        w->name, w->source, w->spec, owned, nowned, nodes,
+                        c->err);
+    if (!ro) {
+        cJSON_Delete(probe);
+        return -1;
+    }
+    for (i = 0; rc == 0 && i < c->s->nnodes; i++) {
+        const struct kp_node *n = c->s->nodes[i];
+        const struct kp_pod *old = NULL;
+        char base[600], name[640];
+        cJSON *pod;
+
+        if (!daemon_should_run(&tmpl, n))
+            continue;
+        for (k = 0; k < ro->nold && !old; k++)
+            if (ro->old[k].node == n->index)
+                old = ro->old[k].pod;
+        rc = name_of(base, sizeof(base), c->err, "%s-%s", w->name, n->name);
+        if (rc < 0 || (rc = free_name(c, w->ns, base, name,
+                                      sizeof(name))) < 0)
+            break;
+        pod = cJSON_Duplicate(probe, 1);
+        set_string(object_member(pod, "metadata"), "name", name);
+        pin_to_node(pod, n->name);
+        rc = add_from_template(c, w, pod, name);
+        if (rc == 0)
+            kp_rollout_add_pod(c->s, ro, last_pod(c), old, -1, n->index);
+    }
+    cJSON_Delete(probe);
+    return rc;
+}
+
+static int
+add_rollout(struct add_ctx *c, const struct workload *w,
+            enum kp_rollout_kind kind, const struct kp_pod **owned,
+            size_t nowned)
+{
+    struct kp_rollout *ro;
+
+    if (kind == KP_ROLLOUT_DAEMONSET)
+        return rollout_daemonset(c, w, owned, nowned);
+    ro = kp_rollout_new(c->s, kind, w->kind, w->ns, w->name, w->source,
+                        w->spec, owned, nowned, 0, c->err);
+    if (!ro)
+        return -1;
+    if (kind == KP_ROLLOUT_STATEFULSET)
+        return rollout_statefulset(c, w, ro);
+    return rollout_replicated(c, w, ro);
+}
+
 static const struct {
     const char *kind;
     int (*add)(struct add_ctx *c, const struct workload *w);
@@ -864,7 +1051,19 @@ add_one(struct add_ctx *c, const cJSON *obj, const char *kind,
             return kp_error_prefix(c->err, "%s", what);
         return 0;
     }
-    if (template_of(&w, c->err) < 0 || workloads[i].add(c, &w) < 0)
+    if (template_of(&w, c->err) < 0)
+        return kp_error_prefix(c->err, "%s", what);
+    /* one that already runs: an update, rolled out (rollout.h) */
+    if (kp_rollout_kind_of(kind) >= 0) {
+        const struct kp_pod **owned;
+        enum kp_rollout_kind rk = (enum kp_rollout_kind)kp_rollout_kind_of(kind);
+        size_t n = kp_rollout_owned(c->s, rk, w.ns, w.name, &owned);
+
+        if (n > 0)
+            return add_rollout(c, &w, rk, owned, n) < 0 ?
+                   kp_error_prefix(c->err, "%s", what) : 0;
+    }
+    if (workloads[i].add(c, &w) < 0)
         return kp_error_prefix(c->err, "%s", what);
     return 0;
 }

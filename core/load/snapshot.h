@@ -87,6 +87,8 @@ struct kp_snapshot {
     bool server_minor_recorded;
     size_t nunknown_kinds;
     size_t ndocuments;
+    /* --add of workloads that already run (rollout.h), NULL if none */
+    struct kp_rollout_set *rollouts;
     /* warnings for stderr; the caller prints them */
     char **warnings;
     size_t nwarnings, capwarnings;

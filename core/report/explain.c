@@ -608,6 +608,10 @@ check_options(const struct kp_options *o, struct kp_error *err)
         return kp_errorf(err, KP_EXIT_USAGE, "explain looks at the past: "
                          "--fail-on unschedulable does not apply "
                          "(preemption and pdb-violation do)");
+    if (o->fail_on & KP_FAIL_ROLLOUT_BLOCKED)
+        return kp_errorf(err, KP_EXIT_USAGE, "explain looks at the past: "
+                         "--fail-on rollout-blocked does not apply "
+                         "(preemption and pdb-violation do)");
     return kp_kubectl_check(o, err);
 }
 

@@ -8,6 +8,7 @@
 
 #include "report.h"
 #include "table.h"
+#include "rollout.h"
 #include "whatif.h"
 
 static const char *const result_names[] = {"Fits", "Preempts",
@@ -290,8 +291,8 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
             if (added)
                 cells[11] = kp_xstrdup(kp_pod_is_added(pr->pod) ? "yes"
                                                                 : "no");
-            cells[11 + added] = kp_whatif_wide_note(pr->pod,
-                                                    wide_note(snap, pr));
+            cells[11 + added] = kp_rollout_wide_note(pr->pod,
+                kp_whatif_wide_note(pr->pod, wide_note(snap, pr)));
         }
         kp_table_row_after(&t, cells, rep->explain_nodes ?
                         node_lines(snap, pr) : NULL);
@@ -577,6 +578,7 @@ json_pod(struct kp_buf *b, const struct kp_snapshot *snap,
     if (p->from_add)
         kp_buf_puts(b, ",\n      \"added\": true");
     kp_whatif_json_pod(p, b);
+    kp_rollout_json_pod(p, b);
     kp_buf_printf(b, ",\n      \"priority\": %d,\n"
                   "      \"preemptionPolicy\": \"%s\",\n"
                   "      \"result\": \"%s\",\n", p->priority,
@@ -644,6 +646,7 @@ kp_render_json(const struct kp_snapshot *snap, const struct kp_report *rep,
     }
     kp_buf_puts(out, first ? "]" : "\n  ]");
     kp_whatif_json(snap, rep, out);
+    kp_rollout_json(snap, out);
     json_tail(out, rep);
     json_names_release(&jn);
 }

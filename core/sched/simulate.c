@@ -27,6 +27,7 @@
 #include "selcount.h"
 #include "simulate.h"
 #include "plugins.h"
+#include "rollout.h"
 #include "whatif.h"
 
 #define MAX_MESSAGE 1024
@@ -624,6 +625,63 @@ run_waves(struct run_ctx *r, const struct kp_snapshot *snap)
     kp_whatif_finish_report(r->rep);
 }
 
+/*
+ * A new pod of a rollout (rollout.h), in either mode: the rollout's own
+ * steps change the cluster, so its decision is applied; one that
+ * preempts runs once its victims are gone (readiness is instant), and a
+ * running pod counts healthy for its PDBs again.
+ */
+static void
+run_rollout_pod(struct run_ctx *r, struct kp_pod_report *pr)
+{
+    struct kp_pod_report keep = *pr;
+    size_t k;
+
+    memset(pr, 0, sizeof(*pr));
+    pr->pod = keep.pod;
+    pr->queue_position = keep.queue_position;
+    pr->reported = keep.reported;
+    run_one(r, pr);
+    if (r->o->mode != KP_MODE_QUEUE)
+        apply_decision(r->cl, pr);
+    if (pr->result == KP_RESULT_PREEMPTS)
+        kp_cluster_place(r->cl, pr->pod, pr->nominated_node);
+    if (pr->result == KP_RESULT_FITS || pr->result == KP_RESULT_PREEMPTS)
+        for (k = 0; k < pr->pod->npdbs; k++) {
+            r->cl->pdb_allowed[pr->pod->pdbs[k]]++;
+            r->cl->pdb_changed[pr->pod->pdbs[k]] = ++r->cl->pdb_clock;
+        }
+    kp_rollout_scheduled(r->cl->snap->rollouts, pr);
+}
+
+/*
+ * Rollouts (rollout.h): each wave's sync deletes old pods (gone at
+ * once, in both modes) and creates new ones; the new pods not running
+ * yet are scheduled in queue order.
+ */
+static void
+run_rollouts(struct run_ctx *r, const struct kp_snapshot *snap)
+{
+    const struct kp_pod **gone;
+    size_t i, n;
+
+    while (kp_rollout_plan(snap->rollouts, &gone, &n)) {
+        for (i = 0; i < n; i++) {
+            if (r->cl->removed[gone[i]->index])
+                continue;
+            kp_cluster_clear_nomination(r->cl, gone[i]);
+            kp_cluster_remove(r->cl, gone[i]);
+            account_pdb_disruption(r->cl, gone[i]);
+        }
+        free(gone);
+        for (i = 0; i < r->rep->npods; i++)
+            if (kp_rollout_to_schedule(r->rep->pods[i].pod))
+                run_rollout_pod(r, &r->rep->pods[i]);
+        kp_rollout_end_wave(snap->rollouts);
+    }
+    kp_rollout_finish(snap->rollouts, r->rep);
+}
+
 int
 kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
                struct kp_report *rep, struct kp_error *err)
@@ -639,17 +697,20 @@ kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
     r.pool = kp_pool_new(kp_pool_default_threads());
     KP_SELFCHECK_CLUSTER(&cl);
     if (r.pool && o->mode != KP_MODE_QUEUE && !rep->whatif &&
-        !o->explain_nodes) {
+        !snap->rollouts && !o->explain_nodes) {
         run_pods_alone(&r);
     } else {
         /* one pod at a time: SelectVictimsOnNode's answers may be kept */
         cl.victim_memo = kp_victim_memo_new(&cl);
         for (i = 0; i < rep->npods; i++)
-            if (!kp_whatif_deferred(rep->pods[i].pod))
+            if (!kp_whatif_deferred(rep->pods[i].pod) &&
+                !kp_rollout_deferred(rep->pods[i].pod))
                 run_one(&r, &rep->pods[i]);
     }
     if (rep->whatif)
         run_waves(&r, snap);
+    if (snap->rollouts)
+        run_rollouts(&r, snap);
     kp_pool_free(r.pool);
     kp_arena_release(&scratch);
     kp_cluster_release(&cl);

@@ -163,14 +163,19 @@ static const struct row rows[] = {
      NULL, NULL, NULL, KP_OUTPUT_TABLE, "", "", 0,
      KP_FAIL_PREEMPTION | KP_FAIL_PDB_VIOLATION | KP_FAIL_UNSCHEDULABLE,
      false, false, false, false},
+    {"--fail-on rollout-blocked", "--fail-on drain-blocked,rollout-blocked",
+     0, NULL, NULL, NULL, NULL, KP_OUTPUT_TABLE, "", "", 0,
+     KP_FAIL_DRAIN_BLOCKED | KP_FAIL_ROLLOUT_BLOCKED,
+     false, false, false, false},
     {"--fail-on names the bad item of a list",
      "--fail-on preemption,evicted", -1, "invalid value 'evicted' for "
-     "--fail-on: expected preemption, pdb-violation, unschedulable or "
-     "drain-blocked", NULL,
+     "--fail-on: expected preemption, pdb-violation, unschedulable, "
+     "drain-blocked or rollout-blocked", NULL,
      NULL, NULL, 0, "", "", 0, 0, false, false, false, false},
     {"--fail-on with an empty item", "--fail-on preemption,", -1,
      "invalid value '' for --fail-on: expected preemption, pdb-violation, "
-     "unschedulable or drain-blocked", NULL, NULL, NULL, 0, "", "", 0, 0,
+     "unschedulable, drain-blocked or rollout-blocked", NULL, NULL, NULL, 0,
+     "", "", 0, 0,
      false, false, false, false},
     {"--only-added=true with --add", "--add=m.yaml --only-added=true", 0,
      NULL, NULL, NULL, NULL, KP_OUTPUT_TABLE, "", "", 0, 0, false, true,
