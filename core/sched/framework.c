@@ -109,114 +109,6 @@ account(struct kp_node_info *ni, const struct kp_pod *p, int sign)
             kp_wrap_sub(ni->used[p->req.e[i].id], p->req.e[i].value);
 }
 
-/* ---- HostPortInfo ---- */
-
-static bool
-same_port(const struct kp_host_port *a, const struct kp_host_port *b)
-{
-    return a->port == b->port &&
-           (a->ip == b->ip || strcmp(a->ip, b->ip) == 0) &&
-           (a->protocol == b->protocol ||
-            strcmp(a->protocol, b->protocol) == 0);
-}
-
-/* HostPortInfo.sanitize: no IP is 0.0.0.0, no protocol TCP */
-static struct kp_host_port
-sanitize(const struct kp_host_port *hp)
-{
-    struct kp_host_port s = *hp;
-
-    if (!s.ip || !s.ip[0])
-        s.ip = "0.0.0.0";
-    if (!s.protocol || !s.protocol[0])
-        s.protocol = "TCP";
-    return s;
-}
-
-void
-kp_port_set_add(struct kp_port_set *s, struct kp_arena *a,
-                const struct kp_host_port *in)
-{
-    struct kp_host_port san = sanitize(in);
-    const struct kp_host_port *hp = &san;
-    size_t i;
-
-    if (hp->port <= 0)
-        return;
-    for (i = 0; i < s->n; i++)
-        if (same_port(&s->e[i], hp))
-            return;
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 4;
-
-        if (a) {
-            struct kp_host_port *e = kp_arena_alloc(a, cap * sizeof(*e));
-
-            if (s->n)
-                memcpy(e, s->e, s->n * sizeof(*e));
-            s->e = e;
-        } else {
-            s->e = kp_xrealloc(s->e, cap * sizeof(*s->e));
-        }
-        s->cap = cap;
-    }
-    s->e[s->n++] = *hp;
-}
-
-void
-kp_port_set_remove(struct kp_port_set *s, const struct kp_host_port *in)
-{
-    struct kp_host_port san = sanitize(in);
-    const struct kp_host_port *hp = &san;
-    size_t i;
-
-    for (i = 0; i < s->n; i++) {
-        if (same_port(&s->e[i], hp)) {
-            memmove(&s->e[i], &s->e[i + 1], (s->n - i - 1) * sizeof(*s->e));
-            s->n--;
-            return;
-        }
-    }
-}
-
-bool
-kp_port_set_has(const struct kp_port_set *s, const struct kp_host_port *in)
-{
-    struct kp_host_port hp = sanitize(in);
-    size_t i;
-
-    for (i = 0; i < s->n; i++)
-        if (same_port(&s->e[i], &hp))
-            return true;
-    return false;
-}
-
-/*
- * CheckConflict: a wanted 0.0.0.0 conflicts with the (protocol, port) on
- * any IP; another IP with the same one on that IP or on 0.0.0.0.
- */
-bool
-kp_port_set_conflict(const struct kp_port_set *s,
-                     const struct kp_host_port *in)
-{
-    struct kp_host_port san = sanitize(in);
-    const struct kp_host_port *hp = &san;
-    bool any = strcmp(hp->ip, "0.0.0.0") == 0;
-    size_t i;
-
-    if (hp->port <= 0)
-        return false;
-    for (i = 0; i < s->n; i++) {
-        const struct kp_host_port *u = &s->e[i];
-
-        if (u->port != hp->port || strcmp(u->protocol, hp->protocol) != 0)
-            continue;
-        if (any || strcmp(u->ip, "0.0.0.0") == 0 || strcmp(u->ip, hp->ip) == 0)
-            return true;
-    }
-    return false;
-}
-
 /* updateUsedPorts: a NULL for the cluster's NodeInfos */
 static void
 ports_add(struct kp_node_info *ni, struct kp_arena *a, const struct kp_pod *p)
@@ -297,9 +189,7 @@ kp_node_info_clone(struct kp_arena *a, const struct kp_node_info *ni,
     if (ni->npods)
         memcpy(c->pods, ni->pods, ni->npods * sizeof(*c->pods));
     /* the used ports are the clone's own, growing in a */
-    c->ports.n = c->ports.cap = ni->ports.n;
-    c->ports.e = ni->ports.n ? kp_arena_memdup(a, ni->ports.e, ni->ports.n *
-                                               sizeof(*ni->ports.e)) : NULL;
+    kp_port_set_copy(&c->ports, &ni->ports, a);
     return c;
 }
 
@@ -550,7 +440,7 @@ kp_cluster_release(struct kp_cluster *cl)
 
     for (i = 0; cl->snap && i < cl->snap->nnodes; i++) {
         free(cl->nodes[i].pods);
-        free(cl->nodes[i].ports.e);
+        kp_port_set_free(&cl->nodes[i].ports);
         free(cl->nominated[i]);
         free(cl->nominated_prio[i]);
         free(cl->nominated_req[i]);
@@ -558,7 +448,7 @@ kp_cluster_release(struct kp_cluster *cl)
         free(cl->nominated_ports[i]);
         free(cl->nominated_copy[i].ni.used);
         free(cl->nominated_copy[i].ni.pods);
-        free(cl->nominated_copy[i].ni.ports.e);
+        kp_port_set_free(&cl->nominated_copy[i].ni.ports);
         if (cl->vt)
             free_table(cl->vt[i]);
     }
@@ -1369,10 +1259,6 @@ build_nominated_copy(const struct kp_cluster *cl, struct kp_nominated_copy *e,
         e->cap_pods = ni->npods + extra + 1;
         pods = kp_xrealloc(pods, e->cap_pods * sizeof(*pods));
     }
-    if (ports.cap < ni->ports.n) {
-        ports.cap = ni->ports.n;
-        ports.e = kp_xrealloc(ports.e, ports.cap * sizeof(*ports.e));
-    }
     *d = *ni;
     d->used = used;
     if (nres)
@@ -1382,9 +1268,7 @@ build_nominated_copy(const struct kp_cluster *cl, struct kp_nominated_copy *e,
     if (ni->npods)
         memcpy(pods, ni->pods, ni->npods * sizeof(*pods));
     d->ports = ports;
-    d->ports.n = ni->ports.n;
-    if (ni->ports.n)
-        memcpy(d->ports.e, ni->ports.e, ni->ports.n * sizeof(*ni->ports.e));
+    kp_port_set_copy(&d->ports, &ni->ports, NULL);
     for (i = 0; i < cl->nnominated[node]; i++) {
         const int64_t *row = &cl->nominated_req[node][i * nres];
         const struct kp_pod *q = cl->nominated[node][i];

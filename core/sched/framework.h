@@ -59,6 +59,13 @@ void kp_status_add_reason(struct kp_status *st, const char *reason);
 struct kp_port_set {
     size_t n, cap;
     struct kp_host_port *e;
+    /*
+     * Once n reached KP_PORT_HASH_MIN (host_port_info.c): e hashed by
+     * (port, protocol), linear probing; slot[i] is an index of e plus
+     * one, 0 for an empty slot; nslots is 0 or a power of two.
+     */
+    uint32_t *slot;
+    size_t nslots;
 };
 
 /* NodeInfo: the pods on a node and what they request. */
@@ -361,6 +368,14 @@ void kp_port_set_add(struct kp_port_set *s, struct kp_arena *a,
 void kp_port_set_remove(struct kp_port_set *s, const struct kp_host_port *hp);
 bool kp_port_set_conflict(const struct kp_port_set *s,
                           const struct kp_host_port *hp);
+/*
+ * dst = src, in a (a fresh copy) or, with a NULL, in dst's malloc-owned
+ * buffers (grown as needed)
+ */
+void kp_port_set_copy(struct kp_port_set *dst, const struct kp_port_set *src,
+                      struct kp_arena *a);
+/* frees a malloc-owned set's buffers (and empties it) */
+void kp_port_set_free(struct kp_port_set *s);
 /* Whether the set holds exactly this (ip, protocol, port). */
 bool kp_port_set_has(const struct kp_port_set *s,
                      const struct kp_host_port *hp);

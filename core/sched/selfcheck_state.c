@@ -72,9 +72,10 @@ check_aggregates(const char *what, const struct kp_node_info *ni, size_t nres,
                  const struct kp_pod *const *history, size_t nhistory)
 {
     int64_t *used = calloc(nres + 1, sizeof(int64_t));
-    struct kp_port_set want = {0, 0, NULL};
+    struct kp_port_set want;
     size_t i, r, nanti = 0;
 
+    memset(&want, 0, sizeof(want));
     for (i = 0; i < ni->npods; i++) {
         const struct kp_pod *p = ni->pods[i];
 
@@ -107,7 +108,7 @@ check_aggregates(const char *what, const struct kp_node_info *ni, size_t nres,
         kp_selfcheck_fail("%s NodeInfo %s: %zu used ports, its pods "
                           "declare %zu", what, ni->node->name, ni->ports.n,
                           want.n);
-    free(want.e);
+    kp_port_set_free(&want);
     free(used);
 }
 

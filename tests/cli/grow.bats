@@ -33,3 +33,22 @@ setup() {
     cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without"
     grep -q '"n-score"' "$BATS_TEST_TMPDIR/with"
 }
+
+@test "ports: 65,000 host ports on four pods, on eight nodes, finish in seconds" {
+    python3 "$GROW" ports 65000 8 > "$BATS_TEST_TMPDIR/p.json"
+    run timeout 8 "$KP" -f "$BATS_TEST_TMPDIR/p.json" -o wide
+    assert_success
+    # 0.0.0.0 takes the port on every IP (tcp-any, udp-any); 10.0.0.1
+    # and 10.0.0.2 are different IPs (tcp-ip1 stays)
+    assert_line --regexp '^default +wants-ports +1000 +Preempts +n1 +2 .* default/tcp-any,default/udp-any '
+}
+
+@test "ports: KP_NO_PORT_HASH=1 gives the same report" {
+    python3 "$GROW" ports 8000 3 > "$BATS_TEST_TMPDIR/p.json"
+    "$KP" -f "$BATS_TEST_TMPDIR/p.json" -o json --explain-nodes \
+        > "$BATS_TEST_TMPDIR/with"
+    KP_NO_PORT_HASH=1 "$KP" -f "$BATS_TEST_TMPDIR/p.json" -o json \
+        --explain-nodes > "$BATS_TEST_TMPDIR/without"
+    cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without"
+    grep -q '"default/tcp-any"\|"tcp-any"' "$BATS_TEST_TMPDIR/with"
+}

@@ -9,6 +9,16 @@
                 goes there: TaintToleration Score); n-one-left has the
                 first N-1 tolerated and one NoSchedule taint no toleration
                 matches (Filter: untolerated)
+  ports N       node n1 runs pods tcp-any (N/4 TCP ports on every IP),
+                tcp-ip1 (N/4 TCP ports on 10.0.0.1), udp-any (N/4 UDP
+                ports on every IP), priority 0; the pending pod (priority
+                1000) wants N/4 other TCP ports on 10.0.0.2 plus 100/TCP on
+                10.0.0.2 (taken on every IP by tcp-any), 16300/TCP on
+                10.0.0.2 (tcp-ip1 has it on 10.0.0.1 only: no conflict) and
+                40000/UDP on 10.0.0.3 (taken by udp-any): it preempts
+                tcp-any and udp-any, not tcp-ip1.  `ports N K`: K such
+                nodes n1..nK, each with its three pods (n1's are named as
+                above, nI's with -nI appended)
 """
 import json
 import sys
@@ -56,9 +66,45 @@ def taints(n):
     ]
 
 
+def ports(n, nodes=1):
+    q = n // 4
+
+    def hp(lo, hi, proto, ip=None):
+        out = []
+        for p in range(lo, hi):
+            d = {"containerPort": p, "hostPort": p, "protocol": proto}
+            if ip:
+                d["hostIP"] = ip
+            out.append(d)
+        return out
+
+    def spec(ports, prio=0):
+        return {"priority": prio,
+                "containers": [{"name": "c", "image": "img",
+                                "ports": ports,
+                                "resources": {"requests": {"cpu": "100m"}}}]}
+    want = hp(3 * q + 1, 4 * q + 1, "TCP", "10.0.0.2")
+    want += [{"containerPort": 100, "hostPort": 100, "hostIP": "10.0.0.2"},
+             {"containerPort": 16300, "hostPort": q + 50,
+              "hostIP": "10.0.0.2", "protocol": "TCP"},
+             {"containerPort": 40000, "hostPort": 2 * q + 50,
+              "hostIP": "10.0.0.3", "protocol": "UDP"}]
+    items = []
+    for i in range(1, nodes + 1):
+        nn, sfx = "n%d" % i, "" if i == 1 else "-n%d" % i
+        items += [
+            node(nn),
+            pod("tcp-any" + sfx, spec(hp(1, q + 1, "TCP")), nn),
+            pod("tcp-ip1" + sfx, spec(hp(q + 1, 2 * q + 1, "TCP", "10.0.0.1")),
+                nn),
+            pod("udp-any" + sfx, spec(hp(2 * q + 1, 3 * q + 1, "UDP")), nn),
+        ]
+    return items + [pod("wants-ports", spec(want, 1000))]
+
+
 def main():
-    kind, n = sys.argv[1], int(sys.argv[2])
-    items = {"taints": taints}[kind](n)
+    kind, args = sys.argv[1], [int(a) for a in sys.argv[2:]]
+    items = {"taints": taints, "ports": ports}[kind](*args)
     json.dump({"apiVersion": "v1", "kind": "List", "items": items},
               sys.stdout)
 
