@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "hash.h"
+#include "shortcut.h"
 
 struct tol_slot {
     const struct kp_toleration *t;      /* NULL: empty */
@@ -30,14 +31,6 @@ struct kp_tol_index {
     size_t mask;                        /* slots - 1, a power of two - 1 */
     struct tol_slot *slot;
 };
-
-bool
-kp_shortcut_off(const char *env)
-{
-    const char *v = getenv(env);
-
-    return v && v[0] && strcmp(v, "0") != 0;
-}
 
 static uint64_t
 entry_hash(enum kp_toleration_op op, const char *key, const char *value,

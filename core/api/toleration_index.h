@@ -35,7 +35,5 @@ const struct kp_tol_index *kp_tol_index_build(struct kp_arena *a,
 /* whether some indexed toleration tolerates taint (ToleratesTaint) */
 bool kp_tol_index_tolerates(const struct kp_tol_index *ix,
                             const struct kp_taint *taint);
-/* whether the environment turns shortcut `name` off (KP_NO_<name>) */
-bool kp_shortcut_off(const char *env);
 
 #endif

@@ -19,7 +19,7 @@
 
 #include "framework.h"
 #include "hash.h"
-#include "toleration_index.h"   /* kp_shortcut_off */
+#include "shortcut.h"
 
 #define KP_PORT_HASH_MIN 16
 

@@ -6,6 +6,7 @@
 # `timeout`, the new one does with room to spare (not a benchmark).
 
 load '../helpers/common'
+load '../helpers/bench_cluster'
 
 GROW="$ROOT/tests/helpers/grow_cluster.py"
 
@@ -51,4 +52,48 @@ setup() {
         --explain-nodes > "$BATS_TEST_TMPDIR/without"
     cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without"
     grep -q '"default/tcp-any"\|"tcp-any"' "$BATS_TEST_TMPDIR/with"
+}
+
+@test "extended resources: a name per node does not multiply memory by nodes x pods" {
+    case "$KP" in *asan*) skip "an address-space limit does not suit ASan" ;; esac
+    # 2,000 nodes, 30 pods each, each node its own resource name: the
+    # dense arrays of every resource took about 1 GB here; the resources
+    # no pending pod requests are kept sparse (about 75 MB)
+    python3 "$GROW" extres 2000 30 1 > "$BATS_TEST_TMPDIR/x.json"
+    run prlimit --as=$((500 << 20)) "$KP" -f "$BATS_TEST_TMPDIR/x.json"
+    assert_success
+    assert_line --regexp '^default +pending-0 +1000 +Preempts +n0 '
+    assert_line --regexp '^default +pending-2 +1000 +Preempts +n14 '
+}
+
+@test "extended resources: KP_NO_SPARSE_RESOURCES=1 gives the same report" {
+    python3 "$GROW" extres 60 12 1 > "$BATS_TEST_TMPDIR/x.json"
+    "$KP" -f "$BATS_TEST_TMPDIR/x.json" -o json --explain-nodes \
+        > "$BATS_TEST_TMPDIR/with"
+    KP_NO_SPARSE_RESOURCES=1 "$KP" -f "$BATS_TEST_TMPDIR/x.json" -o json \
+        --explain-nodes > "$BATS_TEST_TMPDIR/without"
+    cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without"
+    grep -q '"Preempts"\|Preempts' "$BATS_TEST_TMPDIR/with"
+}
+
+@test "every shortcut off (KP_NO_*): the same reports over generated clusters" {
+    local shape f mode
+    for shape in default affinity nominated pdb; do
+        bench_cluster "$BATS_TEST_TMPDIR/$shape.json" 80 1600 100 40 \
+            --shape "$shape"
+    done
+    python3 "$GROW" taints 40 > "$BATS_TEST_TMPDIR/taints.json"
+    python3 "$GROW" ports 400 3 > "$BATS_TEST_TMPDIR/ports.json"
+    python3 "$GROW" extres 30 6 1 > "$BATS_TEST_TMPDIR/extres.json"
+    for f in "$BATS_TEST_TMPDIR"/*.json; do
+        for mode in queue independent; do
+            "$KP" -f "$f" -o json --explain-nodes --mode "$mode" \
+                > "$BATS_TEST_TMPDIR/with"
+            KP_NO_TOLERATION_INDEX=1 KP_NO_PORT_HASH=1 \
+                KP_NO_SPARSE_RESOURCES=1 "$KP" -f "$f" -o json \
+                --explain-nodes --mode "$mode" > "$BATS_TEST_TMPDIR/without"
+            cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
+                fail "$(basename "$f") --mode $mode differs"
+        done
+    done
 }

@@ -19,6 +19,13 @@
                 tcp-any and udp-any, not tcp-ip1.  `ports N K`: K such
                 nodes n1..nK, each with its three pods (n1's are named as
                 above, nI's with -nI appended)
+  extres N P D  N nodes (cpu 4, 4 of an extended resource), each running
+                P pods (priority 0, 100m cpu, one of the resource); D = 1:
+                every node its own resource name (example.com/dev-I),
+                D = 0: one name for all (example.com/dev); 20 pending pods
+                (priority 1000, 3500m cpu), every other one asking for 1
+                of the resource of node 7*k (or the shared one), which
+                makes them preempt
 """
 import json
 import sys
@@ -102,9 +109,36 @@ def ports(n, nodes=1):
     return items + [pod("wants-ports", spec(want, 1000))]
 
 
+def extres(n, per_node, distinct):
+    items = []
+    for i in range(n):
+        res = "example.com/dev-%d" % i if distinct else "example.com/dev"
+        items.append(node("n%d" % i, alloc={"cpu": "4", "memory": "8Gi",
+                                            "pods": "110", res: "4"}))
+        for j in range(per_node):
+            items.append(pod("r%d-%d" % (i, j), {
+                "priority": 0,
+                "containers": [{"name": "c", "image": "img", "resources": {
+                    "requests": {"cpu": "100m", res: "1"},
+                    "limits": {res: "1"}}}]}, "n%d" % i))
+    for k in range(20):
+        req = {"cpu": "3500m"}
+        if k % 2 == 0:
+            res = ("example.com/dev-%d" % ((7 * k) % n) if distinct
+                   else "example.com/dev")
+            req[res] = "1"
+        items.append(pod("pending-%d" % k, {
+            "priority": 1000,
+            "containers": [{"name": "c", "image": "img", "resources": {
+                "requests": req,
+                "limits": {r: v for r, v in req.items() if r != "cpu"}}}]}))
+    return items
+
+
 def main():
     kind, args = sys.argv[1], [int(a) for a in sys.argv[2:]]
-    items = {"taints": taints, "ports": ports}[kind](*args)
+    items = {"taints": taints, "ports": ports,
+             "extres": extres}[kind](*args)
     json.dump({"apiVersion": "v1", "kind": "List", "items": items},
               sys.stdout)
 
