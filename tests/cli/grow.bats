@@ -97,3 +97,40 @@ setup() {
         done
     done
 }
+
+@test "YAML: a List is read item by item, not as one tree" {
+    case "$KP" in *asan*) skip "an address-space limit does not suit ASan" ;; esac
+    # 43 MB of `kubectl get -o yaml`: read as one tree it took 263 MB,
+    # item by item 58 MB
+    bench_cluster "$BATS_TEST_TMPDIR/m.json" 150 4500 300 150
+    python3 "$ROOT/bench/list2yaml.py" "$BATS_TEST_TMPDIR/m.json" \
+        "$BATS_TEST_TMPDIR/m.yaml"
+    "$KP" -f "$BATS_TEST_TMPDIR/m.json" -o json > "$BATS_TEST_TMPDIR/want"
+    run prlimit --as=$((160 << 20)) "$KP" -f "$BATS_TEST_TMPDIR/m.yaml" -o json
+    assert_success
+    printf '%s\n' "$output" | cmp - "$BATS_TEST_TMPDIR/want"
+}
+
+@test "YAML: KP_NO_YAML_STREAM=1 gives the same reports, warnings and errors" {
+    local f y want got n=0
+    y="$BATS_TEST_TMPDIR/t.yaml"
+    for f in "$ROOT"/tests/bad/*.json "$ROOT"/tests/ok-with-warnings/*.json \
+             "$ROOT"/examples/cluster.json; do
+        # as document 2 after a good List (some bad inputs are not JSON
+        # at all: not for this test)
+        python3 "$ROOT/tests/helpers/json2yaml.py" \
+            "$ROOT/examples/cluster.json" "$f" > "$y" 2>/dev/null || continue
+        got=$("$KP" -f "$y" -o json 2>&1; echo "exit $?")
+        want=$(KP_NO_YAML_STREAM=1 "$KP" -f "$y" -o json 2>&1; echo "exit $?")
+        [ "$got" = "$want" ] || fail "$(basename "$f"): $got"
+        n=$((n + 1))
+    done
+    [ "$n" -gt 50 ]
+    # a duplicate key inside an item, a syntax error in a later document
+    printf 'apiVersion: v1\nitems:\n- kind: Node\n  metadata: {name: x, name: y}\nkind: List\n' > "$y"
+    run -1 "$KP" -f "$y"
+    assert_output "error: $y: line 4, column 23: duplicate key 'name'"
+    printf 'kind: List\nitems:\n- kind: Pod\n  metadata: {name: a}\n  spec: {containers: [{name: c, resources: {requests: {cpu: 1.5.0}}}]}\n---\nfoo: [\n' > "$y"
+    run -1 "$KP" -f "$y"
+    assert_output --partial "error: $y: invalid YAML at line 8, column 1"
+}
