@@ -633,14 +633,3 @@ kp_yaml_reader_item(void *ctx, cJSON **item, struct kp_error *err)
     builder_reset(&r->b);
     return 0;
 }
-
-int
-kp_yaml_reader_skip(struct kp_yaml_reader *r, struct kp_error *err)
-{
-    cJSON *it;
-    int rc;
-
-    while ((rc = kp_yaml_reader_item(r, &it, err)) > 0)
-        cJSON_Delete(it);
-    return rc;
-}

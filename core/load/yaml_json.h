@@ -41,8 +41,7 @@ int kp_yaml_to_json(const char *buf, size_t len, cJSON **docs,
  * time: kp_yaml_reader_doc with items false returns the next document
  * whole (as kp_yaml_to_json would), with items true prepares the next
  * document's items for kp_yaml_reader_item (a kp_item_pull_fn: 1 and
- * the next element, 0 at the document's end); kp_yaml_reader_skip reads
- * what is left of them (after an error, say).
+ * the next element, 0 at the document's end).
  */
 int kp_yaml_headers(const char *buf, size_t len, cJSON **docs,
                     struct kp_error *err);
@@ -53,6 +52,5 @@ void kp_yaml_reader_free(struct kp_yaml_reader *r);
 int kp_yaml_reader_doc(struct kp_yaml_reader *r, bool items, cJSON **doc,
                        struct kp_error *err);
 int kp_yaml_reader_item(void *ctx, cJSON **item, struct kp_error *err);
-int kp_yaml_reader_skip(struct kp_yaml_reader *r, struct kp_error *err);
 
 #endif
