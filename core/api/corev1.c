@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "labels.h"
+#include "toleration_index.h"
 
 bool
 kp_tolerates(const struct kp_toleration *t, const struct kp_taint *taint)
@@ -29,6 +30,8 @@ kp_tolerates_any(const struct kp_pod *p, const struct kp_taint *taint)
 {
     size_t i;
 
+    if (p->tol_index)
+        return kp_tol_index_tolerates(p->tol_index, taint);
     for (i = 0; i < p->ntolerations; i++)
         if (kp_tolerates(&p->tolerations[i], taint))
             return true;

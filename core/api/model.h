@@ -178,6 +178,8 @@ struct kp_pod {
     const struct kp_pod_requests *before_134, *before_133;
     size_t ntolerations;
     struct kp_toleration *tolerations;
+    /* a set of tolerations when there are many (toleration_index.h) */
+    const struct kp_tol_index *tol_index;
     struct kp_labels node_selector;
     struct kp_node_selector required_node_affinity; /* is_null if none */
     size_t npreferred_node_affinity;

@@ -13,6 +13,7 @@
 #include "json_util.h"
 #include "quantity.h"
 #include "snapshot.h"
+#include "toleration_index.h"
 
 #define TMP_MAX 64
 
@@ -534,6 +535,7 @@ decode_tolerations(struct kp_snapshot *s, const cJSON *spec,
         i++;
     }
     p->ntolerations = i;
+    p->tol_index = kp_tol_index_build(&s->arena, p->tolerations, i);
     return 0;
 }
 

@@ -25,6 +25,7 @@
 #include <cjson/cJSON.h>
 
 #include "arena.h"
+#include "shortcut.h"
 #include "yaml_json.h"
 
 /* as snapshot.c's limit on one input */
@@ -154,13 +155,12 @@ insert_document(struct kp_error *err, const char *source, int n)
 }
 
 /*
- * Every document of a YAML stream, each through the JSON loader; empty
- * documents (a trailing "---", comments only) are skipped, as kubectl's
- * decoder skips them.
+ * KP_NO_YAML_STREAM=1: the stream as one tree, then each document
+ * through the JSON loader, as before issue 27 (the same report).
  */
 static int
-load_yaml(struct kp_snapshot *s, const char *buf, size_t len,
-          const char *source, struct kp_error *err)
+load_yaml_tree(struct kp_snapshot *s, const char *buf, size_t len,
+               const char *source, struct kp_error *err)
 {
     cJSON *docs = NULL, *doc;
     int idx = 0, nloaded = 0, rc = 0;
@@ -184,6 +184,83 @@ load_yaml(struct kp_snapshot *s, const char *buf, size_t len,
         nloaded++;
     }
     cJSON_Delete(docs);
+    if (rc == 0 && nloaded == 0)
+        rc = kp_errorf(err, KP_EXIT_ERROR, "%s: empty input", source);
+    return rc;
+}
+
+/* One document that is not a List, whole, through the JSON loader. */
+static int
+load_yaml_whole(struct kp_snapshot *s, cJSON *doc, const char *source,
+                struct kp_error *err)
+{
+    char *text = cJSON_PrintUnformatted(doc);
+    int rc;
+
+    if (!text)
+        return kp_errorf(err, KP_EXIT_ERROR, "%s: out of memory", source);
+    rc = kp_snapshot_load_buffer(s, text, strlen(text), source, err);
+    free(text);
+    return rc;
+}
+
+/*
+ * Every document of a YAML stream, each through the JSON loader; empty
+ * documents (a trailing "---", comments only) are skipped, as kubectl's
+ * decoder skips them.  The stream is read twice, never held as one tree
+ * (issue 27: a 200 MB List took 2 GB): first for its errors and the
+ * members of each List but its items (kp_yaml_headers), then document
+ * by document, a List's items one at a time into the loader
+ * (kp_snapshot_load_list_pulled), any other document whole, as the JSON
+ * of a file is read.  The errors are those of reading the stream whole
+ * first: YAML errors before any object's.
+ */
+static int
+load_yaml(struct kp_snapshot *s, const char *buf, size_t len,
+          const char *source, struct kp_error *err)
+{
+    cJSON *heads = NULL, *head;
+    struct kp_yaml_reader *r;
+    int idx = 0, nloaded = 0, rc = 0;
+
+    if (kp_shortcut_off("KP_NO_YAML_STREAM"))
+        return load_yaml_tree(s, buf, len, source, err);
+    if (kp_yaml_headers(buf, len, &heads, err) < 0)
+        return kp_error_prefix(err, "%s", source);
+    r = kp_yaml_reader_new(buf, len);
+    if (!r) {
+        cJSON_Delete(heads);
+        return kp_errorf(err, KP_EXIT_ERROR, "%s: out of memory", source);
+    }
+    cJSON_ArrayForEach(head, heads) {
+        bool items = cJSON_IsObject(head);
+        cJSON *doc = NULL;
+
+        idx++;
+        if (kp_yaml_reader_doc(r, items, &doc, err) < 0) {
+            kp_error_prefix(err, "%s", source);
+            rc = -1;
+            break;
+        }
+        if (cJSON_IsNull(head)) {
+            cJSON_Delete(doc);
+            continue;
+        }
+        if (items)
+            rc = kp_snapshot_load_list_pulled(s, head, kp_yaml_reader_item,
+                                              r, source, err);
+        else
+            rc = load_yaml_whole(s, doc, source, err);
+        cJSON_Delete(doc);
+        if (rc < 0) {
+            if (idx > 1)
+                insert_document(err, source, idx);
+            break;
+        }
+        nloaded++;
+    }
+    kp_yaml_reader_free(r);
+    cJSON_Delete(heads);
     if (rc == 0 && nloaded == 0)
         rc = kp_errorf(err, KP_EXIT_ERROR, "%s: empty input", source);
     return rc;

@@ -686,6 +686,9 @@ struct items_text {
     const char *text;           /* the whole buffer (positions) */
     size_t start, end;          /* '[' .. just after ']' */
     struct kp_json_marks commas;  /* the ','s between items, or none */
+    /* or the items pulled one by one (kp_snapshot_load_list_pulled) */
+    kp_item_pull_fn pull;
+    void *pull_ctx;
 };
 
 static void line_col(const char *buf, size_t off, size_t *line,
@@ -1134,6 +1137,34 @@ recorded_version(struct kp_snapshot *s, const cJSON *doc)
     }
 }
 
+/*
+ * The items of a List pulled one at a time (YAML, input.c): each checked
+ * and added as the items of a parsed List are, then freed before the
+ * next is pulled.
+ */
+static int
+load_items_pulled(struct kp_snapshot *s, const struct items_text *t,
+                  const char *list_kind, const char *source,
+                  struct kp_error *err)
+{
+    long i;
+
+    for (i = 0;; i++) {
+        cJSON *it = NULL;
+        const char *ik;
+        int rc = t->pull(t->pull_ctx, &it, err);
+
+        if (rc <= 0)
+            return rc;
+        rc = item_kind(it, list_kind, i, &ik, err);
+        if (rc == 0)
+            rc = add_object(s, it, ik, 2, i, source, err);
+        cJSON_Delete(it);
+        if (rc < 0)
+            return -1;
+    }
+}
+
 static int
 load_list(struct kp_snapshot *s, const cJSON *doc, const char *kind,
           const struct items_text *t, const char *source,
@@ -1164,6 +1195,8 @@ load_list(struct kp_snapshot *s, const cJSON *doc, const char *kind,
         s->has_pvc_input = true;
     if (t->text)
         return load_items_text(s, t, list_kind, source, err);
+    if (t->pull)
+        return load_items_pulled(s, t, list_kind, source, err);
     cJSON_ArrayForEach(it, items) {
         const char *ik;
 
@@ -1205,7 +1238,9 @@ load_document(struct kp_snapshot *s, cJSON *doc, const struct items_text *t,
         if (!v)
             return syntax_error(t->text, t->end, t->start, NULL, err);
         cJSON_ReplaceItemInObjectCaseSensitive(doc, "items", v);
-        return load_document(s, doc, &(struct items_text){NULL, 0, 0, {NULL, 0, 0}},
+        return load_document(s, doc, &(struct items_text){NULL, 0, 0,
+                                                          {NULL, 0, 0},
+                                                          NULL, NULL},
                              source, err);
     }
     if (is_list(kind, items)) {
@@ -1379,7 +1414,7 @@ load_documents(struct kp_snapshot *s, const char *buf, size_t len,
     size_t off = skip_ws(buf, len, 0), ndocs = *ndocs_io;
 
     while (off < len) {
-        struct items_text t = {NULL, 0, 0, {NULL, 0, 0}};
+        struct items_text t = {NULL, 0, 0, {NULL, 0, 0}, NULL, NULL};
         cJSON *doc = NULL;
         int rc = 1;
 
@@ -1423,6 +1458,22 @@ kp_snapshot_load_buffer(struct kp_snapshot *s, const char *buf, size_t len,
         kp_error_prefix(err, "%s", source);
         return sanitize_error(err);
     }
+    return 0;
+}
+
+int
+kp_snapshot_load_list_pulled(struct kp_snapshot *s, cJSON *header,
+                             kp_item_pull_fn pull, void *ctx,
+                             const char *source, struct kp_error *err)
+{
+    struct items_text t = {NULL, 0, 0, {NULL, 0, 0}, pull, ctx};
+
+    source = kp_arena_intern(&s->arena, source);
+    if (load_document(s, header, &t, source, err) < 0) {
+        kp_error_prefix(err, "%s", source);
+        return sanitize_error(err);
+    }
+    s->ndocuments++;
     return 0;
 }
 

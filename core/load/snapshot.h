@@ -129,6 +129,24 @@ int kp_snapshot_load_item(struct kp_snapshot *s, const char *text,
                           struct kp_error *err);
 
 /*
+ * Pull the next item of a List: 1 with *item set (the caller deletes
+ * it), 0 after the last one, -1 with err set.
+ */
+typedef int (*kp_item_pull_fn)(void *ctx, cJSON **item,
+                               struct kp_error *err);
+/*
+ * Load one document that is a List (kind List or XxxList, or no kind
+ * and an items array) given as its members but items (header, "items"
+ * an empty array) and its items, pulled one at a time: what
+ * kp_snapshot_load_buffer does with the document's text, the same
+ * checks in the same order and the same errors (prefixed with source),
+ * without the items as one tree (YAML: input.c).
+ */
+int kp_snapshot_load_list_pulled(struct kp_snapshot *s, cJSON *header,
+                                 kp_item_pull_fn pull, void *ctx,
+                                 const char *source, struct kp_error *err);
+
+/*
  * A point to roll back to: what was loaded after kp_snapshot_mark()
  * (objects of every kind, their names in the indexes, resource names,
  * Events, warnings, counters) is dropped by kp_snapshot_rollback(), as

@@ -47,6 +47,14 @@ struct builder {
     int depth;
     cJSON *root;
     bool have_root;
+    /*
+     * split: the elements of the root mapping's "items" sequence are
+     * taken out one by one as each is complete (into ready), so that
+     * the root holds "items" as an empty array (kp_yaml_reader)
+     */
+    bool split;
+    cJSON *items;
+    cJSON *ready;
 };
 
 static bool
@@ -318,12 +326,18 @@ static int
 on_start(struct builder *b, cJSON *node, const yaml_event_t *ev,
          struct kp_error *err)
 {
+    bool is_items = b->split && b->depth == 1 && cJSON_IsArray(node) &&
+                    cJSON_IsObject(b->stack[0].node) && b->stack[0].key &&
+                    strcmp(b->stack[0].key, "items") == 0;
+
     if (b->depth == MAX_DEPTH) {
         cJSON_Delete(node);
         return at(err, &ev->start_mark, "nesting too deep");
     }
     if (attach(b, node, ev, err) < 0)
         return -1;
+    if (is_items)
+        b->items = node;
     b->stack[b->depth].node = node;
     b->stack[b->depth].key = NULL;
     b->depth++;
@@ -339,6 +353,17 @@ builder_reset(struct builder *b)
         cJSON_Delete(b->root);
     b->root = NULL;
     b->have_root = false;
+    b->items = NULL;
+    cJSON_Delete(b->ready);
+    b->ready = NULL;
+}
+
+/* split: an element of items is complete once the builder is back on it */
+static void
+take_ready(struct builder *b)
+{
+    if (b->items && b->depth == 2 && b->items->child && !b->ready)
+        b->ready = cJSON_DetachItemViaPointer(b->items, b->items->child);
 }
 
 /* One event; *done is set at the end of the stream. */
@@ -423,4 +448,188 @@ kp_yaml_to_json(const char *buf, size_t len, cJSON **docs,
         *docs = NULL;
     }
     return rc;
+}
+
+/* ---- the streamed reading of input.c (issue 27: inputs that grow) ---- */
+
+/*
+ * Whether a document read with split can be loaded item by item: a
+ * mapping whose "items" is a sequence and which is a List
+ * (snapshot.c's is_list: kind ending in "List", or no kind).
+ */
+static bool
+streamable(const cJSON *doc)
+{
+    const cJSON *kind, *items;
+    size_t n;
+
+    if (!cJSON_IsObject(doc))
+        return false;
+    items = cJSON_GetObjectItemCaseSensitive(doc, "items");
+    kind = cJSON_GetObjectItemCaseSensitive(doc, "kind");
+    if (!cJSON_IsArray(items))
+        return false;
+    if (!kind)
+        return true;
+    if (!cJSON_IsString(kind))
+        return false;
+    n = strlen(kind->valuestring);
+    return n >= 4 && strcmp(kind->valuestring + n - 4, "List") == 0;
+}
+
+int
+kp_yaml_headers(const char *buf, size_t len, cJSON **docs,
+                struct kp_error *err)
+{
+    struct builder *b = kp_xcalloc(1, sizeof(*b));
+    yaml_parser_t p;
+    bool done = false;
+    int rc = 0;
+
+    *docs = cJSON_CreateArray();
+    b->split = true;
+    if (!yaml_parser_initialize(&p)) {
+        free(b);
+        return kp_errorf(err, KP_EXIT_ERROR, "out of memory");
+    }
+    yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
+    while (!done && rc == 0) {
+        yaml_event_t ev;
+
+        if (!yaml_parser_parse(&p, &ev)) {
+            rc = parser_error(&p, err);
+            break;
+        }
+        if (ev.type == YAML_DOCUMENT_END_EVENT) {
+            cJSON *doc = b->have_root ? b->root : cJSON_CreateNull();
+
+            b->root = NULL;
+            b->have_root = false;
+            b->items = NULL;
+            /* only the header of a List is kept; others are read again */
+            if (!cJSON_IsNull(doc) && !streamable(doc)) {
+                cJSON_Delete(doc);
+                doc = cJSON_CreateTrue();
+            }
+            cJSON_AddItemToArray(*docs, doc);
+        } else {
+            rc = on_event(b, &ev, *docs, &done, err);
+            take_ready(b);
+            cJSON_Delete(b->ready);
+            b->ready = NULL;
+        }
+        yaml_event_delete(&ev);
+    }
+    builder_reset(b);
+    free(b);
+    yaml_parser_delete(&p);
+    if (rc < 0) {
+        cJSON_Delete(*docs);
+        *docs = NULL;
+    }
+    return rc;
+}
+
+struct kp_yaml_reader {
+    yaml_parser_t p;
+    struct builder b;
+    bool in_items;              /* between kp_yaml_reader_doc and the end */
+};
+
+struct kp_yaml_reader *
+kp_yaml_reader_new(const char *buf, size_t len)
+{
+    struct kp_yaml_reader *r = kp_xcalloc(1, sizeof(*r));
+
+    if (!yaml_parser_initialize(&r->p)) {
+        free(r);
+        return NULL;
+    }
+    yaml_parser_set_input_string(&r->p, (const unsigned char *)buf, len);
+    return r;
+}
+
+void
+kp_yaml_reader_free(struct kp_yaml_reader *r)
+{
+    if (!r)
+        return;
+    builder_reset(&r->b);
+    yaml_parser_delete(&r->p);
+    free(r);
+}
+
+/*
+ * Events until the document ends (*doc_end) or, with stop_at_item, an
+ * item is ready.  The stream was read once already (kp_yaml_headers):
+ * an error here is unexpected, but said as the first reading says it.
+ */
+static int
+reader_run(struct kp_yaml_reader *r, bool stop_at_item, bool *doc_end,
+           struct kp_error *err)
+{
+    *doc_end = false;
+    for (;;) {
+        yaml_event_t ev;
+        bool done = false;
+        int rc = 0;
+
+        if (!yaml_parser_parse(&r->p, &ev))
+            return parser_error(&r->p, err);
+        if (ev.type == YAML_DOCUMENT_END_EVENT) {
+            *doc_end = true;
+        } else if (ev.type == YAML_STREAM_END_EVENT) {
+            rc = kp_errorf(err, KP_EXIT_ERROR, "unexpected end of the "
+                           "YAML stream");
+        } else {
+            rc = on_event(&r->b, &ev, NULL, &done, err);
+            take_ready(&r->b);
+        }
+        yaml_event_delete(&ev);
+        if (rc < 0)
+            return -1;
+        if (*doc_end || (stop_at_item && r->b.ready))
+            return 0;
+    }
+}
+
+int
+kp_yaml_reader_doc(struct kp_yaml_reader *r, bool items, cJSON **doc,
+                   struct kp_error *err)
+{
+    bool doc_end;
+
+    *doc = NULL;
+    builder_reset(&r->b);
+    r->b.split = items;
+    r->in_items = items;
+    if (items)
+        return 0;
+    if (reader_run(r, false, &doc_end, err) < 0)
+        return -1;
+    *doc = r->b.have_root ? r->b.root : cJSON_CreateNull();
+    r->b.root = NULL;
+    r->b.have_root = false;
+    return 0;
+}
+
+int
+kp_yaml_reader_item(void *ctx, cJSON **item, struct kp_error *err)
+{
+    struct kp_yaml_reader *r = ctx;
+    bool doc_end;
+
+    *item = NULL;
+    if (!r->in_items)
+        return 0;
+    if (reader_run(r, true, &doc_end, err) < 0)
+        return -1;
+    if (r->b.ready) {
+        *item = r->b.ready;
+        r->b.ready = NULL;
+        return 1;
+    }
+    r->in_items = false;        /* the document's end */
+    builder_reset(&r->b);
+    return 0;
 }

@@ -10,6 +10,7 @@
 #include "score.h"
 #include "selcount.h"
 #include "selfcheck.h"
+#include "shortcut.h"
 #include "victim_memo.h"
 
 #include <pthread.h>
@@ -103,118 +104,38 @@ account(struct kp_node_info *ni, const struct kp_pod *p, int sign)
 
     if (p->nanti_affinity > 0)
         ni->nanti = sign > 0 ? ni->nanti + 1 : ni->nanti - 1;
-    for (i = 0; i < p->req.n; i++)
-        ni->used[p->req.e[i].id] = sign > 0 ?
-            kp_wrap_add(ni->used[p->req.e[i].id], p->req.e[i].value) :
-            kp_wrap_sub(ni->used[p->req.e[i].id], p->req.e[i].value);
-}
+    for (i = 0; i < p->req.n; i++) {
+        int r = kp_ni_slot(ni, p->req.e[i].id);
 
-/* ---- HostPortInfo ---- */
-
-static bool
-same_port(const struct kp_host_port *a, const struct kp_host_port *b)
-{
-    return a->port == b->port &&
-           (a->ip == b->ip || strcmp(a->ip, b->ip) == 0) &&
-           (a->protocol == b->protocol ||
-            strcmp(a->protocol, b->protocol) == 0);
-}
-
-/* HostPortInfo.sanitize: no IP is 0.0.0.0, no protocol TCP */
-static struct kp_host_port
-sanitize(const struct kp_host_port *hp)
-{
-    struct kp_host_port s = *hp;
-
-    if (!s.ip || !s.ip[0])
-        s.ip = "0.0.0.0";
-    if (!s.protocol || !s.protocol[0])
-        s.protocol = "TCP";
-    return s;
-}
-
-void
-kp_port_set_add(struct kp_port_set *s, struct kp_arena *a,
-                const struct kp_host_port *in)
-{
-    struct kp_host_port san = sanitize(in);
-    const struct kp_host_port *hp = &san;
-    size_t i;
-
-    if (hp->port <= 0)
-        return;
-    for (i = 0; i < s->n; i++)
-        if (same_port(&s->e[i], hp))
-            return;
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 4;
-
-        if (a) {
-            struct kp_host_port *e = kp_arena_alloc(a, cap * sizeof(*e));
-
-            if (s->n)
-                memcpy(e, s->e, s->n * sizeof(*e));
-            s->e = e;
-        } else {
-            s->e = kp_xrealloc(s->e, cap * sizeof(*s->e));
-        }
-        s->cap = cap;
-    }
-    s->e[s->n++] = *hp;
-}
-
-void
-kp_port_set_remove(struct kp_port_set *s, const struct kp_host_port *in)
-{
-    struct kp_host_port san = sanitize(in);
-    const struct kp_host_port *hp = &san;
-    size_t i;
-
-    for (i = 0; i < s->n; i++) {
-        if (same_port(&s->e[i], hp)) {
-            memmove(&s->e[i], &s->e[i + 1], (s->n - i - 1) * sizeof(*s->e));
-            s->n--;
-            return;
-        }
+        if (r >= 0)
+            ni->used[r] = sign > 0 ?
+                kp_wrap_add(ni->used[r], p->req.e[i].value) :
+                kp_wrap_sub(ni->used[r], p->req.e[i].value);
     }
 }
 
-bool
-kp_port_set_has(const struct kp_port_set *s, const struct kp_host_port *in)
+int64_t
+kp_ni_used(const struct kp_node_info *ni, int id)
 {
-    struct kp_host_port hp = sanitize(in);
-    size_t i;
+    int r = kp_ni_slot(ni, id);
+    int64_t sum = 0;
+    size_t k;
 
-    for (i = 0; i < s->n; i++)
-        if (same_port(&s->e[i], &hp))
-            return true;
-    return false;
+    if (r >= 0)
+        return ni->used[r];
+    for (k = 0; k < ni->npods; k++)
+        sum = kp_wrap_add(sum, kp_resvec_get(&ni->pods[k]->req, id));
+    return sum;
 }
 
-/*
- * CheckConflict: a wanted 0.0.0.0 conflicts with the (protocol, port) on
- * any IP; another IP with the same one on that IP or on 0.0.0.0.
- */
-bool
-kp_port_set_conflict(const struct kp_port_set *s,
-                     const struct kp_host_port *in)
+int64_t
+kp_ni_alloc(const struct kp_node_info *ni, int id)
 {
-    struct kp_host_port san = sanitize(in);
-    const struct kp_host_port *hp = &san;
-    bool any = strcmp(hp->ip, "0.0.0.0") == 0;
-    size_t i;
+    int r = kp_ni_slot(ni, id);
 
-    if (hp->port <= 0)
-        return false;
-    for (i = 0; i < s->n; i++) {
-        const struct kp_host_port *u = &s->e[i];
-
-        if (u->port != hp->port || strcmp(u->protocol, hp->protocol) != 0)
-            continue;
-        if (any || strcmp(u->ip, "0.0.0.0") == 0 || strcmp(u->ip, hp->ip) == 0)
-            return true;
-    }
-    return false;
+    if (ni->alloc && r >= 0)
+        return ni->alloc[r];
+    return kp_resvec_get(&ni->node->allocatable, id);
 }
 
 /* updateUsedPorts: a NULL for the cluster's NodeInfos */
@@ -267,9 +188,12 @@ kp_node_info_remove(struct kp_node_info *ni, const struct kp_pod *p)
         }
     }
     /* requests go even for a pod not found, as they always have */
-    for (i = 0; i < p->req.n; i++)
-        ni->used[p->req.e[i].id] = kp_wrap_sub(ni->used[p->req.e[i].id],
-                                               p->req.e[i].value);
+    for (i = 0; i < p->req.n; i++) {
+        int r = kp_ni_slot(ni, p->req.e[i].id);
+
+        if (r >= 0)
+            ni->used[r] = kp_wrap_sub(ni->used[r], p->req.e[i].value);
+    }
 }
 
 /*
@@ -291,15 +215,15 @@ kp_node_info_clone(struct kp_arena *a, const struct kp_node_info *ni,
     c->npods = ni->npods;
     c->nanti = ni->nanti;
     c->alloc = ni->alloc;
+    c->res_slot = ni->res_slot;
+    c->nres_ids = ni->nres_ids;
     /* the first npods are copied, the rest written as pods come */
     c->pods = kp_arena_alloc_uninit(a, (c->cap ? c->cap : 1) *
                                     sizeof(*c->pods));
     if (ni->npods)
         memcpy(c->pods, ni->pods, ni->npods * sizeof(*c->pods));
     /* the used ports are the clone's own, growing in a */
-    c->ports.n = c->ports.cap = ni->ports.n;
-    c->ports.e = ni->ports.n ? kp_arena_memdup(a, ni->ports.e, ni->ports.n *
-                                               sizeof(*ni->ports.e)) : NULL;
+    kp_port_set_copy(&c->ports, &ni->ports, a);
     return c;
 }
 
@@ -402,9 +326,12 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
         int64_t *row = &vt->tail_req[k * nres];
 
         memcpy(row, row + nres, nres * sizeof(int64_t));
-        for (r = 0; r < p->req.n; r++)
-            row[p->req.e[r].id] = kp_wrap_add(row[p->req.e[r].id],
-                                              p->req.e[r].value);
+        for (r = 0; r < p->req.n; r++) {
+            int slot = kp_ni_slot(ni, p->req.e[r].id);
+
+            if (slot >= 0)
+                row[slot] = kp_wrap_add(row[slot], p->req.e[r].value);
+        }
         vt->tail_anti[k] = vt->tail_anti[k + 1] + (p->nanti_affinity > 0);
         vt->tail_ports[k] = vt->tail_ports[k + 1] + (p->nhost_ports > 0);
     }
@@ -466,6 +393,46 @@ kp_victim_table_get(const struct kp_cluster *cl, int node, struct kp_arena *a)
 
 /* ---- cluster ---- */
 
+/*
+ * Which resources get a slot in the NodeInfos' dense arrays (used,
+ * alloc, the victim tables' rows, the nominated pods' rows): cpu,
+ * memory, ephemeral-storage and pods, and each scalar resource some pod
+ * without a node requests.  Only NodeResourcesFit and the resource
+ * scorers read a NodeInfo's requested amount, and only of what the pod
+ * they place requests (a scalar it does not request is not scored:
+ * calculateResourceAllocatableRequest), so the others are read, if ever,
+ * by kp_ni_used from the pods.  Without this, per-node extended
+ * resource names made the arrays nodes x pods x distinct names (issue
+ * 27).  KP_NO_SPARSE_RESOURCES=1: every resource gets a slot, as before.
+ */
+static void
+init_res_slots(struct kp_cluster *cl, const struct kp_snapshot *snap)
+{
+    bool *want;
+    size_t i, j, n = 0;
+
+    if (snap->nres <= KP_RES_FIRST_SCALAR ||
+        kp_shortcut_off("KP_NO_SPARSE_RESOURCES"))
+        return;
+    want = kp_xcalloc(snap->nres, sizeof(bool));
+    for (i = 0; i < KP_RES_FIRST_SCALAR; i++)
+        want[i] = true;
+    for (i = 0; i < snap->npods; i++) {
+        const struct kp_pod *p = snap->pods[i];
+
+        if (p->node_name)
+            continue;
+        for (j = 0; j < p->req.n; j++)
+            if (p->req.e[j].id >= 0 && (size_t)p->req.e[j].id < snap->nres)
+                want[p->req.e[j].id] = true;
+    }
+    cl->res_slot = kp_xmalloc(snap->nres * sizeof(int32_t));
+    for (i = 0; i < snap->nres; i++)
+        cl->res_slot[i] = want[i] ? (int32_t)n++ : -1;
+    cl->nres = n;
+    free(want);
+}
+
 void
 kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
                 const char *scheduler_name)
@@ -475,6 +442,7 @@ kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
     memset(cl, 0, sizeof(*cl));
     cl->snap = snap;
     cl->nres = snap->nres;
+    init_res_slots(cl, snap);
     cl->scheduler_name = scheduler_name;
     cl->nodes = kp_xcalloc(n ? n : 1, sizeof(*cl->nodes));
     cl->nominated = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated));
@@ -516,11 +484,15 @@ kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
         ni->unschedulable = ni->node->unschedulable;
         ni->ntaints = ni->node->ntaints;
         ni->used = &cl->used_block[i * cl->nres];
+        ni->res_slot = cl->res_slot;
+        ni->nres_ids = snap->nres;
         cl->nominated_max[i] = INT32_MIN;
-        for (j = 0; j < ni->node->allocatable.n; j++)
-            if ((size_t)ni->node->allocatable.e[j].id < cl->nres)
-                alloc[ni->node->allocatable.e[j].id] =
-                    ni->node->allocatable.e[j].value;
+        for (j = 0; j < ni->node->allocatable.n; j++) {
+            int slot = kp_ni_slot(ni, ni->node->allocatable.e[j].id);
+
+            if (slot >= 0 && (size_t)slot < cl->nres)
+                alloc[slot] = ni->node->allocatable.e[j].value;
+        }
         ni->alloc = alloc;
         for (j = 0; j < snap->node_npods[i]; j++)
             kp_node_info_add(ni, snap->node_pods[i][j]);
@@ -550,7 +522,7 @@ kp_cluster_release(struct kp_cluster *cl)
 
     for (i = 0; cl->snap && i < cl->snap->nnodes; i++) {
         free(cl->nodes[i].pods);
-        free(cl->nodes[i].ports.e);
+        kp_port_set_free(&cl->nodes[i].ports);
         free(cl->nominated[i]);
         free(cl->nominated_prio[i]);
         free(cl->nominated_req[i]);
@@ -558,11 +530,12 @@ kp_cluster_release(struct kp_cluster *cl)
         free(cl->nominated_ports[i]);
         free(cl->nominated_copy[i].ni.used);
         free(cl->nominated_copy[i].ni.pods);
-        free(cl->nominated_copy[i].ni.ports.e);
+        kp_port_set_free(&cl->nominated_copy[i].ni.ports);
         if (cl->vt)
             free_table(cl->vt[i]);
     }
     free(cl->vt);
+    free(cl->res_slot);
     kp_cluster_free_caches(cl);
     free(cl->used_block);
     free(cl->alloc_block);
@@ -651,9 +624,12 @@ kp_cluster_nominate(struct kp_cluster *cl, const struct kp_pod *p, int node)
     }
     row = &cl->nominated_req[node][cl->nnominated[node] * cl->nres];
     memset(row, 0, cl->nres * sizeof(int64_t));
-    for (i = 0; i < p->req.n; i++)
-        row[p->req.e[i].id] = kp_wrap_add(row[p->req.e[i].id],
-                                          p->req.e[i].value);
+    for (i = 0; i < p->req.n; i++) {
+        int slot = kp_ni_slot(&cl->nodes[node], p->req.e[i].id);
+
+        if (slot >= 0)
+            row[slot] = kp_wrap_add(row[slot], p->req.e[i].value);
+    }
     cl->nominated_anti[node][cl->nnominated[node]] = p->nanti_affinity > 0;
     cl->nominated_ports[node][cl->nnominated[node]] = p->nhost_ports > 0;
     cl->nominated_prio[node][cl->nnominated[node]] = p->priority;
@@ -1369,10 +1345,6 @@ build_nominated_copy(const struct kp_cluster *cl, struct kp_nominated_copy *e,
         e->cap_pods = ni->npods + extra + 1;
         pods = kp_xrealloc(pods, e->cap_pods * sizeof(*pods));
     }
-    if (ports.cap < ni->ports.n) {
-        ports.cap = ni->ports.n;
-        ports.e = kp_xrealloc(ports.e, ports.cap * sizeof(*ports.e));
-    }
     *d = *ni;
     d->used = used;
     if (nres)
@@ -1382,9 +1354,7 @@ build_nominated_copy(const struct kp_cluster *cl, struct kp_nominated_copy *e,
     if (ni->npods)
         memcpy(pods, ni->pods, ni->npods * sizeof(*pods));
     d->ports = ports;
-    d->ports.n = ni->ports.n;
-    if (ni->ports.n)
-        memcpy(d->ports.e, ni->ports.e, ni->ports.n * sizeof(*ni->ports.e));
+    kp_port_set_copy(&d->ports, &ni->ports, NULL);
     for (i = 0; i < cl->nnominated[node]; i++) {
         const int64_t *row = &cl->nominated_req[node][i * nres];
         const struct kp_pod *q = cl->nominated[node][i];

@@ -59,12 +59,19 @@ void kp_status_add_reason(struct kp_status *st, const char *reason);
 struct kp_port_set {
     size_t n, cap;
     struct kp_host_port *e;
+    /*
+     * Once n reached KP_PORT_HASH_MIN (host_port_info.c): e hashed by
+     * (port, protocol), linear probing; slot[i] is an index of e plus
+     * one, 0 for an empty slot; nslots is 0 or a power of two.
+     */
+    uint32_t *slot;
+    size_t nslots;
 };
 
 /* NodeInfo: the pods on a node and what they request. */
 struct kp_node_info {
     const struct kp_node *node;
-    int64_t *used;              /* dense by resource id, snap->nres long */
+    int64_t *used;              /* dense by resource slot, cl->nres long */
     size_t npods, cap;
     const struct kp_pod **pods;
     /*
@@ -73,8 +80,16 @@ struct kp_node_info {
      * pod without terms of its own looks only at those nodes.
      */
     size_t nanti;
-    /* the node's allocatable, dense by resource id (NULL: read node) */
+    /* the node's allocatable, dense by resource slot (NULL: read node) */
     const int64_t *alloc;
+    /*
+     * The slot of used and alloc of each resource id below nres_ids, -1
+     * for a resource no pending pod requests (kept sparse: read with
+     * kp_ni_used, summed over pods); NULL: the slot is the id itself.
+     * See kp_cluster_init (issue 27, per-node extended resources).
+     */
+    const int32_t *res_slot;
+    size_t nres_ids;
     /* bumped by every change of pods (kp_victim_table.gen) */
     unsigned long gen;
     /*
@@ -99,7 +114,8 @@ struct kp_node_info {
  */
 struct kp_cluster {
     const struct kp_snapshot *snap;
-    size_t nres;
+    size_t nres;                /* resource slots (kp_node_info.res_slot) */
+    int32_t *res_slot;          /* by resource id; NULL: every id a slot */
     struct kp_node_info *nodes;             /* by node index */
     /* nominated pods per node (pointers into snap->pods) */
     const struct kp_pod ***nominated;
@@ -361,6 +377,14 @@ void kp_port_set_add(struct kp_port_set *s, struct kp_arena *a,
 void kp_port_set_remove(struct kp_port_set *s, const struct kp_host_port *hp);
 bool kp_port_set_conflict(const struct kp_port_set *s,
                           const struct kp_host_port *hp);
+/*
+ * dst = src, in a (a fresh copy) or, with a NULL, in dst's malloc-owned
+ * buffers (grown as needed)
+ */
+void kp_port_set_copy(struct kp_port_set *dst, const struct kp_port_set *src,
+                      struct kp_arena *a);
+/* frees a malloc-owned set's buffers (and empties it) */
+void kp_port_set_free(struct kp_port_set *s);
 /* Whether the set holds exactly this (ip, protocol, port). */
 bool kp_port_set_has(const struct kp_port_set *s,
                      const struct kp_host_port *hp);
@@ -448,6 +472,23 @@ kp_wrap_add(int64_t a, int64_t b)
 {
     return (int64_t)((uint64_t)a + (uint64_t)b);
 }
+
+/* the slot of resource id in ni's used and alloc, or -1 */
+static inline int
+kp_ni_slot(const struct kp_node_info *ni, int id)
+{
+    if (!ni->res_slot)
+        return id;
+    return id >= 0 && (size_t)id < ni->nres_ids ? ni->res_slot[id] : -1;
+}
+
+/*
+ * NodeInfo.Requested of resource id: the slot, or, for a resource kept
+ * sparse, the sum of the requests of ni's pods (what the slot would hold)
+ */
+int64_t kp_ni_used(const struct kp_node_info *ni, int id);
+/* the node's allocatable of resource id */
+int64_t kp_ni_alloc(const struct kp_node_info *ni, int id);
 
 static inline int64_t
 kp_wrap_sub(int64_t a, int64_t b)

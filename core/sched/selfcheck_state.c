@@ -72,16 +72,20 @@ check_aggregates(const char *what, const struct kp_node_info *ni, size_t nres,
                  const struct kp_pod *const *history, size_t nhistory)
 {
     int64_t *used = calloc(nres + 1, sizeof(int64_t));
-    struct kp_port_set want = {0, 0, NULL};
+    struct kp_port_set want;
     size_t i, r, nanti = 0;
 
+    memset(&want, 0, sizeof(want));
     for (i = 0; i < ni->npods; i++) {
         const struct kp_pod *p = ni->pods[i];
 
         nanti += p->nanti_affinity > 0;
-        for (r = 0; r < p->req.n; r++)
-            used[p->req.e[r].id] = kp_wrap_add(used[p->req.e[r].id],
-                                               p->req.e[r].value);
+        for (r = 0; r < p->req.n; r++) {
+            int slot = kp_ni_slot(ni, p->req.e[r].id);
+
+            if (slot >= 0)
+                used[slot] = kp_wrap_add(used[slot], p->req.e[r].value);
+        }
         for (r = 0; r < p->nhost_ports; r++)
             kp_port_set_add(&want, NULL, &p->host_ports[r]);
     }
@@ -107,7 +111,7 @@ check_aggregates(const char *what, const struct kp_node_info *ni, size_t nres,
         kp_selfcheck_fail("%s NodeInfo %s: %zu used ports, its pods "
                           "declare %zu", what, ni->node->name, ni->ports.n,
                           want.n);
-    free(want.e);
+    kp_port_set_free(&want);
     free(used);
 }
 
@@ -429,9 +433,12 @@ check_nominations(const struct kp_cluster *cl, int node)
             kp_selfcheck_fail("nominated pods of %s: %s/%s's priority, "
                               "anti-affinity or host-ports flag or node differs from the "
                               "pod's", name, q->ns, q->name);
-        for (r = 0; r < q->req.n; r++)
-            want[q->req.e[r].id] = kp_wrap_add(want[q->req.e[r].id],
-                                               q->req.e[r].value);
+        for (r = 0; r < q->req.n; r++) {
+            int slot = kp_ni_slot(&cl->nodes[node], q->req.e[r].id);
+
+            if (slot >= 0)
+                want[slot] = kp_wrap_add(want[slot], q->req.e[r].value);
+        }
         if (cl->nres && memcmp(row, want, cl->nres * sizeof(int64_t)) != 0)
             kp_selfcheck_fail("nominated pods of %s: %s/%s's requests differ "
                               "from the pod's", name, q->ns, q->name);

@@ -73,7 +73,7 @@ ba_score(const struct kp_score_nodes *f, void *state, size_t idx)
 
         if (alloc == 0)
             continue;
-        fr = (double)kp_wrap_add(ni->used[res_ids[i]], s->pod[i]) / (double)alloc;
+        fr = (double)kp_wrap_add(kp_ni_used(ni, res_ids[i]), s->pod[i]) / (double)alloc;
         fractions[n++] = fr > 1 ? 1 : fr;
     }
     return kp_balanced_resource_scorer(fractions, n);

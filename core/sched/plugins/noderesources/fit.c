@@ -37,14 +37,12 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
 {
     const struct kp_snapshot *snap = c->cl->snap;
     const struct kp_resvec *req = &c->pod->req;
-    const struct kp_resvec *alloc = &ni->node->allocatable;
     struct kp_status st = kp_status_ok();
     bool unresolvable = false;
     size_t i;
 
     (void)idx;
-    if ((int64_t)ni->npods + 1 > (ni->alloc ? ni->alloc[KP_RES_PODS]
-                                  : kp_resvec_get(alloc, KP_RES_PODS))) {
+    if ((int64_t)ni->npods + 1 > kp_ni_alloc(ni, KP_RES_PODS)) {
         st.code = KP_UNSCHEDULABLE;
         kp_status_add_reason(&st, KP_REASON_TOO_MANY_PODS);
     }
@@ -52,7 +50,7 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
     for (i = 0; i < req->n; i++) {
         int id = req->e[i].id;
         int64_t want = req->e[i].value;
-        int64_t total = ni->alloc ? ni->alloc[id] : kp_resvec_get(alloc, id);
+        int64_t total = kp_ni_alloc(ni, id);
 
         if (id == KP_RES_PODS || want <= 0)
             continue;
@@ -60,7 +58,7 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
             (c->profile->nignored || c->profile->nignored_groups) &&
             ignored(c->profile, snap->res_names[id]))
             continue;
-        if (want > kp_wrap_sub(total, ni->used[id])) {
+        if (want > kp_wrap_sub(total, kp_ni_used(ni, id))) {
             st.code = KP_UNSCHEDULABLE;
             kp_status_add_reason(&st, snap->res_reasons[id]);
             if (want > total)

@@ -76,7 +76,7 @@ alloc_request(const struct kp_node_info *ni, const struct strategy_state *s,
     *alloc = kp_resvec_get(&ni->node->allocatable, id);
     if (*alloc == 0)
         return false;
-    *req = ni->used[id];
+    *req = kp_ni_used(ni, id);
     if (nonzero && (id == KP_RES_CPU || id == KP_RES_MEMORY)) {
         *req = 0;
         for (k = 0; k < ni->npods; k++)

@@ -10,6 +10,7 @@
 #include "corev1.h"
 #include "plugins.h"
 #include "score.h"
+#include "toleration_index.h"
 
 /*
  * Up to v1.33 the reason named the taint: "node(s) had untolerated taint
@@ -88,6 +89,15 @@ tt_score(const struct kp_score_nodes *f, void *state, size_t idx)
 
         if (strcmp(t->effect, "PreferNoSchedule") != 0)
             continue;
+        /*
+         * the pod's toleration set: only the tolerations of s->tols (no
+         * effect or PreferNoSchedule) can tolerate a PreferNoSchedule
+         * taint, so looking in all of them is the same
+         */
+        if (f->c->pod->tol_index) {
+            count += !kp_tol_index_tolerates(f->c->pod->tol_index, t);
+            continue;
+        }
         for (j = 0; j < s->n && !kp_tolerates(s->tols[j], t); j++)
             ;
         if (j == s->n)

@@ -1,0 +1,20 @@
+/*
+ * shortcut.h - the switches of issue 27's shortcuts: each one, set in
+ * the environment to a non-empty value other than 0, turns one off, and
+ * the report is the same byte for byte with or without it (README,
+ * Scale):
+ *
+ *   KP_NO_TOLERATION_INDEX   core/api/toleration_index.c
+ *   KP_NO_PORT_HASH          core/sched/host_port_info.c
+ *   KP_NO_SPARSE_RESOURCES   core/sched/framework.c init_res_slots
+ *   KP_NO_YAML_STREAM        core/load/input.c load_yaml
+ */
+#ifndef KP_SHORTCUT_H
+#define KP_SHORTCUT_H
+
+#include <stdbool.h>
+
+/* whether the environment variable env turns its shortcut off */
+bool kp_shortcut_off(const char *env);
+
+#endif

@@ -1,0 +1,141 @@
+#!/usr/bin/env bats
+# grow.bats - inputs that grow (issue 27): what used to be quadratic in
+# one dimension of the input stays fast, and each shortcut that makes it
+# fast has a switch (KP_NO_*) that gives the same report without it.
+# Sizes are chosen so that the old code does not finish under the
+# `timeout`, the new one does with room to spare (not a benchmark).
+
+load '../helpers/common'
+load '../helpers/bench_cluster'
+
+GROW="$ROOT/tests/helpers/grow_cluster.py"
+
+setup() {
+    need python3
+}
+
+# a time limit, longer under ASan (as hostile_api.bats scales its own)
+limit() {
+    case "$KP" in *asan*) echo $(($1 * 4)) ;; *) echo "$1" ;; esac
+}
+
+@test "taints: 100,000 taints against 100,000 tolerations finish in seconds" {
+    python3 "$GROW" taints 100000 > "$BATS_TEST_TMPDIR/t.json"
+    run timeout "$(limit 15)" "$KP" -f "$BATS_TEST_TMPDIR/t.json" -o wide --explain-nodes
+    assert_success
+    # n-all: one PreferNoSchedule taint untolerated (Score); n-one-left:
+    # a NoSchedule taint no toleration matches (Filter)
+    assert_line --regexp '^default +wants-tolerations +0 +Fits .* n-score '
+    assert_line --regexp '^  n-one-left +TaintToleration +node\(s\) had untolerated taint\(s\)$'
+    assert_line --regexp '^  n-all +- +fits$'
+}
+
+@test "taints: KP_NO_TOLERATION_INDEX=1 gives the same report" {
+    python3 "$GROW" taints 3000 > "$BATS_TEST_TMPDIR/t.json"
+    "$KP" -f "$BATS_TEST_TMPDIR/t.json" -o json --explain-nodes \
+        > "$BATS_TEST_TMPDIR/with"
+    KP_NO_TOLERATION_INDEX=1 "$KP" -f "$BATS_TEST_TMPDIR/t.json" -o json \
+        --explain-nodes > "$BATS_TEST_TMPDIR/without"
+    cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without"
+    grep -q '"n-score"' "$BATS_TEST_TMPDIR/with"
+}
+
+@test "ports: 65,000 host ports on four pods, on eight nodes, finish in seconds" {
+    python3 "$GROW" ports 65000 8 > "$BATS_TEST_TMPDIR/p.json"
+    run timeout "$(limit 8)" "$KP" -f "$BATS_TEST_TMPDIR/p.json" -o wide
+    assert_success
+    # 0.0.0.0 takes the port on every IP (tcp-any, udp-any); 10.0.0.1
+    # and 10.0.0.2 are different IPs (tcp-ip1 stays)
+    assert_line --regexp '^default +wants-ports +1000 +Preempts +n1 +2 .* default/tcp-any,default/udp-any '
+}
+
+@test "ports: KP_NO_PORT_HASH=1 gives the same report" {
+    python3 "$GROW" ports 8000 3 > "$BATS_TEST_TMPDIR/p.json"
+    "$KP" -f "$BATS_TEST_TMPDIR/p.json" -o json --explain-nodes \
+        > "$BATS_TEST_TMPDIR/with"
+    KP_NO_PORT_HASH=1 "$KP" -f "$BATS_TEST_TMPDIR/p.json" -o json \
+        --explain-nodes > "$BATS_TEST_TMPDIR/without"
+    cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without"
+    grep -q '"default/tcp-any"\|"tcp-any"' "$BATS_TEST_TMPDIR/with"
+}
+
+@test "extended resources: a name per node does not multiply memory by nodes x pods" {
+    case "$KP" in *asan*) skip "an address-space limit does not suit ASan" ;; esac
+    # 2,000 nodes, 30 pods each, each node its own resource name: the
+    # dense arrays of every resource took about 1 GB here; the resources
+    # no pending pod requests are kept sparse (about 75 MB)
+    python3 "$GROW" extres 2000 30 1 > "$BATS_TEST_TMPDIR/x.json"
+    run prlimit --as=$((500 << 20)) "$KP" -f "$BATS_TEST_TMPDIR/x.json"
+    assert_success
+    assert_line --regexp '^default +pending-0 +1000 +Preempts +n0 '
+    assert_line --regexp '^default +pending-2 +1000 +Preempts +n14 '
+}
+
+@test "extended resources: KP_NO_SPARSE_RESOURCES=1 gives the same report" {
+    python3 "$GROW" extres 60 12 1 > "$BATS_TEST_TMPDIR/x.json"
+    "$KP" -f "$BATS_TEST_TMPDIR/x.json" -o json --explain-nodes \
+        > "$BATS_TEST_TMPDIR/with"
+    KP_NO_SPARSE_RESOURCES=1 "$KP" -f "$BATS_TEST_TMPDIR/x.json" -o json \
+        --explain-nodes > "$BATS_TEST_TMPDIR/without"
+    cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without"
+    grep -q '"Preempts"\|Preempts' "$BATS_TEST_TMPDIR/with"
+}
+
+@test "every shortcut off (KP_NO_*): the same reports over generated clusters" {
+    local shape f mode
+    for shape in default affinity nominated pdb; do
+        bench_cluster "$BATS_TEST_TMPDIR/$shape.json" 80 1600 100 40 \
+            --shape "$shape"
+    done
+    python3 "$GROW" taints 40 > "$BATS_TEST_TMPDIR/taints.json"
+    python3 "$GROW" ports 400 3 > "$BATS_TEST_TMPDIR/ports.json"
+    python3 "$GROW" extres 30 6 1 > "$BATS_TEST_TMPDIR/extres.json"
+    for f in "$BATS_TEST_TMPDIR"/*.json; do
+        for mode in queue independent; do
+            "$KP" -f "$f" -o json --explain-nodes --mode "$mode" \
+                > "$BATS_TEST_TMPDIR/with"
+            KP_NO_TOLERATION_INDEX=1 KP_NO_PORT_HASH=1 \
+                KP_NO_SPARSE_RESOURCES=1 "$KP" -f "$f" -o json \
+                --explain-nodes --mode "$mode" > "$BATS_TEST_TMPDIR/without"
+            cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
+                fail "$(basename "$f") --mode $mode differs"
+        done
+    done
+}
+
+@test "YAML: a List is read item by item, not as one tree" {
+    case "$KP" in *asan*) skip "an address-space limit does not suit ASan" ;; esac
+    # 43 MB of `kubectl get -o yaml`: read as one tree it took 263 MB,
+    # item by item 58 MB
+    bench_cluster "$BATS_TEST_TMPDIR/m.json" 150 4500 300 150
+    python3 "$ROOT/bench/list2yaml.py" "$BATS_TEST_TMPDIR/m.json" \
+        "$BATS_TEST_TMPDIR/m.yaml"
+    "$KP" -f "$BATS_TEST_TMPDIR/m.json" -o json > "$BATS_TEST_TMPDIR/want"
+    run prlimit --as=$((160 << 20)) "$KP" -f "$BATS_TEST_TMPDIR/m.yaml" -o json
+    assert_success
+    printf '%s\n' "$output" | cmp - "$BATS_TEST_TMPDIR/want"
+}
+
+@test "YAML: KP_NO_YAML_STREAM=1 gives the same reports, warnings and errors" {
+    local f y want got n=0
+    y="$BATS_TEST_TMPDIR/t.yaml"
+    for f in "$ROOT"/tests/bad/*.json "$ROOT"/tests/ok-with-warnings/*.json \
+             "$ROOT"/examples/cluster.json; do
+        # as document 2 after a good List (some bad inputs are not JSON
+        # at all: not for this test)
+        python3 "$ROOT/tests/helpers/json2yaml.py" \
+            "$ROOT/examples/cluster.json" "$f" > "$y" 2>/dev/null || continue
+        got=$("$KP" -f "$y" -o json 2>&1; echo "exit $?")
+        want=$(KP_NO_YAML_STREAM=1 "$KP" -f "$y" -o json 2>&1; echo "exit $?")
+        [ "$got" = "$want" ] || fail "$(basename "$f"): $got"
+        n=$((n + 1))
+    done
+    [ "$n" -gt 50 ]
+    # a duplicate key inside an item, a syntax error in a later document
+    printf 'apiVersion: v1\nitems:\n- kind: Node\n  metadata: {name: x, name: y}\nkind: List\n' > "$y"
+    run -1 "$KP" -f "$y"
+    assert_output "error: $y: line 4, column 23: duplicate key 'name'"
+    printf 'kind: List\nitems:\n- kind: Pod\n  metadata: {name: a}\n  spec: {containers: [{name: c, resources: {requests: {cpu: 1.5.0}}}]}\n---\nfoo: [\n' > "$y"
+    run -1 "$KP" -f "$y"
+    assert_output --partial "error: $y: invalid YAML at line 8, column 1"
+}
