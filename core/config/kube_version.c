@@ -101,3 +101,25 @@ kp_kube_version_from_server(const char *body, size_t len)
     cJSON_Delete(root);
     return minor;
 }
+
+/*
+ * The version-keyed rules, in enum order.  docs/versions.md is this
+ * table with the CHANGELOG entries read for it.
+ */
+const struct kp_kube_rule_row kp_kube_rules[KP_NRULES] = {
+    {KP_RULE_BA_BALANCE_CHANGE, 36, "kubernetes/kubernetes#135573",
+     "NodeResourcesBalancedAllocation scores the change of the node's "
+     "balance: 50 + (50 + withPod - withoutPod) / 2",
+     "tests/unit/sched/test_score.c test_score__balanced_allocation_*; "
+     "tests/cli/fidelity.bats balanced allocation"},
+};
+
+int
+kp_kube_rule_on(enum kp_kube_rule r, int minor)
+{
+    if ((int)r < 0 || r >= KP_NRULES)
+        return 0;
+    if (minor <= 0)
+        minor = KP_KUBE_MINOR_DEFAULT;
+    return minor >= kp_kube_rules[r].since;
+}

@@ -22,4 +22,28 @@ int kp_kube_version_minor(const char *s);
  */
 int kp_kube_version_from_server(const char *body, size_t len);
 
+/*
+ * Every rule of the replay keyed on a release: one row each in
+ * kp_kube_rules (kube_version.c), which docs/versions.md lists with the
+ * test that pins it.
+ */
+enum kp_kube_rule {
+    /* PR #135573: NodeResourcesBalancedAllocation scores the change */
+    KP_RULE_BA_BALANCE_CHANGE,
+    KP_NRULES
+};
+
+struct kp_kube_rule_row {
+    enum kp_kube_rule id;
+    int since;                  /* first minor where the rule holds */
+    const char *source;         /* PR or feature gate */
+    const char *what;
+    const char *test;           /* the test that pins it */
+};
+
+extern const struct kp_kube_rule_row kp_kube_rules[KP_NRULES];
+
+/* Whether rule r holds in minor (0: the default, KP_KUBE_MINOR_DEFAULT). */
+int kp_kube_rule_on(enum kp_kube_rule r, int minor);
+
 #endif

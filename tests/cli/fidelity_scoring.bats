@@ -1,0 +1,70 @@
+#!/usr/bin/env bats
+# fidelity_scoring.bats - issue 24, "Scheduling and scoring": rules where
+# the tool disagreed with kube-scheduler, each through the command line
+# in both modes (and, where the rule is keyed on a release, on both sides
+# of it), on the fixtures of tests/fixtures/fidelity-scoring (written by
+# its make_fixtures.py).  Each expected answer is worked out from the
+# cited upstream source in the test's comment.
+#
+# KP_BIN overrides the binary under test (default build/kubectl-preempt).
+
+load '../helpers/common'
+
+FIX="$ROOT/tests/fixtures/fidelity-scoring"
+
+# decisions FILE MODE [ARGS...]: one line per pod: name result node
+decisions() {
+    local f=$1 m=$2
+    shift 2
+    timeout -k 5 20 "$KP" -f "$FIX/$f" --mode "$m" "$@" -o json |
+        jq -r '.pods[] | [.name, .result, (.node // .nominatedNode // "-")]
+               | join(" ")'
+}
+
+# Item 1.  balanced_allocation.go balancedResourceScorer since
+# kubernetes/kubernetes#135573 (v1.36): 50 + (50 + withPod - withoutPod)/2.
+# web (1 CPU / 1Gi): a (4/8Gi, base 1/2Gi) 25%/25% -> 50%/37.5%: 100 -> 93,
+# BA 71, LeastAllocated 56; c (2/4Gi, empty) 0/0 -> 50%/25%: 100 -> 87,
+# BA 68, LeastAllocated 62; b is tainted PreferNoSchedule.  1.37: a 127 <
+# c 130, web lands on c; up to 1.35 BA is 93 and 87: a and c tie at 149
+# and the tie goes to a.  In queue mode batch (1.5 CPU, only c) then
+# finds c full and cannot preempt web; independently it fits c.
+@test "BalancedAllocation 1.37: web lands on c, batch then finds c full (queue)" {
+    need jq
+    run decisions balanced_allocation.json queue
+    assert_success
+    assert_output - <<'OUT'
+web Fits c
+batch Unschedulable -
+OUT
+}
+
+@test "BalancedAllocation 1.36: the change of balance scores (independent)" {
+    need jq
+    run decisions balanced_allocation.json independent --kube-version 1.36
+    assert_success
+    assert_output - <<'OUT'
+web Fits c
+batch Fits c
+OUT
+}
+
+@test "BalancedAllocation 1.35: the balance with the pod scores, web lands on a (queue)" {
+    need jq
+    run decisions balanced_allocation.json queue --kube-version 1.35
+    assert_success
+    assert_output - <<'OUT'
+web Fits a
+batch Fits c
+OUT
+}
+
+@test "BalancedAllocation 1.35: the balance with the pod scores (independent)" {
+    need jq
+    run decisions balanced_allocation.json independent --kube-version 1.35
+    assert_success
+    assert_output - <<'OUT'
+web Fits a
+batch Fits c
+OUT
+}
