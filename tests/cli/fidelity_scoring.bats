@@ -68,3 +68,37 @@ web Fits a
 batch Fits c
 OUT
 }
+
+# Item 4.  schedule_one.go findNodesThatPassFilters: a Filter Error on
+# any node cancels the search and schedulePod returns the error, which is
+# no FitError: no node is chosen, no PostFilter runs, and the pod's
+# condition carries RunFilterPlugins' wrapped text.  On node a the
+# running pod old mounts an ephemeral volume whose PVC it does not own:
+# NodeVolumeLimits (csi.go filterAttachableVolumes, ephemeral.VolumeIsForPod)
+# errs there while b would fit.  In queue mode web does not take b, so
+# batch (only b) fits.
+@test "Filter Error: web is not placed on b when NodeVolumeLimits errs on a (queue)" {
+    need jq
+    run decisions filter_error.json queue
+    assert_success
+    assert_output - <<'OUT'
+web Unschedulable -
+batch Fits b
+OUT
+    run sh -c "'$KP' -f '$FIX/filter_error.json' -o json |
+               jq -r '.pods[0].message, (.pods[0].candidates | length)'"
+    assert_output - <<'OUT'
+running "NodeVolumeLimits" filter plugin: PVC default/old-scratch was not created for pod default/old (pod is not owner)
+0
+OUT
+}
+
+@test "Filter Error: no node and no preemption (independent)" {
+    need jq
+    run decisions filter_error.json independent
+    assert_success
+    assert_output - <<'OUT'
+web Unschedulable -
+batch Fits b
+OUT
+}
