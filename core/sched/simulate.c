@@ -352,6 +352,14 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
     const char *hist, *post;
 
     pr->node = pr->nominated_node = -1;
+    /*
+     * The nomination as it is at this point of the queue: kp_cluster_init
+     * nominated every queued pod whose nominated node exists; an earlier
+     * preemption on that node may have cleared it since.
+     */
+    pr->nomination_cleared = c->pod->nominated_node &&
+        kp_snapshot_node(snap, c->pod->nominated_node) &&
+        c->cl->nominated_node_of[c->pod->index] < 0;
     if (n == 0) {
         pr->result = KP_RESULT_UNSCHEDULABLE;
         pr->message = "no nodes available to schedule pods";

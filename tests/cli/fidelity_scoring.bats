@@ -102,3 +102,60 @@ web Unschedulable -
 batch Fits b
 OUT
 }
+
+# Item 5.  preemption.go prepareCandidate: the preemptor's
+# getLowerPriorityNominatedPods on n1 lose their nomination
+# (ClearNominatedNodeName), so when never (preemptionPolicy: Never,
+# nominated to n1 in the snapshot) has its turn after high preempted
+# there, its status.nominatedNodeName is empty: NotEligible with no
+# nomination.  Independently every pod sees the snapshot, and never keeps
+# n1.
+@test "Nomination cleared by an earlier preemption: NotEligible shows none (queue)" {
+    need jq
+    run sh -c "'$KP' -f '$FIX/nomination_cleared.json' -o json |
+               jq -r '.pods[] | [.name, .result, (.nominatedNode // \"-\")] | join(\" \")'"
+    assert_success
+    assert_output - <<'OUT'
+high Preempts n1
+never NotEligible -
+OUT
+}
+
+@test "Nomination cleared by an earlier preemption: the snapshot's stays (independent)" {
+    need jq
+    run sh -c "'$KP' -f '$FIX/nomination_cleared.json' --mode independent -o json |
+               jq -r '.pods[] | [.name, .result, (.nominatedNode // \"-\")] | join(\" \")'"
+    assert_success
+    assert_output - <<'OUT'
+high Preempts n1
+never NotEligible n1
+OUT
+}
+
+# Item 5, eligibility (default_preemption.go PodEligibleToPreemptOthers):
+# waiter is nominated to n1 where old, a lower-priority victim, is
+# terminating (DisruptionTarget PreemptionByScheduler): NotEligible.  In
+# queue mode high preempts low on n1 first and clears waiter's
+# nomination; waiter then has none and may preempt: low3 on n3.
+@test "Nomination cleared: the eligibility test reads it as it is then (queue)" {
+    need jq
+    run sh -c "'$KP' -f '$FIX/nomination_cleared_eligible.json' -o json |
+               jq -r '.pods[] | [.name, .result, (.nominatedNode // \"-\"),
+                      ([.victims[].name] | join(\",\"))] | join(\" \")'"
+    assert_success
+    assert_output - <<'OUT'
+high Preempts n1 low
+waiter Preempts n3 low3
+OUT
+}
+
+@test "Nomination cleared: waiter waits for the terminating victim (independent)" {
+    need jq
+    run sh -c "'$KP' -f '$FIX/nomination_cleared_eligible.json' --mode independent -o json |
+               jq -r '.pods[] | [.name, .result, (.nominatedNode // \"-\")] | join(\" \")'"
+    assert_success
+    assert_output - <<'OUT'
+high Preempts n1
+waiter NotEligible n1
+OUT
+}
