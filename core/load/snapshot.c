@@ -2023,6 +2023,7 @@ index_pdbs_by_pod(struct kp_snapshot *s)
 {
     struct kp_strmap by_ns;
     size_t i, j;
+    int *tmp;
 
     kp_strmap_init(&by_ns);
     for (i = 0; i < s->npdbs; i++) {
@@ -2041,17 +2042,22 @@ index_pdbs_by_pod(struct kp_snapshot *s)
             g->idx = kp_arena_alloc(&s->arena, g->cap * sizeof(int));
         g->idx[g->n++] = (int)i;
     }
+    /*
+     * Every matching PDB, however many (getPodDisruptionBudgets): a pod
+     * matches at most the PDBs of its namespace, s->npdbs in all.
+     */
+    tmp = kp_xmalloc((s->npdbs + 1) * sizeof(int));
     for (i = 0; i < s->npods; i++) {
         struct kp_pod *p = s->pods[i];
         const struct ns_pdbs *g = kp_strmap_get(&by_ns, p->ns);
-        int tmp[256];
 
         p->npdbs = 0;
         for (j = 0; g && j < g->n; j++)
-            if (p->npdbs < 256 && kp_pdb_matches(s->pdbs[g->idx[j]], p))
+            if (kp_pdb_matches(s->pdbs[g->idx[j]], p))
                 tmp[p->npdbs++] = g->idx[j];
         p->pdbs = kp_arena_memdup(&s->arena, tmp, p->npdbs * sizeof(int));
     }
+    free(tmp);
     kp_strmap_release(&by_ns);
 }
 

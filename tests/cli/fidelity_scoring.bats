@@ -159,3 +159,74 @@ high Preempts n1
 waiter NotEligible n1
 OUT
 }
+
+# Item 6.  fit.go fitsRequest returns one InsufficientResource per
+# resource the node lacks, and the FitError counts each: web asks for 14
+# extended resources n1 does not have, and all 14 are reasons (a node
+# kept 12 before).
+@test "Filter reasons: all 14 Insufficient reasons of one node are kept (queue)" {
+    need jq
+    run sh -c "'$KP' -f '$FIX/many_reasons.json' --explain-nodes -o json |
+               jq -r '(.pods[0].nodes[0].reasons | length),
+                      (.pods[0].message | [scan(\"Insufficient example.com/r[0-9]+\")] | length)'"
+    assert_success
+    assert_output - <<'OUT'
+14
+14
+OUT
+}
+
+@test "Filter reasons: all 14 in the message (independent)" {
+    need jq
+    run sh -c "'$KP' -f '$FIX/many_reasons.json' --mode independent -o json |
+               jq -r '.pods[0].message'"
+    assert_success
+    assert_output --partial "1 Insufficient example.com/r13, 1 Insufficient example.com/r14."
+}
+
+# labels.Parse (apimachinery selector.go) takes any number of values and
+# requirements: none is dropped, none refused.
+@test "-l: a set of 300 values matches its last one" {
+    need jq
+    vals=$(seq -f 'v%03g' 1 300 | paste -sd, -)
+    jq '.items[1].metadata.labels = {"app": "v300"}' "$FIX/many_reasons.json" \
+        > "$BATS_TEST_TMPDIR/c.json"
+    run "$KP" -f "$BATS_TEST_TMPDIR/c.json" -l "app in ($vals)" -o name
+    assert_success
+    assert_output "pod/web"
+}
+
+@test "-l: a selector of 71 requirements is read whole" {
+    need jq
+    reqs=$(seq -f '!k%02g' 0 69 | paste -sd, -)
+    jq '.items[1].metadata.labels = {"app": "v300"}' "$FIX/many_reasons.json" \
+        > "$BATS_TEST_TMPDIR/c.json"
+    run "$KP" -f "$BATS_TEST_TMPDIR/c.json" -l "$reqs,app" -o name
+    assert_success
+    assert_output "pod/web"
+    run sh -c "'$KP' -f '$BATS_TEST_TMPDIR/c.json' -l '$reqs,app,!app' \
+               -o name 2>/dev/null"
+    assert_success
+    assert_output ""
+}
+
+# Item 6.  default_preemption.go filterPodsWithPDBViolation walks every
+# PDB that matches the victim: db is selected by 300 PDBs and only
+# db-pdb-300 has no budget left, so evicting db violates it.
+@test "PDBs: all 300 PDBs of a victim count, the last one violated (queue)" {
+    need jq
+    run sh -c "'$KP' -f '$FIX/many_pdbs.json' -o json |
+               jq -r '.pods[0] | [.result, .pdbViolations,
+                      (.victims[0].podDisruptionBudgets | length)] | join(\" \")'"
+    assert_success
+    assert_output "Preempts 1 300"
+}
+
+@test "PDBs: all 300 PDBs of a victim count (independent)" {
+    need jq
+    run sh -c "'$KP' -f '$FIX/many_pdbs.json' --mode independent -o json |
+               jq -r '.pods[0] | [.result, .pdbViolations,
+                      (.victims[0].podDisruptionBudgets | length)] | join(\" \")'"
+    assert_success
+    assert_output "Preempts 1 300"
+}

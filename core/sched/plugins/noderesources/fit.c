@@ -62,7 +62,8 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
             continue;
         if (want > kp_wrap_sub(total, ni->used[id])) {
             st.code = KP_UNSCHEDULABLE;
-            kp_status_add_reason(&st, snap->res_reasons[id]);
+            kp_status_add_reason_in(&st, snap->res_reasons[id],
+                                    c->scratch);
             if (want > total)
                 unresolvable = true;
         }
