@@ -83,17 +83,24 @@ kp_decode_controller_kind(struct kp_arena *a, const cJSON *md,
     size_t i = 0;
 
     p->controller_kind = NULL;
+    p->controller_api = p->controller_name = NULL;
     if (kp_json_arr(md, "ownerReferences", &arr, err) < 0)
         return -1;
     cJSON_ArrayForEach(it, arr) {
-        const char *kind;
+        const char *kind, *api, *name;
         bool controller = false;
 
         if (kp_json_bool(it, "controller", &controller, err) < 0 ||
-            kp_json_istr(a, it, "kind", &kind, err) < 0)
+            kp_json_istr(a, it, "kind", &kind, err) < 0 ||
+            kp_json_istr(a, it, "apiVersion", &api, err) < 0 ||
+            kp_json_istr(a, it, "name", &name, err) < 0)
             return kp_error_path(err, "ownerReferences[%zu]", i);
-        if (controller && kind && !p->controller_kind)
+        /* metav1.GetControllerOfNoCopy: the first controller reference */
+        if (controller && kind && !p->controller_kind) {
             p->controller_kind = kind;
+            p->controller_api = api;
+            p->controller_name = name;
+        }
         i++;
     }
     return 0;

@@ -230,3 +230,54 @@ OUT
     assert_success
     assert_output "Preempts 1 300"
 }
+
+# Item 3.  podtopologyspread/common.go buildDefaultConstraints with
+# helper.DefaultSelector (helper/spread.go): the system defaults
+# (hostname maxSkew 3, zone maxSkew 5, ScheduleAnyway) use the merged
+# selectors of the Services selecting the pod and of its controller.
+# n1 holds web-1 and web-2 (app=web) and is the emptier node; with the
+# spread web-3 goes to n2.
+@test "Default spreading: a Service selects web-3, which has no owner (queue)" {
+    need jq
+    run decisions default_spread_service.json queue
+    assert_success
+    assert_output "web-3 Fits n2"
+}
+
+@test "Default spreading: a Service selects web-3 (independent)" {
+    need jq
+    run decisions default_spread_service.json independent
+    assert_success
+    assert_output "web-3 Fits n2"
+    # without the Service: no default spreading, n1
+    jq 'del(.items[] | select(.kind == "Service"))' \
+        "$FIX/default_spread_service.json" > "$BATS_TEST_TMPDIR/c.json"
+    run sh -c "'$KP' -f '$BATS_TEST_TMPDIR/c.json' -o json | jq -r '.pods[0].node'"
+    assert_output "n1"
+}
+
+# The ReplicaSet's selector (app=web) is added, not web-3's own labels
+# (app=web, track=canary): web-1 and web-2 count, web-3 goes to n2.
+@test "Default spreading: the owning ReplicaSet's selector (queue)" {
+    need jq
+    run decisions default_spread_replicaset.json queue
+    assert_success
+    assert_output "web-3 Fits n2"
+}
+
+@test "Default spreading: the owning ReplicaSet's selector (independent)" {
+    need jq
+    run decisions default_spread_replicaset.json independent
+    assert_success
+    assert_output "web-3 Fits n2"
+}
+
+# The ReplicaSet is not in the input (the lister's Get fails) and no
+# Service selects web-3: the selector is empty, no default constraint.
+@test "Default spreading: an owner that is not in the input adds nothing (both modes)" {
+    need jq
+    run decisions default_spread_owner_missing.json queue
+    assert_output "web-3 Fits n1"
+    run decisions default_spread_owner_missing.json independent
+    assert_output "web-3 Fits n1"
+}

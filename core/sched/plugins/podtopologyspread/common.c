@@ -116,8 +116,8 @@ own_constraints(struct kp_arena *a, const struct kp_pod *p, bool hard,
 
 /* helper.DefaultSelector, approximated (spread.h); nreq 0 when empty. */
 static void
-default_selector(struct kp_arena *a, const struct kp_pod *p,
-                 struct kp_selector *out)
+own_labels_selector(struct kp_arena *a, const struct kp_pod *p,
+                    struct kp_selector *out)
 {
     const char *k = p->controller_kind;
     size_t i;
@@ -135,16 +135,106 @@ default_selector(struct kp_arena *a, const struct kp_pod *p,
                             p->labels.items[i].value);
 }
 
+/* labels.Merge into the set keys/vals (n of them): later values win */
+static void
+merge_labels(const struct kp_labels *l, const char **keys,
+             const char **vals, size_t *n)
+{
+    size_t i, j;
+
+    for (i = 0; i < l->n; i++) {
+        for (j = 0; j < *n && strcmp(keys[j], l->items[i].key) != 0; j++)
+            ;
+        keys[j] = l->items[i].key;
+        vals[j] = l->items[i].value;
+        if (j == *n)
+            (*n)++;
+    }
+}
+
+/* The pod's controller reference names kind in group/version api. */
+static bool
+controlled_by(const struct kp_pod *p, const char *api, const char *kind)
+{
+    return p->controller_kind && p->controller_api && p->controller_name &&
+           strcmp(p->controller_kind, kind) == 0 &&
+           strcmp(p->controller_api, api) == 0;
+}
+
+/*
+ * helper.DefaultSelector (helper/spread.go): the spec.selector maps of
+ * the Services that select the pod (GetPodServices: a nil map selects
+ * nothing, {} every pod of the namespace) merged into one label set;
+ * then, by the pod's controller reference, a v1 ReplicationController's
+ * map merged in, or an apps/v1 ReplicaSet's or StatefulSet's
+ * requirements added (a nil or invalid LabelSelector adds none).  An
+ * owner that is not in the snapshot adds nothing, as a failed lister Get
+ * does.  Without any of these objects in the input (has_spread_input),
+ * the pod's own labels stand in (spread.h).  nreq 0: Empty().
+ */
+static void
+default_selector(struct kp_arena *a, const struct kp_snapshot *snap,
+                 const struct kp_pod *p, struct kp_selector *out)
+{
+    const struct kp_spread_source *owner = NULL;
+    const char **keys, **vals;
+    size_t i, nkeys = 0, cap = 0, nextra = 0;
+
+    if (!snap || !snap->has_spread_input) {
+        own_labels_selector(a, p, out);
+        return;
+    }
+    memset(out, 0, sizeof(*out));
+    for (i = 0; i < snap->nsrcs; i++)
+        if (snap->srcs[i]->has_map)
+            cap += snap->srcs[i]->map.n;
+    keys = kp_arena_alloc(a, (cap + 1) * sizeof(*keys));
+    vals = kp_arena_alloc(a, (cap + 1) * sizeof(*vals));
+    for (i = 0; i < snap->nsrcs; i++) {
+        const struct kp_spread_source *src = snap->srcs[i];
+
+        if (src->kind == KP_SRC_SERVICE && src->has_map &&
+            strcmp(src->ns, p->ns) == 0 &&
+            kp_labels_set_matches(&src->map, &p->labels))
+            merge_labels(&src->map, keys, vals, &nkeys);
+    }
+    if (controlled_by(p, "v1", "ReplicationController")) {
+        owner = kp_snapshot_spread_source(snap,
+                                          KP_SRC_REPLICATION_CONTROLLER,
+                                          p->ns, p->controller_name);
+        if (owner && owner->has_map)
+            merge_labels(&owner->map, keys, vals, &nkeys);
+        owner = NULL;
+    } else if (controlled_by(p, "apps/v1", "ReplicaSet")) {
+        owner = kp_snapshot_spread_source(snap, KP_SRC_REPLICA_SET, p->ns,
+                                          p->controller_name);
+    } else if (controlled_by(p, "apps/v1", "StatefulSet")) {
+        owner = kp_snapshot_spread_source(snap, KP_SRC_STATEFUL_SET, p->ns,
+                                          p->controller_name);
+    }
+    /* LabelSelectorAsSelector: nil is Nothing (no requirements to add) */
+    if (owner && !owner->sel.is_null && !owner->sel.invalid)
+        nextra = owner->sel.nreq;
+    if (nkeys + nextra == 0)
+        return;
+    out->reqs = kp_arena_alloc(a, (nkeys + nextra) * sizeof(*out->reqs));
+    for (i = 0; i < nkeys; i++)
+        set_requirement(a, &out->reqs[out->nreq++], keys[i], vals[i]);
+    for (i = 0; i < nextra; i++)
+        out->reqs[out->nreq++] = owner->sel.reqs[i];
+}
+
 /* buildDefaultConstraints from a profile's List defaulting */
 static void
-list_default_constraints(struct kp_arena *a, const struct kp_pod *p,
-                         bool hard, const struct kp_profile *prof,
+list_default_constraints(struct kp_arena *a, const struct kp_snapshot *snap,
+                         const struct kp_pod *p, bool hard,
+                         const struct kp_profile *prof,
                          struct kp_spread_tsc *out, size_t *n)
 {
     struct kp_selector sel;
     size_t i;
 
-    default_selector(a, p, &sel);
+    default_selector(a, snap, p, &sel);
     if (sel.nreq == 0)
         return;
     for (i = 0; i < prof->npts_defaults; i++) {
@@ -166,7 +256,8 @@ list_default_constraints(struct kp_arena *a, const struct kp_pod *p,
 
 /* buildDefaultConstraints: the ScheduleAnyway defaults only. */
 static void
-default_constraints(struct kp_arena *a, const struct kp_pod *p, bool hard,
+default_constraints(struct kp_arena *a, const struct kp_snapshot *snap,
+                    const struct kp_pod *p, bool hard,
                     struct kp_spread_tsc *out, size_t *n)
 {
     struct kp_selector sel;
@@ -174,7 +265,7 @@ default_constraints(struct kp_arena *a, const struct kp_pod *p, bool hard,
 
     if (hard)
         return;
-    default_selector(a, p, &sel);
+    default_selector(a, snap, p, &sel);
     if (sel.nreq == 0)
         return;
     for (i = 0; i < sizeof(system_defaults) / sizeof(system_defaults[0]);
@@ -195,11 +286,13 @@ kp_spread_get_constraints(struct kp_arena *a, const struct kp_pod *p,
                           bool hard, struct kp_spread_tsc **out, size_t *n,
                           const char **err)
 {
-    return kp_spread_get_constraints_profile(a, p, hard, NULL, out, n, err);
+    return kp_spread_get_constraints_profile(a, NULL, p, hard, NULL, out, n,
+                                             err);
 }
 
 int
 kp_spread_get_constraints_profile(struct kp_arena *a,
+                                  const struct kp_snapshot *snap,
                                   const struct kp_pod *p, bool hard,
                                   const struct kp_profile *prof,
                                   struct kp_spread_tsc **out, size_t *n,
@@ -217,9 +310,9 @@ kp_spread_get_constraints_profile(struct kp_arena *a,
                                                   : 0)) * sizeof(**out));
     if (p->nspread == 0) {
         if (list)
-            list_default_constraints(a, p, hard, prof, *out, n);
+            list_default_constraints(a, snap, p, hard, prof, *out, n);
         else
-            default_constraints(a, p, hard, *out, n);
+            default_constraints(a, snap, p, hard, *out, n);
         return 0;
     }
     if (own_constraints(a, p, hard, *out, n, &e) == 0)
