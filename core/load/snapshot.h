@@ -77,6 +77,8 @@ struct kp_snapshot {
     size_t nsrcs, capsrcs;
     struct kp_strmap src_index;
     bool has_spread_input;
+    /* live: one of their lists was refused: the own-labels rule */
+    bool spread_refused;
     /*
      * The input carries PVCs: a PersistentVolumeClaim object or a
      * PersistentVolumeClaimList (even empty, as the API returns it).

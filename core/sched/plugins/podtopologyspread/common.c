@@ -180,7 +180,7 @@ default_selector(struct kp_arena *a, const struct kp_snapshot *snap,
     const char **keys, **vals;
     size_t i, nkeys = 0, cap = 0, nextra = 0;
 
-    if (!snap || !snap->has_spread_input) {
+    if (!snap || !snap->has_spread_input || snap->spread_refused) {
         own_labels_selector(a, p, out);
         return;
     }
