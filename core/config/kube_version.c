@@ -111,7 +111,12 @@ const struct kp_kube_rule_row kp_kube_rules[KP_NRULES] = {
      "NodeResourcesBalancedAllocation scores the change of the node's "
      "balance: 50 + (50 + withPod - withoutPod) / 2",
      "tests/unit/sched/test_score.c test_score__balanced_allocation_*; "
-     "tests/cli/fidelity.bats balanced allocation"},
+     "tests/cli/fidelity_scoring.bats BalancedAllocation"},
+    {KP_RULE_PTS_EMPTY_SELECTOR, 38, "kubernetes/kubernetes#141340",
+     "PodTopologySpread: a constraint's labelSelector {} matches every pod "
+     "of the namespace (before: none, countPodsMatchSelector's Empty() "
+     "shortcut from #116607); no cherry-pick into 1.35-1.37 found",
+     "tests/cli/fidelity_scoring.bats labelSelector {}"},
 };
 
 int

@@ -30,6 +30,8 @@ int kp_kube_version_from_server(const char *body, size_t len);
 enum kp_kube_rule {
     /* PR #135573: NodeResourcesBalancedAllocation scores the change */
     KP_RULE_BA_BALANCE_CHANGE,
+    /* PR #141340: a spread constraint's labelSelector {} counts all pods */
+    KP_RULE_PTS_EMPTY_SELECTOR,
     KP_NRULES
 };
 

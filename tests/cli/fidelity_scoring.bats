@@ -281,3 +281,25 @@ OUT
     run decisions default_spread_owner_missing.json independent
     assert_output "web-3 Fits n1"
 }
+
+# Item 2.  podtopologyspread/common.go countPodsMatchSelector: up to 1.37
+# `if selector.Empty() { return 0 }` (#116607, v1.27) makes a
+# labelSelector {} count no pod, so web's hard hostname constraint is a
+# no-op and web lands on n1 (emptier, its namespace's a1 and a2 aside);
+# from 1.38 (#141340; no cherry-pick into 1.35-1.37 found) it counts a1
+# and a2: n1 would have skew 3 > 1, web goes to n2.
+@test "labelSelector {}: counts no pod up to 1.37 (both modes)" {
+    need jq
+    run decisions spread_empty_selector.json queue --kube-version 1.37
+    assert_output "web Fits n1"
+    run decisions spread_empty_selector.json independent --kube-version 1.35.2
+    assert_output "web Fits n1"
+}
+
+@test "labelSelector {}: counts every pod of the namespace from 1.38 (both modes)" {
+    need jq
+    run decisions spread_empty_selector.json queue --kube-version 1.38
+    assert_output "web Fits n2"
+    run decisions spread_empty_selector.json independent --kube-version 1.38
+    assert_output "web Fits n2"
+}

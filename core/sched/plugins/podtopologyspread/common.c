@@ -11,6 +11,7 @@
 
 #include "corev1.h"
 #include "config.h"
+#include "kube_version.h"
 #include "podinfo.h"
 #include "spread.h"
 
@@ -87,11 +88,33 @@ merge_match_label_keys(struct kp_arena *a,
     out->nreq = n + c->selector.nreq;
 }
 
+/*
+ * labels.Everything() for countPodsMatchSelector from v1.38
+ * (kubernetes/kubernetes#141340, fixing #141339): a selector that is not
+ * Empty() yet matches every label set, one requirement "no label has
+ * the empty key" (no label key is empty).  Before, an Empty() selector
+ * (labelSelector: {}) counts no pod (#116607, v1.27).
+ */
+static void
+everything_selector(struct kp_arena *a, struct kp_selector *sel)
+{
+    struct kp_requirement *r = kp_arena_alloc(a, sizeof(*r));
+
+    memset(r, 0, sizeof(*r));
+    r->key = "";
+    r->op = KP_OP_DOES_NOT_EXIST;
+    sel->reqs = r;
+    sel->nreq = 1;
+}
+
 /* filterTopologySpreadConstraints for the pod's own constraints. */
 static int
 own_constraints(struct kp_arena *a, const struct kp_pod *p, bool hard,
-                struct kp_spread_tsc *out, size_t *n, const char **err)
+                const struct kp_profile *prof, struct kp_spread_tsc *out,
+                size_t *n, const char **err)
 {
+    bool all = kp_kube_rule_on(KP_RULE_PTS_EMPTY_SELECTOR,
+                               prof ? prof->kube_minor : 0);
     size_t i;
 
     for (i = 0; i < p->nspread; i++) {
@@ -106,6 +129,9 @@ own_constraints(struct kp_arena *a, const struct kp_pod *p, bool hard,
         t->max_skew = c->max_skew;
         t->topology_key = c->topology_key;
         merge_match_label_keys(a, c, p, &t->selector);
+        if (all && !t->selector.is_null && !t->selector.invalid &&
+            t->selector.nreq == 0)
+            everything_selector(a, &t->selector);
         t->min_domains = c->min_domains > 0 ? c->min_domains : 1;
         t->affinity_honor = !c->affinity_policy_ignore;
         t->taints_honor = c->taints_policy_honor;
@@ -315,7 +341,7 @@ kp_spread_get_constraints_profile(struct kp_arena *a,
             default_constraints(a, snap, p, hard, *out, n);
         return 0;
     }
-    if (own_constraints(a, p, hard, *out, n, &e) == 0)
+    if (own_constraints(a, p, hard, prof, *out, n, &e) == 0)
         return 0;
     sz = strlen(e) + 64;
     m = kp_arena_alloc(a, sz);
