@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kube_version.h"
 #include "config.h"
 #include "victim_memo.h"
 #include "kp.h"
@@ -417,7 +418,8 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
          * successful PostFilter left no message, and the event was the
          * FitError alone.
          */
-        if (prof && prof->kube_minor > 0 && prof->kube_minor < 37) {
+        if (!kp_kube_rule_on(KP_RULE_PREEMPT_MESSAGE,
+                             prof ? prof->kube_minor : 0)) {
             post = NULL;
         } else {
             snprintf(tail, sizeof(tail), "preemption: found a potential "

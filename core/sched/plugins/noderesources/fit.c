@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "kube_version.h"
 #include "config.h"
 #include "plugins.h"
 
@@ -69,8 +70,9 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
         }
     }
     /* since v1.34 (before: Unschedulable, --kube-version 1.31-1.33) */
-    if (unresolvable && !(c->profile && c->profile->kube_minor > 0 &&
-                          c->profile->kube_minor < 34))
+    if (unresolvable &&
+        kp_kube_rule_on(KP_RULE_FIT_UNRESOLVABLE,
+                        c->profile ? c->profile->kube_minor : 0))
         st.code = KP_UNRESOLVABLE;
     return st;
 }
