@@ -15,8 +15,9 @@
  * containers (the non-zero defaults apply per container); a pending pod
  * never has spec.nodeName (dropped where upstream sets it); upstream's
  * namespace "" is "default" (in a term's namespaces too); the "system
- * defaulting ... pods match service" row gives the pod a ReplicaSet
- * owner instead of a Service (spread.h).
+ * defaulting ... pods match service" row is run twice: with the
+ * Service, as upstream, and with a ReplicaSet owner and no Service
+ * (spread.h: the own-labels rule of an input without Services).
  */
 #include "plugin_rows.h"
 #include "config.h"
@@ -749,6 +750,12 @@ test_score__inter_pod_affinity_skips_without_terms(void)
     ",\"ownerReferences\":[{\"apiVersion\":\"apps/v1\",\"kind\":"          \
     "\"ReplicaSet\",\"name\":\"rs\",\"uid\":\"u\",\"controller\":true}]"
 
+/* a Service of namespace default selecting foo="" */
+#define SERVICE_FOO                                                        \
+    "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{"        \
+    "\"name\":\"svc\",\"namespace\":\"default\"},\"spec\":{"             \
+    "\"selector\":{\"foo\":\"\"}}}"
+
 static const struct score_row spread_rows[] = {
     {"one constraint on node, no existing pods",
      T_LIST(HN("node-a") "," HN("node-b") ","
@@ -785,6 +792,11 @@ static const struct score_row spread_rows[] = {
      "a ReplicaSet owner)",
      T_LIST(ABCD "," SPREAD_4321 ","
             T_POD_X("default", "p", "", FOO, RS_OWNER, "")),
+     "node-a node-b node-c node-d", {44, 66, 77, 100}},
+    /* helper.DefaultSelector: the Service's selector, no owner needed */
+    {"system defaulting, nodes don't have zone, pods match service",
+     T_LIST(ABCD "," SPREAD_4321 "," SERVICE_FOO ","
+            T_POD("p", "", FOO, "")),
      "node-a node-b node-c node-d", {44, 66, 77, 100}},
     {"one constraint on node, 3 out of 4 nodes are candidates",
      T_LIST(HN("node-a") "," HN("node-b") "," HN("node-x") "," HN("node-y")
