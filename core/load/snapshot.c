@@ -597,7 +597,7 @@ add_spread_source(struct kp_snapshot *s, const cJSON *obj,
                      err) < 0)
         return -1;
     PUSH(s->srcs, s->nsrcs, s->capsrcs, src);
-    s->has_spread_input = true;
+    s->has_spread_input |= 1u << kind;
     return 0;
 }
 
@@ -1235,10 +1235,14 @@ load_list(struct kp_snapshot *s, const cJSON *doc, const char *kind,
     if (row && row->list_marks_claims)
         s->has_pvc_input = true;
     /* so does the API's list of a DefaultSelector kind */
-    if (row && (row->add == add_service ||
-                row->add == add_replication_controller ||
-                row->add == add_replica_set || row->add == add_stateful_set))
-        s->has_spread_input = true;
+    if (row && row->add == add_service)
+        s->has_spread_input |= 1u << KP_SRC_SERVICE;
+    if (row && row->add == add_replication_controller)
+        s->has_spread_input |= 1u << KP_SRC_REPLICATION_CONTROLLER;
+    if (row && row->add == add_replica_set)
+        s->has_spread_input |= 1u << KP_SRC_REPLICA_SET;
+    if (row && row->add == add_stateful_set)
+        s->has_spread_input |= 1u << KP_SRC_STATEFUL_SET;
     if (t->text)
         return load_items_text(s, t, list_kind, source, err);
     cJSON_ArrayForEach(it, items) {

@@ -70,13 +70,15 @@ struct kp_snapshot {
     /*
      * Services, ReplicationControllers, ReplicaSets and StatefulSets
      * (helper.DefaultSelector), by "<kind>/<ns>/<name>"; has_spread_input
-     * when the input carries any (or a typed List of one of them, even
-     * empty): without, the pod's own labels stand in (spread.h).
+     * has bit 1 << kind set when the input carries objects of that kind
+     * (or a typed List of it, even empty): without any, the pod's own
+     * labels stand in (spread.h); without its controller's kind, for the
+     * controller's part.
      */
     struct kp_spread_source **srcs;
     size_t nsrcs, capsrcs;
     struct kp_strmap src_index;
-    bool has_spread_input;
+    unsigned has_spread_input;
     /* live: one of their lists was refused: the own-labels rule */
     bool spread_refused;
     /*
@@ -150,7 +152,7 @@ struct kp_snapshot_mark {
     size_t ndocuments;
     bool has_pvc_input;
     size_t nsrcs;
-    bool has_spread_input;
+    unsigned has_spread_input;
 };
 void kp_snapshot_mark(const struct kp_snapshot *s,
                       struct kp_snapshot_mark *m);

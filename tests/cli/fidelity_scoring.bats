@@ -272,8 +272,8 @@ OUT
     assert_output "web-3 Fits n2"
 }
 
-# The ReplicaSet is not in the input (the lister's Get fails) and no
-# Service selects web-3: the selector is empty, no default constraint.
+# The input has ReplicaSets but not web-3's (the lister's Get fails) and
+# no Service selects web-3: the selector is empty, no default constraint.
 @test "Default spreading: an owner that is not in the input adds nothing (both modes)" {
     need jq
     run decisions default_spread_owner_missing.json queue
@@ -302,4 +302,16 @@ OUT
     assert_output "web Fits n2"
     run decisions spread_empty_selector.json independent --kube-version 1.38
     assert_output "web Fits n2"
+}
+
+# An input with Services but no StatefulSet at all (kubectl cluster-info
+# dump lists none) cannot build the StatefulSet's selector: web-3's own
+# labels, less statefulset.kubernetes.io/pod-name, stand in (app=web),
+# so web-1 and web-2 count and web-3 goes to n2.
+@test "Default spreading: a controller kind missing from the input: own labels (both modes)" {
+    need jq
+    run decisions default_spread_kind_missing.json queue
+    assert_output "web-3 Fits n2"
+    run decisions default_spread_kind_missing.json independent
+    assert_output "web-3 Fits n2"
 }

@@ -195,8 +195,11 @@ controlled_by(const struct kp_pod *p, const char *api, const char *kind)
  * map merged in, or an apps/v1 ReplicaSet's or StatefulSet's
  * requirements added (a nil or invalid LabelSelector adds none).  An
  * owner that is not in the snapshot adds nothing, as a failed lister Get
- * does.  Without any of these objects in the input (has_spread_input),
- * the pod's own labels stand in (spread.h).  nreq 0: Empty().
+ * does.  The input says which kinds it carries (has_spread_input): with
+ * none of them, or a live list refused, the pod's own labels stand in
+ * (spread.h); without its controller's kind (kubectl cluster-info dump
+ * has no StatefulSets), its own labels stand in for the controller's
+ * selector.  nreq 0: Empty().
  */
 static void
 default_selector(struct kp_arena *a, const struct kp_snapshot *snap,
@@ -204,7 +207,10 @@ default_selector(struct kp_arena *a, const struct kp_snapshot *snap,
 {
     const struct kp_spread_source *owner = NULL;
     const char **keys, **vals;
+    struct kp_selector own = {false, false, 0, NULL};
+    enum kp_spread_source_kind kind = KP_SRC_SERVICE;
     size_t i, nkeys = 0, cap = 0, nextra = 0;
+    const struct kp_requirement *extra = NULL;
 
     if (!snap || !snap->has_spread_input || snap->spread_refused) {
         own_labels_selector(a, p, out);
@@ -224,30 +230,36 @@ default_selector(struct kp_arena *a, const struct kp_snapshot *snap,
             kp_labels_set_matches(&src->map, &p->labels))
             merge_labels(&src->map, keys, vals, &nkeys);
     }
-    if (controlled_by(p, "v1", "ReplicationController")) {
-        owner = kp_snapshot_spread_source(snap,
-                                          KP_SRC_REPLICATION_CONTROLLER,
-                                          p->ns, p->controller_name);
-        if (owner && owner->has_map)
-            merge_labels(&owner->map, keys, vals, &nkeys);
-        owner = NULL;
-    } else if (controlled_by(p, "apps/v1", "ReplicaSet")) {
-        owner = kp_snapshot_spread_source(snap, KP_SRC_REPLICA_SET, p->ns,
+    if (controlled_by(p, "v1", "ReplicationController"))
+        kind = KP_SRC_REPLICATION_CONTROLLER;
+    else if (controlled_by(p, "apps/v1", "ReplicaSet"))
+        kind = KP_SRC_REPLICA_SET;
+    else if (controlled_by(p, "apps/v1", "StatefulSet"))
+        kind = KP_SRC_STATEFUL_SET;
+    if (kind != KP_SRC_SERVICE && !(snap->has_spread_input & (1u << kind))) {
+        /* the input has no object of the controller's kind */
+        own_labels_selector(a, p, &own);
+        extra = own.reqs;
+        nextra = own.nreq;
+    } else if (kind != KP_SRC_SERVICE) {
+        owner = kp_snapshot_spread_source(snap, kind, p->ns,
                                           p->controller_name);
-    } else if (controlled_by(p, "apps/v1", "StatefulSet")) {
-        owner = kp_snapshot_spread_source(snap, KP_SRC_STATEFUL_SET, p->ns,
-                                          p->controller_name);
+        if (owner && kind == KP_SRC_REPLICATION_CONTROLLER) {
+            if (owner->has_map)
+                merge_labels(&owner->map, keys, vals, &nkeys);
+        } else if (owner && !owner->sel.is_null && !owner->sel.invalid) {
+            /* LabelSelectorAsSelector: nil is Nothing (nothing added) */
+            extra = owner->sel.reqs;
+            nextra = owner->sel.nreq;
+        }
     }
-    /* LabelSelectorAsSelector: nil is Nothing (no requirements to add) */
-    if (owner && !owner->sel.is_null && !owner->sel.invalid)
-        nextra = owner->sel.nreq;
     if (nkeys + nextra == 0)
         return;
     out->reqs = kp_arena_alloc(a, (nkeys + nextra) * sizeof(*out->reqs));
     for (i = 0; i < nkeys; i++)
         set_requirement(a, &out->reqs[out->nreq++], keys[i], vals[i]);
     for (i = 0; i < nextra; i++)
-        out->reqs[out->nreq++] = owner->sel.reqs[i];
+        out->reqs[out->nreq++] = extra[i];
 }
 
 /* buildDefaultConstraints from a profile's List defaulting */
