@@ -315,3 +315,33 @@ OUT
     run decisions default_spread_kind_missing.json independent
     assert_output "web-3 Fits n2"
 }
+
+# Item 1 through a profile's resources (resource_allocation.go score with
+# NodeResourcesBalancedAllocationArgs cpu, memory, example.com/gpu: not
+# the default set, so the profile's scorer runs): web requests no GPU,
+# which is skipped, and the same change of balance decides as above.
+@test "BalancedAllocation over a profile's resources: 1.37 vs 1.35 (queue)" {
+    need jq
+    run decisions balanced_allocation.json queue \
+        --config "$FIX/ba_profile.yaml"
+    assert_output - <<'OUT'
+web Fits c
+batch Unschedulable -
+OUT
+    run decisions balanced_allocation.json queue \
+        --config "$FIX/ba_profile.yaml" --kube-version 1.35
+    assert_output - <<'OUT'
+web Fits a
+batch Fits c
+OUT
+}
+
+@test "BalancedAllocation over a profile's resources: 1.36 (independent)" {
+    need jq
+    run decisions balanced_allocation.json independent \
+        --config "$FIX/ba_profile.yaml" --kube-version 1.36
+    assert_output - <<'OUT'
+web Fits c
+batch Fits c
+OUT
+}
