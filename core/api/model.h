@@ -197,7 +197,8 @@ struct kp_pod {
     /* ---- read only by scoring (decode_score.c) ---- */
     size_t ncontainers;         /* init + app containers (ImageLocality) */
     const char *controller_kind;/* ownerReferences[controller].kind */
-    const char *controller_name;/* ownerReferences[controller].name */
+    const char *controller_api; /* its apiVersion ("apps/v1") */
+    const char *controller_name;/* its name */
     bool uses_volumes;          /* has PVC or ephemeral volumes */
     size_t nvolumes;            /* the volumes kept (struct kp_volume) */
     struct kp_volume *volumes;
@@ -376,6 +377,28 @@ struct kp_csinode {
     const char *name;
     size_t ndrivers;
     struct kp_csi_driver_info *drivers;
+};
+
+/*
+ * An object helper.DefaultSelector reads for PodTopologySpread's system
+ * default spreading (podtopologyspread/common.go buildDefaultConstraints):
+ * a Service or a ReplicationController, whose spec.selector is a label
+ * map (has_map false: nil), or a ReplicaSet or StatefulSet, whose
+ * spec.selector is a LabelSelector.
+ */
+enum kp_spread_source_kind {
+    KP_SRC_SERVICE,
+    KP_SRC_REPLICATION_CONTROLLER,
+    KP_SRC_REPLICA_SET,
+    KP_SRC_STATEFUL_SET
+};
+
+struct kp_spread_source {
+    enum kp_spread_source_kind kind;
+    const char *ns, *name;
+    bool has_map;               /* Service, ReplicationController */
+    struct kp_labels map;
+    struct kp_selector sel;     /* ReplicaSet, StatefulSet */
 };
 
 #endif

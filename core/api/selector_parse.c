@@ -5,6 +5,7 @@
  * joined by commas.
  */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "selector_parse.h"
@@ -55,19 +56,23 @@ word(struct lexer *l, const char *w)
 static int
 read_set(struct kp_arena *a, struct lexer *l, struct kp_requirement *r)
 {
-    const char *vals[256];
-    size_t n = 0;
+    const char **vals = NULL;
+    size_t n = 0, cap = 0;
 
     skip_ws(l);
     if (l->s[l->i] != '(')
         return -1;
     l->i++;
+    /* as many values as the set holds: none is dropped */
     for (;;) {
         const char *v = read_name(a, l);
 
         skip_ws(l);
-        if (n < 256)
-            vals[n++] = v;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            vals = kp_xrealloc(vals, cap * sizeof(*vals));
+        }
+        vals[n++] = v;
         if (l->s[l->i] == ',') {
             l->i++;
             continue;
@@ -76,10 +81,12 @@ read_set(struct kp_arena *a, struct lexer *l, struct kp_requirement *r)
             l->i++;
             break;
         }
+        free(vals);
         return -1;
     }
     r->nvalues = n;
     r->values = kp_arena_memdup(a, vals, n * sizeof(char *));
+    free(vals);
     return 0;
 }
 
@@ -126,29 +133,35 @@ int
 kp_selector_parse(struct kp_arena *a, const char *s, struct kp_selector *out,
                   struct kp_error *err)
 {
-    struct kp_requirement reqs[64];
+    struct kp_requirement *reqs = NULL;
     struct lexer l = {s, 0};
-    size_t n = 0;
+    size_t n = 0, cap = 0;
 
     memset(out, 0, sizeof(*out));
     skip_ws(&l);
+    /* as many requirements as the selector has */
     while (l.s[l.i]) {
-        if (n == 64 || read_one(a, &l, &reqs[n]) < 0)
-            return kp_errorf(err, KP_EXIT_USAGE,
-                             "invalid label selector '%s'", s);
+        if (n == cap) {
+            cap = cap ? 2 * cap : 8;
+            reqs = kp_xrealloc(reqs, cap * sizeof(*reqs));
+        }
+        if (read_one(a, &l, &reqs[n]) < 0)
+            goto bad;
         n++;
         skip_ws(&l);
         if (l.s[l.i] == ',') {
             l.i++;
             if (!l.s[l.i])
-                return kp_errorf(err, KP_EXIT_USAGE,
-                                 "invalid label selector '%s'", s);
+                goto bad;
         } else if (l.s[l.i]) {
-            return kp_errorf(err, KP_EXIT_USAGE,
-                             "invalid label selector '%s'", s);
+            goto bad;
         }
     }
     out->nreq = n;
     out->reqs = kp_arena_memdup(a, reqs, n * sizeof(reqs[0]));
+    free(reqs);
     return 0;
+bad:
+    free(reqs);
+    return kp_errorf(err, KP_EXIT_USAGE, "invalid label selector '%s'", s);
 }

@@ -101,3 +101,67 @@ kp_kube_version_from_server(const char *body, size_t len)
     cJSON_Delete(root);
     return minor;
 }
+
+/*
+ * The version-keyed rules, in enum order.  docs/versions.md is this
+ * table with the CHANGELOG entries read for it.
+ */
+const struct kp_kube_rule_row kp_kube_rules[KP_NRULES] = {
+    {KP_RULE_INPLACE_RESIZE, 33, "kubernetes/kubernetes#130905",
+     "InPlacePodVerticalScaling on by default: a pod's requests are the "
+     "largest of spec, allocatedResources and status resources (before: "
+     "the spec)",
+     "tests/cli/config.bats in-place resize"},
+    {KP_RULE_FIT_UNRESOLVABLE, 34, "kubernetes/kubernetes#131345",
+     "NodeResourcesFit: a request above the node's allocatable is "
+     "UnschedulableAndUnresolvable (before: Unschedulable)",
+     "tests/cli/config.bats --kube-version 1.33: a request above "
+     "allocatable"},
+    {KP_RULE_DRA_POST_FILTER, 34, "KEP-4381 (DynamicResourceAllocation GA)",
+     "DynamicResources is a PostFilter plugin: 'no new claims to "
+     "deallocate' in messages",
+     "tests/cli/config.bats --kube-version 1.33: DynamicResources"},
+    {KP_RULE_POD_LEVEL_RESOURCES, 34, "kubernetes/kubernetes#132999",
+     "PodLevelResources on by default: spec.resources counts",
+     "tests/cli/config.bats --kube-version 1.33: pod-level requests"},
+    {KP_RULE_TAINT_GENERIC_REASON, 34,
+     "kubernetes/kubernetes#134740 (1.35), #135023 (1.34 patch)",
+     "TaintToleration's reason no longer names the taint",
+     "tests/cli/config.bats --kube-version 1.31-1.33: the taint reason"},
+    {KP_RULE_BA_BALANCE_CHANGE, 36, "kubernetes/kubernetes#135573",
+     "NodeResourcesBalancedAllocation scores the change of the node's "
+     "balance: 50 + (50 + withPod - withoutPod) / 2",
+     "tests/unit/sched/test_score.c test_score__balanced_allocation_*; "
+     "tests/cli/fidelity_scoring.bats BalancedAllocation"},
+    {KP_RULE_NODE_DECLARED_FEATURES, 36, "kubernetes/kubernetes#136042",
+     "NodeDeclaredFeatures on by default (not simulated: a warning when "
+     "nodes declare different features)",
+     "tests/cli/config.bats NodeDeclaredFeatures"},
+    {KP_RULE_PREEMPT_MESSAGE, 37, "kubernetes/kubernetes#140180",
+     "a pod that preempts gets 'preemption: found a potential placement "
+     "for pod on node X, preempting N victims'",
+     "tests/cli/config.bats --kube-version 1.35/1.36: no 'preemption: "
+     "found'"},
+    {KP_RULE_STORAGE_CAPACITY_SCORING, 37,
+     "KEP-4049 (StorageCapacityScoring beta)",
+     "VolumeBindingArgs.shape is accepted (refused before)",
+     "tests/cli/config.bats VolumeBindingArgs.shape"},
+    {KP_RULE_PDB_EMPTY_SELECTOR, 38, "kubernetes/kubernetes#141785",
+     "a PDB with an empty selector protects every pod of its namespace",
+     "tests/cli/config.bats --kube-version 1.38: an empty PDB selector"},
+    {KP_RULE_PTS_EMPTY_SELECTOR, 38, "kubernetes/kubernetes#141340",
+     "PodTopologySpread: a constraint's labelSelector {} matches every pod "
+     "of the namespace (before: none, countPodsMatchSelector's Empty() "
+     "shortcut from #116607); no cherry-pick into 1.35-1.37 found",
+     "tests/cli/fidelity_scoring.bats labelSelector {}"},
+};
+
+int
+kp_kube_rule_on(enum kp_kube_rule r, int minor)
+{
+    if ((int)r < 0 || r >= KP_NRULES || kp_kube_rules[r].id != r)
+        return 0;
+    if (minor <= 0)
+        minor = KP_KUBE_MINOR_DEFAULT;
+    return minor >= kp_kube_rules[r].since;
+}

@@ -22,4 +22,37 @@ int kp_kube_version_minor(const char *s);
  */
 int kp_kube_version_from_server(const char *body, size_t len);
 
+/*
+ * Every rule of the replay keyed on a release: one row each in
+ * kp_kube_rules (kube_version.c), which docs/versions.md lists with the
+ * test that pins it.
+ */
+enum kp_kube_rule {
+    KP_RULE_INPLACE_RESIZE,         /* 1.33 */
+    KP_RULE_FIT_UNRESOLVABLE,       /* 1.34 */
+    KP_RULE_DRA_POST_FILTER,        /* 1.34 */
+    KP_RULE_POD_LEVEL_RESOURCES,    /* 1.34 */
+    KP_RULE_TAINT_GENERIC_REASON,   /* 1.34 */
+    KP_RULE_BA_BALANCE_CHANGE,      /* 1.36 */
+    KP_RULE_NODE_DECLARED_FEATURES, /* 1.36 */
+    KP_RULE_PREEMPT_MESSAGE,        /* 1.37 */
+    KP_RULE_STORAGE_CAPACITY_SCORING, /* 1.37 */
+    KP_RULE_PDB_EMPTY_SELECTOR,     /* 1.38 */
+    KP_RULE_PTS_EMPTY_SELECTOR,     /* 1.38 */
+    KP_NRULES
+};
+
+struct kp_kube_rule_row {
+    enum kp_kube_rule id;
+    int since;                  /* first minor where the rule holds */
+    const char *source;         /* PR or feature gate */
+    const char *what;
+    const char *test;           /* the test that pins it */
+};
+
+extern const struct kp_kube_rule_row kp_kube_rules[KP_NRULES];
+
+/* Whether rule r holds in minor (0: the default, KP_KUBE_MINOR_DEFAULT). */
+int kp_kube_rule_on(enum kp_kube_rule r, int minor);
+
 #endif

@@ -92,7 +92,7 @@ apply_version(struct kp_sched_config *cfg, int minor)
     for (i = 0; i < cfg->nprofiles; i++) {
         cfg->profiles[i].kube_minor = minor;
         /* DynamicResources on by default from v1.34 (its gate before) */
-        if (minor < 34)
+        if (!kp_kube_rule_on(KP_RULE_DRA_POST_FILTER, minor))
             cfg->profiles[i].dra_post_filter = false;
     }
 }
@@ -137,7 +137,9 @@ use_config(const struct kp_options *o, struct kp_options *oo,
     if (minor)
         apply_version(cfg, minor);
     /* StorageCapacityScoring on by default from v1.37 */
-    for (i = 0; minor && minor < 37 && i < cfg->nprofiles; i++)
+    for (i = 0; minor &&
+                !kp_kube_rule_on(KP_RULE_STORAGE_CAPACITY_SCORING, minor) &&
+                i < cfg->nprofiles; i++)
         if (cfg->profiles[i].vb_shape)
             return kp_errorf(err, KP_EXIT_ERROR, "%s: profile %s: "
                              "VolumeBindingArgs.shape: Invalid value: "
@@ -223,7 +225,7 @@ declared_features(struct kp_snapshot *snap, int minor)
 {
     size_t i;
 
-    if (minor < 36)
+    if (!kp_kube_rule_on(KP_RULE_NODE_DECLARED_FEATURES, minor))
         return;
     for (i = 1; i < snap->nnodes; i++) {
         const char *a = snap->nodes[0]->declared_features;
@@ -252,12 +254,13 @@ kp_run_config_mark_pods(struct kp_snapshot *snap, const struct kp_options *o)
      * is not read and the containers' requests count; before v1.33
      * (InPlacePodVerticalScaling) only their spec, not their status.
      */
-    for (i = 0; o->kube_minor > 0 && o->kube_minor < 34 &&
+    for (i = 0; !kp_kube_rule_on(KP_RULE_POD_LEVEL_RESOURCES, o->kube_minor) &&
                 i < snap->npods; i++) {
         struct kp_pod *p = snap->pods[i];
         const struct kp_pod_requests *r = p->before_134;
 
-        if (o->kube_minor < 33 && p->before_133)
+        if (!kp_kube_rule_on(KP_RULE_INPLACE_RESIZE, o->kube_minor) &&
+            p->before_133)
             r = p->before_133;
         if (r) {
             p->req = r->req;
@@ -276,7 +279,8 @@ kp_run_config_mark_pods(struct kp_snapshot *snap, const struct kp_options *o)
     for (i = 0; i < o->sched_config->nwarnings; i++)
         kp_snapshot_warn(snap, "%s", o->sched_config->warnings[i]);
     /* v1.38: an empty PDB selector matches its namespace's pods */
-    for (i = 0; o->kube_minor >= 38 && i < snap->npdbs; i++)
+    for (i = 0; kp_kube_rule_on(KP_RULE_PDB_EMPTY_SELECTOR, o->kube_minor) &&
+                i < snap->npdbs; i++)
         snap->pdbs[i]->empty_selector_matches_all = true;
 }
 

@@ -108,6 +108,14 @@ static const struct resource_def resource_defs[] = {
     {"csinodes", "storage.k8s.io", "/apis/storage.k8s.io/v1/csinodes",
      "CSINode", "storage.k8s.io/v1"},
     {"events", "", "/api/v1/events", "Event", "v1"},
+    /* helper.DefaultSelector's objects (system default spreading) */
+    {"services", "", "/api/v1/services", "Service", "v1"},
+    {"replicationcontrollers", "", "/api/v1/replicationcontrollers",
+     "ReplicationController", "v1"},
+    {"replicasets", "apps", "/apis/apps/v1/replicasets", "ReplicaSet",
+     "apps/v1"},
+    {"statefulsets", "apps", "/apis/apps/v1/statefulsets", "StatefulSet",
+     "apps/v1"},
 };
 
 struct buf {

@@ -135,6 +135,16 @@ on_refused(void *ctx, const char *resource, const char *msg)
         kp_snapshot_warn(s, "%s; going on without namespaces", msg);
         return;
     }
+    if (strcmp(resource, "services") == 0 ||
+        strcmp(resource, "replicationcontrollers") == 0 ||
+        strcmp(resource, "replicasets") == 0 ||
+        strcmp(resource, "statefulsets") == 0) {
+        s->spread_refused = true;
+        kp_snapshot_warn(s, "%s; system default spreading takes the "
+                         "selector of a controller's pods from their own "
+                         "labels", msg);
+        return;
+    }
     s->storage_refused = true;
     kp_snapshot_warn(s, "%s; volume checks that need PersistentVolumeClaims "
                      "are skipped", msg);
@@ -196,7 +206,8 @@ static int load_live(struct kp_snapshot *s, const struct kp_options *o,
 
 static const char *const optional_resources[] = {
     "namespaces", "persistentvolumes", "storageclasses", "csinodes",
-    "persistentvolumeclaims", NULL};
+    "persistentvolumeclaims", "services", "replicationcontrollers",
+    "replicasets", "statefulsets", NULL};
 
 int
 kp_load_live(struct kp_snapshot *s, const struct kp_options *o,
@@ -205,7 +216,8 @@ kp_load_live(struct kp_snapshot *s, const struct kp_options *o,
     static const char *const resources[] = {
         "nodes", "pods", "poddisruptionbudgets", "priorityclasses",
         "namespaces", "persistentvolumes", "storageclasses", "csinodes",
-        "persistentvolumeclaims", NULL};
+        "persistentvolumeclaims", "services", "replicationcontrollers",
+        "replicasets", "statefulsets", NULL};
 
     return load_live(s, o, resources, true, default_ns, ns_len, err);
 }

@@ -63,7 +63,8 @@ kp_decode_resources(struct kp_snapshot *s, const cJSON *obj,
         if (v == 0)
             continue;
         if (n == sizeof(tmp) / sizeof(tmp[0]))
-            return kp_errorf(err, KP_EXIT_ERROR, "too many resources");
+            return kp_errorf(err, KP_EXIT_ERROR, "more than %zu "
+                             "resources (not supported)", n);
         tmp[n].id = id;
         tmp[n].value = v;
         n++;

@@ -19,6 +19,7 @@
 
 struct tmpvec {
     size_t n;
+    bool overflow;      /* a resource past TMP_MAX: the pod is refused */
     struct kp_res_entry e[TMP_MAX];
 };
 
@@ -30,8 +31,10 @@ tmp_slot(struct tmpvec *v, int id)
     for (i = 0; i < v->n; i++)
         if (v->e[i].id == id)
             return &v->e[i].value;
-    if (v->n == TMP_MAX)
+    if (v->n == TMP_MAX) {
+        v->overflow = true;
         return NULL;
+    }
     v->e[v->n].id = id;
     v->e[v->n].value = 0;
     return &v->e[v->n++].value;
@@ -457,6 +460,16 @@ decode_containers(struct kp_snapshot *s, const cJSON *spec,
         goto out;
     }
     tmp_add(&x->sum, &rv);
+    tmp_add(&x->containers_only, &rv);
+    tmp_add(&x->spec_only, &rv);
+    /* never a resource dropped: more than TMP_MAX is refused */
+    if (x->sum.overflow || x->containers_only.overflow ||
+        x->spec_only.overflow) {
+        kp_errorf(err, KP_EXIT_ERROR, "containers: the pod requests "
+                  "more than %d distinct resources (not supported)",
+                  TMP_MAX);
+        goto out;
+    }
     tmp_to_resvec(&s->arena, &x->sum, &p->req);
     if (pod_level || resized) {
         /* without PodLevelResources (before v1.34): the containers' */
@@ -465,7 +478,6 @@ decode_containers(struct kp_snapshot *s, const cJSON *spec,
         kp_nonzero_finish(p, &x->nz, NULL, &pod_rv, &rv);
         w->nonzero_cpu = p->nonzero_cpu;
         w->nonzero_mem = p->nonzero_mem;
-        tmp_add(&x->containers_only, &rv);
         tmp_to_resvec(&s->arena, &x->containers_only, &w->req);
         p->before_134 = w;
         if (resized) {
@@ -474,7 +486,6 @@ decode_containers(struct kp_snapshot *s, const cJSON *spec,
                                                         sizeof(*w2));
 
             *w2 = *w;
-            tmp_add(&x->spec_only, &rv);
             tmp_to_resvec(&s->arena, &x->spec_only, &w2->req);
             p->before_133 = w2;
         }

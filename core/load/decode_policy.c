@@ -76,6 +76,15 @@ kp_decode_pdb(struct kp_snapshot *s, const cJSON *obj, struct kp_pdb *p,
                     NULL, err) < 0 ||
         decode_disrupted(s, status, p, err) < 0)
         return kp_error_path(err, "status");
+    /*
+     * The API server's status validation (ValidatePodDisruptionBudgetStatus
+     * -> ValidateNonnegativeField) never stores a negative budget, and
+     * filterPodsWithPDBViolation would count it down past INT32_MIN.
+     */
+    if (v < 0)
+        return kp_errorf(err, KP_EXIT_ERROR, "status.disruptionsAllowed: "
+                         "%lld: must be greater than or equal to 0",
+                         (long long)v);
     p->disruptions_allowed = (int32_t)v;
     if (kp_json_int(status, "currentHealthy", INT32_MIN, INT32_MAX, &v,
                     NULL, err) < 0)

@@ -83,23 +83,23 @@ kp_decode_controller_kind(struct kp_arena *a, const cJSON *md,
     size_t i = 0;
 
     p->controller_kind = NULL;
-    p->controller_name = NULL;
+    p->controller_api = p->controller_name = NULL;
     if (kp_json_arr(md, "ownerReferences", &arr, err) < 0)
         return -1;
     cJSON_ArrayForEach(it, arr) {
-        const char *kind;
-        const cJSON *name;
+        const char *kind, *api, *name;
         bool controller = false;
 
         if (kp_json_bool(it, "controller", &controller, err) < 0 ||
-            kp_json_istr(a, it, "kind", &kind, err) < 0)
+            kp_json_istr(a, it, "kind", &kind, err) < 0 ||
+            kp_json_istr(a, it, "apiVersion", &api, err) < 0 ||
+            kp_json_istr(a, it, "name", &name, err) < 0)
             return kp_error_path(err, "ownerReferences[%zu]", i);
+        /* metav1.GetControllerOfNoCopy: the first controller reference */
         if (controller && kind && !p->controller_kind) {
             p->controller_kind = kind;
-            /* read only by rollouts (rollout.h): not checked beyond this */
-            name = cJSON_GetObjectItemCaseSensitive(it, "name");
-            p->controller_name = cJSON_IsString(name) ?
-                kp_arena_intern(a, name->valuestring) : NULL;
+            p->controller_api = api;
+            p->controller_name = name;
         }
         i++;
     }

@@ -44,6 +44,7 @@ kp_snapshot_init(struct kp_snapshot *s)
     kp_strmap_init(&s->pv_index);
     kp_strmap_init(&s->sc_index);
     kp_strmap_init(&s->csinode_index);
+    kp_strmap_init(&s->src_index);
     for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
         kp_snapshot_resource_id(s, fixed[i]);
 }
@@ -74,6 +75,8 @@ kp_snapshot_release(struct kp_snapshot *s)
     kp_strmap_release(&s->pv_index);
     kp_strmap_release(&s->sc_index);
     kp_strmap_release(&s->csinode_index);
+    kp_strmap_release(&s->src_index);
+    free(s->srcs);
     kp_strmap_release(&s->res_ids);
     kp_strmap_release(&s->node_index);
     kp_strmap_release(&s->pod_index);
@@ -577,6 +580,70 @@ add_csinode(struct kp_snapshot *s, const cJSON *obj, const char *source,
     return 0;
 }
 
+/* One of helper.DefaultSelector's objects, under "<kind>/<ns>/<name>". */
+static int
+add_spread_source(struct kp_snapshot *s, const cJSON *obj,
+                  enum kp_spread_source_kind kind, struct kp_error *err)
+{
+    struct kp_spread_source *src = kp_arena_alloc(&s->arena, sizeof(*src));
+    char key[1100];
+
+    if (kp_decode_spread_source(s, obj, kind, src, err) < 0 ||
+        check_name("metadata.name", src->name, err) < 0 ||
+        check_name("metadata.namespace", src->ns, err) < 0)
+        return -1;
+    snprintf(key, sizeof(key), "%d/%s/%s", (int)kind, src->ns, src->name);
+    if (index_unique(&s->src_index, kp_arena_strdup(&s->arena, key), src,
+                     err) < 0)
+        return -1;
+    PUSH(s->srcs, s->nsrcs, s->capsrcs, src);
+    s->has_spread_input |= 1u << kind;
+    return 0;
+}
+
+static int
+add_service(struct kp_snapshot *s, const cJSON *obj, const char *source,
+            struct kp_error *err)
+{
+    (void)source;
+    return add_spread_source(s, obj, KP_SRC_SERVICE, err);
+}
+
+static int
+add_replication_controller(struct kp_snapshot *s, const cJSON *obj,
+                           const char *source, struct kp_error *err)
+{
+    (void)source;
+    return add_spread_source(s, obj, KP_SRC_REPLICATION_CONTROLLER, err);
+}
+
+static int
+add_replica_set(struct kp_snapshot *s, const cJSON *obj, const char *source,
+                struct kp_error *err)
+{
+    (void)source;
+    return add_spread_source(s, obj, KP_SRC_REPLICA_SET, err);
+}
+
+static int
+add_stateful_set(struct kp_snapshot *s, const cJSON *obj,
+                 const char *source, struct kp_error *err)
+{
+    (void)source;
+    return add_spread_source(s, obj, KP_SRC_STATEFUL_SET, err);
+}
+
+const struct kp_spread_source *
+kp_snapshot_spread_source(const struct kp_snapshot *s,
+                          enum kp_spread_source_kind kind, const char *ns,
+                          const char *name)
+{
+    char key[1100];
+
+    snprintf(key, sizeof(key), "%d/%s/%s", (int)kind, ns, name);
+    return kp_strmap_get(&s->src_index, key);
+}
+
 /* kind, label, namespaced, defaults_namespace, list_marks_claims, add */
 static const struct kind_row kinds[] = {
     {"Pod", "pod", true, true, false, add_pod},
@@ -593,6 +660,11 @@ static const struct kind_row kinds[] = {
     {"StorageClass", "storageclass", false, false, false,
      add_storage_class},
     {"CSINode", "csinode", false, false, false, add_csinode},
+    {"Service", "service", true, true, false, add_service},
+    {"ReplicationController", "replicationcontroller", true, true, false,
+     add_replication_controller},
+    {"ReplicaSet", "replicaset", true, true, false, add_replica_set},
+    {"StatefulSet", "statefulset", true, true, false, add_stateful_set},
 };
 
 /* The row of kind, or NULL: a kind the snapshot ignores. */
@@ -1193,6 +1265,15 @@ load_list(struct kp_snapshot *s, const cJSON *doc, const char *kind,
     /* the API's list of claims says "these are all", even when empty */
     if (row && row->list_marks_claims)
         s->has_pvc_input = true;
+    /* so does the API's list of a DefaultSelector kind */
+    if (row && row->add == add_service)
+        s->has_spread_input |= 1u << KP_SRC_SERVICE;
+    if (row && row->add == add_replication_controller)
+        s->has_spread_input |= 1u << KP_SRC_REPLICATION_CONTROLLER;
+    if (row && row->add == add_replica_set)
+        s->has_spread_input |= 1u << KP_SRC_REPLICA_SET;
+    if (row && row->add == add_stateful_set)
+        s->has_spread_input |= 1u << KP_SRC_STATEFUL_SET;
     if (t->text)
         return load_items_text(s, t, list_kind, source, err);
     if (t->pull)
@@ -1881,6 +1962,8 @@ kp_snapshot_mark(const struct kp_snapshot *s, struct kp_snapshot_mark *m)
     m->nunknown_kinds = s->nunknown_kinds;
     m->ndocuments = s->ndocuments;
     m->has_pvc_input = s->has_pvc_input;
+    m->nsrcs = s->nsrcs;
+    m->has_spread_input = s->has_spread_input;
 }
 
 /* Remove "ns/name" (ns != NULL) or name from index. */
@@ -1943,9 +2026,19 @@ kp_snapshot_rollback(struct kp_snapshot *s, const struct kp_snapshot_mark *m)
     s->nunknown_kinds = m->nunknown_kinds;
     s->ndocuments = m->ndocuments;
     s->has_pvc_input = m->has_pvc_input;
+    while (s->nsrcs > m->nsrcs) {
+        const struct kp_spread_source *src = s->srcs[--s->nsrcs];
+        char key[1100];
+
+        snprintf(key, sizeof(key), "%d/%s/%s", (int)src->kind, src->ns,
+                 src->name);
+        kp_strmap_remove(&s->src_index, key);
+    }
+    s->has_spread_input = m->has_spread_input;
 }
 
 /* ---- after loading ---- */
+
 
 static void
 add_system_class(struct kp_snapshot *s, const char *name, int32_t value)
@@ -2074,6 +2167,7 @@ index_pdbs_by_pod(struct kp_snapshot *s)
 {
     struct kp_strmap by_ns;
     size_t i, j;
+    int *tmp;
 
     kp_strmap_init(&by_ns);
     for (i = 0; i < s->npdbs; i++) {
@@ -2092,17 +2186,22 @@ index_pdbs_by_pod(struct kp_snapshot *s)
             g->idx = kp_arena_alloc(&s->arena, g->cap * sizeof(int));
         g->idx[g->n++] = (int)i;
     }
+    /*
+     * Every matching PDB, however many (getPodDisruptionBudgets): a pod
+     * matches at most the PDBs of its namespace, s->npdbs in all.
+     */
+    tmp = kp_xmalloc((s->npdbs + 1) * sizeof(int));
     for (i = 0; i < s->npods; i++) {
         struct kp_pod *p = s->pods[i];
         const struct ns_pdbs *g = kp_strmap_get(&by_ns, p->ns);
-        int tmp[256];
 
         p->npdbs = 0;
         for (j = 0; g && j < g->n; j++)
-            if (p->npdbs < 256 && kp_pdb_matches(s->pdbs[g->idx[j]], p))
+            if (kp_pdb_matches(s->pdbs[g->idx[j]], p))
                 tmp[p->npdbs++] = g->idx[j];
         p->pdbs = kp_arena_memdup(&s->arena, tmp, p->npdbs * sizeof(int));
     }
+    free(tmp);
     kp_strmap_release(&by_ns);
 }
 

@@ -68,6 +68,20 @@ struct kp_snapshot {
     struct kp_strmap sc_index;
     struct kp_strmap csinode_index;
     /*
+     * Services, ReplicationControllers, ReplicaSets and StatefulSets
+     * (helper.DefaultSelector), by "<kind>/<ns>/<name>"; has_spread_input
+     * has bit 1 << kind set when the input carries objects of that kind
+     * (or a typed List of it, even empty): without any, the pod's own
+     * labels stand in (spread.h); without its controller's kind, for the
+     * controller's part.
+     */
+    struct kp_spread_source **srcs;
+    size_t nsrcs, capsrcs;
+    struct kp_strmap src_index;
+    unsigned has_spread_input;
+    /* live: one of their lists was refused: the own-labels rule */
+    bool spread_refused;
+    /*
      * The input carries PVCs: a PersistentVolumeClaim object or a
      * PersistentVolumeClaimList (even empty, as the API returns it).
      * Without them the PVC and ephemeral volumes of pods are left out
@@ -157,6 +171,8 @@ struct kp_snapshot_mark {
     size_t ncsinodes, nevents, nwarnings, nres, nunknown_kinds;
     size_t ndocuments;
     bool has_pvc_input;
+    size_t nsrcs;
+    unsigned has_spread_input;
 };
 void kp_snapshot_mark(const struct kp_snapshot *s,
                       struct kp_snapshot_mark *m);
@@ -266,6 +282,12 @@ int kp_decode_pv(struct kp_snapshot *s, const cJSON *obj, struct kp_pv *p,
 int kp_decode_storage_class(struct kp_snapshot *s, const cJSON *obj,
                             struct kp_storage_class *sc,
                             struct kp_error *err);
+/* decode_workload.c: a Service, ReplicationController, ReplicaSet or
+ * StatefulSet, for helper.DefaultSelector */
+int kp_decode_spread_source(struct kp_snapshot *s, const cJSON *obj,
+                            enum kp_spread_source_kind kind,
+                            struct kp_spread_source *out,
+                            struct kp_error *err);
 int kp_decode_csinode(struct kp_snapshot *s, const cJSON *obj,
                       struct kp_csinode *cn, struct kp_error *err);
 /*
@@ -292,5 +314,11 @@ int kp_decode_resources(struct kp_snapshot *s, const cJSON *obj,
 
 /* Sparse vector helpers. */
 int64_t kp_resvec_get(const struct kp_resvec *v, int id);
+
+/* the Service, RC, RS or StatefulSet kind/ns/name, or NULL */
+const struct kp_spread_source *
+kp_snapshot_spread_source(const struct kp_snapshot *s,
+                          enum kp_spread_source_kind kind, const char *ns,
+                          const char *name);
 
 #endif

@@ -28,7 +28,8 @@ status_key(struct kp_buf *b, const struct kp_status *st,
     else
         kp_buf_puts(b, "-");
     for (r = 0; r < st->nreasons; r++)
-        kp_buf_printf(b, "|%zu:%s", strlen(st->reasons[r]), st->reasons[r]);
+        kp_buf_printf(b, "|%zu:%s", strlen(kp_status_reason(st, r)),
+                      kp_status_reason(st, r));
 }
 
 static const struct kp_node_status *
@@ -52,7 +53,7 @@ intern_status(struct kp_report *rep, struct kp_buf *key,
                              sizeof(*reasons));
     /* reasons may live in the pod's scratch arena: copy them */
     for (r = 0; r < st->nreasons; r++)
-        reasons[r] = kp_arena_intern(&rep->arena, st->reasons[r]);
+        reasons[r] = kp_arena_intern(&rep->arena, kp_status_reason(st, r));
     ns->reasons = reasons;
     kp_strmap_put(&rep->node_statuses,
                   kp_arena_strndup(&rep->arena, key->data, key->len), ns);

@@ -41,7 +41,7 @@ shown_nominated_node(const struct kp_snapshot *snap,
 {
     if (pr->nominated_node >= 0)
         return snap->nodes[pr->nominated_node]->name;
-    if (pr->result == KP_RESULT_NOT_ELIGIBLE)
+    if (pr->result == KP_RESULT_NOT_ELIGIBLE && !pr->nomination_cleared)
         return pr->pod->nominated_node;
     return NULL;
 }
@@ -61,7 +61,8 @@ waiting_for(const struct kp_snapshot *snap, const struct kp_pod_report *pr,
     size_t i;
 
     *n = 0;
-    if (pr->result != KP_RESULT_NOT_ELIGIBLE || !p->nominated_node)
+    if (pr->result != KP_RESULT_NOT_ELIGIBLE || !p->nominated_node ||
+        pr->nomination_cleared)
         return NULL;
     node = kp_snapshot_node(snap, p->nominated_node);
     if (!node || !snap->node_pods)

@@ -57,6 +57,12 @@ struct kp_pod_report {
     enum kp_result_kind result;
     int node;                       /* Fits: chosen node; else -1 */
     int nominated_node;             /* Preempts: node; else -1 */
+    /*
+     * Queue mode: an earlier pod's preemption cleared the pod's
+     * status.nominatedNodeName (getLowerPriorityNominatedPods) before its
+     * turn; a NotEligible pod then shows no nomination.
+     */
+    bool nomination_cleared;
     size_t nvictims;
     struct kp_victim_report *victims;
     int pdb_violations;

@@ -86,8 +86,33 @@ kp_status_new(enum kp_code code, const char *reason)
 void
 kp_status_add_reason(struct kp_status *st, const char *reason)
 {
-    if (st->nreasons < KP_MAX_REASONS)
+    kp_status_add_reason_in(st, reason, NULL);
+}
+
+void
+kp_status_add_reason_in(struct kp_status *st, const char *reason,
+                        struct kp_arena *a)
+{
+    size_t k;
+    const char **more;
+
+    if (st->nreasons < KP_MAX_REASONS) {
         st->reasons[st->nreasons++] = reason;
+        return;
+    }
+    /* a plugin that can have more reasons passes an arena: never drop */
+    if (!a)
+        abort();
+    k = (size_t)st->nreasons - KP_MAX_REASONS;
+    /* capacities are powers of two from 4: grow when k reaches one */
+    if (k == 0 || (k >= 4 && (k & (k - 1)) == 0)) {
+        more = kp_arena_alloc(a, (k ? 2 * k : 4) * sizeof(*more));
+        if (k)
+            memcpy(more, st->more, k * sizeof(*more));
+        st->more = more;
+    }
+    st->more[k] = reason;
+    st->nreasons++;
 }
 
 /* ---- NodeInfo ---- */
@@ -1185,7 +1210,8 @@ check_static(const struct kp_cycle *c, const struct kp_node_info *ni,
 
     kp_selfcheck_count();
     for (i = 0; same && i < want.nreasons; i++)
-        same = strcmp(want.reasons[i], kept->reasons[i]) == 0;
+        same = strcmp(kp_status_reason(&want, i),
+                      kp_status_reason(kept, i)) == 0;
     if (!same)
         kp_selfcheck_fail("node_static answer kept for %s on %s/%s: %s %s, "
                           "want %s %s", ni->node->name, c->pod->ns,

@@ -30,12 +30,15 @@ enum kp_code {
     KP_SKIP
 };
 
+/* reasons kept inline; a status with more keeps the rest in more */
 #define KP_MAX_REASONS 12
 
 struct kp_status {
     enum kp_code code;
     int nreasons;
     const char *reasons[KP_MAX_REASONS];    /* static or arena strings */
+    /* reasons KP_MAX_REASONS.. (an arena array), NULL while none */
+    const char **more;
     const char *plugin;
 };
 
@@ -43,12 +46,30 @@ struct kp_status {
 static inline struct kp_status
 kp_status_ok(void)
 {
-    struct kp_status st = {KP_SUCCESS, 0, {NULL}, NULL};
+    struct kp_status st = {KP_SUCCESS, 0, {NULL}, NULL, NULL};
 
     return st;
 }
+
+/* reason i < st->nreasons, inline or not */
+static inline const char *
+kp_status_reason(const struct kp_status *st, int i)
+{
+    return i < KP_MAX_REASONS ? st->reasons[i]
+                              : st->more[i - KP_MAX_REASONS];
+}
+
+struct kp_arena;
 struct kp_status kp_status_new(enum kp_code code, const char *reason);
+/* a status of at most KP_MAX_REASONS reasons (the plugins that add few) */
 void kp_status_add_reason(struct kp_status *st, const char *reason);
+/*
+ * Any number of reasons (NodeResourcesFit: one per insufficient
+ * resource, as fit.go's fitsRequest lists them): past KP_MAX_REASONS in
+ * an array of a.
+ */
+void kp_status_add_reason_in(struct kp_status *st, const char *reason,
+                             struct kp_arena *a);
 
 /*
  * HostPortInfo: the node's used (ip, protocol, port) triples as a set.

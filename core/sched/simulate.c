@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kube_version.h"
 #include "config.h"
 #include "victim_memo.h"
 #include "kp.h"
@@ -128,7 +129,23 @@ struct attempt {
     bool *seen;                 /* --explain-nodes: node has a status */
     const char *prefilter_msg;
     int fit_node;
+    /*
+     * A PreFilter or Filter Error: the scheduling cycle stops there
+     * (schedule_one.go schedulePod / findNodesThatPassFilters), no node
+     * is chosen and no PostFilter runs; the text the pod's
+     * PodScheduled condition (SchedulerError) would carry.
+     */
+    const char *error;
 };
+
+/* the Error a Filter status carries, wrapped as RunFilterPlugins does */
+static const char *
+filter_error(struct kp_arena *a, const struct kp_status *st)
+{
+    return kp_arena_concat(a, "running \"", st->plugin ? st->plugin : "",
+                           "\" filter plugin: ",
+                           st->nreasons ? st->reasons[0] : "", NULL);
+}
 
 /* A status for node i (seen is kept only for --explain-nodes). */
 static void
@@ -217,6 +234,14 @@ find_nodes_that_fit(struct kp_cycle *c, struct attempt *at,
     struct kp_status st = kp_cycle_pre_filter(c);
 
     at->fit_node = -1;
+    if (st.code == KP_ERROR) {
+        /* RunPreFilterPlugins: an Error ends the cycle (no FitError) */
+        at->error = kp_arena_concat(c->scratch, "running PreFilter plugin "
+                                    "\"", st.plugin ? st.plugin : "",
+                                    "\": ", st.nreasons ? st.reasons[0] : "",
+                                    NULL);
+        return;
+    }
     if (st.code != KP_SUCCESS) {
         for (i = 0; i < n; i++)
             set_status(at, i, st);
@@ -226,6 +251,12 @@ find_nodes_that_fit(struct kp_cycle *c, struct attempt *at,
     kp_cycle_keep_static(c);
     if (nominated >= 0) {
         st = kp_run_filters_with_nominated(c, &cl->nodes[nominated]);
+        /* evaluateNominatedNode: its error ends the cycle as well */
+        if (st.code == KP_ERROR) {
+            set_status(at, (size_t)nominated, st);
+            at->error = filter_error(c->scratch, &st);
+            return;
+        }
         if (st.code == KP_SUCCESS) {
             set_status(at, (size_t)nominated, st);
             at->fit_node = nominated;
@@ -250,6 +281,18 @@ find_nodes_that_fit(struct kp_cycle *c, struct attempt *at,
     for (i = 0; i < done && nf < k; i++) {
         int node = list[(*next_start + i) % m];
 
+        /*
+         * findNodesThatPassFilters: the first Error cancels the search;
+         * findNodesThatFitPod still moves nextStartNodeIndex past the
+         * nodes with a status (the erring one has none)
+         */
+        if (b.st[i].code == KP_ERROR) {
+            set_status(at, (size_t)node, b.st[i]);     /* --explain-nodes */
+            at->error = filter_error(c->scratch, &b.st[i]);
+            *next_start = (*next_start + i +
+                           (nominated_failed && !nominated_seen ? 1 : 0)) % n;
+            return;
+        }
         set_status(at, (size_t)node, b.st[i]);
         if (node == nominated)
             nominated_seen = true;
@@ -311,6 +354,14 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
     const char *hist, *post;
 
     pr->node = pr->nominated_node = -1;
+    /*
+     * The nomination as it is at this point of the queue: kp_cluster_init
+     * nominated every queued pod whose nominated node exists; an earlier
+     * preemption on that node may have cleared it since.
+     */
+    pr->nomination_cleared = c->pod->nominated_node &&
+        kp_snapshot_node(snap, c->pod->nominated_node) &&
+        c->cl->nominated_node_of[c->pod->index] < 0;
     if (n == 0) {
         pr->result = KP_RESULT_UNSCHEDULABLE;
         pr->message = "no nodes available to schedule pods";
@@ -320,6 +371,14 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
     if (explain)
         at.seen = kp_arena_alloc(c->scratch, n * sizeof(*at.seen));
     find_nodes_that_fit(c, &at, next_start);
+    if (at.error) {
+        /* no node, no PostFilter; queue mode clears the nomination */
+        if (explain)
+            kp_pod_report_keep_nodes(rep, pr, n, at.statuses, at.seen, NULL);
+        pr->result = KP_RESULT_UNSCHEDULABLE;
+        pr->message = kp_arena_strdup(ra, at.error);
+        return;
+    }
     if (at.fit_node >= 0) {
         if (explain)
             kp_pod_report_keep_nodes(rep, pr, n, at.statuses, at.seen, NULL);
@@ -360,7 +419,8 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
          * successful PostFilter left no message, and the event was the
          * FitError alone.
          */
-        if (prof && prof->kube_minor > 0 && prof->kube_minor < 37) {
+        if (!kp_kube_rule_on(KP_RULE_PREEMPT_MESSAGE,
+                             prof ? prof->kube_minor : 0)) {
             post = NULL;
         } else {
             snprintf(tail, sizeof(tail), "preemption: found a potential "

@@ -16,7 +16,7 @@ load '../helpers/live_server'
     run --separate-stderr "$KP" --kubeconfig "$KC" -A
     assert_reported
     run grep -c '"auth": "token"' "$SERVER_LOG"
-    assert_output 10        # the 9 lists and /version
+    assert_output 14        # the 13 lists and /version
 }
 
 @test "asks for pages of 500, gzip, JSON, as kubectl-preempt" {
@@ -25,13 +25,13 @@ load '../helpers/live_server'
     run --separate-stderr "$KP" --kubeconfig "$KC" -A
     assert_success
     run grep -c '"query": "limit=500"' "$SERVER_LOG"
-    assert_output 9
+    assert_output 13
     # and /version, the same way
     run grep -c '"accept": "application/json".*"accept_encoding": "[^"]*gzip' \
         "$SERVER_LOG"
-    assert_output 10
+    assert_output 14
     run grep -c '"ua": "kubectl-preempt/' "$SERVER_LOG"
-    assert_output 10
+    assert_output 14
 }
 
 @test "follows continue tokens when the server returns short pages" {
@@ -60,7 +60,7 @@ load '../helpers/live_server'
     run --separate-stderr "$KP" --kubeconfig "$KC" -A
     assert_reported
     run grep -c '"auth": "cert"' "$SERVER_LOG"
-    assert_output 10
+    assert_output 14
 }
 
 @test "authenticates with client certificate data in the kubeconfig" {
@@ -71,7 +71,7 @@ load '../helpers/live_server'
     run --separate-stderr "$KP" --kubeconfig "$KC" -A
     assert_reported
     run grep -c '"user": "kp-tester"' "$SERVER_LOG"
-    assert_output 10
+    assert_output 14
 }
 
 @test "runs a client.authentication.k8s.io/v1 exec plugin" {
@@ -580,4 +580,31 @@ versions_view() {
         assert_success
         assert_line "node/big"
     fi
+}
+
+# helper.DefaultSelector's objects (system default spreading): listed,
+# kept by --snapshot-out; a 403 on one of them is a warning, and the
+# pods of a controller are then spread by their own labels.
+@test "services, replicationcontrollers, replicasets, statefulsets are read and saved" {
+    start_server
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A \
+        --snapshot-out "$BATS_TEST_TMPDIR/snapshot.json"
+    assert_success
+    for p in /api/v1/services /api/v1/replicationcontrollers \
+             /apis/apps/v1/replicasets /apis/apps/v1/statefulsets; do
+        run grep -c "\"path\": \"$p\"" "$SERVER_LOG"
+        assert_output 1
+    done
+    run grep -c '"kind":"Service"' "$BATS_TEST_TMPDIR/snapshot.json"
+    assert_output 1
+}
+
+@test "403 on services is one warning; the analysis goes on" {
+    start_server --fault forbidden:services
+    token_kubeconfig
+    run --separate-stderr "$KP" --kubeconfig "$KC" -A
+    assert_reported
+    assert_equal "${#stderr_lines[@]}" 1
+    assert_equal "$stderr" 'warning: cannot list services at the cluster scope: 403 Forbidden: services is forbidden: User "system:serviceaccount:kp:preempt" cannot list resource "services" in API group "" at the cluster scope; system default spreading takes the selector of a controller'"'"'s pods from their own labels'
 }

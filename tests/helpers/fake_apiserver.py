@@ -111,6 +111,13 @@ RESOURCES = {
     "/apis/storage.k8s.io/v1/csinodes":
         ("csinodes", "CSINodeList", "storage.k8s.io/v1", "storage.k8s.io"),
     "/api/v1/events": ("events", "EventList", "v1", ""),
+    "/api/v1/services": ("services", "ServiceList", "v1", ""),
+    "/api/v1/replicationcontrollers":
+        ("replicationcontrollers", "ReplicationControllerList", "v1", ""),
+    "/apis/apps/v1/replicasets":
+        ("replicasets", "ReplicaSetList", "apps/v1", "apps"),
+    "/apis/apps/v1/statefulsets":
+        ("statefulsets", "StatefulSetList", "apps/v1", "apps"),
 }
 
 RESOURCE_VERSION = "4242"

@@ -279,7 +279,8 @@ kp_reason_histogram(struct kp_arena *a, const struct kp_status *st,
         int nreasons = s->nreasons;
 
         for (r = 0; r < (nreasons ? nreasons : 1); r++) {
-            const char *reason = nreasons ? s->reasons[r] : absent_reason;
+            const char *reason = nreasons ? kp_status_reason(s, r)
+                                          : absent_reason;
 
             if (!reason)
                 continue;

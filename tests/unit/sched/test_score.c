@@ -15,10 +15,13 @@
  * containers (the non-zero defaults apply per container); a pending pod
  * never has spec.nodeName (dropped where upstream sets it); upstream's
  * namespace "" is "default" (in a term's namespaces too); the "system
- * defaulting ... pods match service" row gives the pod a ReplicaSet
- * owner instead of a Service (spread.h).
+ * defaulting ... pods match service" row is run twice: with the
+ * Service, as upstream, and with a ReplicaSet owner and no Service
+ * (spread.h: the own-labels rule of an input without Services).
  */
 #include "plugin_rows.h"
+#include "config.h"
+#include "resource_allocation.h"
 
 #define MAXN 8
 
@@ -258,7 +261,11 @@ test_score__least_allocated(void)
 #define CPU_ONLY REQ("1000m", "0") "," REQ("2000m", "0")
 #define CPU_AND_MEMORY REQ("1000m", "2000") "," REQ("2000m", "3000")
 
-static const struct score_row balanced_rows[] = {
+/*
+ * Up to v1.35: the balance with the pod alone.  Rows of
+ * TestNodeResourcesBalancedAllocation before kubernetes/kubernetes#135573.
+ */
+static const struct score_row balanced_rows_135[] = {
     {"nothing scheduled, nothing requested, skip in PreScore",
      T_LIST(BNODE("node1", "4000", "10000") "," BNODE("node2", "4000",
             "10000") "," RPOD("p", "", "")), "node1 node2", {0, 0}},
@@ -284,10 +291,117 @@ static const struct score_row balanced_rows[] = {
             RPOD("p", "", CPU_ONLY)), "node1 node2", {50, 75}},
 };
 
+/*
+ * From v1.36 (#135573): 50 + (50 + withPod - withoutPod) / 2.  The same
+ * rows, scored as the PR's table scores them: "requested resources at
+ * node capacity" is its 62/62 row (node1 cpu 50% -> 100%, memory 0%:
+ * 75 -> 50; node2 cpu 50% -> 100%, memory 50%: 100 -> 75).
+ */
+static const struct score_row balanced_rows_136[] = {
+    {"nothing scheduled, nothing requested, skip in PreScore",
+     T_LIST(BNODE("node1", "4000", "10000") "," BNODE("node2", "4000",
+            "10000") "," RPOD("p", "", "")), "node1 node2", {0, 0}},
+    /* node1 0/0 -> 75%/50%: 100 -> 87; node2 0/0 -> 50%/50%: 100 -> 100 */
+    {"nothing scheduled, resources requested, differently sized nodes",
+     T_LIST(BNODE("node1", "4000", "10000") "," BNODE("node2", "6000",
+            "10000") "," RPOD("p", "", CPU_AND_MEMORY)),
+     "node1 node2", {68, 75}},
+    /* node1 30%/0 -> 60%/25%: 85 -> 82; node2 30%/25% -> 60%/50%: 97 -> 95 */
+    {"resources requested, pods scheduled with resources",
+     T_LIST(BNODE("node1", "10000", "20000") "," BNODE("node2", "10000",
+            "20000") "," RPOD("e1", "node1", CPU_ONLY) ","
+            RPOD("e2", "node2", CPU_AND_MEMORY) ","
+            RPOD("p", "", CPU_AND_MEMORY)), "node1 node2", {73, 74}},
+    /* node2 30%/10% -> 60%/20%: 90 -> 80 */
+    {"resources requested, pods scheduled with resources, differently sized "
+     "nodes",
+     T_LIST(BNODE("node1", "10000", "20000") "," BNODE("node2", "10000",
+            "50000") "," RPOD("e1", "node1", CPU_ONLY) ","
+            RPOD("e2", "node2", CPU_AND_MEMORY) ","
+            RPOD("p", "", CPU_AND_MEMORY)), "node1 node2", {73, 70}},
+    {"requested resources at node capacity",
+     T_LIST(BNODE("node1", "6000", "10000") "," BNODE("node2", "6000",
+            "10000") "," RPOD("e1", "node1", CPU_ONLY) ","
+            RPOD("e2", "node2", CPU_AND_MEMORY) ","
+            RPOD("p", "", CPU_ONLY)), "node1 node2", {62, 62}},
+};
+
+/* Rows scored by a default profile replaying minor (0: the default). */
+static void
+run_score_rows_minor(const struct kp_score_plugin *pl,
+                     const struct score_row *rows, size_t n, int minor)
+{
+    struct kp_profile prof;
+    struct row_fixture fx;
+    size_t i, j;
+
+    memset(&prof, 0, sizeof(prof));
+    prof.fit_default = prof.ba_default = true;
+    prof.kube_minor = minor;
+    for (i = 0; i < n; i++) {
+        const struct score_row *r = &rows[i];
+        int idx[MAXN];
+        int64_t got[MAXN];
+        struct kp_score_nodes f;
+        size_t nn = 0;
+        const char *s = r->nodes;
+        bool ok = row_setup(&fx, r->json, "p");
+
+        while (ok && *s && nn < MAXN) {
+            char name[64];
+            size_t len = strcspn(s, " ");
+
+            snprintf(name, sizeof(name), "%.*s", (int)len, s);
+            idx[nn++] = row_node(&fx, name);
+            s += len + (s[len] == ' ');
+        }
+        fx.c.profile = &prof;
+        f.c = &fx.c;
+        f.nodes = idx;
+        f.n = nn;
+        if (ok)
+            kp_score_plugin_run(pl, &f, got);
+        for (j = 0; ok && j < nn; j++)
+            if (got[j] != r->want[j]) {
+                printf("#   1.%d node %s: got %lld, want %lld\n", minor,
+                       fx.s.nodes[idx[j]]->name, (long long)got[j],
+                       (long long)r->want[j]);
+                ok = false;
+            }
+        if (!ok)
+            printf("#   row: %s\n", r->name);
+        row_teardown(&fx);
+        CHECK(ok);
+    }
+}
+
+#define ROWS_MINOR(pl, rows, minor)                                        \
+    run_score_rows_minor(pl, rows, sizeof(rows) / sizeof(rows[0]), minor)
+
 static void
 test_score__balanced_allocation(void)
 {
-    ROWS(&kp_score_balanced_allocation, balanced_rows);
+    /* no profile: the default, 1.37 */
+    ROWS(&kp_score_balanced_allocation, balanced_rows_136);
+}
+
+static void
+test_score__balanced_allocation_versions(void)
+{
+    ROWS_MINOR(&kp_score_balanced_allocation, balanced_rows_135, 31);
+    ROWS_MINOR(&kp_score_balanced_allocation, balanced_rows_135, 35);
+    ROWS_MINOR(&kp_score_balanced_allocation, balanced_rows_136, 36);
+    ROWS_MINOR(&kp_score_balanced_allocation, balanced_rows_136, 38);
+}
+
+static void
+test_score__balanced_change_score(void)
+{
+    CHECK_EQ_INT(kp_balanced_change_score(90, 90), 75);
+    CHECK_EQ_INT(kp_balanced_change_score(50, 100), 50);
+    CHECK_EQ_INT(kp_balanced_change_score(100, 50), 100);
+    /* Go's int64 division truncates: 50 + 43/2 */
+    CHECK_EQ_INT(kp_balanced_change_score(93, 100), 71);
 }
 
 /* ---- ImageLocality ---- */
@@ -636,6 +750,12 @@ test_score__inter_pod_affinity_skips_without_terms(void)
     ",\"ownerReferences\":[{\"apiVersion\":\"apps/v1\",\"kind\":"          \
     "\"ReplicaSet\",\"name\":\"rs\",\"uid\":\"u\",\"controller\":true}]"
 
+/* a Service of namespace default selecting foo="" */
+#define SERVICE_FOO                                                        \
+    "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{"        \
+    "\"name\":\"svc\",\"namespace\":\"default\"},\"spec\":{"             \
+    "\"selector\":{\"foo\":\"\"}}}"
+
 static const struct score_row spread_rows[] = {
     {"one constraint on node, no existing pods",
      T_LIST(HN("node-a") "," HN("node-b") ","
@@ -672,6 +792,11 @@ static const struct score_row spread_rows[] = {
      "a ReplicaSet owner)",
      T_LIST(ABCD "," SPREAD_4321 ","
             T_POD_X("default", "p", "", FOO, RS_OWNER, "")),
+     "node-a node-b node-c node-d", {44, 66, 77, 100}},
+    /* helper.DefaultSelector: the Service's selector, no owner needed */
+    {"system defaulting, nodes don't have zone, pods match service",
+     T_LIST(ABCD "," SPREAD_4321 "," SERVICE_FOO ","
+            T_POD("p", "", FOO, "")),
      "node-a node-b node-c node-d", {44, 66, 77, 100}},
     {"one constraint on node, 3 out of 4 nodes are candidates",
      T_LIST(HN("node-a") "," HN("node-b") "," HN("node-x") "," HN("node-y")
@@ -822,6 +947,8 @@ main(void)
     RUN(test_score__node_affinity);
     RUN(test_score__least_allocated);
     RUN(test_score__balanced_allocation);
+    RUN(test_score__balanced_allocation_versions);
+    RUN(test_score__balanced_change_score);
     RUN(test_score__image_locality);
     RUN(test_score__inter_pod_affinity);
     RUN(test_score__inter_pod_affinity_skips_without_terms);

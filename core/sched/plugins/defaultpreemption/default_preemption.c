@@ -248,7 +248,8 @@ check_memo(const struct kp_cycle *base, int node,
            (fst.plugin == st->plugin ||
             (fst.plugin && st->plugin && !strcmp(fst.plugin, st->plugin)));
     for (i = 0; same && i < fst.nreasons; i++)
-        same = strcmp(fst.reasons[i], st->reasons[i]) == 0;
+        same = strcmp(kp_status_reason(&fst, i),
+                      kp_status_reason(st, i)) == 0;
     if (same && fst.code == KP_SUCCESS) {
         same = fresh.nvictims == got->nvictims &&
                fresh.num_pdb_violations == got->num_pdb_violations;

@@ -67,6 +67,7 @@ static void
 entry_clear(struct memo_entry *e)
 {
     free((void *)e->victims);   /* the entry's one block */
+    free(e->st.more);           /* the status's own copy, if any */
     memset(e, 0, sizeof(*e));
 }
 
@@ -216,6 +217,21 @@ pdbs_changed(const struct kp_cluster *cl, const struct kp_victim_table *vt,
     return false;
 }
 
+/* *dst = *src, the reasons past the inline ones copied into a */
+static void
+copy_status(struct kp_status *dst, const struct kp_status *src,
+            struct kp_arena *a)
+{
+    size_t k;
+
+    *dst = *src;
+    if (src->nreasons <= KP_MAX_REASONS)
+        return;
+    k = (size_t)src->nreasons - KP_MAX_REASONS;
+    dst->more = kp_arena_alloc(a, k * sizeof(*dst->more));
+    memcpy(dst->more, src->more, k * sizeof(*dst->more));
+}
+
 int
 kp_victim_memo_get(struct kp_victim_memo *m, uint32_t key,
                    const struct kp_cluster *cl, int node,
@@ -228,7 +244,7 @@ kp_victim_memo_get(struct kp_victim_memo *m, uint32_t key,
     if (!e)
         return 0;
     if (e->st.code != KP_SUCCESS) {
-        *st = e->st;
+        copy_status(st, &e->st, a);
         return 1;
     }
     if (pdbs_changed(cl, vt, first, e->pdb_clock)) {
@@ -240,7 +256,7 @@ kp_victim_memo_get(struct kp_victim_memo *m, uint32_t key,
         /* the same split with today's budgets: valid until they change */
         e->pdb_clock = cl->pdb_clock;
     }
-    *st = e->st;
+    copy_status(st, &e->st, a);
     out->node = node;
     out->nvictims = e->nvictims;
     out->num_pdb_violations = e->num_pdb_violations;
@@ -284,6 +300,13 @@ kp_victim_memo_put(struct kp_victim_memo *m, uint32_t key,
     e->nom_gen = cl->nominated_gen[node];
     e->pdb_clock = cl->pdb_clock;
     e->st = *st;
+    /* reasons past the inline ones live in the cycle's arena: a copy */
+    if (st->nreasons > KP_MAX_REASONS) {
+        size_t k = (size_t)st->nreasons - KP_MAX_REASONS;
+
+        e->st.more = kp_xmalloc(k * sizeof(*e->st.more));
+        memcpy(e->st.more, st->more, k * sizeof(*e->st.more));
+    }
     if (st->code != KP_SUCCESS)
         return;
     nv = cand->nvictims;

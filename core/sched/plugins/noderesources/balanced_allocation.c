@@ -5,10 +5,16 @@
  * a profile with other resources scores in resource_allocation.c.
  * BalancedAllocation counts the real requests (NodeInfo.Requested) and
  * skips best-effort pods.
+ *
+ * From v1.36 (kubernetes/kubernetes#135573, kube_version.c
+ * KP_RULE_BA_BALANCE_CHANGE) the score is the change of the node's
+ * balance, the balance with the pod against the balance without it
+ * (kp_balanced_change_score); before, the balance with the pod alone.
  */
 #include <math.h>
 
 #include "config.h"
+#include "kube_version.h"
 #include "resource_allocation.h"
 #include "score.h"
 
@@ -56,12 +62,39 @@ kp_balanced_resource_scorer(const double *fractions, size_t n)
     return (int64_t)((1 - std) * (double)KP_MAX_NODE_SCORE);
 }
 
+/*
+ * balancedResourceScorer from v1.36 (#135573): MaxNodeScore/2 +
+ * (MaxNodeScore/2 + withPod - withoutPod)/2, in int64 (75: no change,
+ * 50: balanced to unbalanced, 100: unbalanced to balanced).
+ */
+int64_t
+kp_balanced_change_score(int64_t with_pod, int64_t without_pod)
+{
+    return KP_MAX_NODE_SCORE / 2 +
+           (KP_MAX_NODE_SCORE / 2 + with_pod - without_pod) / 2;
+}
+
+bool
+kp_ba_scores_change(const struct kp_cycle *c)
+{
+    return kp_kube_rule_on(KP_RULE_BA_BALANCE_CHANGE,
+                           c->profile ? c->profile->kube_minor : 0);
+}
+
+static double
+fraction(int64_t req, int64_t alloc)
+{
+    double fr = (double)req / (double)alloc;
+
+    return fr > 1 ? 1 : fr;
+}
+
 static int64_t
 ba_score(const struct kp_score_nodes *f, void *state, size_t idx)
 {
     const struct kp_node_info *ni = kp_score_node_info(f, idx);
     const struct res_state *s = state;
-    double fractions[NRES];
+    double with[NRES], without[NRES];
     size_t n = 0;
     int i;
 
@@ -69,14 +102,17 @@ ba_score(const struct kp_score_nodes *f, void *state, size_t idx)
         return kp_ba_profile_score(f, state, idx);
     for (i = 0; i < NRES; i++) {
         int64_t alloc = kp_resvec_get(&ni->node->allocatable, res_ids[i]);
-        double fr;
+        int64_t used = kp_ni_used(ni, res_ids[i]);
 
         if (alloc == 0)
             continue;
-        fr = (double)kp_wrap_add(kp_ni_used(ni, res_ids[i]), s->pod[i]) / (double)alloc;
-        fractions[n++] = fr > 1 ? 1 : fr;
+        without[n] = fraction(used, alloc);
+        with[n++] = fraction(kp_wrap_add(used, s->pod[i]), alloc);
     }
-    return kp_balanced_resource_scorer(fractions, n);
+    if (!kp_ba_scores_change(f->c))
+        return kp_balanced_resource_scorer(with, n);
+    return kp_balanced_change_score(kp_balanced_resource_scorer(with, n),
+                                    kp_balanced_resource_scorer(without, n));
 }
 
 const struct kp_score_plugin kp_score_balanced_allocation = {

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "kube_version.h"
 #include "config.h"
 #include "plugins.h"
 
@@ -60,14 +61,16 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
             continue;
         if (want > kp_wrap_sub(total, kp_ni_used(ni, id))) {
             st.code = KP_UNSCHEDULABLE;
-            kp_status_add_reason(&st, snap->res_reasons[id]);
+            kp_status_add_reason_in(&st, snap->res_reasons[id],
+                                    c->scratch);
             if (want > total)
                 unresolvable = true;
         }
     }
     /* since v1.34 (before: Unschedulable, --kube-version 1.31-1.33) */
-    if (unresolvable && !(c->profile && c->profile->kube_minor > 0 &&
-                          c->profile->kube_minor < 34))
+    if (unresolvable &&
+        kp_kube_rule_on(KP_RULE_FIT_UNRESOLVABLE,
+                        c->profile ? c->profile->kube_minor : 0))
         st.code = KP_UNRESOLVABLE;
     return st;
 }

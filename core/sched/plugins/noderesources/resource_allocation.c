@@ -156,7 +156,7 @@ kp_ba_profile_score(const struct kp_score_nodes *f, void *state, size_t idx)
 {
     const struct strategy_state *s = state;
     const struct kp_node_info *ni = kp_score_node_info(f, idx);
-    double fractions[KP_CFG_MAX_RES];
+    double with[KP_CFG_MAX_RES], without[KP_CFG_MAX_RES];
     int64_t alloc, req;
     size_t i, n = 0;
 
@@ -166,7 +166,13 @@ kp_ba_profile_score(const struct kp_score_nodes *f, void *state, size_t idx)
         if (!alloc_request(ni, s, i, false, &alloc, &req))
             continue;
         fr = (double)req / (double)alloc;
-        fractions[n++] = fr > 1 ? 1 : fr;
+        with[n] = fr > 1 ? 1 : fr;
+        /* the node's requests without the pod (#135573, v1.36) */
+        fr = (double)kp_wrap_sub(req, s->pod[i]) / (double)alloc;
+        without[n++] = fr > 1 ? 1 : fr;
     }
-    return kp_balanced_resource_scorer(fractions, n);
+    if (!kp_ba_scores_change(f->c))
+        return kp_balanced_resource_scorer(with, n);
+    return kp_balanced_change_score(kp_balanced_resource_scorer(with, n),
+                                    kp_balanced_resource_scorer(without, n));
 }

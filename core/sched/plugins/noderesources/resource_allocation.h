@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct kp_cycle;
 struct kp_profile;
 struct kp_score_nodes;
 
@@ -25,6 +26,10 @@ int64_t kp_requested_to_capacity_ratio_score(const struct kp_profile *p,
                                              int64_t req, int64_t alloc);
 /* balancedResourceScorer over n fractions */
 int64_t kp_balanced_resource_scorer(const double *fractions, size_t n);
+/* the v1.36 score from the balance with and without the pod (#135573) */
+int64_t kp_balanced_change_score(int64_t with_pod, int64_t without_pod);
+/* whether c's profile scores the change (v1.36 and later) */
+bool kp_ba_scores_change(const struct kp_cycle *c);
 /*
  * NodeResourcesFit's strategy and BalancedAllocation's resources of
  * f->c->profile, for profiles that change them.

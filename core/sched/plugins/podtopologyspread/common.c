@@ -11,6 +11,7 @@
 
 #include "corev1.h"
 #include "config.h"
+#include "kube_version.h"
 #include "podinfo.h"
 #include "spread.h"
 
@@ -87,11 +88,33 @@ merge_match_label_keys(struct kp_arena *a,
     out->nreq = n + c->selector.nreq;
 }
 
+/*
+ * labels.Everything() for countPodsMatchSelector from v1.38
+ * (kubernetes/kubernetes#141340, fixing #141339): a selector that is not
+ * Empty() yet matches every label set, one requirement "no label has
+ * the empty key" (no label key is empty).  Before, an Empty() selector
+ * (labelSelector: {}) counts no pod (#116607, v1.27).
+ */
+static void
+everything_selector(struct kp_arena *a, struct kp_selector *sel)
+{
+    struct kp_requirement *r = kp_arena_alloc(a, sizeof(*r));
+
+    memset(r, 0, sizeof(*r));
+    r->key = "";
+    r->op = KP_OP_DOES_NOT_EXIST;
+    sel->reqs = r;
+    sel->nreq = 1;
+}
+
 /* filterTopologySpreadConstraints for the pod's own constraints. */
 static int
 own_constraints(struct kp_arena *a, const struct kp_pod *p, bool hard,
-                struct kp_spread_tsc *out, size_t *n, const char **err)
+                const struct kp_profile *prof, struct kp_spread_tsc *out,
+                size_t *n, const char **err)
 {
+    bool all = kp_kube_rule_on(KP_RULE_PTS_EMPTY_SELECTOR,
+                               prof ? prof->kube_minor : 0);
     size_t i;
 
     for (i = 0; i < p->nspread; i++) {
@@ -106,6 +129,9 @@ own_constraints(struct kp_arena *a, const struct kp_pod *p, bool hard,
         t->max_skew = c->max_skew;
         t->topology_key = c->topology_key;
         merge_match_label_keys(a, c, p, &t->selector);
+        if (all && !t->selector.is_null && !t->selector.invalid &&
+            t->selector.nreq == 0)
+            everything_selector(a, &t->selector);
         t->min_domains = c->min_domains > 0 ? c->min_domains : 1;
         t->affinity_honor = !c->affinity_policy_ignore;
         t->taints_honor = c->taints_policy_honor;
@@ -116,8 +142,8 @@ own_constraints(struct kp_arena *a, const struct kp_pod *p, bool hard,
 
 /* helper.DefaultSelector, approximated (spread.h); nreq 0 when empty. */
 static void
-default_selector(struct kp_arena *a, const struct kp_pod *p,
-                 struct kp_selector *out)
+own_labels_selector(struct kp_arena *a, const struct kp_pod *p,
+                    struct kp_selector *out)
 {
     const char *k = p->controller_kind;
     size_t i;
@@ -135,16 +161,118 @@ default_selector(struct kp_arena *a, const struct kp_pod *p,
                             p->labels.items[i].value);
 }
 
+/* labels.Merge into the set keys/vals (n of them): later values win */
+static void
+merge_labels(const struct kp_labels *l, const char **keys,
+             const char **vals, size_t *n)
+{
+    size_t i, j;
+
+    for (i = 0; i < l->n; i++) {
+        for (j = 0; j < *n && strcmp(keys[j], l->items[i].key) != 0; j++)
+            ;
+        keys[j] = l->items[i].key;
+        vals[j] = l->items[i].value;
+        if (j == *n)
+            (*n)++;
+    }
+}
+
+/* The pod's controller reference names kind in group/version api. */
+static bool
+controlled_by(const struct kp_pod *p, const char *api, const char *kind)
+{
+    return p->controller_kind && p->controller_api && p->controller_name &&
+           strcmp(p->controller_kind, kind) == 0 &&
+           strcmp(p->controller_api, api) == 0;
+}
+
+/*
+ * helper.DefaultSelector (helper/spread.go): the spec.selector maps of
+ * the Services that select the pod (GetPodServices: a nil map selects
+ * nothing, {} every pod of the namespace) merged into one label set;
+ * then, by the pod's controller reference, a v1 ReplicationController's
+ * map merged in, or an apps/v1 ReplicaSet's or StatefulSet's
+ * requirements added (a nil or invalid LabelSelector adds none).  An
+ * owner that is not in the snapshot adds nothing, as a failed lister Get
+ * does.  The input says which kinds it carries (has_spread_input): with
+ * none of them, or a live list refused, the pod's own labels stand in
+ * (spread.h); without its controller's kind (kubectl cluster-info dump
+ * has no StatefulSets), its own labels stand in for the controller's
+ * selector.  nreq 0: Empty().
+ */
+static void
+default_selector(struct kp_arena *a, const struct kp_snapshot *snap,
+                 const struct kp_pod *p, struct kp_selector *out)
+{
+    const struct kp_spread_source *owner = NULL;
+    const char **keys, **vals;
+    struct kp_selector own = {false, false, 0, NULL};
+    enum kp_spread_source_kind kind = KP_SRC_SERVICE;
+    size_t i, nkeys = 0, cap = 0, nextra = 0;
+    const struct kp_requirement *extra = NULL;
+
+    if (!snap || !snap->has_spread_input || snap->spread_refused) {
+        own_labels_selector(a, p, out);
+        return;
+    }
+    memset(out, 0, sizeof(*out));
+    for (i = 0; i < snap->nsrcs; i++)
+        if (snap->srcs[i]->has_map)
+            cap += snap->srcs[i]->map.n;
+    keys = kp_arena_alloc(a, (cap + 1) * sizeof(*keys));
+    vals = kp_arena_alloc(a, (cap + 1) * sizeof(*vals));
+    for (i = 0; i < snap->nsrcs; i++) {
+        const struct kp_spread_source *src = snap->srcs[i];
+
+        if (src->kind == KP_SRC_SERVICE && src->has_map &&
+            strcmp(src->ns, p->ns) == 0 &&
+            kp_labels_set_matches(&src->map, &p->labels))
+            merge_labels(&src->map, keys, vals, &nkeys);
+    }
+    if (controlled_by(p, "v1", "ReplicationController"))
+        kind = KP_SRC_REPLICATION_CONTROLLER;
+    else if (controlled_by(p, "apps/v1", "ReplicaSet"))
+        kind = KP_SRC_REPLICA_SET;
+    else if (controlled_by(p, "apps/v1", "StatefulSet"))
+        kind = KP_SRC_STATEFUL_SET;
+    if (kind != KP_SRC_SERVICE && !(snap->has_spread_input & (1u << kind))) {
+        /* the input has no object of the controller's kind */
+        own_labels_selector(a, p, &own);
+        extra = own.reqs;
+        nextra = own.nreq;
+    } else if (kind != KP_SRC_SERVICE) {
+        owner = kp_snapshot_spread_source(snap, kind, p->ns,
+                                          p->controller_name);
+        if (owner && kind == KP_SRC_REPLICATION_CONTROLLER) {
+            if (owner->has_map)
+                merge_labels(&owner->map, keys, vals, &nkeys);
+        } else if (owner && !owner->sel.is_null && !owner->sel.invalid) {
+            /* LabelSelectorAsSelector: nil is Nothing (nothing added) */
+            extra = owner->sel.reqs;
+            nextra = owner->sel.nreq;
+        }
+    }
+    if (nkeys + nextra == 0)
+        return;
+    out->reqs = kp_arena_alloc(a, (nkeys + nextra) * sizeof(*out->reqs));
+    for (i = 0; i < nkeys; i++)
+        set_requirement(a, &out->reqs[out->nreq++], keys[i], vals[i]);
+    for (i = 0; i < nextra; i++)
+        out->reqs[out->nreq++] = extra[i];
+}
+
 /* buildDefaultConstraints from a profile's List defaulting */
 static void
-list_default_constraints(struct kp_arena *a, const struct kp_pod *p,
-                         bool hard, const struct kp_profile *prof,
+list_default_constraints(struct kp_arena *a, const struct kp_snapshot *snap,
+                         const struct kp_pod *p, bool hard,
+                         const struct kp_profile *prof,
                          struct kp_spread_tsc *out, size_t *n)
 {
     struct kp_selector sel;
     size_t i;
 
-    default_selector(a, p, &sel);
+    default_selector(a, snap, p, &sel);
     if (sel.nreq == 0)
         return;
     for (i = 0; i < prof->npts_defaults; i++) {
@@ -166,7 +294,8 @@ list_default_constraints(struct kp_arena *a, const struct kp_pod *p,
 
 /* buildDefaultConstraints: the ScheduleAnyway defaults only. */
 static void
-default_constraints(struct kp_arena *a, const struct kp_pod *p, bool hard,
+default_constraints(struct kp_arena *a, const struct kp_snapshot *snap,
+                    const struct kp_pod *p, bool hard,
                     struct kp_spread_tsc *out, size_t *n)
 {
     struct kp_selector sel;
@@ -174,7 +303,7 @@ default_constraints(struct kp_arena *a, const struct kp_pod *p, bool hard,
 
     if (hard)
         return;
-    default_selector(a, p, &sel);
+    default_selector(a, snap, p, &sel);
     if (sel.nreq == 0)
         return;
     for (i = 0; i < sizeof(system_defaults) / sizeof(system_defaults[0]);
@@ -195,11 +324,13 @@ kp_spread_get_constraints(struct kp_arena *a, const struct kp_pod *p,
                           bool hard, struct kp_spread_tsc **out, size_t *n,
                           const char **err)
 {
-    return kp_spread_get_constraints_profile(a, p, hard, NULL, out, n, err);
+    return kp_spread_get_constraints_profile(a, NULL, p, hard, NULL, out, n,
+                                             err);
 }
 
 int
 kp_spread_get_constraints_profile(struct kp_arena *a,
+                                  const struct kp_snapshot *snap,
                                   const struct kp_pod *p, bool hard,
                                   const struct kp_profile *prof,
                                   struct kp_spread_tsc **out, size_t *n,
@@ -217,12 +348,12 @@ kp_spread_get_constraints_profile(struct kp_arena *a,
                                                   : 0)) * sizeof(**out));
     if (p->nspread == 0) {
         if (list)
-            list_default_constraints(a, p, hard, prof, *out, n);
+            list_default_constraints(a, snap, p, hard, prof, *out, n);
         else
-            default_constraints(a, p, hard, *out, n);
+            default_constraints(a, snap, p, hard, *out, n);
         return 0;
     }
-    if (own_constraints(a, p, hard, *out, n, &e) == 0)
+    if (own_constraints(a, p, hard, prof, *out, n, &e) == 0)
         return 0;
     sz = strlen(e) + 64;
     m = kp_arena_alloc(a, sz);

@@ -197,7 +197,8 @@ pre_filter(struct kp_cycle *c, int idx)
     const char *err;
     size_t n, i;
 
-    if (kp_spread_get_constraints_profile(c->scratch, c->pod, true,
+    if (kp_spread_get_constraints_profile(c->scratch, c->cl->snap,
+                                          c->pod, true,
                                           c->profile, &cons, &n, &err) < 0)
         return kp_status_new(KP_ERROR, prefixed(c->scratch,
                                                 "get constraints from pod: ",

@@ -136,7 +136,8 @@ pts_pre_score(const struct kp_score_nodes *f, void **state)
     size_t i;
 
     if (c->cl->snap->nnodes == 0 ||
-        kp_spread_get_constraints_profile(c->scratch, c->pod, false,
+        kp_spread_get_constraints_profile(c->scratch, c->cl->snap,
+                                          c->pod, false,
                                           c->profile, &cons, &s->n,
                                           &err) < 0 || s->n == 0)
         return false;

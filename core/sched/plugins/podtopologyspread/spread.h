@@ -7,16 +7,16 @@
  *
  * System default constraints (hostname maxSkew 3, zone maxSkew 5, both
  * ScheduleAnyway) apply to a pod without constraints of its own whose
- * DefaultSelector (services, replication controllers, replica sets and
- * stateful sets selecting it) is not empty.  A snapshot holds none of
- * those objects.  Rule used: a pod whose controller ownerReference is a
- * ReplicaSet, ReplicationController or StatefulSet gets the defaults,
- * with its own labels as the selector minus the per-pod and per-revision
- * labels a StatefulSet adds (statefulset.kubernetes.io/pod-name,
- * apps.kubernetes.io/pod-index, controller-revision-hash); that selects
- * the pod's siblings, which is what the controller's selector ANDed with
- * any service selector selects in the usual case.  Pods selected only by
- * a Service get no default spreading here.
+ * DefaultSelector (the Services selecting it, its ReplicationController,
+ * ReplicaSet or StatefulSet) is not empty: built from those objects
+ * when the input has any (snapshot has_spread_input; common.c
+ * default_selector).  An input without any of them (only pods and nodes
+ * dumped) cannot say: then a pod whose controller ownerReference is a
+ * ReplicaSet, ReplicationController or StatefulSet gets the defaults
+ * with its own labels as the selector, minus the per-pod and
+ * per-revision labels a StatefulSet adds (statefulset.kubernetes.io/
+ * pod-name, apps.kubernetes.io/pod-index, controller-revision-hash),
+ * as before this input was read (the README says which objects to dump).
  */
 #ifndef KP_SPREAD_H
 #define KP_SPREAD_H
@@ -52,6 +52,7 @@ struct kp_profile;
  * List defaulting replaces the system defaults by its own.
  */
 int kp_spread_get_constraints_profile(struct kp_arena *a,
+                                      const struct kp_snapshot *snap,
                                       const struct kp_pod *p, bool hard,
                                       const struct kp_profile *prof,
                                       struct kp_spread_tsc **out, size_t *n,

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "kube_version.h"
 #include "config.h"
 #include "corev1.h"
 #include "plugins.h"
@@ -21,8 +22,8 @@
 static bool
 old_reason(const struct kp_cycle *c)
 {
-    return c->profile && c->profile->kube_minor > 0 &&
-           c->profile->kube_minor < 34;
+    return !kp_kube_rule_on(KP_RULE_TAINT_GENERIC_REASON,
+                            c->profile ? c->profile->kube_minor : 0);
 }
 
 static struct kp_status
