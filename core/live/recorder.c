@@ -50,12 +50,14 @@ on_signal(int sig)
 static const char *const recorded[] = {
     "nodes", "pods", "poddisruptionbudgets", "priorityclasses",
     "namespaces", "persistentvolumes", "storageclasses", "csinodes",
-    "persistentvolumeclaims", "events", NULL};
+    "persistentvolumeclaims", "services", "replicationcontrollers",
+    "replicasets", "statefulsets", "events", NULL};
 #define NRECORDED (sizeof(recorded) / sizeof(recorded[0]) - 1)
 
 static const char *const optional[] = {
     "namespaces", "persistentvolumes", "storageclasses", "csinodes",
-    "persistentvolumeclaims", "events", NULL};
+    "persistentvolumeclaims", "services", "replicationcontrollers",
+    "replicasets", "statefulsets", "events", NULL};
 
 struct recorder {
     const struct kp_options *o;

@@ -79,12 +79,12 @@ for p in json.load(open(sys.argv[1]))["items"]:
 
 @test "record lists, then watches every list from its resourceVersion with bookmarks" {
     start_recorder
-    wait_lines "$SERVER_LOG" 30
+    wait_lines "$SERVER_LOG" 42
     sleep 0.5
     stop_recorder
     assert_equal "$REC_STATUS" 0
     run grep -c '"bookmarks": "true", "resourceVersion": 4242' "$SERVER_LOG"
-    assert_output 10
+    assert_output 14
     run grep -c '"watch": "events"' "$SERVER_LOG"
     assert_output 1
     # the snapshot is a List that -f reads as it is: the live run's answer
