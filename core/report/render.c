@@ -109,6 +109,25 @@ wide_note(const struct kp_snapshot *snap, const struct kp_pod_report *pr)
     return b.data;
 }
 
+/*
+ * The VICTIMS cell: the pod's victims, or for a pod waiting on its
+ * nominated node for victims already terminating, "waiting(N)": that
+ * preemption happened, its victims are on their way out (issue 26: not
+ * "0", which read as "nothing to evict").
+ */
+static char *
+victims_cell(const struct kp_snapshot *snap, const struct kp_pod_report *pr)
+{
+    const struct kp_pod **w;
+    size_t n;
+
+    w = waiting_for(snap, pr, &n);
+    free(w);
+    if (n)
+        return kp_cellf("waiting(%zu)", n);
+    return kp_cellf("%zu", pr->nvictims);
+}
+
 /* ---- --explain-nodes ---- */
 
 static const char *const code_names[] = {
@@ -278,7 +297,7 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
         cells[3] = kp_xstrdup(result_names[pr->result]);
         cells[4] = kp_xstrdup(shown_nominated_node(snap, pr) ?
                               shown_nominated_node(snap, pr) : "<none>");
-        cells[5] = kp_cellf("%zu", pr->nvictims);
+        cells[5] = victims_cell(snap, pr);
         cells[6] = kp_cellf("%d", pr->pdb_violations);
         if (wide) {
             cells[7] = kp_xstrdup(pr->node >= 0 ?
