@@ -84,6 +84,64 @@ sampled(const struct kp_pod_report *pr)
     return pr->num_candidates && pr->num_candidates < pr->npotential;
 }
 
+/*
+ * The default table marks a nomination DryRunPreemption made from a
+ * sample ("node-c*"): kube-scheduler starts at a random offset
+ * (GetOffsetAndNumCandidates in pkg/scheduler/framework/plugins/
+ * defaultpreemption/default_preemption.go) and stops after numCandidates
+ * candidates, so another run may nominate another node.  -o wide says it
+ * per pod; --no-headers keeps the cells as they are, for scripts.
+ */
+static bool
+marked(const struct kp_pod_report *pr, bool wide, bool no_headers)
+{
+    return !wide && !no_headers && pr->result == KP_RESULT_PREEMPTS &&
+           sampled(pr);
+}
+
+/* Once under the table: how many nominations were sampled, and from what. */
+static void
+sampled_footnote(const struct kp_report *rep, bool wide, bool no_headers,
+                 struct kp_buf *out)
+{
+    size_t i, n = 0, total = 0, cmin = 0, cmax = 0, pmin = 0, pmax = 0;
+
+    for (i = 0; i < rep->npods; i++) {
+        const struct kp_pod_report *pr = &rep->pods[i];
+
+        if (!pr->reported)
+            continue;
+        total += pr->result == KP_RESULT_PREEMPTS;
+        if (!marked(pr, wide, no_headers))
+            continue;
+        if (n == 0 || pr->num_candidates < cmin)
+            cmin = pr->num_candidates;
+        if (n == 0 || pr->num_candidates > cmax)
+            cmax = pr->num_candidates;
+        if (n == 0 || pr->npotential < pmin)
+            pmin = pr->npotential;
+        if (n == 0 || pr->npotential > pmax)
+            pmax = pr->npotential;
+        n++;
+    }
+    if (n == 0)
+        return;
+    kp_buf_printf(out, "* %zu of %zu preemption(s): the nominated node is "
+                  "the best of ", n, total);
+    if (cmin == cmax)
+        kp_buf_printf(out, "%zu", cmin);
+    else
+        kp_buf_printf(out, "%zu to %zu", cmin, cmax);
+    kp_buf_puts(out, " candidates DryRunPreemption found among ");
+    if (pmin == pmax)
+        kp_buf_printf(out, "%zu", pmin);
+    else
+        kp_buf_printf(out, "%zu to %zu", pmin, pmax);
+    kp_buf_puts(out, " potential nodes before it stopped; kube-scheduler "
+                "starts at a random offset, so it may nominate another "
+                "node (--offset, -o wide, JSON \"sampled\")\n");
+}
+
 static char *
 wide_note(const struct kp_snapshot *snap, const struct kp_pod_report *pr)
 {
@@ -297,6 +355,12 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
         cells[3] = kp_xstrdup(result_names[pr->result]);
         cells[4] = kp_xstrdup(shown_nominated_node(snap, pr) ?
                               shown_nominated_node(snap, pr) : "<none>");
+        if (marked(pr, wide, no_headers)) {
+            char *c = kp_cellf("%s*", cells[4]);
+
+            free(cells[4]);
+            cells[4] = c;
+        }
         cells[5] = victims_cell(snap, pr);
         cells[6] = kp_cellf("%d", pr->pdb_violations);
         if (wide) {
@@ -316,6 +380,7 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
                         node_lines(snap, pr) : NULL);
     }
     kp_table_print(&t, no_headers, out);
+    sampled_footnote(rep, wide, no_headers, out);
 }
 
 /* ---- JSON ---- */

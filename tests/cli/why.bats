@@ -21,3 +21,19 @@ NA="$ROOT/tests/fixtures/notanalysed/cluster.json"
     run "$KP" -f "$CLUSTER" batch/backfill-0
     assert_line --index 1 --regexp '^batch +backfill-0 +500 +NotEligible +<none> +0 +0$'
 }
+
+@test "a sampled nomination is marked in the default table and summarised once under it" {
+    run --separate-stderr "$KP" -f "$CLUSTER" \
+        --min-candidate-nodes-absolute 1 --min-candidate-nodes-percentage 0
+    assert_success
+    assert_line --index 1 --regexp '^prod +checkout-0 +1000000 +Preempts +node-a\* +2 +1$'
+    assert_line --index 6 '* 2 of 2 preemption(s): the nominated node is the best of 1 candidates DryRunPreemption found among 3 potential nodes before it stopped; kube-scheduler starts at a random offset, so it may nominate another node (--offset, -o wide, JSON "sampled")'
+    assert_equal "${#lines[@]}" 7
+    # not sampled: no marker, no footnote (the table as before)
+    run "$KP" -f "$CLUSTER"
+    refute_output --partial '*'
+    # --no-headers keeps cells plain for scripts
+    run "$KP" -f "$CLUSTER" --no-headers \
+        --min-candidate-nodes-absolute 1 --min-candidate-nodes-percentage 0
+    refute_output --partial '*'
+}
