@@ -148,6 +148,8 @@ main(int argc, char **argv)
         fprintf(stderr, "%s\n", r.scheduler_note);
     if (r.notice[0])
         fprintf(stderr, "%s\n", r.notice);
+    if (r.fail_notes.len)
+        fwrite(r.fail_notes.data, 1, r.fail_notes.len, stderr);
     kp_run_result_release(&r);
     kp_options_release(&o);
     /* the test build's self-check (core/util/selfcheck.h): loud, exit 70 */

@@ -155,6 +155,12 @@ struct kp_run_result {
     char notice[320];
     /* under -v: the scheduler replayed, for stderr before the notice */
     char scheduler_note[1024];
+    /*
+     * With exit_code KP_EXIT_FAIL_ON: one line per pod (or drain, or past
+     * preemption) and --fail-on condition it matched, for stderr after
+     * the report ("fail-on preemption: pod prod/checkout-0 ...").
+     */
+    struct kp_buf fail_notes;
 };
 
 /* Load, analyse and render.  On failure nothing is in r->out. */

@@ -394,6 +394,8 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
         kp_whatif_text(&snap, &rep, o->output == KP_OUTPUT_SUMMARY,
                        &r->out);
     r->exit_code = kp_fail_on_status(o->fail_on, found_in_report(&rep));
+    if (r->exit_code)
+        kp_fail_on_notes(&snap, &rep, o->fail_on, &r->fail_notes);
     set_notice(o, &rep, r);
     rc = 0;
 out:
@@ -416,5 +418,6 @@ kp_run_result_release(struct kp_run_result *r)
         free(r->warnings[i]);
     free(r->warnings);
     kp_buf_release(&r->out);
+    kp_buf_release(&r->fail_notes);
     memset(r, 0, sizeof(*r));
 }

@@ -644,6 +644,35 @@ found_in_history(const struct kp_snapshot *s, const struct history *h)
     return found;
 }
 
+/* --fail-on's stderr lines: one per listed preemption and condition */
+static void
+fail_on_notes(const struct kp_snapshot *s, const struct history *h,
+              unsigned fail_on, struct kp_buf *out)
+{
+    size_t i;
+
+    for (i = 0; i < h->n; i++) {
+        const struct preemption *pe = &h->items[i];
+        const char *pns = pe->preemptor.name ? pe->preemptor.ns : NULL;
+
+        if (fail_on & KP_FAIL_PREEMPTION)
+            kp_buf_printf(out, "fail-on preemption: pod %s/%s was "
+                          "preempted by %s%s%s on node %s\n",
+                          pe->victim.ns ? pe->victim.ns : "<unknown>",
+                          pe->victim.name ? pe->victim.name : "<unknown>",
+                          pns ? pns : "", pns ? "/" : "",
+                          pe->preemptor.name ? pe->preemptor.name
+                                             : "<unknown>",
+                          pe->node ? pe->node : "<unknown>");
+        if ((fail_on & KP_FAIL_PDB_VIOLATION) &&
+            victim_budget_exhausted(s, pe->victim.pod))
+            kp_buf_printf(out, "fail-on pdb-violation: pod %s/%s is "
+                          "covered by a PodDisruptionBudget with no "
+                          "disruption allowed\n", pe->victim.pod->ns,
+                          pe->victim.pod->name);
+    }
+}
+
 static void
 keep_selected(struct history *h, const struct kp_select *f)
 {
@@ -700,6 +729,8 @@ explain_loaded(struct kp_snapshot *s, const struct kp_options *o,
         render_waiting_table(s, &f, h.n > 0, &r->out);
     }
     r->exit_code = kp_fail_on_status(o->fail_on, found_in_history(s, &h));
+    if (r->exit_code)
+        fail_on_notes(s, &h, o->fail_on, &r->fail_notes);
     free(h.items);
     if (table && r->out.len == 0)
         kp_snapshot_warn(s, "no preemptions found: no Preempted events, no "

@@ -115,6 +115,14 @@ void kp_pod_report_keep_nodes(struct kp_report *rep,
                               const bool *seen,
                               const struct kp_preempt_result *res);
 
+/*
+ * --fail-on: one line per reported pod and condition of fail_on it
+ * matches, and per drain that would hang or stop (fail_on.c).
+ */
+void kp_fail_on_notes(const struct kp_snapshot *snap,
+                      const struct kp_report *rep, unsigned fail_on,
+                      struct kp_buf *out);
+
 void kp_render_table(const struct kp_snapshot *snap,
                      const struct kp_report *rep, bool wide, bool no_headers,
                      struct kp_buf *out);

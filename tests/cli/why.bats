@@ -37,3 +37,41 @@ NA="$ROOT/tests/fixtures/notanalysed/cluster.json"
         --min-candidate-nodes-absolute 1 --min-candidate-nodes-percentage 0
     refute_output --partial '*'
 }
+
+@test "--fail-on names each matching pod and condition on stderr, after the report" {
+    run --separate-stderr "$KP" -f "$CLUSTER" --fail-on preemption,pdb-violation,unschedulable
+    assert_failure 3
+    assert_equal "$stderr" "\
+fail-on preemption: pod prod/checkout-0 preempts 2 pod(s) on node node-a
+fail-on pdb-violation: pod prod/checkout-0 evicts batch/etl-worker-1 (batch/etl-pdb)
+fail-on preemption: pod prod/search-0 preempts 1 pod(s) on node node-c
+fail-on pdb-violation: pod prod/search-0 evicts batch/etl-worker-2 (batch/etl-pdb)
+fail-on unschedulable: pod ml/train-1 fits nowhere, even after preemption"
+    # only the conditions asked for, only the pods reported
+    run --separate-stderr "$KP" -f "$CLUSTER" --fail-on unschedulable -n prod
+    assert_success
+    assert_equal "$stderr" ""
+    run --separate-stderr "$KP" -f "$CLUSTER" --fail-on unschedulable -o json
+    assert_failure 3
+    assert_equal "$stderr" "fail-on unschedulable: pod ml/train-1 fits nowhere, even after preemption"
+}
+
+@test "--fail-on drain-blocked names the drain and why" {
+    run --separate-stderr "$KP" -f "$ROOT/tests/fixtures/whatif/drain-hang.json" \
+        --drain node-a --fail-on drain-blocked
+    assert_failure 3
+    assert_equal "${stderr_lines[-1]}" "fail-on drain-blocked: the drain of node node-a stops: cannot delete Pods declare no controller (use --force to override): default/bare"
+    run --separate-stderr "$KP" -f "$ROOT/tests/fixtures/whatif/drain-hang.json" \
+        --drain node-a --force --fail-on drain-blocked
+    assert_failure 3
+    assert_equal "$stderr" "fail-on drain-blocked: the drain of node node-a would hang: 1 eviction(s) refused for good"
+}
+
+@test "explain --fail-on names each past preemption it matched" {
+    run --separate-stderr "$KP" explain -f "$ROOT/examples/incident.json" --fail-on preemption
+    assert_failure 3
+    assert_equal "$stderr" "\
+fail-on preemption: pod batch/etl-worker-2 was preempted by prod/search-0 on node node-c
+fail-on preemption: pod batch/etl-worker-0 was preempted by prod/checkout-0 on node node-a
+fail-on preemption: pod batch/etl-worker-1 was preempted by prod/checkout-0 on node node-a"
+}
