@@ -811,9 +811,11 @@ kp_render_summary(const struct kp_snapshot *snap, const struct kp_report *rep,
                                     "NOT-ELIGIBLE", "VICTIMS",
                                     "PDB-VIOLATIONS"};
     struct summary_row *rows = kp_xcalloc(rep->npods + 1, sizeof(*rows));
+    struct summary_row total;
     struct kp_table t;
-    size_t i, n = summary_rows(snap, rep, rows);
+    size_t i, k, n = summary_rows(snap, rep, rows);
 
+    memset(&total, 0, sizeof(total));
     kp_table_init(&t, 10, h);
     for (i = 0; i < n; i++) {
         const struct summary_row *r = &rows[i];
@@ -829,6 +831,26 @@ kp_render_summary(const struct kp_snapshot *snap, const struct kp_report *rep,
         cells[7] = kp_cellf("%zu", r->by_result[KP_RESULT_NOT_ELIGIBLE]);
         cells[8] = kp_cellf("%zu", r->victims);
         cells[9] = kp_cellf("%ld", r->pdb_violations);
+        kp_table_row(&t, cells);
+        total.pending += r->pending;
+        for (k = 0; k < 4; k++)
+            total.by_result[k] += r->by_result[k];
+        total.victims += r->victims;
+        total.pdb_violations += r->pdb_violations;
+    }
+    /* issue 26: a summary of several rows ends with their totals (not
+     * with --no-headers: a script sums what it needs) */
+    if (n > 1 && !no_headers) {
+        char *cells[10];
+
+        cells[0] = kp_xstrdup("TOTAL");
+        cells[1] = kp_xstrdup("-");
+        cells[2] = kp_xstrdup("-");
+        cells[3] = kp_cellf("%zu", total.pending);
+        for (k = 0; k < 4; k++)
+            cells[4 + k] = kp_cellf("%zu", total.by_result[k]);
+        cells[8] = kp_cellf("%zu", total.victims);
+        cells[9] = kp_cellf("%ld", total.pdb_violations);
         kp_table_row(&t, cells);
     }
     free(rows);

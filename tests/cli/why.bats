@@ -75,3 +75,15 @@ fail-on preemption: pod batch/etl-worker-2 was preempted by prod/search-0 on nod
 fail-on preemption: pod batch/etl-worker-0 was preempted by prod/checkout-0 on node node-a
 fail-on preemption: pod batch/etl-worker-1 was preempted by prod/checkout-0 on node node-a"
 }
+
+@test "-o summary ends with the totals of its rows" {
+    run "$KP" -f "$CLUSTER" -o summary
+    assert_success
+    assert_line --index 5 --regexp '^TOTAL +- +- +5 +1 +2 +1 +1 +3 +2$'
+    assert_equal "${#lines[@]}" 6
+    # one row: nothing to add up; --no-headers: rows only, for scripts
+    run "$KP" -f "$CLUSTER" -o summary -n ml
+    refute_output --partial TOTAL
+    run "$KP" -f "$CLUSTER" -o summary --no-headers
+    refute_output --partial TOTAL
+}
