@@ -499,7 +499,8 @@ const struct kp_flag kp_flags[] = {
      "do not print the table header", h_no_headers},
     {"explain-nodes", 0, KP_ARG_NONE, NULL, NULL,
      "per node: the filter that rejected it and what preemption found "
-     "there (lines under each pod; nodes in -o json)",
+     "there (lines under each pod, nodes that read the same grouped "
+     "unless -v; nodes in -o json)",
      h_explain_nodes},
     {"namespace", 'n', KP_ARG_REQUIRED, "NAMESPACE", NULL,
      "report pending pods of this namespace only (live default: the "

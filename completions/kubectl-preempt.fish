@@ -248,7 +248,7 @@ complete -c kubectl-preempt -l add-node-file -r -F \
 complete -c kubectl-preempt -l no-headers \
     -d 'do not print the table header'
 complete -c kubectl-preempt -l explain-nodes \
-    -d 'per node: the filter that rejected it and what preemption found there (lines under each pod; nodes in -o json)'
+    -d 'per node: the filter that rejected it and what preemption found there (lines under each pod, nodes that read the same grouped unless -v; nodes in -o json)'
 complete -c kubectl-preempt -s n -l namespace -x -a '(__kubectl_preempt_value namespace)' \
     -d 'report pending pods of this namespace only (live default: the context\'s namespace)'
 complete -c kubectl-preempt -s A -l all-namespaces \

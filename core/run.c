@@ -352,6 +352,7 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
     kp_snapshot_check_namespace_selectors(&snap, o->scheduler_name);
     /* reported pods first: only they keep a per-node view */
     kp_analyze_queue(&snap, o, &rep);
+    rep.explain_nodes_each = o->verbose > 0;
     if (kp_whatif_requested(o))
         rep.whatif = &whatif;
     if (mark_reported(&snap, o, default_ns, &rep, err) < 0 ||

@@ -268,31 +268,104 @@ node_preemption_text(const struct kp_pod_report *pr, size_t i)
 }
 
 /*
- * The lines under a pod's row: one per node, in input order, aligned
+ * Whether nodes i and j of pr read the same on a node line: the same
+ * interned statuses, the same counts, neither the chosen or nominated one.
+ */
+static bool
+same_line(const struct kp_pod_report *pr, size_t i, size_t j)
+{
+    const struct kp_node_report *a = &pr->nodes[i], *b = &pr->nodes[j];
+
+    return a->filter == b->filter && a->preemption == b->preemption &&
+           a->nvictims == b->nvictims &&
+           a->num_pdb_violations == b->num_pdb_violations &&
+           pr->node != (int)i && pr->node != (int)j &&
+           pr->nominated_node != (int)i && pr->nominated_node != (int)j;
+}
+
+/*
+ * Group the nodes that read the same (issue 26: 2,000 nodes, a handful
+ * of reasons), in the order of their first node: first[g] is group g's
+ * first node, group[i] node i's group.  Returns the number of groups.
+ * Under -v every node is its own group, as before.
+ */
+static size_t
+group_nodes(const struct kp_report *rep, const struct kp_pod_report *pr,
+            size_t n, size_t *first, size_t *group, size_t *count)
+{
+    size_t i, g, ng = 0;
+
+    for (i = 0; i < n; i++) {
+        for (g = 0; !rep->explain_nodes_each && g < ng; g++)
+            if (same_line(pr, first[g], i))
+                break;
+        if (rep->explain_nodes_each || g == ng) {
+            first[ng] = i;
+            count[ng] = 0;
+            g = ng++;
+        }
+        group[i] = g;
+        count[g]++;
+    }
+    return ng;
+}
+
+/* "node-a", "3 nodes (node-a, node-b, node-c)", "1122 nodes (node-a, ...)" */
+static char *
+group_name(const struct kp_snapshot *snap, size_t n, const size_t *group,
+           size_t g, size_t count)
+{
+    struct kp_buf b;
+    size_t i, k = 0;
+
+    kp_buf_init(&b);
+    if (count > 1)
+        kp_buf_printf(&b, "%zu nodes (", count);
+    for (i = 0; i < n && k < (count > 3 ? 1 : 3); i++)
+        if (group[i] == g)
+            kp_buf_printf(&b, "%s%s", k++ ? ", " : "", snap->nodes[i]->name);
+    if (count > 3)
+        kp_buf_puts(&b, ", ...");
+    if (count > 1)
+        kp_buf_puts(&b, ")");
+    return b.data;
+}
+
+/*
+ * The lines under a pod's row: one per group of nodes that read the same
+ * (one per node with -v), in input order of their first node, aligned
  * within the pod ("  node-b   NodeResourcesFit   Insufficient cpu
  * preemption: candidate (1 victim)").
  */
 static char *
-node_lines(const struct kp_snapshot *snap, const struct kp_pod_report *pr)
+node_lines(const struct kp_snapshot *snap, const struct kp_report *rep,
+           const struct kp_pod_report *pr)
 {
-    size_t n = snap->nnodes, i, c, w[4] = {0, 0, 0, 0};
-    char **cells = kp_xcalloc(n * 4 + 1, sizeof(char *));
+    size_t n = pr->nodes ? snap->nnodes : 0, i, c, w[4] = {0, 0, 0, 0};
+    size_t *first = kp_xcalloc(n + 1, sizeof(size_t));
+    size_t *group = kp_xcalloc(n + 1, sizeof(size_t));
+    size_t *count = kp_xcalloc(n + 1, sizeof(size_t));
+    size_t ng = group_nodes(rep, pr, n, first, group, count);
+    char **cells = kp_xcalloc(ng * 4 + 1, sizeof(char *));
     struct kp_buf b;
 
     kp_buf_init(&b);
     kp_buf_puts(&b, "");
-    for (i = 0; i < n && pr->nodes; i++) {
-        const struct kp_node_status *f = pr->nodes[i].filter;
+    for (i = 0; i < ng; i++) {
+        const struct kp_node_status *f = pr->nodes[first[i]].filter;
 
-        cells[i * 4] = kp_xstrdup(snap->nodes[i]->name);
+        cells[i * 4] = group_name(snap, n, group, i, count[i]);
         cells[i * 4 + 1] = kp_xstrdup(f && f->plugin ? f->plugin : "-");
-        cells[i * 4 + 2] = node_filter_text(pr, i);
-        cells[i * 4 + 3] = node_preemption_text(pr, i);
+        cells[i * 4 + 2] = node_filter_text(pr, first[i]);
+        cells[i * 4 + 3] = node_preemption_text(pr, first[i]);
         for (c = 0; c < 4; c++)
             if (strlen(cells[i * 4 + c]) > w[c])
                 w[c] = strlen(cells[i * 4 + c]);
     }
-    for (i = 0; i < n && pr->nodes; i++) {
+    free(first);
+    free(group);
+    free(count);
+    for (i = 0; i < ng; i++) {
         bool last = !cells[i * 4 + 3][0];
 
         kp_buf_printf(&b, "  %-*s   %-*s   ", (int)w[0], cells[i * 4],
@@ -377,7 +450,7 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
                                                     wide_note(snap, pr));
         }
         kp_table_row_after(&t, cells, rep->explain_nodes ?
-                        node_lines(snap, pr) : NULL);
+                        node_lines(snap, rep, pr) : NULL);
     }
     kp_table_print(&t, no_headers, out);
     sampled_footnote(rep, wide, no_headers, out);

@@ -90,6 +90,8 @@ struct kp_report {
     struct kp_strmap node_statuses;         /* interned kp_node_status */
     enum kp_mode mode;
     bool explain_nodes;             /* renderers print pr->nodes */
+    /* -v: the table's node lines one per node, not grouped (issue 26) */
+    bool explain_nodes_each;
     /*
      * The scheduler replayed (run_config.c): the -v line, -o json's
      * "scheduler" object; both in the output only when scheduler_shown

@@ -7,6 +7,15 @@
 # KP_BIN overrides the binary under test (default build/kubectl-preempt).
 
 load '../helpers/common'
+load '../helpers/bench_cluster'
+
+# bench/gen.c is deterministic: the same 2,000-node cluster every time
+# (8,000 pods, 300 pending, 200 PDBs asked, 157 made)
+setup_file() {
+    bench_cluster "$BATS_FILE_TMPDIR/g2000.json" 2000 8000 300 200
+}
+
+G2000() { echo "$BATS_FILE_TMPDIR/g2000.json"; }
 
 CLUSTER="$ROOT/examples/cluster.json"
 NA="$ROOT/tests/fixtures/notanalysed/cluster.json"
@@ -86,4 +95,42 @@ fail-on preemption: pod batch/etl-worker-1 was preempted by prod/checkout-0 on n
     refute_output --partial TOTAL
     run "$KP" -f "$CLUSTER" -o summary --no-headers
     refute_output --partial TOTAL
+}
+
+@test "--explain-nodes groups the nodes that read the same, with their count; -v one line per node" {
+    run --separate-stderr "$KP" -f "$CLUSTER" --explain-nodes ml/train-1 prod/search-0
+    assert_success
+    assert_output - <<'EOT'
+NAMESPACE   NAME       PRIORITY   RESULT          NOMINATED-NODE   VICTIMS   PDB-VIOLATIONS
+prod        search-0   100000     Preempts        node-c           1         1
+  2 nodes (node-a, node-b)   NodeResourcesFit   Insufficient cpu                   preemption: noVictimsHelp (No preemption victims found for incoming pod)
+  node-c                     NodeResourcesFit   Insufficient cpu                   preemption: candidate (1 victim, 1 PDB violation), nominated
+  gpu-1                      TaintToleration    node(s) had untolerated taint(s)   preemption: notTried (Preemption is not helpful for scheduling)
+ml          train-1    100000     Unschedulable   <none>           0         0
+  3 nodes (node-a, node-b, node-c)   NodeAffinity      node(s) didn't match Pod's node affinity/selector   preemption: notTried (Preemption is not helpful for scheduling)
+  gpu-1                              TaintToleration   node(s) had untolerated taint(s)                    preemption: notTried (Preemption is not helpful for scheduling)
+EOT
+    run --separate-stderr "$KP" -f "$CLUSTER" --explain-nodes -v ml/train-1
+    assert_equal "$(grep -c '^  node-' <<<"$output")" 3
+}
+
+@test "--explain-nodes on 2,000 nodes: five lines whose counts add up to 2,000, not 2,000 lines" {
+    local pod=ml-training/serve-ledger-jrrd7gtr25-486xn
+    run --separate-stderr "$KP" -f "$(G2000)" --explain-nodes "$pod"
+    assert_success
+    assert_equal "${#lines[@]}" 7
+    assert_equal "$(sed -n '3,$p' <<<"$output" | awk '{s += ($2 == "nodes" ? $1 : 1)} END {print s}')" 2000
+    assert_line --index 2 --regexp '^  1122 nodes \(ip-10-0-110-200\.eu-west-1\.compute\.internal, \.\.\.\) +NodeResourcesFit +Insufficient cpu, Insufficient memory, Insufficient nvidia\.com/gpu +preemption: notTried '
+    assert_line --index 3 --regexp '^  99 nodes .* preemption: candidate \(1 victim\)$'
+    assert_line --index 6 --regexp '^  ip-10-133-237-48\.eu-west-1\.compute\.internal +NodeResourcesFit .* preemption: candidate \(1 victim\), nominated$'
+    run --separate-stderr "$KP" -f "$(G2000)" --explain-nodes -v "$pod"
+    assert_equal "${#lines[@]}" 2002
+}
+
+@test "on 2,000 nodes a sampled nomination is marked and counted once" {
+    run --separate-stderr "$KP" -f "$(G2000)" \
+        --min-candidate-nodes-percentage 1 --min-candidate-nodes-absolute 5
+    assert_success
+    assert_equal "$(grep -c 'Preempts .*\* ' <<<"$output")" 10
+    assert_equal "${lines[-1]}" '* 10 of 10 preemption(s): the nominated node is the best of 5 candidates DryRunPreemption found among 100 potential nodes before it stopped; kube-scheduler starts at a random offset, so it may nominate another node (--offset, -o wide, JSON "sampled")'
 }
