@@ -118,6 +118,15 @@ struct kp_options {
     int kube_minor;                 /* --kube-version's minor, else 0 */
     void (*before_stream)(void *ctx, struct kp_run_result *r);
     void *stream_ctx;
+    /*
+     * Progress (issue 26), when set: called at each phase of a run
+     * ("reading the cluster", "analysing pending pods", "rendering"),
+     * with done/total where it counts (else 0/0), and once with phase
+     * NULL when the run is over.  cmd/ sets it only for a terminal.
+     */
+    void (*progress)(void *ctx, const char *phase, size_t done,
+                     size_t total);
+    void *progress_ctx;
 };
 
 void kp_options_init(struct kp_options *o);

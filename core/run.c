@@ -299,6 +299,14 @@ sort_pods(const struct kp_snapshot *snap, const struct kp_options *o,
     return 0;
 }
 
+static void
+progress(const struct kp_options *o, const char *phase, size_t done,
+         size_t total)
+{
+    if (o->progress)
+        o->progress(o->progress_ctx, phase, done, total);
+}
+
 /* -o yaml, name, jsonpath, custom-columns: from the JSON document */
 static int
 render_kubectl(const struct kp_snapshot *snap, const struct kp_options *o,
@@ -336,6 +344,7 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
     if (kp_run_config_setup(oin, &oo, &cfg, err) < 0 ||
         kp_kubectl_check(o, err) < 0)
         goto out;
+    progress(o, "reading the cluster", 0, 0);
     if (kp_run_load(&snap, o, NULL, default_ns, sizeof(default_ns), &whatif,
                     err) < 0 ||
         kp_run_config_detect(&snap, oin, &oo, &cfg, err) < 0)
@@ -350,6 +359,7 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
         o = &live_opts;
     }
     kp_snapshot_check_namespace_selectors(&snap, o->scheduler_name);
+    progress(o, "analysing pending pods", 0, 0);
     /* reported pods first: only they keep a per-node view */
     kp_analyze_queue(&snap, o, &rep);
     rep.explain_nodes_each = o->verbose > 0;
@@ -373,6 +383,7 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
     kp_run_take_warnings(r, &snap);
     rep.nwarnings = r->nwarnings;
     rep.warnings = (const char *const *)r->warnings;
+    progress(o, "rendering", 0, 0);
     if (kp_kubectl_output(o)) {
         if (render_kubectl(&snap, o, &rep, &r->out, err) < 0)
             goto out;
@@ -400,6 +411,7 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
     set_notice(o, &rep, r);
     rc = 0;
 out:
+    progress(o, NULL, 0, 0);
     if (rc < 0)
         kp_buf_release(&r->out);
     free(rep.not_analysed);

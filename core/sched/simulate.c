@@ -644,9 +644,13 @@ kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
     } else {
         /* one pod at a time: SelectVictimsOnNode's answers may be kept */
         cl.victim_memo = kp_victim_memo_new(&cl);
-        for (i = 0; i < rep->npods; i++)
+        for (i = 0; i < rep->npods; i++) {
+            if (o->progress)
+                o->progress(o->progress_ctx, "analysing pending pods", i,
+                            rep->npods);
             if (!kp_whatif_deferred(rep->pods[i].pod))
                 run_one(&r, &rep->pods[i]);
+        }
     }
     if (rep->whatif)
         run_waves(&r, snap);

@@ -134,3 +134,23 @@ EOT
     assert_equal "$(grep -c 'Preempts .*\* ' <<<"$output")" 10
     assert_equal "${lines[-1]}" '* 10 of 10 preemption(s): the nominated node is the best of 5 candidates DryRunPreemption found among 100 potential nodes before it stopped; kube-scheduler starts at a random offset, so it may nominate another node (--offset, -o wide, JSON "sampled")'
 }
+
+@test "on a terminal a run shows its phases and counts on stderr, erased at the end; not with -o json, not in a pipe" {
+    need script
+    # script(1) gives the command a terminal; stdout goes to a file
+    run script -qec "\"$KP\" -f \"$(G2000)\" -o summary >\"$BATS_TEST_TMPDIR/out\"" /dev/null
+    assert_success
+    assert_output --partial $'\r\e[Kkubectl-preempt: reading the cluster'
+    assert_output --partial $'\r\e[Kkubectl-preempt: analysing pending pods'
+    assert_output --regexp 'analysing pending pods [0-9]+/300'
+    assert_output --partial $'\r\e[Kkubectl-preempt: rendering'
+    # the last thing written erases the line
+    [[ "$output" == *$'\r\e[K' ]]
+    # the report itself is unchanged
+    run "$KP" -f "$(G2000)" -o summary
+    assert_equal "$output" "$(cat "$BATS_TEST_TMPDIR/out")"
+    run script -qec "\"$KP\" -f \"$(G2000)\" -o json >/dev/null" /dev/null
+    assert_output ""
+    run --separate-stderr "$KP" -f "$(G2000)" -o summary
+    assert_equal "$stderr" ""
+}
