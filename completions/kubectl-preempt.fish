@@ -12,7 +12,7 @@ function __kubectl_preempt_arg --description 'What the argument of a flag comple
         case --filename -f
             echo file
         case --output -o
-            echo values table wide json yaml name summary jsonpath= jsonpath-file= custom-columns= custom-columns-file=
+            echo values table wide json yaml name summary describe jsonpath= jsonpath-file= custom-columns= custom-columns-file=
         case --sort-by
             echo word
         case --add
@@ -219,8 +219,8 @@ complete -c kubectl-preempt -s f -l filename -r -F \
     -d 'snapshot file or directory (kubectl get ... -o json or -o yaml, kubectl cluster-info dump); repeatable; - is stdin'
 complete -c kubectl-preempt -s R -l recursive \
     -d 'read the -f directories\' subdirectories too'
-complete -c kubectl-preempt -s o -l output -x -a 'table wide json yaml name summary jsonpath= jsonpath-file= custom-columns= custom-columns-file=' \
-    -d 'output format: table, wide, json, yaml, name, summary, jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC or custom-columns-file=FILE'
+complete -c kubectl-preempt -s o -l output -x -a 'table wide json yaml name summary describe jsonpath= jsonpath-file= custom-columns= custom-columns-file=' \
+    -d 'output format: table, wide, json, yaml, name, summary, describe, jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC or custom-columns-file=FILE'
 complete -c kubectl-preempt -l sort-by -x \
     -d 'sort the reported pods by this field of each pod of the report, e.g. \'{.priority}\''
 complete -c kubectl-preempt -l allow-missing-template-keys \

@@ -27,6 +27,7 @@ enum kp_output {
     KP_OUTPUT_WIDE,
     KP_OUTPUT_JSON,
     KP_OUTPUT_SUMMARY,              /* per PriorityClass and namespace */
+    KP_OUTPUT_DESCRIBE,             /* per pod, why, with numbers */
     /* as kubectl prints (render_kubectl.c); template in output_arg */
     KP_OUTPUT_YAML,
     KP_OUTPUT_NAME,

@@ -398,6 +398,8 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
         kp_render_json(&snap, &rep, &r->out);
     else if (o->output == KP_OUTPUT_SUMMARY)
         kp_render_summary(&snap, &rep, o->no_headers, &r->out);
+    else if (o->output == KP_OUTPUT_DESCRIBE)
+        kp_render_describe(&snap, &rep, &r->out);
     else
         kp_render_table(&snap, &rep, o->output == KP_OUTPUT_WIDE,
                         o->no_headers, &r->out);

@@ -770,6 +770,10 @@ json_pod(struct kp_buf *b, const struct kp_snapshot *snap,
                       pr->num_candidates, pr->nexamined);
     if (rep->explain_nodes)
         json_nodes(b, snap, pr);
+    if (pr->diagnosis_json) {
+        kp_buf_puts(b, ",\n      \"diagnosis\": ");
+        kp_buf_puts(b, pr->diagnosis_json);
+    }
     kp_buf_puts(b, "\n    }");
 }
 

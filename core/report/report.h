@@ -67,6 +67,11 @@ struct kp_pod_report {
     size_t npotential, num_candidates, nexamined;
     /* --explain-nodes, reported pods only: one per node, else NULL */
     struct kp_node_report *nodes;
+    /*
+     * A reported pod that does not fit as is (issue 26, diagnosis.h):
+     * -o json's "diagnosis" object and -o describe's lines; else NULL.
+     */
+    const char *diagnosis_json, *diagnosis_text;
 };
 
 /* A pod named or matched but not analysed, and why (run.c). */
@@ -130,6 +135,9 @@ void kp_render_table(const struct kp_snapshot *snap,
                      struct kp_buf *out);
 void kp_render_json(const struct kp_snapshot *snap,
                     const struct kp_report *rep, struct kp_buf *out);
+/* -o describe: one block per reported pod, with its diagnosis. */
+void kp_render_describe(const struct kp_snapshot *snap,
+                        const struct kp_report *rep, struct kp_buf *out);
 /* -o summary: reported pods counted per PriorityClass and namespace. */
 void kp_render_summary(const struct kp_snapshot *snap,
                        const struct kp_report *rep, bool no_headers,

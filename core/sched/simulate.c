@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "diagnosis.h"
 #include "victim_memo.h"
 #include "kp.h"
 #include "pool.h"
@@ -303,9 +304,13 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
     struct attempt at = {0};
     bool explain = o->explain_nodes && pr->reported;
     const struct kp_profile *prof = c->profile;
+    /* the numbers of a pod that does not fit: issue 26, diagnosis.h */
+    bool diagnose = pr->reported && (o->output == KP_OUTPUT_JSON ||
+                                     o->output == KP_OUTPUT_DESCRIBE ||
+                                     o->output >= KP_OUTPUT_YAML);
     struct kp_preempt_args args = {o->min_candidate_nodes_percentage,
                                    o->min_candidate_nodes_absolute,
-                                   o->offset, explain};
+                                   o->offset, explain || diagnose};
     struct kp_preempt_result res;
     const char *hist, *post;
 
@@ -332,6 +337,8 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
     hist = kp_reason_histogram(c->scratch, at.statuses, n, NULL);
     if (prof && !prof->default_preemption) {
         no_post_filter(c, rep, ra, pr, &at, hist);
+        if (diagnose)
+            kp_diagnose(c, ra, pr, at.statuses, NULL);
         return;
     }
     if (prof) {
@@ -378,6 +385,8 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
     pr->message = kp_arena_strdup(ra,
                                   fit_error(c->scratch, n, at.prefilter_msg,
                                             hist, post));
+    if (diagnose)
+        kp_diagnose(c, ra, pr, at.statuses, &res);
 }
 
 /*

@@ -154,3 +154,66 @@ EOT
     run --separate-stderr "$KP" -f "$(G2000)" -o summary
     assert_equal "$stderr" ""
 }
+
+# ---- item 1: the numbers behind a pod that does not fit ----
+
+PODS="$ROOT/tests/fixtures/why/pods.yaml"
+
+diag() { "$KP" -f "$CLUSTER" --add "$PODS" -o json "$@" 2>/dev/null; }
+
+@test "diagnosis: an 8-CPU pod on 3900m nodes is larger than any node, which is why preemption is not tried" {
+    need jq
+    run diag prod/big-0
+    assert_equal "$(jq -c '.pods[0].diagnosis | [.requests, .nodes, (.filters[0] | [.plugin, .reason, .nodes, .requested, .largestAllocatable, .largerThanAnyNode, .fragmented]), .preemption.notTried]' <<<"$output")" \
+        '[{"cpu":"8","memory":"4Gi"},4,["NodeResourcesFit","Insufficient cpu",3,"8","3900m",true,false],4]'
+    run "$KP" -f "$CLUSTER" --add "$PODS" -o describe prod/big-0
+    assert_line '      requests 8 cpu; largest allocatable 3900m (node-a), most free 800m (node-b), 1500m free in all: larger than any node'
+    assert_line 'Preemption:  no candidate; 4 node(s) not tried (evicting pods cannot change what rejects the pod there)'
+}
+
+@test "diagnosis: fragmentation, the free CPU counted with the nominated pods the Filter adds" {
+    need jq
+    # checkout-0 is nominated to node-a before search-0's turn: node-b has
+    # the most free (800m), 1600m in all, search-0 wants 1500m
+    run "$KP" -f "$CLUSTER" -o json prod/search-0
+    assert_equal "$(jq -c '.pods[0].diagnosis.filters[0] | [.mostFree, .mostFreeNode, .totalFree, .fragmented]' <<<"$output")" \
+        '["800m","node-b","1600m",true]'
+    assert_equal "$(jq -c '.pods[0].diagnosis.preemption' <<<"$output")" \
+        '{"eligible":true,"potentialNodes":3,"candidates":1,"notTried":1,"noLowerPriorityPods":2,"stillDoesNotFit":0,"notEvaluated":0}'
+}
+
+@test "diagnosis: a nodeSelector no node matches names the values the nodes have" {
+    need jq
+    run "$KP" -f "$CLUSTER" -o json ml/train-1
+    assert_equal "$(jq -c '.pods[0].diagnosis.filters[0] | [.plugin, .nodes, .nodeSelector]' <<<"$output")" \
+        '["NodeAffinity",3,[{"key":"node.kubernetes.io/instance-type","value":"p4d.24xlarge","matchingNodes":0,"nodeValues":[{"value":"m6i.xlarge","nodes":3},{"value":"g5.xlarge","nodes":1}]}]]'
+    run "$KP" -f "$CLUSTER" -o describe ml/train-1
+    assert_line '      nodeSelector node.kubernetes.io/instance-type=p4d.24xlarge matches 0 node(s) (the nodes have m6i.xlarge on 3, g5.xlarge on 1)'
+}
+
+@test "diagnosis: the untolerated taint by key, value and effect; the host port in use" {
+    need jq
+    run diag ml/gpu-job-0
+    assert_equal "$(jq -c '.pods[0].diagnosis.filters[] | select(.plugin == "TaintToleration") | .taints' <<<"$output")" \
+        '[{"key":"nvidia.com/gpu","value":"present","effect":"NoSchedule","nodes":1}]'
+    run diag prod/proxy-1
+    assert_equal "$(jq -c '.pods[0].diagnosis.filters[0] | [.plugin, .nodes, .hostPorts]' <<<"$output")" \
+        '["NodePorts",1,[{"port":8080,"protocol":"TCP","hostIP":"0.0.0.0","nodesUsing":1}]]'
+}
+
+@test "diagnosis: only for pods that do not fit; not eligible says why" {
+    need jq
+    run "$KP" -f "$CLUSTER" -o json
+    assert_equal "$(jq -c '[.pods[] | [.name, (.diagnosis != null)]]' <<<"$output")" \
+        '[["checkout-0",true],["search-0",true],["sidecar-light",false],["train-1",true],["backfill-0",true]]'
+    assert_equal "$(jq -c '.pods[4].diagnosis.preemption' <<<"$output")" \
+        '{"eligible":false,"reason":"not eligible due to preemptionPolicy=Never."}'
+}
+
+@test "diagnosis on 2,000 nodes: the reasons' node counts, the largest node, every node accounted for" {
+    need jq
+    run --separate-stderr "$KP" -f "$(G2000)" -o json team-117/graphql-server-dj2nshs4p4-8mx57
+    assert_success
+    assert_equal "$(jq -c '.pods[0].diagnosis | [.nodes, [.filters[] | [.reason, .nodes]], .filters[0].largestAllocatable, .filters[0].largerThanAnyNode, .preemption.notTried]' <<<"$output")" \
+        '[2000,[["Insufficient cpu",1900],["Insufficient memory",1900],["node(s) had untolerated taint(s)",100]],"15890m",true,2000]'
+}
