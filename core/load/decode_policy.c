@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "json_util.h"
+#include "quantity.h"
 #include "snapshot.h"
 
 static int
@@ -23,6 +24,44 @@ decode_disrupted(struct kp_snapshot *s, const cJSON *status,
     cJSON_ArrayForEach(it, dp)
         p->disrupted[i++] = kp_arena_intern(&s->arena, it->string);
     p->ndisrupted = i;
+    return 0;
+}
+
+/* spec.minAvailable or spec.maxUnavailable: 3 or "30%" */
+static int
+decode_budget(const cJSON *spec, struct kp_pdb *p, struct kp_error *err)
+{
+    static const char *const keys[] = {"minAvailable", "maxUnavailable"};
+    const cJSON *v;
+    int i;
+
+    for (i = 0; i < 2; i++) {
+        v = kp_json_get(spec, keys[i]);
+        if (!v || cJSON_IsNull(v))
+            continue;
+        p->budget_kind = i == 0 ? 'm' : 'u';
+        if (cJSON_IsNumber(v) && v->valuedouble >= 0 &&
+            v->valuedouble <= INT32_MAX &&
+            v->valuedouble == (double)(int32_t)v->valuedouble) {
+            p->budget_value = (int32_t)v->valuedouble;
+            return 0;
+        }
+        if (cJSON_IsString(v)) {
+            const char *q = v->valuestring;
+            size_t n = strlen(q);
+            int64_t x;
+
+            if (n > 1 && q[n - 1] == '%' &&
+                kp_parse_int64(q, n - 1, &x) == 0 && x >= 0 && x <= 100) {
+                p->budget_value = (int32_t)x;
+                p->budget_pct = true;
+                return 0;
+            }
+        }
+        return kp_errorf(err, KP_EXIT_ERROR, "spec.%s: invalid value: an "
+                         "integer or a percentage (\"30%%\") is "
+                         "expected", keys[i]);
+    }
     return 0;
 }
 
@@ -47,6 +86,8 @@ kp_decode_pdb(struct kp_snapshot *s, const cJSON *obj, struct kp_pdb *p,
     if (kp_selector_from_json(&s->arena, kp_json_get(spec, "selector"),
                               &p->selector, err) < 0)
         return kp_error_path(err, "spec.selector");
+    if (decode_budget(spec, p, err) < 0)
+        return -1;
     if (kp_json_int(status, "disruptionsAllowed", INT32_MIN, INT32_MAX, &v,
                     NULL, err) < 0 ||
         decode_disrupted(s, status, p, err) < 0)

@@ -217,3 +217,66 @@ diag() { "$KP" -f "$CLUSTER" --add "$PODS" -o json "$@" 2>/dev/null; }
     assert_equal "$(jq -c '.pods[0].diagnosis | [.nodes, [.filters[] | [.reason, .nodes]], .filters[0].largestAllocatable, .filters[0].largerThanAnyNode, .preemption.notTried]' <<<"$output")" \
         '[2000,[["Insufficient cpu",1900],["Insufficient memory",1900],["node(s) had untolerated taint(s)",100]],"15890m",true,2000]'
 }
+
+# ---- item 3: explain, the why ----
+
+INCIDENT="$ROOT/examples/incident.json"
+
+@test "explain -o wide prints each preemptor's FailedScheduling message once; JSON carries it" {
+    need jq
+    run --separate-stderr "$KP" explain -f "$INCIDENT" -o wide
+    assert_success
+    assert_line --index 4 "Why (each preemptor's FailedScheduling event):"
+    assert_line --index 5 "  prod/checkout-0 on node-a: FailedScheduling: 0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 Insufficient cpu. preemption: found a potential placement for pod on node node-a, preempting 2 victims."
+    assert_equal "$(grep -c 'FailedScheduling: ' <<<"$output")" 1
+    run "$KP" explain -f "$INCIDENT" -o json
+    assert_equal "$(jq -c '[.preemptions[] | .preemptor.failedScheduling != null]' <<<"$output")" '[false,true,true]'
+}
+
+@test "explain recomputes the PDB violation from the pods, where status.disruptionsAllowed is stale" {
+    need jq
+    run "$KP" explain -f "$INCIDENT" -o json
+    # etl-worker-2 is gone (unknown); etl-pdb's status still says 1 allowed
+    assert_equal "$(jq -c '[.preemptions[] | [.victim.name, .violatesPDB]]' <<<"$output")" \
+        '[["etl-worker-2",null],["etl-worker-0",true],["etl-worker-1",true]]'
+    run --separate-stderr "$KP" explain -f "$INCIDENT" --fail-on pdb-violation
+    assert_failure 3
+    assert_equal "$stderr" "\
+fail-on pdb-violation: evicting pod batch/etl-worker-0 violated a PodDisruptionBudget
+fail-on pdb-violation: evicting pod batch/etl-worker-1 violated a PodDisruptionBudget"
+    # a budget of 1 (minAvailable 1): the first victim uses it, the second violates
+    jq '(.items[] | select(.kind == "PodDisruptionBudget" and .metadata.name == "etl-pdb")
+         | .spec.minAvailable) = 1' "$INCIDENT" >"$BATS_TEST_TMPDIR/one.json"
+    run "$KP" explain -f "$BATS_TEST_TMPDIR/one.json" -o json
+    assert_equal "$(jq -c '[.preemptions[] | .violatesPDB]' <<<"$output")" '[null,false,true]'
+    # maxUnavailable 50% of the 2 pods: 1 allowed, the same
+    jq '(.items[] | select(.kind == "PodDisruptionBudget" and .metadata.name == "etl-pdb")
+         | .spec) |= (del(.minAvailable) | .maxUnavailable = "50%")' "$INCIDENT" >"$BATS_TEST_TMPDIR/pct.json"
+    run "$KP" explain -f "$BATS_TEST_TMPDIR/pct.json" -o json
+    assert_equal "$(jq -c '[.preemptions[] | .violatesPDB]' <<<"$output")" '[null,false,true]'
+}
+
+@test "explain without events infers the preemptor from its nomination and says so" {
+    need jq
+    jq '.items |= map(select(.kind != "Event"))' "$INCIDENT" >"$BATS_TEST_TMPDIR/noev.json"
+    run --separate-stderr "$KP" explain -f "$BATS_TEST_TMPDIR/noev.json"
+    assert_success
+    assert_line --index 1 --regexp '^2026-11-21T09:00:01Z +node-a +batch/etl-worker-0 +Terminating +prod/checkout-0\(inferred\) +Nominated +batch/etl-pdb\(violated\)$'
+    assert_line --index 3 'Preemptors waiting for their victims (nominated, still pending):'
+    run "$KP" explain -f "$BATS_TEST_TMPDIR/noev.json" -o json
+    assert_equal "$(jq -c '[.preemptions[] | [.preemptor.name, .preemptor.inferred]]' <<<"$output")" \
+        '[["checkout-0",true],["checkout-0",true]]'
+    # with the events, nothing is inferred
+    run "$KP" explain -f "$INCIDENT" -o json
+    assert_equal "$(jq -c '[.preemptions[] | .preemptor.inferred]' <<<"$output")" '[null,null,null]'
+}
+
+@test "a PDB with a malformed minAvailable is an error naming file, object and field" {
+    need jq
+    jq '(.items[] | select(.kind == "PodDisruptionBudget" and .metadata.name == "etl-pdb")
+         | .spec.minAvailable) = "lots"' "$INCIDENT" >"$BATS_TEST_TMPDIR/bad.json"
+    run --separate-stderr "$KP" explain -f "$BATS_TEST_TMPDIR/bad.json"
+    assert_failure 1
+    assert_output ""
+    assert_equal "$stderr" "error: $BATS_TEST_TMPDIR/bad.json: poddisruptionbudget 'batch/etl-pdb': spec.minAvailable: invalid value: an integer or a percentage (\"30%\") is expected"
+}
