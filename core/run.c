@@ -8,6 +8,7 @@
 
 #include "kp.h"
 #include "add.h"
+#include "fixes.h"
 #include "input.h"
 #include "live.h"
 #include "render_kubectl.h"
@@ -368,6 +369,12 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
     if (mark_reported(&snap, o, default_ns, &rep, err) < 0 ||
         kp_analyze_run(&snap, o, &rep, err) < 0)
         goto out;
+    /* issue 26: verified fixes, where the diagnosis is shown */
+    if (o->output == KP_OUTPUT_JSON || o->output == KP_OUTPUT_DESCRIBE ||
+        kp_kubectl_output(o)) {
+        progress(o, "checking fixes", 0, 0);
+        kp_suggest_fixes(&snap, o, &rep);
+    }
     kp_run_config_describe(&snap, o, &rep);
     /* -v with the new flags; -v=2 and more always (-v alone as before) */
     if (o->verbose >= 2 || (o->verbose && rep.scheduler_shown))

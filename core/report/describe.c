@@ -84,5 +84,10 @@ kp_render_describe(const struct kp_snapshot *snap,
         victims(out, pr);
         if (pr->diagnosis_text)
             kp_buf_puts(out, pr->diagnosis_text);
+        if (pr->fixes_text) {
+            kp_buf_puts(out, "Fixes:       each re-run alone against the "
+                        "snapshot\n");
+            kp_buf_puts(out, pr->fixes_text);
+        }
     }
 }

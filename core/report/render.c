@@ -774,6 +774,10 @@ json_pod(struct kp_buf *b, const struct kp_snapshot *snap,
         kp_buf_puts(b, ",\n      \"diagnosis\": ");
         kp_buf_puts(b, pr->diagnosis_json);
     }
+    if (pr->fixes_json) {
+        kp_buf_puts(b, ",\n      \"fixes\": ");
+        kp_buf_puts(b, pr->fixes_json);
+    }
     kp_buf_puts(b, "\n    }");
 }
 

@@ -72,6 +72,8 @@ struct kp_pod_report {
      * -o json's "diagnosis" object and -o describe's lines; else NULL.
      */
     const char *diagnosis_json, *diagnosis_text;
+    /* the first Unschedulable ones: verified fixes (fixes.h), else NULL */
+    const char *fixes_json, *fixes_text;
 };
 
 /* A pod named or matched but not analysed, and why (run.c). */

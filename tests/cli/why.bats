@@ -280,3 +280,86 @@ fail-on pdb-violation: evicting pod batch/etl-worker-1 violated a PodDisruptionB
     assert_output ""
     assert_equal "$stderr" "error: $BATS_TEST_TMPDIR/bad.json: poddisruptionbudget 'batch/etl-pdb': spec.minAvailable: invalid value: an integer or a percentage (\"30%\") is expected"
 }
+
+# ---- item 2: fixes, each checked by the tool and re-run here by hand ----
+
+@test "fixes: a nodeSelector no node matches is corrected or dropped; the change, applied by hand, gives the claimed outcome" {
+    need jq
+    run "$KP" -f "$CLUSTER" -o json ml/train-1
+    assert_equal "$(jq -c '.pods[0].fixes' <<<"$output")" \
+        '[{"change":"nodeSelector","key":"node.kubernetes.io/instance-type","value":"m6i.xlarge","was":"p4d.24xlarge","result":"Preempts","node":"node-c","victims":2,"pdbViolations":0},{"change":"dropNodeSelector","key":"node.kubernetes.io/instance-type","value":"p4d.24xlarge","result":"Preempts","node":"node-c","victims":2,"pdbViolations":0}]'
+    # apply the first fix to the snapshot and run the pod alone
+    jq '(.items[] | select(.kind == "Pod" and .metadata.name == "train-1")
+         | .spec.nodeSelector["node.kubernetes.io/instance-type"]) = "m6i.xlarge"' \
+        "$CLUSTER" >"$BATS_TEST_TMPDIR/fixed.json"
+    run "$KP" -f "$BATS_TEST_TMPDIR/fixed.json" --mode independent -o json ml/train-1
+    assert_equal "$(jq -c '.pods[0] | [.result, .nominatedNode, (.victims | length), .pdbViolations]' <<<"$output")" \
+        '["Preempts","node-c",2,0]'
+    jq '(.items[] | select(.kind == "Pod" and .metadata.name == "train-1")
+         | .spec) |= del(.nodeSelector)' "$CLUSTER" >"$BATS_TEST_TMPDIR/dropped.json"
+    run "$KP" -f "$BATS_TEST_TMPDIR/dropped.json" --mode independent -o json ml/train-1
+    assert_equal "$(jq -c '.pods[0] | [.result, .nominatedNode]' <<<"$output")" '["Preempts","node-c"]'
+}
+
+@test "fixes: tolerate the taint; lower a request larger than any node; each re-run by hand" {
+    need jq
+    run diag ml/gpu-job-0
+    assert_equal "$(jq -c '.pods[0].fixes' <<<"$output")" \
+        '[{"change":"tolerate","key":"nvidia.com/gpu","value":"present","effect":"NoSchedule","result":"Fits","node":"gpu-1"}]'
+    run diag prod/big-0
+    assert_equal "$(jq -c '.pods[0].fixes' <<<"$output")" \
+        '[{"change":"lowerRequest","resource":"cpu","request":"1900m","result":"Preempts","node":"node-c","victims":1,"pdbViolations":0}]'
+    cat >"$BATS_TEST_TMPDIR/fixed.yaml" <<'YAML'
+apiVersion: v1
+kind: Pod
+metadata: {name: gpu-job-0, namespace: ml}
+spec:
+  priorityClassName: prod
+  nodeSelector: {node.kubernetes.io/instance-type: g5.xlarge}
+  tolerations: [{key: nvidia.com/gpu, operator: Equal, value: present, effect: NoSchedule}]
+  containers: [{name: train, image: "train:1", resources: {requests: {cpu: "1", memory: 1Gi}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: big-0, namespace: prod}
+spec:
+  priorityClassName: prod
+  containers: [{name: app, image: "app:1", resources: {requests: {cpu: 1900m, memory: 4Gi}}}]
+YAML
+    run "$KP" -f "$CLUSTER" --add "$BATS_TEST_TMPDIR/fixed.yaml" --mode independent -o json ml/gpu-job-0 prod/big-0
+    assert_equal "$(jq -c '[.pods[] | [.name, .result, .node // .nominatedNode, (.victims | length)]]' <<<"$output")" \
+        '[["gpu-job-0","Fits","gpu-1",0],["big-0","Preempts","node-c",1]]'
+    run "$KP" -f "$CLUSTER" --add "$PODS" -o describe prod/big-0
+    assert_line 'Fixes:       each re-run alone against the snapshot'
+    assert_line '  lower the cpu request to 1900m (from 8): Preempts on node node-c (1 victim(s), 0 PDB violation(s)) (verified)'
+}
+
+@test "fixes: the smallest PriorityClass that makes it preempt, re-run by hand; none for a pod that fits" {
+    need jq
+    run diag prod/proxy-1
+    assert_equal "$(jq -c '[.pods[0].fixes[] | [.change, .priorityClassName // .key, .result, .node]]' <<<"$output")" \
+        '[["tolerate","nvidia.com/gpu","Fits","gpu-1"],["priorityClass","prod-critical","Fits","node-a"]]'
+    cat >"$BATS_TEST_TMPDIR/prio.yaml" <<'YAML'
+apiVersion: v1
+kind: Pod
+metadata: {name: proxy-1, namespace: prod}
+spec:
+  priorityClassName: prod-critical
+  nodeSelector: {topology.kubernetes.io/zone: eu-west-1a}
+  containers: [{name: proxy, image: "proxy:1", ports: [{containerPort: 8080, hostPort: 8080}], resources: {requests: {cpu: 100m}}}]
+YAML
+    run "$KP" -f "$CLUSTER" --add "$BATS_TEST_TMPDIR/prio.yaml" --mode independent -o json prod/proxy-1
+    assert_equal "$(jq -c '.pods[0] | [.result, .node]' <<<"$output")" '["Fits","node-a"]'
+    run diag prod/proxy-0
+    assert_equal "$(jq -c '.pods[0] | [.result, .fixes]' <<<"$output")" '["Fits",null]'
+}
+
+@test "fixes on 2,000 nodes: a 64-CPU pod fits after lowering both requests, bounded to the first 10 Unschedulable pods" {
+    need jq
+    run --separate-stderr "$KP" -f "$(G2000)" -o json
+    assert_success
+    assert_equal "$(jq '[.pods[] | select(.fixes)] | length' <<<"$output")" 10
+    assert_equal "$(jq '[.pods[] | select(.result == "Unschedulable")] | length' <<<"$output")" 18
+    assert_equal "$(jq -c '.pods[] | select(.name == "graphql-server-dj2nshs4p4-8mx57") | .fixes' <<<"$output")" \
+        '[{"change":"lowerRequests","requests":[{"resource":"cpu","request":"7735m"},{"resource":"memory","request":"42365Mi"}],"result":"Preempts","node":"ip-10-151-111-156.eu-west-1.compute.internal","victims":1,"pdbViolations":0}]'
+}
