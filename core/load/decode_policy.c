@@ -27,9 +27,15 @@ decode_disrupted(struct kp_snapshot *s, const cJSON *status,
     return 0;
 }
 
-/* spec.minAvailable or spec.maxUnavailable: 3 or "30%" */
-static int
-decode_budget(const cJSON *spec, struct kp_pdb *p, struct kp_error *err)
+/*
+ * spec.minAvailable or spec.maxUnavailable: 3 or "30%".  Only explain
+ * reads it (kube-scheduler does not): a value the disruption controller
+ * could not scale either (GetScaledValueFromIntOrPercent: a string that
+ * is not a percentage) leaves budget_kind 0, and explain then goes by
+ * status.disruptionsAllowed, as before.
+ */
+static void
+decode_budget(const cJSON *spec, struct kp_pdb *p)
 {
     static const char *const keys[] = {"minAvailable", "maxUnavailable"};
     const cJSON *v;
@@ -39,12 +45,12 @@ decode_budget(const cJSON *spec, struct kp_pdb *p, struct kp_error *err)
         v = kp_json_get(spec, keys[i]);
         if (!v || cJSON_IsNull(v))
             continue;
-        p->budget_kind = i == 0 ? 'm' : 'u';
         if (cJSON_IsNumber(v) && v->valuedouble >= 0 &&
             v->valuedouble <= INT32_MAX &&
             v->valuedouble == (double)(int32_t)v->valuedouble) {
+            p->budget_kind = i == 0 ? 'm' : 'u';
             p->budget_value = (int32_t)v->valuedouble;
-            return 0;
+            return;
         }
         if (cJSON_IsString(v)) {
             const char *q = v->valuestring;
@@ -53,16 +59,13 @@ decode_budget(const cJSON *spec, struct kp_pdb *p, struct kp_error *err)
 
             if (n > 1 && q[n - 1] == '%' &&
                 kp_parse_int64(q, n - 1, &x) == 0 && x >= 0 && x <= 100) {
+                p->budget_kind = i == 0 ? 'm' : 'u';
                 p->budget_value = (int32_t)x;
                 p->budget_pct = true;
-                return 0;
             }
         }
-        return kp_errorf(err, KP_EXIT_ERROR, "spec.%s: invalid value: an "
-                         "integer or a percentage (\"30%%\") is "
-                         "expected", keys[i]);
+        return;
     }
-    return 0;
 }
 
 int
@@ -86,8 +89,7 @@ kp_decode_pdb(struct kp_snapshot *s, const cJSON *obj, struct kp_pdb *p,
     if (kp_selector_from_json(&s->arena, kp_json_get(spec, "selector"),
                               &p->selector, err) < 0)
         return kp_error_path(err, "spec.selector");
-    if (decode_budget(spec, p, err) < 0)
-        return -1;
+    decode_budget(spec, p);
     if (kp_json_int(status, "disruptionsAllowed", INT32_MIN, INT32_MAX, &v,
                     NULL, err) < 0 ||
         decode_disrupted(s, status, p, err) < 0)

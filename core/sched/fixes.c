@@ -448,7 +448,9 @@ kp_suggest_fixes(struct kp_snapshot *snap, const struct kp_options *o,
 {
     size_t i, npods = 0;
 
-    for (i = 0; i < rep->npods && npods < KP_FIXES_MAX_PODS; i++) {
+    /* no node: nothing a change to the pod can do */
+    for (i = 0; snap->nnodes && i < rep->npods &&
+         npods < KP_FIXES_MAX_PODS; i++) {
         struct kp_pod_report *pr = &rep->pods[i];
         struct fixer f;
 
