@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "event.h"
+#include "explain_replay.h"
 #include "kp.h"
 #include "preemption.h"
 #include "render_kubectl.h"
@@ -61,7 +62,21 @@ struct preemption {
 struct history {
     size_t n, cap;
     struct preemption *items;
+    /* -o wide and json: the preemptions replayed (explain_replay.h) */
+    size_t nreplays;
+    struct replay_item *replays;
 };
+
+/* One preemption (preemptor, node, time) replayed. */
+#define KP_EXPLAIN_MAX_REPLAYS 5
+
+struct replay_item {
+    const struct preemption *first;     /* its first row in history */
+    struct kp_replay r;
+};
+
+static void render_replays(const struct history *h, struct kp_buf *out);
+static void json_replays(struct kp_buf *b, const struct history *h);
 
 /* ---- linking evidence to pods ---- */
 
@@ -630,8 +645,10 @@ render_history_table(const struct kp_snapshot *s, const struct history *h,
         kp_table_row(&t, row);
     }
     kp_table_print(&t, no_headers, out);
-    if (wide)
+    if (wide) {
         render_why(h, out);
+        render_replays(h, out);
+    }
 }
 
 /* Preemptors waiting for their victims: nominated, still pending. */
@@ -838,7 +855,10 @@ render_json(const struct kp_snapshot *s, const struct history *h,
     kp_buf_puts(out, h->n ? "\n  ],\n  \"nominatedPods\": ["
                           : "],\n  \"nominatedPods\": [");
     json_waiting(out, s, f);
-    kp_buf_puts(out, "}\n");
+    /* issue 26: json_waiting ended the array with "]\n" */
+    out->len--;
+    json_replays(out, h);
+    kp_buf_puts(out, "\n}\n");
 }
 
 /* ---- the command ---- */
@@ -948,6 +968,154 @@ fail_on_notes(const struct kp_snapshot *s, const struct history *h,
     }
 }
 
+/* one replay per preemptor and node (the events' times may differ) */
+static bool
+same_replay(const struct preemption *a, const struct preemption *b)
+{
+    return a->node && b->node && strcmp(a->node, b->node) == 0 &&
+           same_party(&a->preemptor, &b->preemptor);
+}
+
+/*
+ * Replay each listed preemption whose preemptor is known (the first
+ * KP_EXPLAIN_MAX_REPLAYS; each reads the -f files again).
+ */
+static void
+replay_all(struct history *h, const struct kp_options *o)
+{
+    size_t i, j, k;
+
+    h->replays = kp_xcalloc(KP_EXPLAIN_MAX_REPLAYS + 1,
+                            sizeof(*h->replays));
+    for (i = 0; i < h->n && h->nreplays < KP_EXPLAIN_MAX_REPLAYS; i++) {
+        const struct preemption *p = &h->items[i];
+        const char **vns, **vname;
+        size_t nv = 0;
+
+        if (!p->preemptor.name || !p->node)
+            continue;
+        for (j = 0; j < i && !same_replay(&h->items[j], p); j++)
+            ;
+        if (j < i)
+            continue;
+        vns = kp_xcalloc(h->n + 1, sizeof(*vns));
+        vname = kp_xcalloc(h->n + 1, sizeof(*vname));
+        for (k = i; k < h->n; k++)
+            if (same_replay(&h->items[k], p) && h->items[k].victim.name) {
+                vns[nv] = h->items[k].victim.ns;
+                vname[nv++] = h->items[k].victim.name;
+            }
+        h->replays[h->nreplays].first = p;
+        kp_explain_replay(o, p->preemptor.ns, p->preemptor.name, nv, vns,
+                          vname, &h->replays[h->nreplays].r);
+        h->nreplays++;
+        free(vns);
+        free(vname);
+    }
+}
+
+static void
+replays_release(struct history *h)
+{
+    size_t i;
+
+    for (i = 0; i < h->nreplays; i++)
+        kp_replay_release(&h->replays[i].r);
+    free(h->replays);
+    h->replays = NULL;
+    h->nreplays = 0;
+}
+
+static const char *const replay_results[] = {"Fits", "Preempts",
+                                             "Unschedulable", "NotEligible"};
+
+/* -o wide, under the table: what the replay decided, against the record */
+static void
+render_replays(const struct history *h, struct kp_buf *out)
+{
+    size_t i, j;
+    char who[600];
+
+    for (i = 0; i < h->nreplays; i++) {
+        const struct replay_item *it = &h->replays[i];
+        const struct kp_replay *r = &it->r;
+
+        if (i == 0)
+            kp_buf_puts(out, "Replayed (victims restored, the preemptor "
+                        "pending again, alone against the snapshot):\n");
+        party_label(&it->first->preemptor, who, sizeof(who));
+        kp_buf_printf(out, "  %s on %s: ", who, it->first->node);
+        if (!r->done) {
+            kp_buf_puts(out, "not replayed (a live cluster, or the "
+                        "preemptor is gone)\n");
+            continue;
+        }
+        kp_buf_printf(out, "%s", replay_results[r->result]);
+        if (r->node)
+            kp_buf_printf(out, " on %s", r->node);
+        if (r->result == KP_RESULT_PREEMPTS) {
+            kp_buf_printf(out, " (%zu victim(s):", r->nvictims);
+            for (j = 0; j < r->nvictims; j++)
+                kp_buf_printf(out, "%s %s", j ? "," : "", r->victims[j]);
+            kp_buf_printf(out, "; %d PDB violation(s); %zu candidate(s), "
+                          "decided by %s)", r->pdb_violations,
+                          r->ncandidates,
+                          r->decided_by ? r->decided_by : "-");
+        }
+        kp_buf_printf(out, "; %s node as recorded",
+                      r->node && strcmp(r->node, it->first->node) == 0 ?
+                      "the same" : "not the");
+        if (r->missing)
+            kp_buf_printf(out, "; %zu victim(s) gone from the snapshot, "
+                          "not restored", r->missing);
+        kp_buf_puts(out, "\n");
+    }
+}
+
+static void
+json_replays(struct kp_buf *b, const struct history *h)
+{
+    size_t i, j;
+
+    kp_buf_puts(b, ",\n  \"replays\": [");
+    for (i = 0; i < h->nreplays; i++) {
+        const struct replay_item *it = &h->replays[i];
+        const struct kp_replay *r = &it->r;
+
+        kp_buf_puts(b, i ? ",\n    {\"preemptor\": {\"namespace\": "
+                         : "\n    {\"preemptor\": {\"namespace\": ");
+        kp_buf_json_str_or_null(b, it->first->preemptor.ns);
+        kp_buf_puts(b, ", \"name\": ");
+        kp_buf_json_str(b, it->first->preemptor.name);
+        kp_buf_puts(b, "}, \"recordedNode\": ");
+        kp_buf_json_str(b, it->first->node);
+        kp_buf_printf(b, ", \"replayed\": %s", r->done ? "true" : "false");
+        if (r->done) {
+            kp_buf_printf(b, ", \"restoredVictims\": %zu, "
+                          "\"missingVictims\": %zu, \"result\": \"%s\", "
+                          "\"node\": ", r->restored, r->missing,
+                          replay_results[r->result]);
+            kp_buf_json_str_or_null(b, r->node);
+            kp_buf_printf(b, ", \"sameNode\": %s, \"candidates\": %zu, "
+                          "\"decidedBy\": ", r->node &&
+                          strcmp(r->node, it->first->node) == 0 ? "true"
+                                                                : "false",
+                          r->ncandidates);
+            kp_buf_json_str_or_null(b, r->decided_by);
+            kp_buf_puts(b, ", \"victims\": [");
+            for (j = 0; j < r->nvictims; j++) {
+                kp_buf_puts(b, j ? ", " : "");
+                kp_buf_json_str(b, r->victims[j]);
+            }
+            kp_buf_printf(b, "], \"pdbViolations\": %d, \"message\": ",
+                          r->pdb_violations);
+            kp_buf_json_str_or_null(b, r->message);
+        }
+        kp_buf_puts(b, "}");
+    }
+    kp_buf_puts(b, h->nreplays ? "\n  ]" : "]");
+}
+
 static void
 keep_selected(struct history *h, const struct kp_select *f)
 {
@@ -984,7 +1152,7 @@ explain_loaded(struct kp_snapshot *s, const struct kp_options *o,
                const char *default_ns, struct kp_run_result *r,
                struct kp_error *err)
 {
-    struct history h = {0, 0, NULL};
+    struct history h = {0, 0, NULL, 0, NULL};
     struct kp_select f;
     bool table = o->output == KP_OUTPUT_TABLE || o->output == KP_OUTPUT_WIDE;
 
@@ -997,7 +1165,10 @@ explain_loaded(struct kp_snapshot *s, const struct kp_options *o,
     compute_violations(&h, s);
     find_failed_scheduling(&h, s);
     keep_selected(&h, &f);
+    if (o->output != KP_OUTPUT_TABLE)
+        replay_all(&h, o);
     if (!table && render_document(s, &h, &f, &r->out, err) < 0) {
+        replays_release(&h);
         free(h.items);
         return -1;
     }
@@ -1009,6 +1180,7 @@ explain_loaded(struct kp_snapshot *s, const struct kp_options *o,
     r->exit_code = kp_fail_on_status(o->fail_on, found_in_history(s, &h));
     if (r->exit_code)
         fail_on_notes(s, &h, o->fail_on, &r->fail_notes);
+    replays_release(&h);
     free(h.items);
     if (table && r->out.len == 0)
         kp_snapshot_warn(s, "no preemptions found: no Preempted events, no "

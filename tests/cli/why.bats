@@ -365,3 +365,27 @@ YAML
     assert_equal "$(jq -c '.pods[] | select(.name == "graphql-server-dj2nshs4p4-8mx57") | .fixes' <<<"$output")" \
         '[{"change":"lowerRequests","requests":[{"resource":"cpu","request":"7735m"},{"resource":"memory","request":"42365Mi"}],"result":"Preempts","node":"ip-10-151-111-156.eu-west-1.compute.internal","victims":1,"pdbViolations":0}]'
 }
+
+@test "explain replays each preemption as decided: victims restored, the preemptor pending again; same node or not" {
+    need jq
+    run --separate-stderr "$KP" explain -f "$INCIDENT" -o json
+    assert_success
+    # etl-worker-2 is gone: search-0 now fits where it preempted
+    assert_equal "$(jq -c '.replays[0] | [.preemptor.name, .recordedNode, .restoredVictims, .missingVictims, .result, .node, .sameNode]' <<<"$output")" \
+        '["search-0","node-c",0,1,"Fits","node-c",true]'
+    # with etl-pdb recounted from the pods (0 allowed), node-a's two
+    # victims would violate it twice: the replay picks node-b
+    assert_equal "$(jq -c '.replays[1] | [.preemptor.name, .restoredVictims, .result, .node, .sameNode, .candidates, .decidedBy, .victims, .pdbViolations]' <<<"$output")" \
+        '["checkout-0",2,"Preempts","node-b",false,3,"sumOfVictimPriorities",["cache-0","web-1"],1]'
+    # a budget of 1 (minAvailable 1): node-a again, one violation, decided by priority
+    jq '(.items[] | select(.kind == "PodDisruptionBudget" and .metadata.name == "etl-pdb")
+         | .spec.minAvailable) = 1' "$INCIDENT" >"$BATS_TEST_TMPDIR/one.json"
+    run "$KP" explain -f "$BATS_TEST_TMPDIR/one.json" -o json
+    assert_equal "$(jq -c '.replays[1] | [.result, .node, .sameNode, .decidedBy, .victims, .pdbViolations]' <<<"$output")" \
+        '["Preempts","node-a",true,"highestVictimPriority",["etl-worker-0","etl-worker-1"],1]'
+    run "$KP" explain -f "$BATS_TEST_TMPDIR/one.json" -o wide
+    assert_line '  prod/checkout-0 on node-a: Preempts on node-a (2 victim(s): etl-worker-0, etl-worker-1; 1 PDB violation(s); 3 candidate(s), decided by highestVictimPriority); the same node as recorded'
+    # the default table does not replay (it reads the files once)
+    run "$KP" explain -f "$INCIDENT"
+    refute_output --partial Replayed
+}
