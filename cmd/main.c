@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "kp.h"
 #include "selfcheck.h"
@@ -40,6 +42,56 @@ print_warnings(void *ctx, struct kp_run_result *r)
 
     for (; *printed < r->nwarnings; (*printed)++)
         fprintf(stderr, "warning: %s\n", r->warnings[*printed]);
+}
+
+/*
+ * Progress on a terminal (issue 26): one line on stderr, rewritten in
+ * place ("kubectl-preempt: analysing pending pods 1200/2000"), at most
+ * ten times a second and at each new phase, erased when the run is over.
+ */
+struct progress_state {
+    const char *phase;
+    struct timespec last;
+    bool shown;
+};
+
+static void
+show_progress(void *ctx, const char *phase, size_t done, size_t total)
+{
+    struct progress_state *ps = ctx;
+    struct timespec now;
+    long ms;
+
+    if (!phase) {
+        if (ps->shown)
+            fputs("\r\033[K", stderr);
+        ps->shown = false;
+        fflush(stderr);
+        return;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    ms = (long)(now.tv_sec - ps->last.tv_sec) * 1000 +
+         (now.tv_nsec - ps->last.tv_nsec) / 1000000;
+    if (ps->phase && strcmp(ps->phase, phase) == 0 && ms < 100)
+        return;
+    ps->phase = phase;
+    ps->last = now;
+    ps->shown = true;
+    if (total)
+        fprintf(stderr, "\r\033[Kkubectl-preempt: %s %zu/%zu", phase, done,
+                total);
+    else
+        fprintf(stderr, "\r\033[Kkubectl-preempt: %s", phase);
+    fflush(stderr);
+}
+
+/* Only for a person watching: stderr a terminal, a human output. */
+static bool
+wants_progress(const struct kp_options *o)
+{
+    return isatty(STDERR_FILENO) && (o->output == KP_OUTPUT_TABLE ||
+                                     o->output == KP_OUTPUT_WIDE ||
+                                     o->output == KP_OUTPUT_SUMMARY);
 }
 
 static bool
@@ -100,6 +152,7 @@ main(int argc, char **argv)
     struct kp_run_result r;
     struct kp_error err = {0, ""};
     struct kp_buf help;
+    struct progress_state ps = {NULL, {0, 0}, false};
     size_t printed = 0;
     const char *command;
     bool explain;
@@ -137,6 +190,10 @@ main(int argc, char **argv)
     o.stream = stdout;
     o.before_stream = print_warnings;
     o.stream_ctx = &printed;
+    if (!explain && wants_progress(&o)) {
+        o.progress = show_progress;
+        o.progress_ctx = &ps;
+    }
     rc = explain ? kp_explain(&o, &r, &err) : kp_run(&o, &r, &err);
     /* on failure the one error line is all that stderr gets */
     if (rc == 0)
@@ -155,6 +212,8 @@ main(int argc, char **argv)
         fprintf(stderr, "%s\n", r.scheduler_note);
     if (r.notice[0])
         fprintf(stderr, "%s\n", r.notice);
+    if (r.fail_notes.len)
+        fwrite(r.fail_notes.data, 1, r.fail_notes.len, stderr);
     kp_run_result_release(&r);
     kp_options_release(&o);
     /* the test build's self-check (core/util/selfcheck.h): loud, exit 70 */

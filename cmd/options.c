@@ -76,7 +76,7 @@ h_output_kubectl(struct kp_options *o, const char *a, struct kp_error *e)
     }
     return kp_errorf(e, KP_EXIT_USAGE, "invalid output format '%s': "
                      "expected table, wide, json, yaml, name, summary, "
-                     "jsonpath=TEMPLATE, jsonpath-file=FILE, "
+                     "describe, jsonpath=TEMPLATE, jsonpath-file=FILE, "
                      "custom-columns=SPEC or custom-columns-file=FILE", a);
 }
 
@@ -120,6 +120,8 @@ h_output(struct kp_options *o, const char *a, struct kp_error *e)
         o->output = KP_OUTPUT_JSON;
     else if (strcmp(a, "summary") == 0)
         o->output = KP_OUTPUT_SUMMARY;
+    else if (strcmp(a, "describe") == 0)
+        o->output = KP_OUTPUT_DESCRIBE;
     else
         return h_output_kubectl(o, a, e);
     return 0;
@@ -529,8 +531,9 @@ const struct kp_flag kp_flags[] = {
     {"recursive", 'R', KP_ARG_NONE, NULL, NULL,
      "read the -f directories' subdirectories too", h_recursive},
     {"output", 'o', KP_ARG_REQUIRED, "FORMAT", "table wide json yaml name "
-     "summary jsonpath= jsonpath-file= custom-columns= custom-columns-file=",
-     "output format: table, wide, json, yaml, name, summary, "
+     "summary describe jsonpath= jsonpath-file= custom-columns= "
+     "custom-columns-file=",
+     "output format: table, wide, json, yaml, name, summary, describe, "
      "jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC or "
      "custom-columns-file=FILE", h_output},
     {"sort-by", 0, KP_ARG_REQUIRED, "JSONPATH", NULL,
@@ -574,7 +577,8 @@ const struct kp_flag kp_flags[] = {
      "do not print the table header", h_no_headers},
     {"explain-nodes", 0, KP_ARG_NONE, NULL, NULL,
      "per node: the filter that rejected it and what preemption found "
-     "there (lines under each pod; nodes in -o json)",
+     "there (lines under each pod, nodes that read the same grouped "
+     "unless -v; nodes in -o json)",
      h_explain_nodes},
     {"namespace", 'n', KP_ARG_REQUIRED, "NAMESPACE", NULL,
      "report pending pods of this namespace only (live default: the "

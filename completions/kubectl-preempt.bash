@@ -28,7 +28,7 @@ __kubectl_preempt_arg()
 {
     case $1 in
     --filename | -f) REPLY='file' ;;
-    --output | -o) REPLY='values table wide json yaml name summary jsonpath= jsonpath-file= custom-columns= custom-columns-file=' ;;
+    --output | -o) REPLY='values table wide json yaml name summary describe jsonpath= jsonpath-file= custom-columns= custom-columns-file=' ;;
     --sort-by) REPLY='word' ;;
     --add) REPLY='file' ;;
     --cordon) REPLY='word' ;;

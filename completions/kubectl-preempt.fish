@@ -12,7 +12,7 @@ function __kubectl_preempt_arg --description 'What the argument of a flag comple
         case --filename -f
             echo file
         case --output -o
-            echo values table wide json yaml name summary jsonpath= jsonpath-file= custom-columns= custom-columns-file=
+            echo values table wide json yaml name summary describe jsonpath= jsonpath-file= custom-columns= custom-columns-file=
         case --sort-by
             echo word
         case --add
@@ -233,8 +233,8 @@ complete -c kubectl-preempt -s f -l filename -r -F \
     -d 'snapshot file or directory (kubectl get ... -o json or -o yaml, kubectl cluster-info dump); repeatable; - is stdin'
 complete -c kubectl-preempt -s R -l recursive \
     -d 'read the -f directories\' subdirectories too'
-complete -c kubectl-preempt -s o -l output -x -a 'table wide json yaml name summary jsonpath= jsonpath-file= custom-columns= custom-columns-file=' \
-    -d 'output format: table, wide, json, yaml, name, summary, jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC or custom-columns-file=FILE'
+complete -c kubectl-preempt -s o -l output -x -a 'table wide json yaml name summary describe jsonpath= jsonpath-file= custom-columns= custom-columns-file=' \
+    -d 'output format: table, wide, json, yaml, name, summary, describe, jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC or custom-columns-file=FILE'
 complete -c kubectl-preempt -l sort-by -x \
     -d 'sort the reported pods by this field of each pod of the report, e.g. \'{.priority}\''
 complete -c kubectl-preempt -l allow-missing-template-keys \
@@ -262,7 +262,7 @@ complete -c kubectl-preempt -l add-node-file -r -F \
 complete -c kubectl-preempt -l no-headers \
     -d 'do not print the table header'
 complete -c kubectl-preempt -l explain-nodes \
-    -d 'per node: the filter that rejected it and what preemption found there (lines under each pod; nodes in -o json)'
+    -d 'per node: the filter that rejected it and what preemption found there (lines under each pod, nodes that read the same grouped unless -v; nodes in -o json)'
 complete -c kubectl-preempt -s n -l namespace -x -a '(__kubectl_preempt_value namespace)' \
     -d 'report pending pods of this namespace only (live default: the context\'s namespace)'
 complete -c kubectl-preempt -s A -l all-namespaces \

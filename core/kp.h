@@ -27,6 +27,7 @@ enum kp_output {
     KP_OUTPUT_WIDE,
     KP_OUTPUT_JSON,
     KP_OUTPUT_SUMMARY,              /* per PriorityClass and namespace */
+    KP_OUTPUT_DESCRIBE,             /* per pod, why, with numbers */
     /* as kubectl prints (render_kubectl.c); template in output_arg */
     KP_OUTPUT_YAML,
     KP_OUTPUT_NAME,
@@ -128,6 +129,15 @@ struct kp_options {
     int kube_minor;                 /* --kube-version's minor, else 0 */
     void (*before_stream)(void *ctx, struct kp_run_result *r);
     void *stream_ctx;
+    /*
+     * Progress (issue 26), when set: called at each phase of a run
+     * ("reading the cluster", "analysing pending pods", "rendering"),
+     * with done/total where it counts (else 0/0), and once with phase
+     * NULL when the run is over.  cmd/ sets it only for a terminal.
+     */
+    void (*progress)(void *ctx, const char *phase, size_t done,
+                     size_t total);
+    void *progress_ctx;
 };
 
 void kp_options_init(struct kp_options *o);
@@ -165,6 +175,12 @@ struct kp_run_result {
     char notice[320];
     /* under -v: the scheduler replayed, for stderr before the notice */
     char scheduler_note[1024];
+    /*
+     * With exit_code KP_EXIT_FAIL_ON: one line per pod (or drain, or past
+     * preemption) and --fail-on condition it matched, for stderr after
+     * the report ("fail-on preemption: pod prod/checkout-0 ...").
+     */
+    struct kp_buf fail_notes;
 };
 
 /* Load, analyse and render.  On failure nothing is in r->out. */

@@ -8,6 +8,7 @@
 
 #include "kp.h"
 #include "add.h"
+#include "fixes.h"
 #include "input.h"
 #include "live.h"
 #include "render_kubectl.h"
@@ -310,6 +311,14 @@ sort_pods(const struct kp_snapshot *snap, const struct kp_options *o,
     return 0;
 }
 
+static void
+progress(const struct kp_options *o, const char *phase, size_t done,
+         size_t total)
+{
+    if (o->progress)
+        o->progress(o->progress_ctx, phase, done, total);
+}
+
 /* -o yaml, name, jsonpath, custom-columns: from the JSON document */
 static int
 render_kubectl(const struct kp_snapshot *snap, const struct kp_options *o,
@@ -347,6 +356,7 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
     if (kp_run_config_setup(oin, &oo, &cfg, err) < 0 ||
         kp_kubectl_check(o, err) < 0)
         goto out;
+    progress(o, "reading the cluster", 0, 0);
     if (kp_run_load(&snap, o, NULL, default_ns, sizeof(default_ns), &whatif,
                     err) < 0 ||
         kp_run_config_detect(&snap, oin, &oo, &cfg, err) < 0)
@@ -361,13 +371,21 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
         o = &live_opts;
     }
     kp_snapshot_check_namespace_selectors(&snap, o->scheduler_name);
+    progress(o, "analysing pending pods", 0, 0);
     /* reported pods first: only they keep a per-node view */
     kp_analyze_queue(&snap, o, &rep);
+    rep.explain_nodes_each = o->verbose > 0;
     if (kp_whatif_requested(o))
         rep.whatif = &whatif;
     if (mark_reported(&snap, o, default_ns, &rep, err) < 0 ||
         kp_analyze_run(&snap, o, &rep, err) < 0)
         goto out;
+    /* issue 26: verified fixes, where the diagnosis is shown */
+    if (o->output == KP_OUTPUT_JSON || o->output == KP_OUTPUT_DESCRIBE ||
+        kp_kubectl_output(o)) {
+        progress(o, "checking fixes", 0, 0);
+        kp_suggest_fixes(&snap, o, &rep);
+    }
     kp_run_config_describe(&snap, o, &rep);
     /* -v with the new flags; -v=2 and more always (-v alone as before) */
     if (o->verbose >= 2 || (o->verbose && rep.scheduler_shown))
@@ -383,6 +401,7 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
     kp_run_take_warnings(r, &snap);
     rep.nwarnings = r->nwarnings;
     rep.warnings = (const char *const *)r->warnings;
+    progress(o, "rendering", 0, 0);
     if (kp_kubectl_output(o)) {
         if (render_kubectl(&snap, o, &rep, &r->out, err) < 0)
             goto out;
@@ -397,6 +416,8 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
         kp_render_json(&snap, &rep, &r->out);
     else if (o->output == KP_OUTPUT_SUMMARY)
         kp_render_summary(&snap, &rep, o->no_headers, &r->out);
+    else if (o->output == KP_OUTPUT_DESCRIBE)
+        kp_render_describe(&snap, &rep, &r->out);
     else
         kp_render_table(&snap, &rep, o->output == KP_OUTPUT_WIDE,
                         o->no_headers, &r->out);
@@ -409,9 +430,12 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
     }
     r->exit_code = kp_fail_on_status(o->fail_on,
                                      found_in_report(&snap, &rep));
+    if (r->exit_code)
+        kp_fail_on_notes(&snap, &rep, o->fail_on, &r->fail_notes);
     set_notice(o, &rep, r);
     rc = 0;
 out:
+    progress(o, NULL, 0, 0);
     if (rc < 0)
         kp_buf_release(&r->out);
     free(rep.not_analysed);
@@ -431,5 +455,6 @@ kp_run_result_release(struct kp_run_result *r)
         free(r->warnings[i]);
     free(r->warnings);
     kp_buf_release(&r->out);
+    kp_buf_release(&r->fail_notes);
     memset(r, 0, sizeof(*r));
 }

@@ -16,7 +16,14 @@
 
 enum kp_event_type {
     KP_EVENT_PREEMPTED,         /* an Event, reason Preempted */
-    KP_EVENT_DISRUPTION_TARGET  /* a pod's DisruptionTarget condition */
+    KP_EVENT_DISRUPTION_TARGET, /* a pod's DisruptionTarget condition */
+    /*
+     * An Event of reason FailedScheduling: regarding is the pod, message
+     * kube-scheduler's FitError (v1.37+: "... preemption: found a
+     * potential placement for pod on node X, preempting N victims");
+     * explain shows a preemptor's latest (issue 26).
+     */
+    KP_EVENT_FAILED_SCHEDULING
 };
 
 /* An ObjectReference; absent fields are NULL. */

@@ -266,6 +266,14 @@ struct kp_pdb {
      * the namespace (kubernetes/kubernetes #141785); before, none.
      */
     bool empty_selector_matches_all;
+    /*
+     * spec.minAvailable / spec.maxUnavailable (an IntOrString: a count, or
+     * "N%" with pct set); kind 0 when neither is set.  Read by explain to
+     * recompute a past budget from the pods (issue 26).
+     */
+    int budget_kind;            /* 0, 'm' minAvailable, 'u' maxUnavailable */
+    int32_t budget_value;
+    bool budget_pct;
 };
 
 struct kp_priority_class {

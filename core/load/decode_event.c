@@ -179,6 +179,42 @@ event_note(struct kp_arena *a, const cJSON *obj, const char **note,
     return kp_json_str(a, obj, "message", note, err);
 }
 
+/*
+ * A FailedScheduling Event of a pod, kept for explain (the run ignores
+ * it: it stays counted with the ignored kinds).
+ */
+static int
+failed_scheduling(struct kp_snapshot *s, const cJSON *obj,
+                  const char *source, bool v1, const cJSON *ns,
+                  struct kp_error *err)
+{
+    struct kp_event *e;
+    const char *reason;
+
+    if (kp_json_str(&s->arena, obj, "reason", &reason, err) < 0)
+        return -1;
+    if (!reason || strcmp(reason, "FailedScheduling") != 0)
+        return 0;
+    e = kp_arena_alloc(&s->arena, sizeof(*e));
+    e->type = KP_EVENT_FAILED_SCHEDULING;
+    e->source = source;
+    if (kp_json_str(&s->arena, obj, kp_json_get(obj, "note") ? "note" :
+                    "message", &e->message, err) < 0 ||
+        decode_ref(&s->arena, obj, v1 ? "regarding" : "involvedObject",
+                   &e->regarding, err) < 0 ||
+        event_time(obj, e, err) < 0 || event_count(obj, e, err) < 0)
+        return -1;
+    if (!e->message || !e->regarding.name ||
+        (e->regarding.kind && strcmp(e->regarding.kind, "Pod") != 0))
+        return 0;
+    if (!e->regarding.ns)
+        e->regarding.ns = cJSON_IsString(ns) && ns->valuestring[0] ?
+                          kp_arena_intern(&s->arena, ns->valuestring) :
+                          "default";
+    push_event(s, e);
+    return 0;
+}
+
 int
 kp_snapshot_add_event(struct kp_snapshot *s, const cJSON *obj,
                       const char *source, struct kp_error *err)
@@ -193,7 +229,7 @@ kp_snapshot_add_event(struct kp_snapshot *s, const cJSON *obj,
         return -1;
     if (!note) {
         s->nunknown_kinds++;    /* counted with the ignored kinds */
-        return 0;
+        return failed_scheduling(s, obj, source, v1, ns, err);
     }
     e = kp_arena_alloc(&s->arena, sizeof(*e));
     if (!parse_note(&s->arena, note, e)) {

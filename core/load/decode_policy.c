@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "json_util.h"
+#include "quantity.h"
 #include "snapshot.h"
 
 static int
@@ -51,6 +52,47 @@ decode_unhealthy_policy(struct kp_snapshot *s, const cJSON *spec,
     return 0;
 }
 
+/*
+ * spec.minAvailable or spec.maxUnavailable: 3 or "30%".  Only explain
+ * reads it (kube-scheduler does not): a value the disruption controller
+ * could not scale either (GetScaledValueFromIntOrPercent: a string that
+ * is not a percentage) leaves budget_kind 0, and explain then goes by
+ * status.disruptionsAllowed, as before.
+ */
+static void
+decode_budget(const cJSON *spec, struct kp_pdb *p)
+{
+    static const char *const keys[] = {"minAvailable", "maxUnavailable"};
+    const cJSON *v;
+    int i;
+
+    for (i = 0; i < 2; i++) {
+        v = kp_json_get(spec, keys[i]);
+        if (!v || cJSON_IsNull(v))
+            continue;
+        if (cJSON_IsNumber(v) && v->valuedouble >= 0 &&
+            v->valuedouble <= INT32_MAX &&
+            v->valuedouble == (double)(int32_t)v->valuedouble) {
+            p->budget_kind = i == 0 ? 'm' : 'u';
+            p->budget_value = (int32_t)v->valuedouble;
+            return;
+        }
+        if (cJSON_IsString(v)) {
+            const char *q = v->valuestring;
+            size_t n = strlen(q);
+            int64_t x;
+
+            if (n > 1 && q[n - 1] == '%' &&
+                kp_parse_int64(q, n - 1, &x) == 0 && x >= 0 && x <= 100) {
+                p->budget_kind = i == 0 ? 'm' : 'u';
+                p->budget_value = (int32_t)x;
+                p->budget_pct = true;
+            }
+        }
+        return;
+    }
+}
+
 int
 kp_decode_pdb(struct kp_snapshot *s, const cJSON *obj, struct kp_pdb *p,
               struct kp_error *err)
@@ -72,6 +114,7 @@ kp_decode_pdb(struct kp_snapshot *s, const cJSON *obj, struct kp_pdb *p,
     if (kp_selector_from_json(&s->arena, kp_json_get(spec, "selector"),
                               &p->selector, err) < 0)
         return kp_error_path(err, "spec.selector");
+    decode_budget(spec, p);
     if (kp_json_int(status, "disruptionsAllowed", INT32_MIN, INT32_MAX, &v,
                     NULL, err) < 0 ||
         decode_disrupted(s, status, p, err) < 0)

@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "event.h"
+#include "explain_replay.h"
 #include "kp.h"
 #include "preemption.h"
 #include "render_kubectl.h"
@@ -43,12 +44,39 @@ struct preemption {
     int32_t count;
     bool from_event, from_condition;
     const char *message;
+    /* issue 26: the preemptor taken from a nomination, not from evidence */
+    bool inferred;
+    /* the preemptor's latest FailedScheduling message, or NULL */
+    const char *failed_scheduling;
+    /*
+     * Whether evicting the victim violated one of its PDBs, recomputed
+     * from the pods (pdb_at_the_time): 1, 0, or -1 when it cannot be
+     * (the victim is gone, or no PDB says minAvailable/maxUnavailable);
+     * the PDBs it violated (in the snapshot's arena).
+     */
+    int violates;
+    size_t nviolated;
+    const struct kp_pdb **violated;
 };
 
 struct history {
     size_t n, cap;
     struct preemption *items;
+    /* -o wide and json: the preemptions replayed (explain_replay.h) */
+    size_t nreplays;
+    struct replay_item *replays;
 };
+
+/* One preemption (preemptor, node, time) replayed. */
+#define KP_EXPLAIN_MAX_REPLAYS 5
+
+struct replay_item {
+    const struct preemption *first;     /* its first row in history */
+    struct kp_replay r;
+};
+
+static void render_replays(const struct history *h, struct kp_buf *out);
+static void json_replays(struct kp_buf *b, const struct history *h);
 
 /* ---- linking evidence to pods ---- */
 
@@ -197,8 +225,181 @@ collect(struct history *h, const struct kp_snapshot *s)
     /* events first: they name the preemptor; conditions join them */
     for (pass = 0; pass < 2; pass++)
         for (i = 0; i < s->nevents; i++)
-            if ((s->events[i]->type == KP_EVENT_PREEMPTED) == (pass == 0))
+            if (s->events[i]->type != KP_EVENT_FAILED_SCHEDULING &&
+                (s->events[i]->type == KP_EVENT_PREEMPTED) == (pass == 0))
                 add_event(h, s, s->events[i]);
+}
+
+/*
+ * Without an event naming it, the preemptor is inferred (issue 26): the
+ * pending pod nominated to the victim's node with a higher priority than
+ * the victim (the highest; the first in the snapshot on a tie), as
+ * prepareCandidate leaves it (executor.go: the victims get their
+ * DisruptionTarget condition, the preemptor its nominatedNodeName).
+ */
+static void
+infer_preemptors(struct history *h, const struct kp_snapshot *s,
+                 const char *scheduler)
+{
+    size_t i, j;
+
+    for (i = 0; i < h->n; i++) {
+        struct preemption *p = &h->items[i];
+        const struct kp_pod *best = NULL;
+
+        if (p->preemptor.name || p->preemptor.uid || !p->node)
+            continue;
+        for (j = 0; j < s->npods; j++) {
+            const struct kp_pod *q = s->pods[j];
+
+            if (!q->nominated_node || strcmp(q->nominated_node, p->node) ||
+                !kp_pod_is_pending(q, scheduler) ||
+                (p->victim.pod && q->priority <= p->victim.pod->priority))
+                continue;
+            if (!best || q->priority > best->priority)
+                best = q;
+        }
+        if (best) {
+            set_party(&p->preemptor, s, best->ns, best->name,
+                      best->uid[0] ? best->uid : NULL);
+            p->inferred = true;
+        }
+    }
+}
+
+static bool
+event_about(const struct kp_event *e, const struct party *pt)
+{
+    if (pt->uid && e->regarding.uid && e->regarding.uid[0])
+        return strcmp(pt->uid, e->regarding.uid) == 0;
+    return pt->name && e->regarding.name && pt->ns && e->regarding.ns &&
+           strcmp(pt->name, e->regarding.name) == 0 &&
+           strcmp(pt->ns, e->regarding.ns) == 0;
+}
+
+/* The preemptor's latest FailedScheduling event before (or at) it. */
+static void
+find_failed_scheduling(struct history *h, const struct kp_snapshot *s)
+{
+    size_t i, j;
+
+    for (i = 0; i < h->n; i++) {
+        struct preemption *p = &h->items[i];
+        const struct kp_event *best = NULL;
+
+        for (j = 0; j < s->nevents; j++) {
+            const struct kp_event *e = s->events[j];
+
+            if (e->type != KP_EVENT_FAILED_SCHEDULING ||
+                !event_about(e, &p->preemptor))
+                continue;
+            if (p->has_time && e->has_time && e->time > p->time)
+                continue;
+            if (!best || (e->has_time &&
+                          (!best->has_time || e->time >= best->time)))
+                best = e;
+        }
+        p->failed_scheduling = best ? best->message : NULL;
+    }
+}
+
+/* ---- PodDisruptionBudgets at the time, from the pods ---- */
+
+static bool
+same_preemption(const struct preemption *a, const struct preemption *b)
+{
+    return a->has_time == b->has_time && (!a->has_time || a->time == b->time)
+           && a->node && b->node && strcmp(a->node, b->node) == 0 &&
+           same_party(&a->preemptor, &b->preemptor);
+}
+
+/* GetScaledValueFromIntOrPercent(..., roundUp true) */
+static int64_t
+scaled(const struct kp_pdb *pdb, int64_t expected)
+{
+    return pdb->budget_pct ? (pdb->budget_value * expected + 99) / 100
+                           : pdb->budget_value;
+}
+
+/*
+ * Whether evicting item k's victim violated pdb, recomputed from the pods
+ * as the disruption controller counts them (disruption.go: countHealthyPods,
+ * getExpectedPodCount with the matched pods as the expected count): the
+ * healthy pods now (Ready, not terminating, not in disruptedPods), plus
+ * the victims still terminating that were preempted at or after k (they
+ * were running then), less desiredHealthy, is what the budget allowed at
+ * k's time; k's preemption then evicts its victims of that PDB in order
+ * (filterPodsWithPDBViolation: each uses one, below 0 it violates).
+ */
+static int
+violated_at_the_time(const struct kp_snapshot *s, const struct history *h,
+                     size_t k, const struct kp_pdb *pdb)
+{
+    const struct preemption *p = &h->items[k];
+    int64_t healthy = 0, expected = 0, desired, allowed, rank = 0;
+    size_t i;
+
+    if (!pdb->budget_kind)
+        return -1;
+    for (i = 0; i < s->npods; i++) {
+        const struct kp_pod *q = s->pods[i];
+
+        if (kp_pod_is_terminal(q) || !kp_pdb_matches(pdb, q))
+            continue;
+        expected++;
+        healthy += q->ready && !q->deleting && !kp_pdb_in_disrupted(pdb, q);
+    }
+    for (i = 0; i < h->n; i++) {
+        const struct preemption *o = &h->items[i];
+
+        if (!o->victim.pod || !kp_pdb_matches(pdb, o->victim.pod) ||
+            kp_pdb_in_disrupted(pdb, o->victim.pod))
+            continue;
+        if (same_preemption(o, p) && i <= k)
+            rank++;
+        if (o->victim.pod->deleting && o->victim.pod->ready &&
+            (!p->has_time || !o->has_time || o->time >= p->time))
+            healthy++;
+    }
+    desired = pdb->budget_kind == 'm' ? scaled(pdb, expected)
+                                      : expected - scaled(pdb, expected);
+    allowed = healthy - desired;
+    if (allowed < 0)
+        allowed = 0;
+    return rank > allowed ? 1 : 0;
+}
+
+static void
+compute_violations(struct history *h, struct kp_snapshot *s)
+{
+    size_t i, j;
+
+    for (i = 0; i < h->n; i++) {
+        struct preemption *p = &h->items[i];
+
+        p->violates = -1;
+        p->violated = kp_arena_alloc(&s->arena, (s->npdbs + 1) *
+                                     sizeof(*p->violated));
+        for (j = 0; p->victim.pod && j < s->npdbs; j++) {
+            int v;
+
+            if (!kp_pdb_matches(s->pdbs[j], p->victim.pod))
+                continue;
+            v = violated_at_the_time(s, h, i, s->pdbs[j]);
+            if (v == 1)
+                p->violated[p->nviolated++] = s->pdbs[j];
+            if (v > p->violates)
+                p->violates = v;
+        }
+        if (p->victim.pod && p->violates < 0) {
+            /* no PDB, or none with a spec to count with */
+            for (j = 0; j < s->npdbs; j++)
+                if (kp_pdb_matches(s->pdbs[j], p->victim.pod))
+                    break;
+            if (j == s->npdbs)
+                p->violates = 0;
+        }
+    }
 }
 
 static int
@@ -301,10 +502,26 @@ party_label(const struct party *pt, char *buf, size_t n)
         snprintf(buf, n, "<unknown>");
 }
 
-/* "ns/a,ns/b", "<none>", or "<unknown>" when the victim is gone. */
-static char *
-pdb_list(const struct kp_snapshot *s, const struct kp_pod *victim)
+/*
+ * "ns/a,ns/b", "<none>", or "<unknown>" when the victim is gone; a PDB
+ * the eviction violated, recomputed from the pods, is marked
+ * "(violated)" (issue 26).
+ */
+static bool
+in_violated(const struct preemption *p, const struct kp_pdb *pdb)
 {
+    size_t i;
+
+    for (i = 0; i < p->nviolated; i++)
+        if (p->violated[i] == pdb)
+            return true;
+    return false;
+}
+
+static char *
+pdb_list(const struct kp_snapshot *s, const struct preemption *p)
+{
+    const struct kp_pod *victim = p->victim.pod;
     struct kp_buf b;
     size_t i, n = 0;
 
@@ -313,8 +530,9 @@ pdb_list(const struct kp_snapshot *s, const struct kp_pod *victim)
     kp_buf_init(&b);
     for (i = 0; i < s->npdbs; i++)
         if (kp_pdb_matches(s->pdbs[i], victim))
-            kp_buf_printf(&b, "%s%s/%s", n++ ? "," : "", s->pdbs[i]->ns,
-                          s->pdbs[i]->name);
+            kp_buf_printf(&b, "%s%s/%s%s", n++ ? "," : "", s->pdbs[i]->ns,
+                          s->pdbs[i]->name, in_violated(p, s->pdbs[i]) ?
+                          "(violated)" : "");
     if (n == 0)
         kp_buf_puts(&b, "<none>");
     return b.data;
@@ -349,6 +567,46 @@ evidence(const struct preemption *p)
     return p->from_event ? "event" : "condition";
 }
 
+/*
+ * -o wide, under the table: each preemptor's FailedScheduling message,
+ * once per preemption (kube-scheduler's why; v1.37+ names the node and
+ * the number of victims).
+ */
+static void
+render_why(const struct history *h, struct kp_buf *out)
+{
+    size_t i, j;
+    char who[600];
+    bool first = true;
+
+    for (i = 0; i < h->n; i++) {
+        const struct preemption *p = &h->items[i];
+        char *msg;
+
+        if (!p->failed_scheduling)
+            continue;
+        /* once per preemptor, node and message */
+        for (j = 0; j < i; j++)
+            if (h->items[j].failed_scheduling &&
+                same_party(&h->items[j].preemptor, &p->preemptor) &&
+                h->items[j].node && p->node &&
+                strcmp(h->items[j].node, p->node) == 0 &&
+                strcmp(h->items[j].failed_scheduling,
+                       p->failed_scheduling) == 0)
+                break;
+        if (j < i)
+            continue;
+        party_label(&p->preemptor, who, sizeof(who));
+        msg = one_line(p->failed_scheduling);
+        kp_buf_printf(out, "%s%s on %s: FailedScheduling: %s\n",
+                      first ? "Why (each preemptor's FailedScheduling "
+                      "event):\n  " : "  ", who,
+                      p->node ? p->node : "<unknown>", msg);
+        first = false;
+        free(msg);
+    }
+}
+
 /* -o wide adds the evidence and the event's note (or condition message) */
 static void
 render_history_table(const struct kp_snapshot *s, const struct history *h,
@@ -372,8 +630,14 @@ render_history_table(const struct kp_snapshot *s, const struct history *h,
         row[2] = dup_label(&p->victim);
         row[3] = kp_xstrdup(party_state(&p->victim));
         row[4] = dup_label(&p->preemptor);
+        if (p->inferred) {
+            char *c = kp_cellf("%s(inferred)", row[4]);
+
+            free(row[4]);
+            row[4] = c;
+        }
         row[5] = kp_xstrdup(party_state(&p->preemptor));
-        row[6] = pdb_list(s, p->victim.pod);
+        row[6] = pdb_list(s, p);
         if (wide) {
             row[7] = kp_xstrdup(evidence(p));
             row[8] = one_line(p->message ? p->message : "<none>");
@@ -381,6 +645,10 @@ render_history_table(const struct kp_snapshot *s, const struct history *h,
         kp_table_row(&t, row);
     }
     kp_table_print(&t, no_headers, out);
+    if (wide) {
+        render_why(h, out);
+        render_replays(h, out);
+    }
 }
 
 /* Preemptors waiting for their victims: nominated, still pending. */
@@ -453,6 +721,10 @@ render_waiting_table(const struct kp_snapshot *s, const struct kp_select *f,
     }
     if (t.nrows && blank_line)
         kp_buf_puts(out, "\n");
+    /* issue 26: say what the second table is */
+    if (t.nrows && !f->o->no_headers)
+        kp_buf_puts(out, "Preemptors waiting for their victims (nominated, "
+                    "still pending):\n");
     kp_table_print(&t, f->o->no_headers, out);
 }
 
@@ -477,7 +749,6 @@ json_party(struct kp_buf *b, const struct party *pt, bool preemptor)
         kp_buf_puts(b, ", \"node\": ");
         kp_buf_json_str_or_null(b, pt->pod ? pt->pod->node_name : NULL);
     }
-    kp_buf_puts(b, "}");
 }
 
 static void
@@ -517,10 +788,22 @@ json_preemption(struct kp_buf *b, const struct kp_snapshot *s,
     kp_buf_json_str_or_null(b, p->node);
     kp_buf_puts(b, ",\n      \"victim\": ");
     json_party(b, &p->victim, false);
+    kp_buf_puts(b, "}");
     kp_buf_puts(b, ",\n      \"preemptor\": ");
     json_party(b, &p->preemptor, true);
+    /* issue 26: only when there is something to say (the JSON grows) */
+    if (p->inferred)
+        kp_buf_puts(b, ", \"inferred\": true");
+    if (p->failed_scheduling) {
+        kp_buf_puts(b, ", \"failedScheduling\": ");
+        kp_buf_json_str(b, p->failed_scheduling);
+    }
+    kp_buf_puts(b, "}");
     kp_buf_puts(b, ",\n      \"podDisruptionBudgets\": ");
     json_pdbs(b, s, p->victim.pod);
+    if (p->violates >= 0)
+        kp_buf_printf(b, ",\n      \"violatesPDB\": %s",
+                      p->violates ? "true" : "false");
     kp_buf_printf(b, ",\n      \"evidence\": [%s%s%s],\n      \"count\": %d"
                   ",\n      \"message\": ",
                   p->from_event ? "\"event\"" : "",
@@ -572,7 +855,10 @@ render_json(const struct kp_snapshot *s, const struct history *h,
     kp_buf_puts(out, h->n ? "\n  ],\n  \"nominatedPods\": ["
                           : "],\n  \"nominatedPods\": [");
     json_waiting(out, s, f);
-    kp_buf_puts(out, "}\n");
+    /* issue 26: json_waiting ended the array with "]\n" */
+    out->len--;
+    json_replays(out, h);
+    kp_buf_puts(out, "\n}\n");
 }
 
 /* ---- the command ---- */
@@ -633,6 +919,17 @@ victim_budget_exhausted(const struct kp_snapshot *s, const struct kp_pod *v)
     return false;
 }
 
+/*
+ * Recomputed from the pods when it can be (issue 26: status is stale once
+ * the victims terminate), else the budget left in status.
+ */
+static bool
+violated(const struct kp_snapshot *s, const struct preemption *p)
+{
+    return p->violates >= 0 ? p->violates == 1
+                            : victim_budget_exhausted(s, p->victim.pod);
+}
+
 /* What --fail-on can ask about, found among the listed preemptions. */
 static unsigned
 found_in_history(const struct kp_snapshot *s, const struct history *h)
@@ -642,10 +939,185 @@ found_in_history(const struct kp_snapshot *s, const struct history *h)
 
     for (i = 0; i < h->n; i++) {
         found |= KP_FAIL_PREEMPTION;
-        if (victim_budget_exhausted(s, h->items[i].victim.pod))
+        if (violated(s, &h->items[i]))
             found |= KP_FAIL_PDB_VIOLATION;
     }
     return found;
+}
+
+/* --fail-on's stderr lines: one per listed preemption and condition */
+static void
+fail_on_notes(const struct kp_snapshot *s, const struct history *h,
+              unsigned fail_on, struct kp_buf *out)
+{
+    size_t i;
+
+    for (i = 0; i < h->n; i++) {
+        const struct preemption *pe = &h->items[i];
+        const char *pns = pe->preemptor.name ? pe->preemptor.ns : NULL;
+
+        if (fail_on & KP_FAIL_PREEMPTION)
+            kp_buf_printf(out, "fail-on preemption: pod %s/%s was "
+                          "preempted by %s%s%s on node %s\n",
+                          pe->victim.ns ? pe->victim.ns : "<unknown>",
+                          pe->victim.name ? pe->victim.name : "<unknown>",
+                          pns ? pns : "", pns ? "/" : "",
+                          pe->preemptor.name ? pe->preemptor.name
+                                             : "<unknown>",
+                          pe->node ? pe->node : "<unknown>");
+        if ((fail_on & KP_FAIL_PDB_VIOLATION) && violated(s, pe))
+            kp_buf_printf(out, "fail-on pdb-violation: evicting pod %s/%s "
+                          "violated a PodDisruptionBudget\n",
+                          pe->victim.pod->ns, pe->victim.pod->name);
+    }
+}
+
+/* one replay per preemptor and node (the events' times may differ) */
+static bool
+same_replay(const struct preemption *a, const struct preemption *b)
+{
+    return a->node && b->node && strcmp(a->node, b->node) == 0 &&
+           same_party(&a->preemptor, &b->preemptor);
+}
+
+/*
+ * Replay each listed preemption whose preemptor is known (the first
+ * KP_EXPLAIN_MAX_REPLAYS; each reads the -f files again).
+ */
+static void
+replay_all(struct history *h, const struct kp_options *o)
+{
+    size_t i, j, k;
+
+    h->replays = kp_xcalloc(KP_EXPLAIN_MAX_REPLAYS + 1,
+                            sizeof(*h->replays));
+    for (i = 0; i < h->n && h->nreplays < KP_EXPLAIN_MAX_REPLAYS; i++) {
+        const struct preemption *p = &h->items[i];
+        const char **vns, **vname;
+        size_t nv = 0;
+
+        if (!p->preemptor.name || !p->node)
+            continue;
+        for (j = 0; j < i && !same_replay(&h->items[j], p); j++)
+            ;
+        if (j < i)
+            continue;
+        vns = kp_xcalloc(h->n + 1, sizeof(*vns));
+        vname = kp_xcalloc(h->n + 1, sizeof(*vname));
+        for (k = i; k < h->n; k++)
+            if (same_replay(&h->items[k], p) && h->items[k].victim.name) {
+                vns[nv] = h->items[k].victim.ns;
+                vname[nv++] = h->items[k].victim.name;
+            }
+        h->replays[h->nreplays].first = p;
+        kp_explain_replay(o, p->preemptor.ns, p->preemptor.name, nv, vns,
+                          vname, &h->replays[h->nreplays].r);
+        h->nreplays++;
+        free(vns);
+        free(vname);
+    }
+}
+
+static void
+replays_release(struct history *h)
+{
+    size_t i;
+
+    for (i = 0; i < h->nreplays; i++)
+        kp_replay_release(&h->replays[i].r);
+    free(h->replays);
+    h->replays = NULL;
+    h->nreplays = 0;
+}
+
+static const char *const replay_results[] = {"Fits", "Preempts",
+                                             "Unschedulable", "NotEligible"};
+
+/* -o wide, under the table: what the replay decided, against the record */
+static void
+render_replays(const struct history *h, struct kp_buf *out)
+{
+    size_t i, j;
+    char who[600];
+
+    for (i = 0; i < h->nreplays; i++) {
+        const struct replay_item *it = &h->replays[i];
+        const struct kp_replay *r = &it->r;
+
+        if (i == 0)
+            kp_buf_puts(out, "Replayed (victims restored, the preemptor "
+                        "pending again, alone against the snapshot):\n");
+        party_label(&it->first->preemptor, who, sizeof(who));
+        kp_buf_printf(out, "  %s on %s: ", who, it->first->node);
+        if (!r->done) {
+            kp_buf_puts(out, "not replayed (a live cluster, or the "
+                        "preemptor is gone)\n");
+            continue;
+        }
+        kp_buf_printf(out, "%s", replay_results[r->result]);
+        if (r->node)
+            kp_buf_printf(out, " on %s", r->node);
+        if (r->result == KP_RESULT_PREEMPTS) {
+            kp_buf_printf(out, " (%zu victim(s):", r->nvictims);
+            for (j = 0; j < r->nvictims; j++)
+                kp_buf_printf(out, "%s %s", j ? "," : "", r->victims[j]);
+            kp_buf_printf(out, "; %d PDB violation(s); %zu candidate(s), "
+                          "decided by %s)", r->pdb_violations,
+                          r->ncandidates,
+                          r->decided_by ? r->decided_by : "-");
+        }
+        kp_buf_printf(out, "; %s node as recorded",
+                      r->node && strcmp(r->node, it->first->node) == 0 ?
+                      "the same" : "not the");
+        if (r->missing)
+            kp_buf_printf(out, "; %zu victim(s) gone from the snapshot, "
+                          "not restored", r->missing);
+        kp_buf_puts(out, "\n");
+    }
+}
+
+static void
+json_replays(struct kp_buf *b, const struct history *h)
+{
+    size_t i, j;
+
+    kp_buf_puts(b, ",\n  \"replays\": [");
+    for (i = 0; i < h->nreplays; i++) {
+        const struct replay_item *it = &h->replays[i];
+        const struct kp_replay *r = &it->r;
+
+        kp_buf_puts(b, i ? ",\n    {\"preemptor\": {\"namespace\": "
+                         : "\n    {\"preemptor\": {\"namespace\": ");
+        kp_buf_json_str_or_null(b, it->first->preemptor.ns);
+        kp_buf_puts(b, ", \"name\": ");
+        kp_buf_json_str(b, it->first->preemptor.name);
+        kp_buf_puts(b, "}, \"recordedNode\": ");
+        kp_buf_json_str(b, it->first->node);
+        kp_buf_printf(b, ", \"replayed\": %s", r->done ? "true" : "false");
+        if (r->done) {
+            kp_buf_printf(b, ", \"restoredVictims\": %zu, "
+                          "\"missingVictims\": %zu, \"result\": \"%s\", "
+                          "\"node\": ", r->restored, r->missing,
+                          replay_results[r->result]);
+            kp_buf_json_str_or_null(b, r->node);
+            kp_buf_printf(b, ", \"sameNode\": %s, \"candidates\": %zu, "
+                          "\"decidedBy\": ", r->node &&
+                          strcmp(r->node, it->first->node) == 0 ? "true"
+                                                                : "false",
+                          r->ncandidates);
+            kp_buf_json_str_or_null(b, r->decided_by);
+            kp_buf_puts(b, ", \"victims\": [");
+            for (j = 0; j < r->nvictims; j++) {
+                kp_buf_puts(b, j ? ", " : "");
+                kp_buf_json_str(b, r->victims[j]);
+            }
+            kp_buf_printf(b, "], \"pdbViolations\": %d, \"message\": ",
+                          r->pdb_violations);
+            kp_buf_json_str_or_null(b, r->message);
+        }
+        kp_buf_puts(b, "}");
+    }
+    kp_buf_puts(b, h->nreplays ? "\n  ]" : "]");
 }
 
 static void
@@ -684,17 +1156,23 @@ explain_loaded(struct kp_snapshot *s, const struct kp_options *o,
                const char *default_ns, struct kp_run_result *r,
                struct kp_error *err)
 {
-    struct history h = {0, 0, NULL};
+    struct history h = {0, 0, NULL, 0, NULL};
     struct kp_select f;
     bool table = o->output == KP_OUTPUT_TABLE || o->output == KP_OUTPUT_WIDE;
 
     if (kp_select_init(&f, o, default_ns, &s->arena, err) < 0)
         return -1;
     collect(&h, s);
-    keep_selected(&h, &f);
+    infer_preemptors(&h, s, o->scheduler_name);
     if (h.n)
         qsort(h.items, h.n, sizeof(*h.items), cmp_preemption);
+    compute_violations(&h, s);
+    find_failed_scheduling(&h, s);
+    keep_selected(&h, &f);
+    if (o->output != KP_OUTPUT_TABLE)
+        replay_all(&h, o);
     if (!table && render_document(s, &h, &f, &r->out, err) < 0) {
+        replays_release(&h);
         free(h.items);
         return -1;
     }
@@ -704,6 +1182,9 @@ explain_loaded(struct kp_snapshot *s, const struct kp_options *o,
         render_waiting_table(s, &f, h.n > 0, &r->out);
     }
     r->exit_code = kp_fail_on_status(o->fail_on, found_in_history(s, &h));
+    if (r->exit_code)
+        fail_on_notes(s, &h, o->fail_on, &r->fail_notes);
+    replays_release(&h);
     free(h.items);
     if (table && r->out.len == 0)
         kp_snapshot_warn(s, "no preemptions found: no Preempted events, no "

@@ -86,6 +86,64 @@ sampled(const struct kp_pod_report *pr)
     return pr->num_candidates && pr->num_candidates < pr->npotential;
 }
 
+/*
+ * The default table marks a nomination DryRunPreemption made from a
+ * sample ("node-c*"): kube-scheduler starts at a random offset
+ * (GetOffsetAndNumCandidates in pkg/scheduler/framework/plugins/
+ * defaultpreemption/default_preemption.go) and stops after numCandidates
+ * candidates, so another run may nominate another node.  -o wide says it
+ * per pod; --no-headers keeps the cells as they are, for scripts.
+ */
+static bool
+marked(const struct kp_pod_report *pr, bool wide, bool no_headers)
+{
+    return !wide && !no_headers && pr->result == KP_RESULT_PREEMPTS &&
+           sampled(pr);
+}
+
+/* Once under the table: how many nominations were sampled, and from what. */
+static void
+sampled_footnote(const struct kp_report *rep, bool wide, bool no_headers,
+                 struct kp_buf *out)
+{
+    size_t i, n = 0, total = 0, cmin = 0, cmax = 0, pmin = 0, pmax = 0;
+
+    for (i = 0; i < rep->npods; i++) {
+        const struct kp_pod_report *pr = &rep->pods[i];
+
+        if (!pr->reported)
+            continue;
+        total += pr->result == KP_RESULT_PREEMPTS;
+        if (!marked(pr, wide, no_headers))
+            continue;
+        if (n == 0 || pr->num_candidates < cmin)
+            cmin = pr->num_candidates;
+        if (n == 0 || pr->num_candidates > cmax)
+            cmax = pr->num_candidates;
+        if (n == 0 || pr->npotential < pmin)
+            pmin = pr->npotential;
+        if (n == 0 || pr->npotential > pmax)
+            pmax = pr->npotential;
+        n++;
+    }
+    if (n == 0)
+        return;
+    kp_buf_printf(out, "* %zu of %zu preemption(s): the nominated node is "
+                  "the best of ", n, total);
+    if (cmin == cmax)
+        kp_buf_printf(out, "%zu", cmin);
+    else
+        kp_buf_printf(out, "%zu to %zu", cmin, cmax);
+    kp_buf_puts(out, " candidates DryRunPreemption found among ");
+    if (pmin == pmax)
+        kp_buf_printf(out, "%zu", pmin);
+    else
+        kp_buf_printf(out, "%zu to %zu", pmin, pmax);
+    kp_buf_puts(out, " potential nodes before it stopped; kube-scheduler "
+                "starts at a random offset, so it may nominate another "
+                "node (--offset, -o wide, JSON \"sampled\")\n");
+}
+
 static char *
 wide_note(const struct kp_snapshot *snap, const struct kp_pod_report *pr)
 {
@@ -109,6 +167,25 @@ wide_note(const struct kp_snapshot *snap, const struct kp_pod_report *pr)
     if (!b.data)
         return kp_xstrdup("");
     return b.data;
+}
+
+/*
+ * The VICTIMS cell: the pod's victims, or for a pod waiting on its
+ * nominated node for victims already terminating, "waiting(N)": that
+ * preemption happened, its victims are on their way out (issue 26: not
+ * "0", which read as "nothing to evict").
+ */
+static char *
+victims_cell(const struct kp_snapshot *snap, const struct kp_pod_report *pr)
+{
+    const struct kp_pod **w;
+    size_t n;
+
+    w = waiting_for(snap, pr, &n);
+    free(w);
+    if (n)
+        return kp_cellf("waiting(%zu)", n);
+    return kp_cellf("%zu", pr->nvictims);
 }
 
 /* ---- --explain-nodes ---- */
@@ -193,31 +270,104 @@ node_preemption_text(const struct kp_pod_report *pr, size_t i)
 }
 
 /*
- * The lines under a pod's row: one per node, in input order, aligned
+ * Whether nodes i and j of pr read the same on a node line: the same
+ * interned statuses, the same counts, neither the chosen or nominated one.
+ */
+static bool
+same_line(const struct kp_pod_report *pr, size_t i, size_t j)
+{
+    const struct kp_node_report *a = &pr->nodes[i], *b = &pr->nodes[j];
+
+    return a->filter == b->filter && a->preemption == b->preemption &&
+           a->nvictims == b->nvictims &&
+           a->num_pdb_violations == b->num_pdb_violations &&
+           pr->node != (int)i && pr->node != (int)j &&
+           pr->nominated_node != (int)i && pr->nominated_node != (int)j;
+}
+
+/*
+ * Group the nodes that read the same (issue 26: 2,000 nodes, a handful
+ * of reasons), in the order of their first node: first[g] is group g's
+ * first node, group[i] node i's group.  Returns the number of groups.
+ * Under -v every node is its own group, as before.
+ */
+static size_t
+group_nodes(const struct kp_report *rep, const struct kp_pod_report *pr,
+            size_t n, size_t *first, size_t *group, size_t *count)
+{
+    size_t i, g, ng = 0;
+
+    for (i = 0; i < n; i++) {
+        for (g = 0; !rep->explain_nodes_each && g < ng; g++)
+            if (same_line(pr, first[g], i))
+                break;
+        if (rep->explain_nodes_each || g == ng) {
+            first[ng] = i;
+            count[ng] = 0;
+            g = ng++;
+        }
+        group[i] = g;
+        count[g]++;
+    }
+    return ng;
+}
+
+/* "node-a", "3 nodes (node-a, node-b, node-c)", "1122 nodes (node-a, ...)" */
+static char *
+group_name(const struct kp_snapshot *snap, size_t n, const size_t *group,
+           size_t g, size_t count)
+{
+    struct kp_buf b;
+    size_t i, k = 0;
+
+    kp_buf_init(&b);
+    if (count > 1)
+        kp_buf_printf(&b, "%zu nodes (", count);
+    for (i = 0; i < n && k < (count > 3 ? 1 : 3); i++)
+        if (group[i] == g)
+            kp_buf_printf(&b, "%s%s", k++ ? ", " : "", snap->nodes[i]->name);
+    if (count > 3)
+        kp_buf_puts(&b, ", ...");
+    if (count > 1)
+        kp_buf_puts(&b, ")");
+    return b.data;
+}
+
+/*
+ * The lines under a pod's row: one per group of nodes that read the same
+ * (one per node with -v), in input order of their first node, aligned
  * within the pod ("  node-b   NodeResourcesFit   Insufficient cpu
  * preemption: candidate (1 victim)").
  */
 static char *
-node_lines(const struct kp_snapshot *snap, const struct kp_pod_report *pr)
+node_lines(const struct kp_snapshot *snap, const struct kp_report *rep,
+           const struct kp_pod_report *pr)
 {
-    size_t n = snap->nnodes, i, c, w[4] = {0, 0, 0, 0};
-    char **cells = kp_xcalloc(n * 4 + 1, sizeof(char *));
+    size_t n = pr->nodes ? snap->nnodes : 0, i, c, w[4] = {0, 0, 0, 0};
+    size_t *first = kp_xcalloc(n + 1, sizeof(size_t));
+    size_t *group = kp_xcalloc(n + 1, sizeof(size_t));
+    size_t *count = kp_xcalloc(n + 1, sizeof(size_t));
+    size_t ng = group_nodes(rep, pr, n, first, group, count);
+    char **cells = kp_xcalloc(ng * 4 + 1, sizeof(char *));
     struct kp_buf b;
 
     kp_buf_init(&b);
     kp_buf_puts(&b, "");
-    for (i = 0; i < n && pr->nodes; i++) {
-        const struct kp_node_status *f = pr->nodes[i].filter;
+    for (i = 0; i < ng; i++) {
+        const struct kp_node_status *f = pr->nodes[first[i]].filter;
 
-        cells[i * 4] = kp_xstrdup(snap->nodes[i]->name);
+        cells[i * 4] = group_name(snap, n, group, i, count[i]);
         cells[i * 4 + 1] = kp_xstrdup(f && f->plugin ? f->plugin : "-");
-        cells[i * 4 + 2] = node_filter_text(pr, i);
-        cells[i * 4 + 3] = node_preemption_text(pr, i);
+        cells[i * 4 + 2] = node_filter_text(pr, first[i]);
+        cells[i * 4 + 3] = node_preemption_text(pr, first[i]);
         for (c = 0; c < 4; c++)
             if (strlen(cells[i * 4 + c]) > w[c])
                 w[c] = strlen(cells[i * 4 + c]);
     }
-    for (i = 0; i < n && pr->nodes; i++) {
+    free(first);
+    free(group);
+    free(count);
+    for (i = 0; i < ng; i++) {
         bool last = !cells[i * 4 + 3][0];
 
         kp_buf_printf(&b, "  %-*s   %-*s   ", (int)w[0], cells[i * 4],
@@ -280,7 +430,13 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
         cells[3] = kp_xstrdup(result_names[pr->result]);
         cells[4] = kp_xstrdup(shown_nominated_node(snap, pr) ?
                               shown_nominated_node(snap, pr) : "<none>");
-        cells[5] = kp_cellf("%zu", pr->nvictims);
+        if (marked(pr, wide, no_headers)) {
+            char *c = kp_cellf("%s*", cells[4]);
+
+            free(cells[4]);
+            cells[4] = c;
+        }
+        cells[5] = victims_cell(snap, pr);
         cells[6] = kp_cellf("%d", pr->pdb_violations);
         if (wide) {
             cells[7] = kp_xstrdup(pr->node >= 0 ?
@@ -296,9 +452,10 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
                 kp_whatif_wide_note(pr->pod, wide_note(snap, pr)));
         }
         kp_table_row_after(&t, cells, rep->explain_nodes ?
-                        node_lines(snap, pr) : NULL);
+                        node_lines(snap, rep, pr) : NULL);
     }
     kp_table_print(&t, no_headers, out);
+    sampled_footnote(rep, wide, no_headers, out);
 }
 
 /* ---- JSON ---- */
@@ -616,6 +773,14 @@ json_pod(struct kp_buf *b, const struct kp_snapshot *snap,
                       pr->num_candidates, pr->nexamined);
     if (rep->explain_nodes)
         json_nodes(b, snap, pr);
+    if (pr->diagnosis_json) {
+        kp_buf_puts(b, ",\n      \"diagnosis\": ");
+        kp_buf_puts(b, pr->diagnosis_json);
+    }
+    if (pr->fixes_json) {
+        kp_buf_puts(b, ",\n      \"fixes\": ");
+        kp_buf_puts(b, pr->fixes_json);
+    }
     kp_buf_puts(b, "\n    }");
 }
 
@@ -731,9 +896,11 @@ kp_render_summary(const struct kp_snapshot *snap, const struct kp_report *rep,
                                     "NOT-ELIGIBLE", "VICTIMS",
                                     "PDB-VIOLATIONS"};
     struct summary_row *rows = kp_xcalloc(rep->npods + 1, sizeof(*rows));
+    struct summary_row total;
     struct kp_table t;
-    size_t i, n = summary_rows(snap, rep, rows);
+    size_t i, k, n = summary_rows(snap, rep, rows);
 
+    memset(&total, 0, sizeof(total));
     kp_table_init(&t, 10, h);
     for (i = 0; i < n; i++) {
         const struct summary_row *r = &rows[i];
@@ -749,6 +916,26 @@ kp_render_summary(const struct kp_snapshot *snap, const struct kp_report *rep,
         cells[7] = kp_cellf("%zu", r->by_result[KP_RESULT_NOT_ELIGIBLE]);
         cells[8] = kp_cellf("%zu", r->victims);
         cells[9] = kp_cellf("%ld", r->pdb_violations);
+        kp_table_row(&t, cells);
+        total.pending += r->pending;
+        for (k = 0; k < 4; k++)
+            total.by_result[k] += r->by_result[k];
+        total.victims += r->victims;
+        total.pdb_violations += r->pdb_violations;
+    }
+    /* issue 26: a summary of several rows ends with their totals (not
+     * with --no-headers: a script sums what it needs) */
+    if (n > 1 && !no_headers) {
+        char *cells[10];
+
+        cells[0] = kp_xstrdup("TOTAL");
+        cells[1] = kp_xstrdup("-");
+        cells[2] = kp_xstrdup("-");
+        cells[3] = kp_cellf("%zu", total.pending);
+        for (k = 0; k < 4; k++)
+            cells[4 + k] = kp_cellf("%zu", total.by_result[k]);
+        cells[8] = kp_cellf("%zu", total.victims);
+        cells[9] = kp_cellf("%ld", total.pdb_violations);
         kp_table_row(&t, cells);
     }
     free(rows);

@@ -73,6 +73,13 @@ struct kp_pod_report {
     size_t npotential, num_candidates, nexamined;
     /* --explain-nodes, reported pods only: one per node, else NULL */
     struct kp_node_report *nodes;
+    /*
+     * A reported pod that does not fit as is (issue 26, diagnosis.h):
+     * -o json's "diagnosis" object and -o describe's lines; else NULL.
+     */
+    const char *diagnosis_json, *diagnosis_text;
+    /* the first Unschedulable ones: verified fixes (fixes.h), else NULL */
+    const char *fixes_json, *fixes_text;
 };
 
 /* A pod named or matched but not analysed, and why (run.c). */
@@ -96,6 +103,8 @@ struct kp_report {
     struct kp_strmap node_statuses;         /* interned kp_node_status */
     enum kp_mode mode;
     bool explain_nodes;             /* renderers print pr->nodes */
+    /* -v: the table's node lines one per node, not grouped (issue 26) */
+    bool explain_nodes_each;
     /*
      * The scheduler replayed (run_config.c): the -v line, -o json's
      * "scheduler" object; both in the output only when scheduler_shown
@@ -121,11 +130,22 @@ void kp_pod_report_keep_nodes(struct kp_report *rep,
                               const bool *seen,
                               const struct kp_preempt_result *res);
 
+/*
+ * --fail-on: one line per reported pod and condition of fail_on it
+ * matches, and per drain that would hang or stop (fail_on.c).
+ */
+void kp_fail_on_notes(const struct kp_snapshot *snap,
+                      const struct kp_report *rep, unsigned fail_on,
+                      struct kp_buf *out);
+
 void kp_render_table(const struct kp_snapshot *snap,
                      const struct kp_report *rep, bool wide, bool no_headers,
                      struct kp_buf *out);
 void kp_render_json(const struct kp_snapshot *snap,
                     const struct kp_report *rep, struct kp_buf *out);
+/* -o describe: one block per reported pod, with its diagnosis. */
+void kp_render_describe(const struct kp_snapshot *snap,
+                        const struct kp_report *rep, struct kp_buf *out);
 /* -o summary: reported pods counted per PriorityClass and namespace. */
 void kp_render_summary(const struct kp_snapshot *snap,
                        const struct kp_report *rep, bool no_headers,

@@ -19,6 +19,7 @@
 
 #include "kube_version.h"
 #include "config.h"
+#include "diagnosis.h"
 #include "victim_memo.h"
 #include "kp.h"
 #include "pool.h"
@@ -347,9 +348,13 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
     struct attempt at = {0};
     bool explain = o->explain_nodes && pr->reported;
     const struct kp_profile *prof = c->profile;
+    /* the numbers of a pod that does not fit: issue 26, diagnosis.h */
+    bool diagnose = pr->reported && (o->output == KP_OUTPUT_JSON ||
+                                     o->output == KP_OUTPUT_DESCRIBE ||
+                                     o->output >= KP_OUTPUT_YAML);
     struct kp_preempt_args args = {o->min_candidate_nodes_percentage,
                                    o->min_candidate_nodes_absolute,
-                                   o->offset, explain};
+                                   o->offset, explain || diagnose};
     struct kp_preempt_result res;
     const char *hist, *post;
 
@@ -392,6 +397,8 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
     hist = kp_reason_histogram(c->scratch, at.statuses, n, NULL);
     if (prof && !prof->default_preemption) {
         no_post_filter(c, rep, ra, pr, &at, hist);
+        if (diagnose)
+            kp_diagnose(c, ra, pr, at.statuses, NULL);
         return;
     }
     if (prof) {
@@ -439,6 +446,8 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
     pr->message = kp_arena_strdup(ra,
                                   fit_error(c->scratch, n, at.prefilter_msg,
                                             hist, post));
+    if (diagnose)
+        kp_diagnose(c, ra, pr, at.statuses, &res);
 }
 
 /*
@@ -762,10 +771,14 @@ kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
     } else {
         /* one pod at a time: SelectVictimsOnNode's answers may be kept */
         cl.victim_memo = kp_victim_memo_new(&cl);
-        for (i = 0; i < rep->npods; i++)
+        for (i = 0; i < rep->npods; i++) {
+            if (o->progress)
+                o->progress(o->progress_ctx, "analysing pending pods", i,
+                            rep->npods);
             if (!kp_whatif_deferred(rep->pods[i].pod) &&
                 !kp_rollout_deferred(rep->pods[i].pod))
                 run_one(&r, &rep->pods[i]);
+        }
     }
     if (rep->whatif)
         run_waves(&r, snap);

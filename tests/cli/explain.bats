@@ -22,9 +22,10 @@ OLD="$ROOT/tests/fixtures/explain/old-notes.json"
     assert_output "$(cat <<'EOF'
 TIME                   NODE     VICTIM               VICTIM-STATE   PREEMPTOR         PREEMPTOR-STATE   PDBS
 2026-11-21T08:31:10Z   node-c   batch/etl-worker-2   Gone           prod/search-0     Running           <unknown>
-2026-11-21T09:00:01Z   node-a   batch/etl-worker-0   Terminating    prod/checkout-0   Nominated         batch/etl-pdb
-2026-11-21T09:00:01Z   node-a   batch/etl-worker-1   Terminating    prod/checkout-0   Nominated         batch/etl-pdb
+2026-11-21T09:00:01Z   node-a   batch/etl-worker-0   Terminating    prod/checkout-0   Nominated         batch/etl-pdb(violated)
+2026-11-21T09:00:01Z   node-a   batch/etl-worker-1   Terminating    prod/checkout-0   Nominated         batch/etl-pdb(violated)
 
+Preemptors waiting for their victims (nominated, still pending):
 NAMESPACE   NAME         PRIORITY   NOMINATED-NODE   TERMINATING-VICTIMS
 prod        checkout-0   1000000    node-a           batch/etl-worker-0,batch/etl-worker-1
 EOF
@@ -144,7 +145,7 @@ EOF
 @test "-o wide adds the evidence and the event's note" {
     run "$KP" explain -f "$INCIDENT" -o wide --no-headers batch/etl-worker-0
     assert_success
-    assert_output --regexp ' batch/etl-pdb +event,condition +Preempted by pod 0000-0012 on node node-a$'
+    assert_line --index 0 --regexp ' batch/etl-pdb\(violated\) +event,condition +Preempted by pod 0000-0012 on node node-a$'
 }
 
 @test "explain --fail-on preemption exits 3 when a past preemption is listed, after the report" {
@@ -157,10 +158,20 @@ EOF
 
 @test "explain --fail-on pdb-violation matches a victim whose PDB has no disruption left" {
     need jq
+    # recomputed from the pods (issue 26), not status.disruptionsAllowed
+    # (1, stale): etl-pdb wants 2 healthy, etl-worker-2 was gone before
+    # 09:00, so evicting etl-worker-0 and -1 left 0 of 2
     run "$KP" explain -f "$INCIDENT" --fail-on pdb-violation
-    assert_success
+    assert_failure 3
     jq '(.items[] | select(.kind == "PodDisruptionBudget" and
-         .metadata.name == "etl-pdb") | .status.disruptionsAllowed) = 0' \
+         .metadata.name == "etl-pdb")) |= (.status.disruptionsAllowed = 0
+         | .spec.minAvailable = 0)' "$INCIDENT" >"$BATS_TEST_TMPDIR/zero.json"
+    run "$KP" explain -f "$BATS_TEST_TMPDIR/zero.json" --fail-on pdb-violation
+    assert_success
+    # without minAvailable/maxUnavailable: the budget left in status
+    jq '(.items[] | select(.kind == "PodDisruptionBudget" and
+         .metadata.name == "etl-pdb")) |= (.status.disruptionsAllowed = 0
+         | del(.spec.minAvailable))' \
         "$INCIDENT" >"$BATS_TEST_TMPDIR/exhausted.json"
     run "$KP" explain -f "$BATS_TEST_TMPDIR/exhausted.json" -o json \
         --fail-on preemption,pdb-violation

@@ -43,8 +43,8 @@ def avail(f): "0/\(.nodes | length) nodes are available: \(hist(f)).";
    | "preemption: \(.name): \(.message) <> \($want)"),
   "checked \($pods | length)"'
 
-@test "--explain-nodes prints a line per node under each pod, input order" {
-    run_kp -f "$CLUSTER" --explain-nodes prod/checkout-0 ml/train-1
+@test "--explain-nodes -v prints a line per node under each pod, input order" {
+    run_kp -f "$CLUSTER" --explain-nodes -v prod/checkout-0 ml/train-1
     [ "$status" -eq 0 ]
     run cat "$OUT"
     assert_output - <<'EOT'
@@ -64,7 +64,7 @@ EOT
 }
 
 @test "--explain-nodes: a pod that fits shows the chosen node, no preemption" {
-    run_kp -f "$CLUSTER" --explain-nodes --no-headers prod/sidecar-light
+    run_kp -f "$CLUSTER" --explain-nodes -v --no-headers prod/sidecar-light
     [ "$status" -eq 0 ]
     run cat "$OUT"
     assert_output - <<'EOT'
@@ -79,7 +79,7 @@ EOT
 @test "--explain-nodes -o wide: the wide rows unchanged, node lines under them" {
     run_kp -f "$CLUSTER" -o wide
     cp "$OUT" "$BATS_TEST_TMPDIR/wide"
-    run_kp -f "$CLUSTER" -o wide --explain-nodes
+    run_kp -f "$CLUSTER" -o wide --explain-nodes -v
     [ "$status" -eq 0 ]
     run diff <(grep -v '^  ' "$OUT") "$BATS_TEST_TMPDIR/wide"
     assert_success

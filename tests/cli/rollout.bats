@@ -64,8 +64,11 @@ kp_jq() {
         assert_success
         assert_line --partial "Rollout of Deployment prod/web: RollingUpdate (maxSurge 1, maxUnavailable 0), 3 old pod(s), 3 new pod(s), 3 replicas: 1 wave(s), 1 created, 0 deleted, 0 preempted; the rollout would never finish: new pod prod/web-rollout-0 stays Unschedulable (0/3 nodes are available: 3 Insufficient cpu."
         assert_line --partial "; maxUnavailable 0: no old pod goes before a new one runs"
-        run "$KP" -f "$R/cluster.json" --add "$R/deployment-too-big.yaml" --mode "$mode" --fail-on rollout-blocked
+        run --separate-stderr "$KP" -f "$R/cluster.json" --add "$R/deployment-too-big.yaml" --mode "$mode" --fail-on rollout-blocked
         assert_failure 3
+        # one stderr line says which rollout and why
+        assert_equal "${#stderr_lines[@]}" 1
+        [[ "$stderr" == "fail-on rollout-blocked: the rollout of Deployment prod/web never finishes: new pod prod/web-rollout-0 stays Unschedulable "* ]]
         run kp_jq deployment-too-big.yaml '.rollouts[0] | [.complete, .blocked.pod.name, (.waves | length), .waves[0].pending[0].name]' --mode "$mode"
         assert_output '[false,"web-rollout-0",1,"web-rollout-0"]'
         # the pods that never were created are not reported

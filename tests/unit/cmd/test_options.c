@@ -125,8 +125,8 @@ static const struct row rows[] = {
     {"no name before =", "--=json", -1, "bad flag syntax: --=json", NULL,
      NULL, NULL, 0, "", "", 0, 0, false, false, false, false},
     {"-o= is an empty format", "-o=", -1, "invalid output format '': "
-     "expected table, wide, json, yaml, name, summary, jsonpath=TEMPLATE, "
-     "jsonpath-file=FILE, custom-columns=SPEC or custom-columns-file=FILE",
+     "expected table, wide, json, yaml, name, summary, describe, "
+     "jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC or custom-columns-file=FILE",
      NULL, NULL, NULL, 0, "", "",
      0, 0, false, false, false, false},
     /* help */

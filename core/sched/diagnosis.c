@@ -1,0 +1,544 @@
+/*
+ * diagnosis.c - the numbers behind a FitError (issue 26): for a pod that
+ * does not fit as the cluster stands at its turn, what it requests, and
+ * per Filter reason the nodes it rules out (kube-scheduler's histogram,
+ * framework.Diagnosis.NodeToStatus of pkg/scheduler/schedule_one.go,
+ * counted per plugin and reason) with what a person needs to act on it:
+ *
+ *   NodeResourcesFit   the request, the largest allocatable and the most
+ *                      free on any node, "larger than any node", and
+ *                      fragmentation (enough free in aggregate, not on
+ *                      one node);
+ *   TaintToleration    the first untolerated NoSchedule/NoExecute taint
+ *                      of each node it rules out (what the plugin's
+ *                      Filter checks, taint_toleration.go), by
+ *                      key/value/effect with counts;
+ *   NodeAffinity       each nodeSelector entry and each required term,
+ *                      with how many nodes match it, and the values the
+ *                      nodes have for a key no node matches;
+ *   NodePorts          each host port the pod wants, with how many nodes
+ *                      have it in use;
+ *
+ * the other reasons are counted only.  Then what DryRunPreemption made
+ * of the nodes (pkg/scheduler/framework/preemption/preemption.go): how
+ * many were not tried (their status is not Unschedulable: evicting
+ * cannot help), how many had no lower-priority pod, how many would
+ * still reject the pod with every lower-priority pod gone.
+ *
+ * "Free" is allocatable minus what the node's pods request
+ * (NodeInfo.Requested), without the nominated pods the Filter also adds.
+ * Rendered once, at the pod's turn, as a JSON object and as the lines of
+ * -o describe (report.h: kp_pod_report.diagnosis_json/_text).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "corev1.h"
+#include "diagnosis.h"
+#include "plugins.h"
+
+/* "8", "3900m"; "15Gi", "512Mi", "1000"; extended resources as counts */
+static void
+put_qty(struct kp_buf *b, int id, int64_t v)
+{
+    static const char *const bin[] = {"Ki", "Mi", "Gi", "Ti", "Pi"};
+    int k = -1;
+
+    if (id == KP_RES_CPU) {
+        if (v % 1000 == 0)
+            kp_buf_printf(b, "%" PRId64, v / 1000);
+        else
+            kp_buf_printf(b, "%" PRId64 "m", v);
+        return;
+    }
+    if ((id == KP_RES_MEMORY || id == KP_RES_EPHEMERAL) && v != 0) {
+        while (k < 4 && v % ((int64_t)1024 << (10 * (k + 1))) == 0)
+            k++;
+        if (k >= 0) {
+            kp_buf_printf(b, "%" PRId64 "%s", v >> (10 * (k + 1)), bin[k]);
+            return;
+        }
+    }
+    kp_buf_printf(b, "%" PRId64, v);
+}
+
+static const char *
+qty(struct kp_buf *tmp, int id, int64_t v)
+{
+    tmp->len = 0;
+    put_qty(tmp, id, v);
+    return tmp->data;
+}
+
+/* ---- one reason's group ---- */
+
+struct group {
+    const char *plugin, *reason;
+    size_t nodes;
+};
+
+static size_t
+find_group(struct group *g, size_t *ng, const char *plugin,
+           const char *reason)
+{
+    size_t i;
+
+    for (i = 0; i < *ng; i++)
+        if (strcmp(g[i].reason, reason) == 0 &&
+            strcmp(g[i].plugin ? g[i].plugin : "",
+                   plugin ? plugin : "") == 0)
+            return i;
+    g[*ng].plugin = plugin;
+    g[*ng].reason = reason;
+    g[*ng].nodes = 0;
+    return (*ng)++;
+}
+
+static int
+resource_of_reason(const struct kp_snapshot *snap, const char *reason)
+{
+    size_t id;
+
+    if (strcmp(reason, KP_REASON_TOO_MANY_PODS) == 0)
+        return KP_RES_PODS;
+    for (id = 0; id < snap->nres; id++)
+        if (snap->res_reasons[id] && strcmp(snap->res_reasons[id],
+                                            reason) == 0)
+            return (int)id;
+    return -1;
+}
+
+static int64_t
+node_alloc(const struct kp_node_info *ni, int id)
+{
+    return ni->alloc ? ni->alloc[id]
+                     : kp_resvec_get(&ni->node->allocatable, id);
+}
+
+/*
+ * What the node's pods request, plus its nominated pods of the same or a
+ * higher priority than p, as the Filter counts them
+ * (RunFilterPluginsWithNominatedPods, addGENominatedPods).
+ */
+static int64_t
+node_used(const struct kp_cluster *cl, size_t node, const struct kp_pod *p,
+          int id)
+{
+    const struct kp_node_info *ni = &cl->nodes[node];
+    int64_t u = id == KP_RES_PODS ? (int64_t)ni->npods : ni->used[id];
+    size_t j;
+
+    for (j = 0; j < cl->nnominated[node]; j++) {
+        if (cl->nominated[node][j] == p ||
+            cl->nominated_prio[node][j] < p->priority)
+            continue;
+        u += id == KP_RES_PODS ? 1
+                              : cl->nominated_req[node][j * cl->nres + (size_t)id];
+    }
+    return u;
+}
+
+/* whether node i's status carries reason (from plugin) */
+static bool
+has_reason(const struct kp_status *st, const char *plugin,
+           const char *reason)
+{
+    int k;
+
+    if (!st->plugin || !plugin || strcmp(st->plugin, plugin) != 0)
+        return false;
+    for (k = 0; k < st->nreasons; k++)
+        if (strcmp(st->reasons[k], reason) == 0)
+            return true;
+    return false;
+}
+
+static int64_t
+pod_wants(const struct kp_pod *p, int id)
+{
+    return id == KP_RES_PODS ? 1 : kp_resvec_get(&p->req, id);
+}
+
+/*
+ * NodeResourcesFit: the largest allocatable of one resource over every
+ * node; the most free and the total free over the nodes the reason
+ * rules out (g: what the pod lacks there).
+ */
+static void
+resource_detail(const struct kp_cluster *cl, const struct kp_pod *p, int id,
+                const struct kp_status *st, const struct group *g,
+                struct kp_buf *js, struct kp_buf *tx, struct kp_buf *tmp)
+{
+    const struct kp_snapshot *snap = cl->snap;
+    int64_t want = pod_wants(p, id), best_alloc = 0, best_free = 0;
+    int64_t total_free = 0;
+    int ba = -1, bf = -1;
+    size_t i;
+    const char *name = id == KP_RES_PODS ? "pods" : snap->res_names[id];
+
+    for (i = 0; i < snap->nnodes; i++) {
+        const struct kp_node_info *ni = &cl->nodes[i];
+        int64_t a = node_alloc(ni, id), f = a - node_used(cl, i, p, id);
+
+        if (ba < 0 || a > best_alloc) {
+            best_alloc = a;
+            ba = (int)i;
+        }
+        if (!has_reason(&st[i], g->plugin, g->reason))
+            continue;
+        if (bf < 0 || f > best_free) {
+            best_free = f;
+            bf = (int)i;
+        }
+        if (f > 0)
+            total_free += f;
+    }
+    kp_buf_puts(js, ", \"resource\": ");
+    kp_buf_json_str(js, name);
+    kp_buf_printf(js, ", \"requested\": \"%s\"", qty(tmp, id, want));
+    kp_buf_printf(tx, "requests %s %s", qty(tmp, id, want), name);
+    if (ba >= 0 && bf >= 0) {
+        kp_buf_printf(js, ", \"largestAllocatable\": \"%s\", "
+                      "\"largestAllocatableNode\": ",
+                      qty(tmp, id, best_alloc));
+        kp_buf_json_str(js, snap->nodes[ba]->name);
+        kp_buf_printf(js, ", \"mostFree\": \"%s\", \"mostFreeNode\": ",
+                      qty(tmp, id, best_free < 0 ? 0 : best_free));
+        kp_buf_json_str(js, snap->nodes[bf]->name);
+        kp_buf_printf(js, ", \"totalFree\": \"%s\"",
+                      qty(tmp, id, total_free));
+        kp_buf_printf(tx, "; largest allocatable %s (%s)",
+                      qty(tmp, id, best_alloc), snap->nodes[ba]->name);
+        kp_buf_printf(tx, ", most free %s (%s)",
+                      qty(tmp, id, best_free < 0 ? 0 : best_free),
+                      snap->nodes[bf]->name);
+        kp_buf_printf(tx, ", %s free in all", qty(tmp, id, total_free));
+    }
+    kp_buf_printf(js, ", \"largerThanAnyNode\": %s, \"fragmented\": %s",
+                  want > best_alloc ? "true" : "false",
+                  want <= best_alloc && best_free < want &&
+                  total_free >= want ? "true" : "false");
+    if (want > best_alloc)
+        kp_buf_puts(tx, ": larger than any node");
+    else if (best_free < want && total_free >= want)
+        kp_buf_puts(tx, ": fragmented (enough free in aggregate, not on "
+                    "one node)");
+}
+
+/* the first taint of node i the pod does not tolerate (Filter's order) */
+static const struct kp_taint *
+untolerated(const struct kp_node *n, const struct kp_pod *p)
+{
+    size_t i;
+
+    for (i = 0; i < n->ntaints; i++) {
+        const struct kp_taint *t = &n->taints[i];
+
+        if ((strcmp(t->effect, "NoSchedule") == 0 ||
+             strcmp(t->effect, "NoExecute") == 0) && !kp_tolerates_any(p, t))
+            return t;
+    }
+    return NULL;
+}
+
+static bool
+same_taint(const struct kp_taint *a, const struct kp_taint *b)
+{
+    return strcmp(a->key, b->key) == 0 &&
+           strcmp(a->value ? a->value : "", b->value ? b->value : "") == 0 &&
+           strcmp(a->effect, b->effect) == 0;
+}
+
+static void
+taint_detail(const struct kp_cluster *cl, const struct kp_pod *p,
+             const struct kp_status *st, const struct group *g,
+             struct kp_buf *js, struct kp_buf *tx)
+{
+    const struct kp_snapshot *snap = cl->snap;
+    const struct kp_taint **t = kp_xcalloc(snap->nnodes + 1, sizeof(*t));
+    size_t *cnt = kp_xcalloc(snap->nnodes + 1, sizeof(size_t));
+    size_t i, j, n = 0;
+
+    for (i = 0; i < snap->nnodes; i++) {
+        const struct kp_taint *u;
+
+        if (!st[i].plugin || strcmp(st[i].plugin, g->plugin) != 0)
+            continue;
+        u = untolerated(snap->nodes[i], p);
+        if (!u)
+            continue;
+        for (j = 0; j < n && !same_taint(t[j], u); j++)
+            ;
+        if (j == n)
+            t[n++] = u;
+        cnt[j]++;
+    }
+    kp_buf_puts(js, ", \"taints\": [");
+    for (j = 0; j < n; j++) {
+        kp_buf_puts(js, j ? ", {\"key\": " : "{\"key\": ");
+        kp_buf_json_str(js, t[j]->key);
+        kp_buf_puts(js, ", \"value\": ");
+        kp_buf_json_str(js, t[j]->value ? t[j]->value : "");
+        kp_buf_puts(js, ", \"effect\": ");
+        kp_buf_json_str(js, t[j]->effect);
+        kp_buf_printf(js, ", \"nodes\": %zu}", cnt[j]);
+        kp_buf_printf(tx, "%s%s%s%s:%s on %zu node(s)", j ? ", " : "",
+                      t[j]->key, t[j]->value && t[j]->value[0] ? "=" : "",
+                      t[j]->value ? t[j]->value : "", t[j]->effect, cnt[j]);
+    }
+    kp_buf_puts(js, "]");
+    if (n)
+        kp_buf_puts(tx, "; the pod tolerates none of them");
+    free(t);
+    free(cnt);
+}
+
+/* the values the nodes carry for key, most frequent first (3 at most) */
+static void
+label_values(const struct kp_snapshot *snap, const char *key,
+             struct kp_buf *js, struct kp_buf *tx)
+{
+    const char **v = kp_xcalloc(snap->nnodes + 1, sizeof(*v));
+    size_t *cnt = kp_xcalloc(snap->nnodes + 1, sizeof(size_t));
+    size_t i, j, n = 0, shown;
+
+    for (i = 0; i < snap->nnodes; i++) {
+        const char *x = kp_labels_get(&snap->nodes[i]->labels, key);
+
+        x = x ? x : "<none>";
+        for (j = 0; j < n && strcmp(v[j], x) != 0; j++)
+            ;
+        if (j == n)
+            v[n++] = x;
+        cnt[j]++;
+    }
+    kp_buf_puts(js, ", \"nodeValues\": [");
+    kp_buf_puts(tx, " (the nodes have ");
+    for (shown = 0; shown < n && shown < 3; shown++) {
+        size_t best = 0;
+
+        for (j = 1; j < n; j++)
+            if (cnt[j] > cnt[best])
+                best = j;
+        kp_buf_puts(js, shown ? ", {\"value\": " : "{\"value\": ");
+        kp_buf_json_str(js, v[best]);
+        kp_buf_printf(js, ", \"nodes\": %zu}", cnt[best]);
+        kp_buf_printf(tx, "%s%s on %zu", shown ? ", " : "", v[best],
+                      cnt[best]);
+        cnt[best] = 0;
+    }
+    if (n > 3)
+        kp_buf_printf(tx, ", %zu more value(s)", n - 3);
+    kp_buf_puts(js, "]");
+    kp_buf_puts(tx, ")");
+    free(v);
+    free(cnt);
+}
+
+static void
+affinity_detail(const struct kp_cluster *cl, const struct kp_pod *p,
+                struct kp_buf *js, struct kp_buf *tx)
+{
+    const struct kp_snapshot *snap = cl->snap;
+    size_t i, k, m, nt = 0;
+
+    kp_buf_puts(js, ", \"nodeSelector\": [");
+    for (k = 0; k < p->node_selector.n; k++) {
+        const struct kp_label *l = &p->node_selector.items[k];
+
+        for (i = m = 0; i < snap->nnodes; i++) {
+            const char *x = kp_labels_get(&snap->nodes[i]->labels, l->key);
+
+            m += x && strcmp(x, l->value) == 0;
+        }
+        kp_buf_puts(js, k ? ", {\"key\": " : "{\"key\": ");
+        kp_buf_json_str(js, l->key);
+        kp_buf_puts(js, ", \"value\": ");
+        kp_buf_json_str(js, l->value);
+        kp_buf_printf(js, ", \"matchingNodes\": %zu", m);
+        kp_buf_printf(tx, "%snodeSelector %s=%s matches %zu node(s)",
+                      nt++ ? "; " : "", l->key, l->value, m);
+        if (m == 0)
+            label_values(snap, l->key, js, tx);
+        kp_buf_puts(js, "}");
+    }
+    kp_buf_puts(js, "], \"requiredTerms\": [");
+    for (k = 0; !p->required_node_affinity.is_null &&
+         k < p->required_node_affinity.nterms; k++) {
+        for (i = m = 0; i < snap->nnodes; i++)
+            m += kp_node_selector_term_matches(
+                &p->required_node_affinity.terms[k],
+                &snap->nodes[i]->labels, snap->nodes[i]->name);
+        kp_buf_printf(js, "%s{\"term\": %zu, \"matchingNodes\": %zu}",
+                      k ? ", " : "", k, m);
+        kp_buf_printf(tx, "%srequired node affinity term %zu matches %zu "
+                      "node(s)", nt++ ? "; " : "", k, m);
+    }
+    kp_buf_puts(js, "]");
+}
+
+static void
+ports_detail(const struct kp_cluster *cl, const struct kp_pod *p,
+             struct kp_buf *js, struct kp_buf *tx)
+{
+    const struct kp_snapshot *snap = cl->snap;
+    size_t i, k, m;
+
+    kp_buf_puts(js, ", \"hostPorts\": [");
+    for (k = 0; k < p->nhost_ports; k++) {
+        const struct kp_host_port *hp = &p->host_ports[k];
+
+        for (i = m = 0; i < snap->nnodes; i++)
+            m += kp_port_set_conflict(&cl->nodes[i].ports, hp);
+        kp_buf_printf(js, "%s{\"port\": %d, \"protocol\": ", k ? ", " : "",
+                      (int)hp->port);
+        kp_buf_json_str(js, hp->protocol);
+        kp_buf_puts(js, ", \"hostIP\": ");
+        kp_buf_json_str(js, hp->ip);
+        kp_buf_printf(js, ", \"nodesUsing\": %zu}", m);
+        kp_buf_printf(tx, "%shost port %s/%d in use on %zu node(s)",
+                      k ? ", " : "", hp->protocol, (int)hp->port, m);
+    }
+    kp_buf_puts(js, "]");
+}
+
+/* ---- preemption ---- */
+
+static void
+preemption_detail(const struct kp_pod_report *pr,
+                  const struct kp_preempt_result *res, size_t n,
+                  struct kp_buf *js, struct kp_buf *tx)
+{
+    size_t i, by[5] = {0, 0, 0, 0, 0}, novictims = 0;
+
+    if (!res) {
+        kp_buf_puts(js, "null");
+        kp_buf_puts(tx, "not run (no DefaultPreemption in the profile)");
+        return;
+    }
+    if (res->outcome == KP_PREEMPT_NOT_ELIGIBLE) {
+        kp_buf_puts(js, "{\"eligible\": false, \"reason\": ");
+        kp_buf_json_str(js, res->message);
+        kp_buf_puts(js, "}");
+        kp_buf_puts(tx, res->message);
+        return;
+    }
+    for (i = 0; res->nodes && i < n; i++) {
+        by[res->nodes[i].outcome]++;
+        if (res->nodes[i].outcome == KP_NODE_NO_VICTIMS_HELP &&
+            res->dry[i].nreasons &&
+            strcmp(res->dry[i].reasons[0],
+                   "No preemption victims found for incoming pod") == 0)
+            novictims++;
+    }
+    kp_buf_printf(js, "{\"eligible\": true, \"potentialNodes\": %zu, "
+                  "\"candidates\": %zu, \"notTried\": %zu, "
+                  "\"noLowerPriorityPods\": %zu, "
+                  "\"stillDoesNotFit\": %zu, \"notEvaluated\": %zu}",
+                  res->npotential, pr->ncandidates, by[KP_NODE_NOT_TRIED],
+                  novictims, by[KP_NODE_NO_VICTIMS_HELP] - novictims,
+                  by[KP_NODE_NOT_EVALUATED]);
+    if (pr->result == KP_RESULT_PREEMPTS)
+        kp_buf_printf(tx, "%zu candidate(s) among %zu potential node(s)",
+                      pr->ncandidates, res->npotential);
+    else
+        kp_buf_printf(tx, "no candidate");
+    kp_buf_printf(tx, "; %zu node(s) not tried (evicting pods cannot "
+                  "change what rejects the pod there)",
+                  by[KP_NODE_NOT_TRIED]);
+    if (novictims)
+        kp_buf_printf(tx, ", %zu without a lower-priority pod", novictims);
+    if (by[KP_NODE_NO_VICTIMS_HELP] - novictims)
+        kp_buf_printf(tx, ", %zu where the pod would not fit even with "
+                      "every lower-priority pod gone",
+                      by[KP_NODE_NO_VICTIMS_HELP] - novictims);
+}
+
+void
+kp_diagnose(const struct kp_cycle *c, struct kp_arena *ra,
+            struct kp_pod_report *pr, const struct kp_status *st,
+            const struct kp_preempt_result *res)
+{
+    const struct kp_cluster *cl = c->cl;
+    const struct kp_snapshot *snap = cl->snap;
+    const struct kp_pod *p = c->pod;
+    size_t n = snap->nnodes, i, ng = 0, r;
+    struct group *g;
+    struct kp_buf js, tx, tmp;
+    int k;
+
+    if (n == 0)
+        return;
+    kp_buf_init(&js);
+    kp_buf_init(&tx);
+    kp_buf_init(&tmp);
+    /* at most KP_MAX_REASONS per node, few distinct in practice */
+    g = kp_xcalloc(n * KP_MAX_REASONS + 1, sizeof(*g));
+    for (i = 0; i < n; i++)
+        for (k = 0; k < st[i].nreasons; k++)
+            g[find_group(g, &ng, st[i].plugin, st[i].reasons[k])].nodes++;
+    kp_buf_puts(&js, "{\"requests\": {");
+    kp_buf_puts(&tx, "Requests:    ");
+    for (r = 0; r < p->req.n; r++) {
+        int id = p->req.e[r].id;
+
+        kp_buf_puts(&js, r ? ", " : "");
+        kp_buf_json_str(&js, snap->res_names[id]);
+        kp_buf_printf(&js, ": \"%s\"", qty(&tmp, id, p->req.e[r].value));
+        kp_buf_printf(&tx, "%s%s %s", r ? ", " : "", snap->res_names[id],
+                      qty(&tmp, id, p->req.e[r].value));
+    }
+    if (p->req.n == 0)
+        kp_buf_puts(&tx, "<none>");
+    kp_buf_printf(&js, "}, \"nodes\": %zu, \"filters\": [", n);
+    kp_buf_printf(&tx, "\nFilters:     %zu node(s)\n", n);
+    for (i = 0; i < ng; i++) {
+        int id = resource_of_reason(snap, g[i].reason);
+
+        kp_buf_puts(&js, i ? ",\n        {\"plugin\": "
+                           : "\n        {\"plugin\": ");
+        kp_buf_json_str_or_null(&js, g[i].plugin);
+        kp_buf_puts(&js, ", \"reason\": ");
+        kp_buf_json_str(&js, g[i].reason);
+        kp_buf_printf(&js, ", \"nodes\": %zu", g[i].nodes);
+        kp_buf_printf(&tx, "  %zu %s", g[i].nodes, g[i].reason);
+        if (g[i].plugin)
+            kp_buf_printf(&tx, " (%s)", g[i].plugin);
+        kp_buf_puts(&tx, "\n");
+        if (g[i].plugin && strcmp(g[i].plugin, "NodeResourcesFit") == 0 &&
+            id >= 0) {
+            kp_buf_puts(&tx, "      ");
+            resource_detail(cl, p, id, st, &g[i], &js, &tx, &tmp);
+            kp_buf_puts(&tx, "\n");
+        } else if (g[i].plugin &&
+                   strcmp(g[i].plugin, "TaintToleration") == 0) {
+            kp_buf_puts(&tx, "      ");
+            taint_detail(cl, p, st, &g[i], &js, &tx);
+            kp_buf_puts(&tx, "\n");
+        } else if (g[i].plugin && strcmp(g[i].plugin, "NodeAffinity") == 0 &&
+                   strcmp(g[i].reason, KP_REASON_NODE_AFFINITY) == 0) {
+            kp_buf_puts(&tx, "      ");
+            affinity_detail(cl, p, &js, &tx);
+            kp_buf_puts(&tx, "\n");
+        } else if (g[i].plugin && strcmp(g[i].plugin, "NodePorts") == 0) {
+            kp_buf_puts(&tx, "      ");
+            ports_detail(cl, p, &js, &tx);
+            kp_buf_puts(&tx, "\n");
+        }
+        kp_buf_puts(&js, "}");
+    }
+    kp_buf_puts(&js, ng ? "\n      ],\n      \"preemption\": "
+                        : "],\n      \"preemption\": ");
+    kp_buf_puts(&tx, "Preemption:  ");
+    preemption_detail(pr, res, n, &js, &tx);
+    kp_buf_puts(&js, "}");
+    kp_buf_puts(&tx, "\n");
+    pr->diagnosis_json = kp_arena_strndup(ra, js.data, js.len);
+    pr->diagnosis_text = kp_arena_strndup(ra, tx.data, tx.len);
+    free(g);
+    kp_buf_release(&js);
+    kp_buf_release(&tx);
+    kp_buf_release(&tmp);
+}
