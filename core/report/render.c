@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "object_meta.h"
 #include "report.h"
 #include "table.h"
 #include "whatif.h"
@@ -573,6 +574,8 @@ json_pod(struct kp_buf *b, const struct kp_snapshot *snap,
     kp_buf_json_str(b, p->ns);
     kp_buf_puts(b, ",\n      \"name\": ");
     kp_buf_json_str(b, p->name);
+    kp_buf_puts(b, ",\n      ");
+    kp_json_object_meta(b, p, NULL, NULL, NULL);
     /* only pods from --add carry the field */
     if (p->from_add)
         kp_buf_puts(b, ",\n      \"added\": true");
@@ -582,11 +585,11 @@ json_pod(struct kp_buf *b, const struct kp_snapshot *snap,
                   "      \"result\": \"%s\",\n", p->priority,
                   p->preempt_never ? "Never" : "PreemptLowerPriority",
                   result_names[pr->result]);
-    if (pr->result == KP_RESULT_FITS) {
-        kp_buf_puts(b, "      \"node\": ");
-        kp_buf_json_str(b, snap->nodes[pr->node]->name);
-        kp_buf_puts(b, ",\n");
-    }
+    /* present for every pod, null unless it fits (the report's one rule) */
+    kp_buf_puts(b, "      \"node\": ");
+    kp_buf_json_str_or_null(b, pr->result == KP_RESULT_FITS ?
+                            snap->nodes[pr->node]->name : NULL);
+    kp_buf_puts(b, ",\n");
     kp_buf_puts(b, "      \"nominatedNode\": ");
     kp_buf_json_str_or_null(b, shown_nominated_node(snap, pr));
     if (pr->result == KP_RESULT_NOT_ELIGIBLE)

@@ -444,10 +444,10 @@ assert y == j and list(y) == list(j) and list(y["pods"][0]) == list(j["pods"][0]
     assert_success
     assert_output "$(cat <<'OUT'
 NAME            PRIORITY   NODE     VICTIMS
-backfill-0      500        <nil>    <none>
+backfill-0      500        <none>   <none>
 search-0        100000     node-c   etl-worker-2
-sidecar-light   100000     <nil>    <none>
-train-1         100000     <nil>    <none>
+sidecar-light   100000     <none>   <none>
+train-1         100000     <none>   <none>
 checkout-0      1000000    node-a   etl-worker-0,etl-worker-1
 OUT
 )"
