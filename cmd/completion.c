@@ -103,6 +103,7 @@ static const struct {
     {"version", "print the version, the kube-scheduler releases replayed "
      "and the libraries' versions"},
     {"completion", "print a shell completion script"},
+    {"help", "print a command's help"},
 };
 
 /* Flags that may be given more than once without taking an argument. */

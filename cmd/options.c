@@ -4,6 +4,7 @@
  * handler parses numbers; every value is checked before it is used.
  */
 #include "options.h"
+#include "help.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -579,41 +580,11 @@ kp_usage(struct kp_buf *out)
     kp_usage_as(NULL, out);
 }
 
+/* the root command's help (help.c) */
 void
 kp_usage_as(const char *prog, struct kp_buf *out)
 {
-    size_t i;
-
-    if (!prog)
-        prog = "kubectl-preempt";
-    kp_buf_printf(out,
-        "Usage: %s [flags] [POD...]\n"
-        "       %s explain [flags] [POD...]\n"
-        "       %s version\n"
-        "       %s completion bash|zsh|fish\n"
-        "\n", prog, prog, prog, prog);
-    kp_buf_puts(out,
-        "Replays kube-scheduler's preemption for pending pods and reports,\n"
-        "for each, whether it fits, whom it would preempt, on which node,\n"
-        "and which PodDisruptionBudgets that violates.  POD is NAME,\n"
-        "NAMESPACE/NAME or pod/NAME.  Without -f the live cluster is read.\n"
-        "'explain' lists past preemptions (Preempted events, DisruptionTarget\n"
-        "conditions, nominated pods) found in the -f files.\n"
-        "\nFlags:\n");
-    for (i = 0; i < kp_nflags; i++) {
-        const struct kp_flag *f = &kp_flags[i];
-        char left[64];
-
-        snprintf(left, sizeof(left), "%s%c%s--%s%s%s",
-                 f->short_name ? "-" : "", f->short_name ? f->short_name : ' ',
-                 f->short_name ? ", " : "  ", f->long_name,
-                 f->arg_name ? " " : "", f->arg_name ? f->arg_name : "");
-        kp_buf_printf(out, "  %-44s %s\n", left + (f->short_name ? 0 : 1),
-                      f->help);
-    }
-    kp_buf_puts(out,
-        "\nExit status: 0 analysis done, 1 bad input or cluster error,\n"
-        "2 usage error, 3 a --fail-on condition matched.\n");
+    kp_help(prog, NULL, out);
 }
 
 static bool
@@ -844,7 +815,7 @@ parse_args(struct parser *p, const char **command)
             rc = parse_short_arg(p, a);
         } else if (command && !*command && p->o->npods == 0 &&
                    (strcmp(a, "explain") == 0 ||
-                    strcmp(a, "version") == 0)) {
+                    strcmp(a, "version") == 0 || strcmp(a, "help") == 0)) {
             *command = a;           /* the first word that is no flag's */
         } else {
             rc = push_pod(p->o, a, p->err);
@@ -886,6 +857,24 @@ check_options(struct kp_options *o, struct kp_error *err)
     return 0;
 }
 
+/*
+ * The command whose help --help asks for: the one before it, else the
+ * first later word that names one ("--help explain"), as cobra finds the
+ * command before it reads --help.
+ */
+static const char *
+help_command(const struct parser *p, const char **command)
+{
+    int i;
+
+    if (command && *command)
+        return *command;
+    for (i = p->i; i < p->argc; i++)
+        if (p->argv[i][0] != '-' && kp_help_topic(p->argv[i]))
+            return p->argv[i];
+    return NULL;
+}
+
 int
 kp_options_parse_command(struct kp_options *o, int argc, char **argv,
                          const char **command, struct kp_buf *out,
@@ -898,7 +887,7 @@ kp_options_parse_command(struct kp_options *o, int argc, char **argv,
         *command = NULL;
     rc = parse_args(&p, command);
     if (rc == 1)
-        kp_usage_as(o->program_name, out);
+        kp_help(o->program_name, help_command(&p, command), out);
     if (rc == 2)
         kp_version_text(out);
     if (rc != 0)

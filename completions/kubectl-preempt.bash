@@ -18,7 +18,7 @@ __kubectl_preempt_flags=(--filename -f --recursive -R --output -o --sort-by
     --kube-version --kubeconfig --context --cluster --user --server -s
     --token --certificate-authority --insecure-skip-tls-verify
     --request-timeout --snapshot-out --verbose -v --help -h --version)
-__kubectl_preempt_commands=(explain version completion)
+__kubectl_preempt_commands=(explain version completion help)
 
 # __kubectl_preempt_arg FLAG: set REPLY to what FLAG's argument
 # completes to (file, namespace, context, cluster, user, word or

@@ -307,8 +307,10 @@ complete -c kubectl-preempt -n 'test (__kubectl_preempt_nwords) -eq 1' \
     -a version -d 'print the version, the kube-scheduler releases replayed and the libraries\' versions'
 complete -c kubectl-preempt -n 'test (__kubectl_preempt_nwords) -eq 1' \
     -a completion -d 'print a shell completion script'
+complete -c kubectl-preempt -n 'test (__kubectl_preempt_nwords) -eq 1' \
+    -a help -d 'print a command\'s help'
 complete -c kubectl-preempt \
     -n '__kubectl_preempt_in completion; and test (__kubectl_preempt_nwords) -eq 2' \
     -a 'bash zsh fish'
-complete -c kubectl-preempt -n 'not __kubectl_preempt_in explain version completion' \
+complete -c kubectl-preempt -n 'not __kubectl_preempt_in explain version completion help' \
     -a '(__kubectl_preempt_pods)'
