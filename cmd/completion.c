@@ -88,6 +88,15 @@ static const struct {
     {"certificate-authority", ROLE_KUBECTL},
     {"insecure-skip-tls-verify", ROLE_KUBECTL},
     {"request-timeout", ROLE_KUBECTL},
+    {"tls-server-name", ROLE_KUBECTL},
+    {"client-certificate", ROLE_KUBECTL},
+    {"client-key", ROLE_KUBECTL},
+    {"username", ROLE_KUBECTL},
+    {"password", ROLE_KUBECTL},
+    {"as", ROLE_KUBECTL},
+    {"as-group", ROLE_KUBECTL},
+    {"as-uid", ROLE_KUBECTL},
+    {"disable-compression", ROLE_KUBECTL},
 };
 
 /*

@@ -395,6 +395,31 @@ STR_HANDLER(h_server, server)
 STR_HANDLER(h_token, token)
 STR_HANDLER(h_ca, certificate_authority)
 STR_HANDLER(h_snapshot_out, snapshot_out)
+STR_HANDLER(h_as, conn.as)
+STR_HANDLER(h_as_uid, conn.as_uid)
+STR_HANDLER(h_client_cert, conn.client_certificate)
+STR_HANDLER(h_client_key, conn.client_key)
+STR_HANDLER(h_tls_server_name, conn.tls_server_name)
+STR_HANDLER(h_username, conn.username)
+STR_HANDLER(h_password, conn.password)
+
+/* --as-group: pflag's StringArray, one group per flag, commas kept */
+static int
+h_as_group(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    (void)e;
+    push(&o->conn.as_groups, &o->conn.nas_groups, a);
+    return 0;
+}
+
+static int
+h_disable_compression(struct kp_options *o, const char *a,
+                      struct kp_error *e)
+{
+    (void)e;
+    o->conn.disable_compression = strcmp(a, "true") == 0;
+    return 0;
+}
 
 static int
 h_insecure(struct kp_options *o, const char *a, struct kp_error *e)
@@ -561,6 +586,28 @@ const struct kp_flag kp_flags[] = {
      "CA certificate file for the API server", h_ca},
     {"insecure-skip-tls-verify", 0, KP_ARG_NONE, NULL, NULL,
      "do not verify the API server's certificate (insecure)", h_insecure},
+    {"tls-server-name", 0, KP_ARG_REQUIRED, "NAME", NULL,
+     "server name to check the API server's certificate against (and "
+     "send as SNI)", h_tls_server_name},
+    {"client-certificate", 0, KP_ARG_REQUIRED, "FILE", NULL,
+     "client certificate file for TLS", h_client_cert},
+    {"client-key", 0, KP_ARG_REQUIRED, "FILE", NULL,
+     "client key file for TLS", h_client_key},
+    {"username", 0, KP_ARG_REQUIRED, "NAME", NULL,
+     "username for basic authentication to the API server", h_username},
+    {"password", 0, KP_ARG_REQUIRED, "PASSWORD", NULL,
+     "password for basic authentication (never printed)", h_password},
+    {"as", 0, KP_ARG_REQUIRED, "USER", NULL,
+     "impersonate this user (Impersonate-User), as kubectl --as",
+     h_as},
+    {"as-group", 0, KP_ARG_REQUIRED, "GROUP", NULL,
+     "impersonate this group too (Impersonate-Group); repeatable",
+     h_as_group},
+    {"as-uid", 0, KP_ARG_REQUIRED, "UID", NULL,
+     "impersonate this UID (Impersonate-Uid)", h_as_uid},
+    {"disable-compression", 0, KP_ARG_NONE, NULL, NULL,
+     "do not ask the API server for compressed responses",
+     h_disable_compression},
     {"request-timeout", 0, KP_ARG_REQUIRED, "DURATION", NULL,
      "timeout of each API request, e.g. 30s (default 0: none)", h_timeout},
     {"snapshot-out", 0, KP_ARG_REQUIRED, "FILE", NULL,
@@ -916,6 +963,8 @@ kp_options_release(struct kp_options *o)
     free((void *)o->remove_selectors);
     free((void *)o->add_nodes);
     free((void *)o->add_node_files);
+    free((void *)o->conn.as_groups);
+    o->conn.as_groups = NULL;
     o->cordon = o->drain = o->drain_selectors = o->remove_nodes = NULL;
     o->remove_selectors = o->add_nodes = o->add_node_files = NULL;
 }

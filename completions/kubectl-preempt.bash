@@ -17,6 +17,8 @@ __kubectl_preempt_flags=(--filename -f --recursive -R --output -o --sort-by
     --fail-on --scheduler-name --config --profile --ignore-unknown-plugins
     --kube-version --kubeconfig --context --cluster --user --server -s
     --token --certificate-authority --insecure-skip-tls-verify
+    --tls-server-name --client-certificate --client-key --username
+    --password --as --as-group --as-uid --disable-compression
     --request-timeout --snapshot-out --verbose -v --help -h --version)
 __kubectl_preempt_commands=(explain version completion help)
 
@@ -55,6 +57,14 @@ __kubectl_preempt_arg()
     --server | -s) REPLY='word' ;;
     --token) REPLY='word' ;;
     --certificate-authority) REPLY='file' ;;
+    --tls-server-name) REPLY='word' ;;
+    --client-certificate) REPLY='file' ;;
+    --client-key) REPLY='file' ;;
+    --username) REPLY='word' ;;
+    --password) REPLY='word' ;;
+    --as) REPLY='word' ;;
+    --as-group) REPLY='word' ;;
+    --as-uid) REPLY='word' ;;
     --request-timeout) REPLY='word' ;;
     --snapshot-out) REPLY='file' ;;
     *) REPLY='' ;;
@@ -111,6 +121,33 @@ __kubectl_preempt_note()
         ;;
     --insecure-skip-tls-verify)
         __kp_kubectl+=(--insecure-skip-tls-verify)
+        ;;
+    --tls-server-name)
+        __kp_kubectl+=(--tls-server-name="$2")
+        ;;
+    --client-certificate)
+        __kp_kubectl+=(--client-certificate="${2/#\~/$HOME}")
+        ;;
+    --client-key)
+        __kp_kubectl+=(--client-key="${2/#\~/$HOME}")
+        ;;
+    --username)
+        __kp_kubectl+=(--username="$2")
+        ;;
+    --password)
+        __kp_kubectl+=(--password="$2")
+        ;;
+    --as)
+        __kp_kubectl+=(--as="$2")
+        ;;
+    --as-group)
+        __kp_kubectl+=(--as-group="$2")
+        ;;
+    --as-uid)
+        __kp_kubectl+=(--as-uid="$2")
+        ;;
+    --disable-compression)
+        __kp_kubectl+=(--disable-compression)
         ;;
     --request-timeout)
         __kp_kubectl+=(--request-timeout="$2")

@@ -67,6 +67,22 @@ function __kubectl_preempt_arg --description 'What the argument of a flag comple
             echo word
         case --certificate-authority
             echo file
+        case --tls-server-name
+            echo word
+        case --client-certificate
+            echo file
+        case --client-key
+            echo file
+        case --username
+            echo word
+        case --password
+            echo word
+        case --as
+            echo word
+        case --as-group
+            echo word
+        case --as-uid
+            echo word
         case --request-timeout
             echo word
         case --snapshot-out
@@ -108,6 +124,24 @@ function __kubectl_preempt_note --description 'Keep what the lookups need from a
             set -ga __kp_kubectl --certificate-authority=(string replace -r -- '^~/' $HOME/ $argv[2])
         case --insecure-skip-tls-verify
             set -ga __kp_kubectl --insecure-skip-tls-verify
+        case --tls-server-name
+            set -ga __kp_kubectl --tls-server-name=$argv[2]
+        case --client-certificate
+            set -ga __kp_kubectl --client-certificate=(string replace -r -- '^~/' $HOME/ $argv[2])
+        case --client-key
+            set -ga __kp_kubectl --client-key=(string replace -r -- '^~/' $HOME/ $argv[2])
+        case --username
+            set -ga __kp_kubectl --username=$argv[2]
+        case --password
+            set -ga __kp_kubectl --password=$argv[2]
+        case --as
+            set -ga __kp_kubectl --as=$argv[2]
+        case --as-group
+            set -ga __kp_kubectl --as-group=$argv[2]
+        case --as-uid
+            set -ga __kp_kubectl --as-uid=$argv[2]
+        case --disable-compression
+            set -ga __kp_kubectl --disable-compression
         case --request-timeout
             set -ga __kp_kubectl --request-timeout=$argv[2]
     end
@@ -291,6 +325,24 @@ complete -c kubectl-preempt -l certificate-authority -r -F \
     -d 'CA certificate file for the API server'
 complete -c kubectl-preempt -l insecure-skip-tls-verify \
     -d 'do not verify the API server\'s certificate (insecure)'
+complete -c kubectl-preempt -l tls-server-name -x \
+    -d 'server name to check the API server\'s certificate against (and send as SNI)'
+complete -c kubectl-preempt -l client-certificate -r -F \
+    -d 'client certificate file for TLS'
+complete -c kubectl-preempt -l client-key -r -F \
+    -d 'client key file for TLS'
+complete -c kubectl-preempt -l username -x \
+    -d 'username for basic authentication to the API server'
+complete -c kubectl-preempt -l password -x \
+    -d 'password for basic authentication (never printed)'
+complete -c kubectl-preempt -l as -x \
+    -d 'impersonate this user (Impersonate-User), as kubectl --as'
+complete -c kubectl-preempt -l as-group -x \
+    -d 'impersonate this group too (Impersonate-Group); repeatable'
+complete -c kubectl-preempt -l as-uid -x \
+    -d 'impersonate this UID (Impersonate-Uid)'
+complete -c kubectl-preempt -l disable-compression \
+    -d 'do not ask the API server for compressed responses'
 complete -c kubectl-preempt -l request-timeout -x \
     -d 'timeout of each API request, e.g. 30s (default 0: none)'
 complete -c kubectl-preempt -l snapshot-out -r -F \

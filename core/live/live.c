@@ -224,6 +224,7 @@ load_live(struct kp_snapshot *s, const struct kp_options *o,
     lo.token = o->token;
     lo.certificate_authority = o->certificate_authority;
     lo.insecure_skip_tls_verify = o->insecure_skip_tls_verify;
+    lo.conn = &o->conn;
     lo.request_timeout_ms = o->request_timeout_ms;
     lo.warn = on_warn;
     lo.warn_ctx = s;
