@@ -550,8 +550,8 @@ const struct kp_flag kp_flags[] = {
     {"fail-on", 0, KP_ARG_REQUIRED, "CONDITION",
      "preemption pdb-violation unschedulable drain-blocked",
      "exit 3 when a reported pod preempts, violates a PDB or is "
-     "unschedulable, or a --drain would hang or stop; comma-separated, "
-     "repeatable", h_fail_on},
+     "unschedulable, or a --drain would hang or stop (stderr says which); "
+     "comma-separated, repeatable", h_fail_on},
     {"scheduler-name", 0, KP_ARG_REQUIRED, "NAME", NULL,
      "analyse pods of this scheduler (default default-scheduler)",
      h_scheduler},

@@ -1318,7 +1318,9 @@ no_server(struct kp_rest_config *rc, const struct kc_merged *m,
         return kp_errorf(err, KP_EXIT_ERROR, "no configuration has been "
                          "provided: no kubeconfig file was found and this "
                          "is not running in a cluster; use --kubeconfig, "
-                         "KUBECONFIG or --server");
+                         "KUBECONFIG or --server, or -f FILE to analyse a "
+                         "snapshot (kubectl get nodes,pods,pdb,"
+                         "priorityclasses -A -o json > FILE)");
     if (!rc->context_name)
         return kp_errorf(err, KP_EXIT_ERROR, "invalid configuration: no "
                          "current context is set; use --context or "

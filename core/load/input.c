@@ -402,6 +402,7 @@ load_dir(struct kp_snapshot *s, struct kp_input *in, const char *path,
     struct walk w = {s, in->recursive, 0};
     bool dump = is_cluster_info_dump(path);
 
+    s->merge_duplicates = true;     /* many files (snapshot.h) */
     if (walk_dir(&w, path, 0, err) < 0)
         return -1;
     if (dump && !in->recursive)

@@ -68,6 +68,14 @@ struct kp_snapshot {
     struct kp_strmap sc_index;
     struct kp_strmap csinode_index;
     /*
+     * Several -f files or a directory (issue 29): an object found twice
+     * is merged when identical, refused when not (snapshot.c,
+     * merge_duplicate); seen keeps each object's first file and a hash
+     * of its contents.
+     */
+    bool merge_duplicates;
+    struct kp_strmap seen;
+    /*
      * The input carries PVCs: a PersistentVolumeClaim object or a
      * PersistentVolumeClaimList (even empty, as the API returns it).
      * Without them the PVC and ephemeral volumes of pods are left out

@@ -260,10 +260,12 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
                                      "DECIDED-BY", "VICTIM-PODS", "ADDED",
                                      "MESSAGE"};
     bool added = wide && any_added(snap);
+    /* one namespace: no NAMESPACE column, as kubectl get -n */
+    size_t skip = rep->one_namespace ? 1 : 0;
     struct kp_table t;
     size_t i;
 
-    kp_table_init(&t, wide ? 12 + added : 7, added ? ha : h);
+    kp_table_init(&t, (wide ? 12 + added : 7) - skip, (added ? ha : h) + skip);
     if (wide && !no_headers && rep->scheduler_shown)
         kp_buf_printf(out, "# %s\n", rep->scheduler_line);
 
@@ -294,7 +296,9 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
             cells[11 + added] = kp_whatif_wide_note(pr->pod,
                                                     wide_note(snap, pr));
         }
-        kp_table_row_after(&t, cells, rep->explain_nodes ?
+        if (skip)
+            free(cells[0]);
+        kp_table_row_after(&t, cells + skip, rep->explain_nodes ?
                         node_lines(snap, pr) : NULL);
     }
     kp_table_print(&t, no_headers, out);

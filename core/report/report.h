@@ -91,6 +91,11 @@ struct kp_report {
     enum kp_mode mode;
     bool explain_nodes;             /* renderers print pr->nodes */
     /*
+     * The report is of one namespace (-n, or live without -A): the table
+     * has no NAMESPACE column, as kubectl get has none then (issue 29).
+     */
+    bool one_namespace;
+    /*
      * The scheduler replayed (run_config.c): the -v line, -o json's
      * "scheduler" object; both in the output only when scheduler_shown
      * (--config, --profile or --kube-version given).
