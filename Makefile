@@ -125,7 +125,7 @@ selfcheck: deps
 	@$(MAKE) --no-print-directory selfcheck-build BUILD=build
 	build-selfcheck/tests/selfcheck $(SELFCHECK_SEEDS)
 
-demo: $(BIN)
+demo: all
 	./$(BIN) -f examples/cluster.json -o wide
 
 # One pass of the suite against $(BUILD) (used twice by `make test`).

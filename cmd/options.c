@@ -566,7 +566,8 @@ const struct kp_flag kp_flags[] = {
     {"ignore-unknown-plugins", 0, KP_ARG_NONE, NULL, NULL,
      "--config: run without out-of-tree plugins and extenders (each "
      "report warns) instead of failing", h_ignore_unknown},
-    {"kube-version", 0, KP_ARG_REQUIRED, "X.Y", NULL,
+    {"kube-version", 0, KP_ARG_REQUIRED, "X.Y",
+     "1.31 1.32 1.33 1.34 1.35 1.36 1.37 1.38",
      "kube-scheduler version replayed, 1.31 to 1.38 (default: the live "
      "cluster's, or the newest kubelet of the snapshot's nodes)",
      h_kube_version},

@@ -32,12 +32,12 @@ __kubectl_preempt_arg()
     --output | -o) REPLY='values table wide json yaml name summary jsonpath= jsonpath-file= custom-columns= custom-columns-file=' ;;
     --sort-by) REPLY='word' ;;
     --add) REPLY='file' ;;
-    --cordon) REPLY='word' ;;
-    --drain) REPLY='word' ;;
+    --cordon) REPLY='node' ;;
+    --drain) REPLY='node' ;;
     --drain-selector) REPLY='word' ;;
-    --remove-node) REPLY='word' ;;
+    --remove-node) REPLY='node' ;;
     --remove-nodes-selector) REPLY='word' ;;
-    --add-node) REPLY='word' ;;
+    --add-node) REPLY='node' ;;
     --add-node-file) REPLY='file' ;;
     --namespace | -n) REPLY='namespace' ;;
     --selector | -l) REPLY='word' ;;
@@ -49,7 +49,7 @@ __kubectl_preempt_arg()
     --scheduler-name) REPLY='word' ;;
     --config) REPLY='file' ;;
     --profile) REPLY='values LowNodeUtilization HighNodeUtilization NoScoring' ;;
-    --kube-version) REPLY='word' ;;
+    --kube-version) REPLY='values 1.31 1.32 1.33 1.34 1.35 1.36 1.37 1.38' ;;
     --kubeconfig) REPLY='file' ;;
     --context) REPLY='context' ;;
     --cluster) REPLY='cluster' ;;
@@ -227,9 +227,15 @@ __kubectl_preempt_value()
         read -ra vals <<<"${kind#* }"
         __kubectl_preempt_add "$cur" "$pre" < <(printf '%s\n' "${vals[@]}")
         ;;
-    namespace)
+    namespace | node)
+        if [[ $__kp_file ]]; then
+            [[ $__kp_stdin ]] && return
+            __kubectl_preempt_add "$cur" "$pre" < <("$__kp_self" \
+                completion names "${kind}s" "${__kp_snap[@]}" 2>/dev/null)
+            return
+        fi
         __kubectl_preempt_add "$cur" "$pre" < <(__kubectl_preempt_kubectl \
-            get namespaces -o "jsonpath={range .items[*]}{.metadata.name}$nl")
+            get "${kind}s" -o "jsonpath={range .items[*]}{.metadata.name}$nl")
         ;;
     context | cluster | user)
         __kubectl_preempt_add "$cur" "$pre" < <(__kubectl_preempt_kubectl \
@@ -248,9 +254,14 @@ __kubectl_preempt_pods()
     [[ $cur == */* ]] && ns=
     if [[ $__kp_file ]]; then
         [[ $__kp_stdin ]] && return
-        __kubectl_preempt_add "$cur" "" < <("$__kp_self" "${__kp_snap[@]}" \
-            --output=table --no-headers 2>/dev/null | awk -v ns="$ns" \
-            'ns == "" { print $1 "/" $2 } ns != "" && $1 == ns { print $2 }')
+        # explain: the victims and preemptors of its preemptions
+        local t='{range .items[*]}{.metadata.namespace} {.metadata.name}{"\n"}'
+        [[ $__kp_cmd == explain ]] &&
+            t+='{.preemptor.namespace} {.preemptor.name}{"\n"}'
+        __kubectl_preempt_add "$cur" "" < <("$__kp_self" ${__kp_cmd:+"$__kp_cmd"} \
+            "${__kp_snap[@]}" -o "jsonpath=$t{end}" 2>/dev/null |
+            awk -v ns="$ns" 'NF == 2 && !seen[$0]++ && (ns == "" || $1 == ns) {
+                print ns == "" ? $1 "/" $2 : $2 }')
         return
     fi
     if [[ $cur == */* ]]; then
@@ -305,6 +316,10 @@ _kubectl_preempt()
     __kubectl_preempt_scan "${words[@]:1:n-2}"
     if [[ $__kp_want ]]; then
         __kubectl_preempt_value "$__kp_want" "$cur"
+    elif [[ ! $__kp_dashdash && $cur == -[!-]=* ]]; then
+        __kubectl_preempt_arg "${cur:0:2}"
+        [[ $REPLY ]] && __kubectl_preempt_value "$REPLY" "${cur:3}" \
+            "${cur:0:3}"
     elif [[ ! $__kp_dashdash && $cur == --*=* ]]; then
         __kubectl_preempt_arg "${cur%%=*}"
         [[ $REPLY ]] && __kubectl_preempt_value "$REPLY" "${cur#*=}" \
@@ -313,7 +328,9 @@ _kubectl_preempt()
         __kubectl_preempt_add "$cur" "" < <(printf '%s\n' \
             "${__kubectl_preempt_flags[@]}")
     else
-        [[ $__kp_cmd ]] || __kubectl_preempt_pods "$cur"
+        # explain's pods come from the -f files only
+        [[ $__kp_cmd && ($__kp_cmd != explain || ! $__kp_file) ]] ||
+            __kubectl_preempt_pods "$cur"
         ((n == 2)) && __kubectl_preempt_add "$cur" "" < <(printf '%s\n' \
             "${__kubectl_preempt_commands[@]}")
     fi

@@ -18,17 +18,17 @@ function __kubectl_preempt_arg --description 'What the argument of a flag comple
         case --add
             echo file
         case --cordon
-            echo word
+            echo node
         case --drain
-            echo word
+            echo node
         case --drain-selector
             echo word
         case --remove-node
-            echo word
+            echo node
         case --remove-nodes-selector
             echo word
         case --add-node
-            echo word
+            echo node
         case --add-node-file
             echo file
         case --namespace -n
@@ -52,7 +52,7 @@ function __kubectl_preempt_arg --description 'What the argument of a flag comple
         case --profile
             echo values LowNodeUtilization HighNodeUtilization NoScoring
         case --kube-version
-            echo word
+            echo values 1.31 1.32 1.33 1.34 1.35 1.36 1.37 1.38
         case --kubeconfig
             echo file
         case --context
@@ -200,8 +200,14 @@ function __kubectl_preempt_value --description 'Complete the argument of a flag'
     __kubectl_preempt_scan
     set -l nl '{"\n"}{end}'
     switch $argv[1]
-        case namespace
-            __kubectl_preempt_kubectl get namespaces \
+        case namespace node
+            if test -n "$__kp_file"
+                test -n "$__kp_stdin"; and return
+                set -l self (commandline -opc)[1]
+                $self completion names $argv[1]s $__kp_snap 2>/dev/null
+                return
+            end
+            __kubectl_preempt_kubectl get $argv[1]s \
                 -o "jsonpath={range .items[*]}{.metadata.name}$nl"
         case context cluster user
             __kubectl_preempt_kubectl config view \
@@ -263,19 +269,19 @@ complete -c kubectl-preempt -l add -r -F \
     -d 'also schedule the pods of these manifests (YAML or JSON: Pod, Deployment, ReplicaSet, ReplicationController, StatefulSet, Job, CronJob, DaemonSet); repeatable; - is stdin'
 complete -c kubectl-preempt -l only-added \
     -d 'report only the pods that --add or a node what-if brought in'
-complete -c kubectl-preempt -l cordon -x \
+complete -c kubectl-preempt -l cordon -x -a '(__kubectl_preempt_value node)' \
     -d 'what-if: the node is cordoned (unschedulable); repeatable'
-complete -c kubectl-preempt -l drain -x \
+complete -c kubectl-preempt -l drain -x -a '(__kubectl_preempt_value node)' \
     -d 'what-if: kubectl drain --ignore-daemonsets --delete-emptydir-data of the node; evicted pods come back pending; repeatable'
 complete -c kubectl-preempt -l drain-selector -x \
     -d 'what-if: drain every node matching this label selector'
 complete -c kubectl-preempt -l force \
     -d 'with --drain: delete pods that declare no controller, as kubectl drain --force (else the drain stops)'
-complete -c kubectl-preempt -l remove-node -x \
+complete -c kubectl-preempt -l remove-node -x -a '(__kubectl_preempt_value node)' \
     -d 'what-if: the node is lost with its pods; controller-owned pods come back pending; repeatable'
 complete -c kubectl-preempt -l remove-nodes-selector -x \
     -d 'what-if: every node matching this label selector is lost (a zone)'
-complete -c kubectl-preempt -l add-node -x \
+complete -c kubectl-preempt -l add-node -x -a '(__kubectl_preempt_value node)' \
     -d 'what-if: COUNT (1) empty copies of node NAME, named NAME-copy-N, with its DaemonSet pods queued; repeatable'
 complete -c kubectl-preempt -l add-node-file -r -F \
     -d 'what-if: add the Node objects of FILE (JSON or YAML); repeatable'
@@ -298,7 +304,7 @@ complete -c kubectl-preempt -l min-candidate-nodes-absolute -x \
 complete -c kubectl-preempt -l offset -x \
     -d 'index of the first potential node DryRunPreemption tries (default 0)'
 complete -c kubectl-preempt -l fail-on -x -a 'preemption pdb-violation unschedulable drain-blocked' \
-    -d 'exit 3 when a reported pod preempts, violates a PDB or is unschedulable, or a --drain would hang or stop; comma-separated, repeatable'
+    -d 'exit 3 when a reported pod preempts, violates a PDB or is unschedulable, or a --drain would hang or stop (stderr says which); comma-separated, repeatable'
 complete -c kubectl-preempt -l scheduler-name -x \
     -d 'analyse pods of this scheduler (default default-scheduler)'
 complete -c kubectl-preempt -l config -r -F \
@@ -307,7 +313,7 @@ complete -c kubectl-preempt -l profile -x -a 'LowNodeUtilization HighNodeUtiliza
     -d 'an OpenShift scheduler profile: LowNodeUtilization, HighNodeUtilization or NoScoring'
 complete -c kubectl-preempt -l ignore-unknown-plugins \
     -d '--config: run without out-of-tree plugins and extenders (each report warns) instead of failing'
-complete -c kubectl-preempt -l kube-version -x \
+complete -c kubectl-preempt -l kube-version -x -a '1.31 1.32 1.33 1.34 1.35 1.36 1.37 1.38' \
     -d 'kube-scheduler version replayed, 1.31 to 1.38 (default: the live cluster\'s, or the newest kubelet of the snapshot\'s nodes)'
 complete -c kubectl-preempt -l kubeconfig -r -F \
     -d 'kubeconfig file for a live cluster'
