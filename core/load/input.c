@@ -221,6 +221,8 @@ load_file(struct kp_snapshot *s, const char *path, struct kp_error *err)
     char *buf;
     int rc;
 
+    s->nfiles_read++;               /* duplicates: snapshot.h */
+
     f = is_stdin ? stdin : fopen(path, "rb");
     if (!f)
         return kp_errorf(err, KP_EXIT_ERROR, "%s: %s", path,

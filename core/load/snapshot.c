@@ -464,6 +464,7 @@ content_hash(const cJSON *j)
 struct seen_object {
     uint64_t hash;
     const char *source;
+    unsigned file;                  /* nfiles_read when it was read */
 };
 
 /*
@@ -487,15 +488,19 @@ merge_duplicate(struct kp_snapshot *s, const char *key, const cJSON *json,
         first = kp_arena_alloc(&s->arena, sizeof(*first));
         first->hash = h;
         first->source = source;
+        first->file = s->nfiles_read;
         kp_strmap_put(&s->seen, kp_arena_strdup(&s->arena, key), first);
         return 0;
     }
-    if (first && first->hash == h)
+    /* twice in one file: no export prints an object twice */
+    if (!first || !first->source || first->file == s->nfiles_read)
+        return kp_errorf(err, KP_EXIT_ERROR,
+                         "metadata.name: duplicate object");
+    if (first->hash == h)
         return 1;
     return kp_errorf(err, KP_EXIT_ERROR, "metadata.name: duplicate object: "
                      "%s has it with other contents (identical copies are "
-                     "merged)", first && first->source ? first->source
-                                                       : "another file");
+                     "merged)", first->source);
 }
 
 /*

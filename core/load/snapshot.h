@@ -75,6 +75,7 @@ struct kp_snapshot {
      */
     bool merge_duplicates;
     struct kp_strmap seen;
+    unsigned nfiles_read;           /* files read so far: which one */
     /*
      * The input carries PVCs: a PersistentVolumeClaim object or a
      * PersistentVolumeClaimList (even empty, as the API returns it).
