@@ -97,3 +97,18 @@ batch/etl-worker-1 0000-0002'
     assert_equal "$(jq -r '[.drains[].notEvicted[] | .metadata.namespace + "/" + .metadata.name + " " + .metadata.uid] | join(",")' <<<"$output")" \
         'batch/etl-worker-0 0000-0001,batch/etl-worker-1 0000-0002,prod/web-0 0000-0003'
 }
+
+@test "the README's kubectl recipes run on examples/cluster.json and print something" {
+    local line cmd n=0
+    while IFS= read -r line; do
+        cmd=${line%%  #*}
+        cmd=${cmd//cluster.json/$CLUSTER}
+        cmd=${cmd/#kubectl-preempt/\"\$KP\"}
+        run --separate-stderr bash -c "KP='$KP'; $cmd"
+        [ "$status" -eq 0 ] || fail "README recipe failed ($status): $line: $stderr"
+        [ -n "$output" ] || fail "README recipe printed nothing: $line"
+        n=$((n + 1))
+    done < <(sed -n '/^## As kubectl prints it/,/^## /p' "$ROOT/README.md" |
+             sed -n '/^```$/,/^```$/p' | grep '^kubectl-preempt ' | grep -v '\\$')
+    [ "$n" -ge 6 ] || fail "only $n recipes found"
+}
