@@ -112,3 +112,18 @@ batch/etl-worker-1 0000-0002'
              sed -n '/^```$/,/^```$/p' | grep '^kubectl-preempt ' | grep -v '\\$')
     [ "$n" -ge 6 ] || fail "only $n recipes found"
 }
+
+@test "kubectl (the version tested) prints a JSON null as null, as the engine does (test_jsonpath)" {
+    need kubectl
+    printf '%s\n' '{"apiVersion": "example.com/v1", "kind": "Report",
+        "metadata": {"name": "r"},
+        "p": [{"n": null, "i": 1}, {"n": "x", "i": 2}]}' >"$BATS_TEST_TMPDIR/r.json"
+    # the rows of tests/unit/report/test_jsonpath.c, null_prints_null_as_kubectl_1_32
+    run kubectl label --local -f "$BATS_TEST_TMPDIR/r.json" x=y \
+        -o 'jsonpath={.p[0].n}|{.p[*].n}|{range .p[*]}{.n}{";"}{end}|{.p[?(@.n)].i}'
+    assert_success
+    assert_output 'null|null x|null;x;|1 2'
+    # the report has no null for a template: its null members are left out
+    run --separate-stderr "$KP" -f "$CLUSTER" -o 'jsonpath={.pods[2].nominatedNode}|{.pods[2].decidedBy}'
+    assert_output '|'
+}
