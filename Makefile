@@ -25,8 +25,14 @@ LIBS     = -lcjson -lcurl -lyaml -lm -lpthread
 SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer \
            -fno-sanitize-recover=undefined
 
-DEB_PKGS = libcjson-dev libcurl4-openssl-dev libyaml-dev bats bats-support \
-           bats-assert openssl python3 jq clang valgrind dpkg-dev
+# What building needs (make, make demo), what the tests and the release
+# need besides (make test, make dist, make deb), and what the linux/arm64
+# cross-build and its qemu test need (make test installs them where it
+# can; where they are missing that test skips, saying so).
+DEB_PKGS   = libcjson-dev libcurl4-openssl-dev libyaml-dev
+TEST_PKGS  = bats bats-support bats-assert openssl python3 jq clang \
+             valgrind dpkg-dev
+CROSS_PKGS = gcc-aarch64-linux-gnu qemu-user debootstrap
 
 # core/ by concern (README "Layout"); every folder is on the include path,
 # as libgit2 puts src/util and src/libgit2 on its own, so headers are
@@ -48,22 +54,30 @@ UNIT_BIN = $(addprefix $(BUILD)/tests/,$(basename $(notdir $(UNIT_SRC))))
 vpath test_%.c $(sort $(dir $(UNIT_SRC)))
 BIN      = bin/kubectl-preempt
 
-.PHONY: all deps demo test test-one asan install uninstall clean dist deb \
+.PHONY: all deps test-deps cross-arm64 dist-arm64 krew-manifest demo test test-one asan install uninstall clean dist deb \
         check-style bench fuzz fuzz-replay fuzz-short selfcheck \
         selfcheck-build
 
 all: $(BIN) bin/kubectl_complete-preempt
 
-deps:
-	@missing=""; for p in $(DEB_PKGS); do \
+# $(call install_missing,PACKAGES): apt-get install those not installed
+install_missing = missing=""; for p in $(1); do \
 	    dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	    echo "installing:$$missing"; \
 	    if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	    $$SUDO apt-get update -qq && \
 	    DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
-	        $$missing >/dev/null || exit 1; \
-	fi
+	        $$missing >/dev/null; \
+	else true; fi
+
+deps:
+	@$(call install_missing,$(DEB_PKGS)) || exit 1
+
+test-deps: deps
+	@$(call install_missing,$(TEST_PKGS)) || exit 1
+	@$(call install_missing,$(CROSS_PKGS)) || \
+	    echo "not installed: $(CROSS_PKGS): the linux/arm64 test will skip"
 
 $(BUILD)/%.o: %.c $(CORE_HDR) $(wildcard cmd/*.h)
 	@mkdir -p $(dir $@)
@@ -90,18 +104,20 @@ $(BUILD)/tests/test_%: test_%.c $(BUILD)/libkp.a $(wildcard tests/unit/*.h)
 	$(CC) $(WARN) $(CFLAGS) $(KP_INC) -Itests/unit -o $@ $< \
 	    $(BUILD)/libkp.a $(LIBS)
 
-# the option parser's table test links cmd/options.o
+# the option parser's table test links cmd/options.o (and its --help,
+# cmd/help.o)
+OPT_OBJ  = $(BUILD)/cmd/options.o $(BUILD)/cmd/help.o
 $(BUILD)/tests/test_options: tests/unit/cmd/test_options.c \
-                             $(BUILD)/cmd/options.o $(BUILD)/libkp.a \
+                             $(OPT_OBJ) $(BUILD)/libkp.a \
                              $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(KP_INC) -Itests/unit -o $@ $< \
-	    $(BUILD)/cmd/options.o $(BUILD)/libkp.a $(LIBS)
+	    $(OPT_OBJ) $(BUILD)/libkp.a $(LIBS)
 
-$(BUILD)/tests/run_cases: tests/run_cases.c $(BUILD)/cmd/options.o \
+$(BUILD)/tests/run_cases: tests/run_cases.c $(OPT_OBJ) \
                           $(BUILD)/libkp.a
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(KP_INC) -o $@ $< $(BUILD)/cmd/options.o \
+	$(CC) $(WARN) $(CFLAGS) $(KP_INC) -o $@ $< $(OPT_OBJ) \
 	    $(BUILD)/libkp.a $(LIBS)
 
 # The self-check driver (tests/selfcheck/README.md), linked against the
@@ -127,7 +143,7 @@ selfcheck: deps
 	@$(MAKE) --no-print-directory selfcheck-build BUILD=build
 	build-selfcheck/tests/selfcheck $(SELFCHECK_SEEDS)
 
-demo: $(BIN)
+demo: all
 	./$(BIN) -f examples/cluster.json -o wide
 
 # One pass of the suite against $(BUILD) (used twice by `make test`).
@@ -135,7 +151,7 @@ test-one: check-style $(BUILD)/kubectl-preempt $(UNIT_BIN) \
           $(BUILD)/tests/run_cases selfcheck-build
 	@tests/run $(BUILD)
 
-test: deps
+test: test-deps
 	@$(MAKE) --no-print-directory $(BIN)
 	@$(MAKE) --no-print-directory test-one BUILD=build >build-test.log 2>&1; \
 	    s1=$$?; tail -n +1 build-test.log | grep -v '^make' ; \

@@ -15,6 +15,10 @@
  * completer "kubectl preempt <TAB>" runs:
  *     completion flags     every flag, one per line: "--long", then "-s"
  *     completion commands  the commands, one per line
+ *     completion names nodes|namespaces FLAG...
+ *                          the nodes, or the namespaces (of Namespace
+ *                          objects and pods), of the -f files among
+ *                          FLAG..., one per line; nothing without -f
  *     completion args      one line per spelling of a flag:
  *                          "FLAG LONG KIND ROLE [VALUE...]", KIND and ROLE
  *                          as in kind_names[] and role_names[] below
@@ -26,6 +30,8 @@
 #include <string.h>
 
 #include "options.h"
+#include "run.h"
+#include "snapshot.h"
 
 enum comp_kind {
     COMP_NONE,          /* the flag takes no argument */
@@ -35,12 +41,13 @@ enum comp_kind {
     COMP_NAMESPACE,     /* kubectl get namespaces */
     COMP_CONTEXT,       /* kubectl config view: contexts, clusters, users */
     COMP_CLUSTER,
-    COMP_USER
+    COMP_USER,
+    COMP_NODE           /* the -f files' nodes, else kubectl get nodes */
 };
 
 static const char *const kind_names[] = {
     "none", "word", "file", "values", "namespace", "context", "cluster",
-    "user"
+    "user", "node"
 };
 
 /* Flags whose argument kubectl can list, by long name. */
@@ -52,6 +59,10 @@ static const struct {
     {"context", COMP_CONTEXT},
     {"cluster", COMP_CLUSTER},
     {"user", COMP_USER},
+    {"cordon", COMP_NODE},
+    {"drain", COMP_NODE},
+    {"remove-node", COMP_NODE},
+    {"add-node", COMP_NODE},
 };
 
 /* What the pod and namespace lookups take from a flag typed earlier. */
@@ -88,6 +99,15 @@ static const struct {
     {"certificate-authority", ROLE_KUBECTL},
     {"insecure-skip-tls-verify", ROLE_KUBECTL},
     {"request-timeout", ROLE_KUBECTL},
+    {"tls-server-name", ROLE_KUBECTL},
+    {"client-certificate", ROLE_KUBECTL},
+    {"client-key", ROLE_KUBECTL},
+    {"username", ROLE_KUBECTL},
+    {"password", ROLE_KUBECTL},
+    {"as", ROLE_KUBECTL},
+    {"as-group", ROLE_KUBECTL},
+    {"as-uid", ROLE_KUBECTL},
+    {"disable-compression", ROLE_KUBECTL},
 };
 
 /*
@@ -104,6 +124,7 @@ static const struct {
     {"version", "print the version, the kube-scheduler releases replayed "
      "and the libraries' versions"},
     {"completion", "print a shell completion script"},
+    {"help", "print a command's help"},
 };
 
 /* Flags that may be given more than once without taking an argument. */
@@ -224,10 +245,17 @@ static const char *const bash_body[] = {
     "        __kubectl_preempt_add \"$cur\" \"$pre\" < <(printf '%s\\n' "
     "\"${vals[@]}\")\n"
     "        ;;\n"
-    "    namespace)\n"
+    "    namespace | node)\n"
+    "        if [[ $__kp_file ]]; then\n"
+    "            [[ $__kp_stdin ]] && return\n"
+    "            __kubectl_preempt_add \"$cur\" \"$pre\" < <(\"$__kp_self\" \\\n"
+    "                completion names \"${kind}s\" \"${__kp_snap[@]}\" "
+    "2>/dev/null)\n"
+    "            return\n"
+    "        fi\n"
     "        __kubectl_preempt_add \"$cur\" \"$pre\" < "
     "<(__kubectl_preempt_kubectl \\\n"
-    "            get namespaces -o \"jsonpath={range "
+    "            get \"${kind}s\" -o \"jsonpath={range "
     ".items[*]}{.metadata.name}$nl\")\n"
     "        ;;\n"
     "    context | cluster | user)\n"
@@ -252,12 +280,17 @@ static const char *const bash_body[] = {
     "    [[ $cur == */* ]] && ns=\n"
     "    if [[ $__kp_file ]]; then\n"
     "        [[ $__kp_stdin ]] && return\n"
+    "        # explain: the victims and preemptors of its preemptions\n"
+    "        local t='{range .items[*]}{.metadata.namespace} "
+    "{.metadata.name}{\"\\n\"}'\n"
+    "        [[ $__kp_cmd == explain ]] &&\n"
+    "            t+='{.preemptor.namespace} {.preemptor.name}{\"\\n\"}'\n"
     "        __kubectl_preempt_add \"$cur\" \"\" < <(\"$__kp_self\" "
-    "\"${__kp_snap[@]}\" \\\n"
-    "            --output=table --no-headers 2>/dev/null | awk -v "
-    "ns=\"$ns\" \\\n"
-    "            'ns == \"\" { print $1 \"/\" $2 } ns != \"\" && $1 == ns "
-    "{ print $2 }')\n"
+    "${__kp_cmd:+\"$__kp_cmd\"} \\\n"
+    "            \"${__kp_snap[@]}\" -o \"jsonpath=$t{end}\" 2>/dev/null |\n"
+    "            awk -v ns=\"$ns\" 'NF == 2 && !seen[$0]++ && "
+    "(ns == \"\" || $1 == ns) {\n"
+    "                print ns == \"\" ? $1 \"/\" $2 : $2 }')\n"
     "        return\n"
     "    fi\n"
     "    if [[ $cur == */* ]]; then\n"
@@ -317,6 +350,11 @@ static const char *const bash_body[] = {
     "    __kubectl_preempt_scan \"${words[@]:1:n-2}\"\n"
     "    if [[ $__kp_want ]]; then\n"
     "        __kubectl_preempt_value \"$__kp_want\" \"$cur\"\n"
+    "    elif [[ ! $__kp_dashdash && $cur == -[!-]=* ]]; then\n"
+    "        __kubectl_preempt_arg \"${cur:0:2}\"\n"
+    "        [[ $REPLY ]] && __kubectl_preempt_value \"$REPLY\" "
+    "\"${cur:3}\" \\\n"
+    "            \"${cur:0:3}\"\n"
     "    elif [[ ! $__kp_dashdash && $cur == --*=* ]]; then\n"
     "        __kubectl_preempt_arg \"${cur%%=*}\"\n"
     "        [[ $REPLY ]] && __kubectl_preempt_value \"$REPLY\" "
@@ -326,7 +364,9 @@ static const char *const bash_body[] = {
     "        __kubectl_preempt_add \"$cur\" \"\" < <(printf '%s\\n' \\\n"
     "            \"${__kubectl_preempt_flags[@]}\")\n"
     "    else\n"
-    "        [[ $__kp_cmd ]] || __kubectl_preempt_pods \"$cur\"\n"
+    "        # explain's pods come from the -f files only\n"
+    "        [[ $__kp_cmd && ($__kp_cmd != explain || ! $__kp_file) ]] ||\n"
+    "            __kubectl_preempt_pods \"$cur\"\n"
     "        ((n == 2)) && __kubectl_preempt_add \"$cur\" \"\" < <(printf "
     "'%s\\n' \\\n"
     "            \"${__kubectl_preempt_commands[@]}\")\n"
@@ -396,10 +436,20 @@ static const char *const zsh_body[] = {
     "    local -a list\n"
     "    local nl='{\"\\n\"}{end}'\n"
     "    case $1 in\n"
-    "    namespace)\n"
-    "        list=(${(f)\"$(__kubectl_preempt_kubectl get namespaces \\\n"
-    "            -o \"jsonpath={range "
+    "    namespace | node)\n"
+    "        local __kp_ns='' __kp_all='' __kp_file='' __kp_stdin=''\n"
+    "        local __kp_sched='' REPLY\n"
+    "        local -a __kp_kubectl __kp_snap reply\n"
+    "        __kubectl_preempt_scan\n"
+    "        if [[ -n $__kp_file ]]; then\n"
+    "            [[ -n $__kp_stdin ]] || list=(${(f)\"$(${~words[1]} "
+    "completion \\\n"
+    "                names ${1}s $__kp_snap 2>/dev/null)\"})\n"
+    "        else\n"
+    "            list=(${(f)\"$(__kubectl_preempt_kubectl get ${1}s \\\n"
+    "                -o \"jsonpath={range "
     ".items[*]}{.metadata.name}$nl\")\"})\n"
+    "        fi\n"
     "        ;;\n"
     "    context | cluster | user)\n"
     "        list=(${(f)\"$(__kubectl_preempt_kubectl config view \\\n"
@@ -565,8 +615,14 @@ static const char *const fish_body[] = {
     "    __kubectl_preempt_scan\n"
     "    set -l nl '{\"\\n\"}{end}'\n"
     "    switch $argv[1]\n"
-    "        case namespace\n"
-    "            __kubectl_preempt_kubectl get namespaces \\\n"
+    "        case namespace node\n"
+    "            if test -n \"$__kp_file\"\n"
+    "                test -n \"$__kp_stdin\"; and return\n"
+    "                set -l self (commandline -opc)[1]\n"
+    "                $self completion names $argv[1]s $__kp_snap 2>/dev/null\n"
+    "                return\n"
+    "            end\n"
+    "            __kubectl_preempt_kubectl get $argv[1]s \\\n"
     "                -o \"jsonpath={range .items[*]}{.metadata.name}$nl\"\n"
     "        case context cluster user\n"
     "            __kubectl_preempt_kubectl config view \\\n"
@@ -1224,6 +1280,58 @@ usage_error(const char *fmt, ...)
     return KP_EXIT_USAGE;
 }
 
+static int
+put_unique(struct kp_strmap *seen, const char *name)
+{
+    if (kp_strmap_get(seen, name))
+        return 0;
+    kp_strmap_put(seen, name, (void *)name);
+    return printf("%s\n", name) < 0 ? -1 : 0;
+}
+
+/*
+ * "completion names nodes|namespaces FLAG...": what -n, --drain,
+ * --cordon, ... complete to when -f files were typed (issue 29): the
+ * files' nodes, or their namespaces (Namespace objects, then the pods'),
+ * in input order.  No -f, or input that does not load: nothing.
+ */
+static int
+names_main(int argc, char **argv)
+{
+    struct kp_options o;
+    struct kp_snapshot s;
+    struct kp_error err = {0, ""};
+    struct kp_strmap seen;
+    struct kp_buf help;
+    char ns[256] = "default";
+    size_t i;
+    bool nodes;
+
+    if (argc < 2 || (strcmp(argv[1], "nodes") != 0 &&
+                     strcmp(argv[1], "namespaces") != 0))
+        return usage_error("completion names takes nodes or namespaces");
+    nodes = argv[1][0] == 'n' && argv[1][1] == 'o';
+    kp_options_init(&o);
+    kp_buf_init(&help);
+    kp_snapshot_init(&s);
+    kp_strmap_init(&seen);
+    if (kp_options_parse(&o, argc - 1, argv + 1, &help, &err) == 0 &&
+        o.nfiles > 0 &&
+        kp_run_load(&s, &o, NULL, ns, sizeof(ns), NULL, &err) == 0) {
+        for (i = 0; nodes && i < s.nnodes; i++)
+            put_unique(&seen, s.nodes[i]->name);
+        for (i = 0; !nodes && i < s.nnamespaces; i++)
+            put_unique(&seen, s.namespaces[i]->name);
+        for (i = 0; !nodes && i < s.npods; i++)
+            put_unique(&seen, s.pods[i]->ns);
+    }
+    kp_strmap_release(&seen);
+    kp_snapshot_release(&s);
+    kp_buf_release(&help);
+    kp_options_release(&o);
+    return fflush(stdout) == 0 ? KP_EXIT_OK : KP_EXIT_ERROR;
+}
+
 int
 kp_completion_main(int argc, char **argv)
 {
@@ -1233,6 +1341,8 @@ kp_completion_main(int argc, char **argv)
 
     if (argc < 2)
         return usage_error("completion needs a shell: bash, zsh or fish");
+    if (strcmp(argv[1], "names") == 0)
+        return names_main(argc - 1, argv + 1);
     if (argc > 2)
         return usage_error("unexpected argument '%s': completion takes one "
                            "shell", argv[2]);

@@ -11,6 +11,7 @@
 #include "kp.h"
 #include "selfcheck.h"
 #include "completion.h"
+#include "help.h"
 #include "options.h"
 #include "recorder.h"
 
@@ -145,6 +146,34 @@ print_version(const struct kp_options *o)
     return rc;
 }
 
+/*
+ * "help [COMMAND]": the command's help on stdout, as kubectl help
+ * COMMAND; an unknown topic is a usage error (cobra prints "Unknown help
+ * topic" and the root usage).
+ */
+static int
+print_help(const struct kp_options *o)
+{
+    const char *topic = o->npods ? o->pods[0] : NULL;
+    char *argv[] = {"completion", "--help", NULL};
+    struct kp_buf b;
+    int rc;
+
+    if (o->npods > 1 || (topic && !kp_help_topic(topic))) {
+        fprintf(stderr, "error: unknown help topic \"%s\": expected "
+                "explain, version, completion or help\n",
+                o->pods[o->npods > 1 && kp_help_topic(topic) ? 1 : 0]);
+        return KP_EXIT_USAGE;
+    }
+    if (topic && strcmp(topic, "completion") == 0)
+        return kp_completion_main(2, argv);
+    kp_buf_init(&b);
+    kp_help(o->program_name, topic, &b);
+    rc = write_out(&b) < 0 ? KP_EXIT_ERROR : KP_EXIT_OK;
+    kp_buf_release(&b);
+    return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -172,8 +201,9 @@ main(int argc, char **argv)
         kp_options_release(&o);
         return rc < 0 ? print_error(&err) : KP_EXIT_OK;
     }
-    if (rc == 0 && command && strcmp(command, "version") == 0) {
-        rc = print_version(&o);
+    if (rc == 0 && command && (strcmp(command, "version") == 0 ||
+                               strcmp(command, "help") == 0)) {
+        rc = command[0] == 'v' ? print_version(&o) : print_help(&o);
         kp_buf_release(&help);
         kp_options_release(&o);
         return rc;

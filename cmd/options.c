@@ -4,6 +4,7 @@
  * handler parses numbers; every value is checked before it is used.
  */
 #include "options.h"
+#include "help.h"
 
 #include "quantity.h"
 #include "recording.h"
@@ -401,6 +402,31 @@ STR_HANDLER(h_server, server)
 STR_HANDLER(h_token, token)
 STR_HANDLER(h_ca, certificate_authority)
 STR_HANDLER(h_snapshot_out, snapshot_out)
+STR_HANDLER(h_as, conn.as)
+STR_HANDLER(h_as_uid, conn.as_uid)
+STR_HANDLER(h_client_cert, conn.client_certificate)
+STR_HANDLER(h_client_key, conn.client_key)
+STR_HANDLER(h_tls_server_name, conn.tls_server_name)
+STR_HANDLER(h_username, conn.username)
+STR_HANDLER(h_password, conn.password)
+
+/* --as-group: pflag's StringArray, one group per flag, commas kept */
+static int
+h_as_group(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    (void)e;
+    push(&o->conn.as_groups, &o->conn.nas_groups, a);
+    return 0;
+}
+
+static int
+h_disable_compression(struct kp_options *o, const char *a,
+                      struct kp_error *e)
+{
+    (void)e;
+    o->conn.disable_compression = strcmp(a, "true") == 0;
+    return 0;
+}
 
 STR_HANDLER(h_dir, record_dir)
 
@@ -604,7 +630,8 @@ const struct kp_flag kp_flags[] = {
      "preemption pdb-violation unschedulable drain-blocked rollout-blocked",
      "exit 3 when a reported pod preempts, violates a PDB or is "
      "unschedulable, a --drain would hang or stop, or an --add rollout "
-     "would never finish; comma-separated, repeatable", h_fail_on},
+     "would never finish (stderr says which); comma-separated, "
+     "repeatable", h_fail_on},
     {"scheduler-name", 0, KP_ARG_REQUIRED, "NAME", NULL,
      "analyse pods of this scheduler (default default-scheduler)",
      h_scheduler},
@@ -619,7 +646,8 @@ const struct kp_flag kp_flags[] = {
     {"ignore-unknown-plugins", 0, KP_ARG_NONE, NULL, NULL,
      "--config: run without out-of-tree plugins and extenders (each "
      "report warns) instead of failing", h_ignore_unknown},
-    {"kube-version", 0, KP_ARG_REQUIRED, "X.Y", NULL,
+    {"kube-version", 0, KP_ARG_REQUIRED, "X.Y",
+     "1.31 1.32 1.33 1.34 1.35 1.36 1.37 1.38",
      "kube-scheduler version replayed, 1.31 to 1.38 (default: the live "
      "cluster's, or the newest kubelet of the snapshot's nodes)",
      h_kube_version},
@@ -639,6 +667,28 @@ const struct kp_flag kp_flags[] = {
      "CA certificate file for the API server", h_ca},
     {"insecure-skip-tls-verify", 0, KP_ARG_NONE, NULL, NULL,
      "do not verify the API server's certificate (insecure)", h_insecure},
+    {"tls-server-name", 0, KP_ARG_REQUIRED, "NAME", NULL,
+     "server name to check the API server's certificate against (and "
+     "send as SNI)", h_tls_server_name},
+    {"client-certificate", 0, KP_ARG_REQUIRED, "FILE", NULL,
+     "client certificate file for TLS", h_client_cert},
+    {"client-key", 0, KP_ARG_REQUIRED, "FILE", NULL,
+     "client key file for TLS", h_client_key},
+    {"username", 0, KP_ARG_REQUIRED, "NAME", NULL,
+     "username for basic authentication to the API server", h_username},
+    {"password", 0, KP_ARG_REQUIRED, "PASSWORD", NULL,
+     "password for basic authentication (never printed)", h_password},
+    {"as", 0, KP_ARG_REQUIRED, "USER", NULL,
+     "impersonate this user (Impersonate-User), as kubectl --as",
+     h_as},
+    {"as-group", 0, KP_ARG_REQUIRED, "GROUP", NULL,
+     "impersonate this group too (Impersonate-Group); repeatable",
+     h_as_group},
+    {"as-uid", 0, KP_ARG_REQUIRED, "UID", NULL,
+     "impersonate this UID (Impersonate-Uid)", h_as_uid},
+    {"disable-compression", 0, KP_ARG_NONE, NULL, NULL,
+     "do not ask the API server for compressed responses",
+     h_disable_compression},
     {"request-timeout", 0, KP_ARG_REQUIRED, "DURATION", NULL,
      "timeout of each API request, e.g. 30s (default 0: none)", h_timeout},
     {"snapshot-out", 0, KP_ARG_REQUIRED, "FILE", NULL,
@@ -678,44 +728,11 @@ kp_usage(struct kp_buf *out)
     kp_usage_as(NULL, out);
 }
 
+/* the root command's help (help.c) */
 void
 kp_usage_as(const char *prog, struct kp_buf *out)
 {
-    size_t i;
-
-    if (!prog)
-        prog = "kubectl-preempt";
-    kp_buf_printf(out,
-        "Usage: %s [flags] [POD...]\n"
-        "       %s explain [flags] [POD...]\n"
-        "       %s record --dir DIR [flags]\n"
-        "       %s version\n"
-        "       %s completion bash|zsh|fish\n"
-        "\n", prog, prog, prog, prog, prog);
-    kp_buf_puts(out,
-        "Replays kube-scheduler's preemption for pending pods and reports,\n"
-        "for each, whether it fits, whom it would preempt, on which node,\n"
-        "and which PodDisruptionBudgets that violates.  POD is NAME,\n"
-        "NAMESPACE/NAME or pod/NAME.  Without -f the live cluster is read.\n"
-        "'explain' lists past preemptions (Preempted events, DisruptionTarget\n"
-        "conditions, nominated pods) found in the -f files.\n"
-        "'record' keeps that history: it watches the live cluster into\n"
-        "DIR until stopped; 'explain --from DIR --since 12h' reads it back.\n"
-        "\nFlags:\n");
-    for (i = 0; i < kp_nflags; i++) {
-        const struct kp_flag *f = &kp_flags[i];
-        char left[64];
-
-        snprintf(left, sizeof(left), "%s%c%s--%s%s%s",
-                 f->short_name ? "-" : "", f->short_name ? f->short_name : ' ',
-                 f->short_name ? ", " : "  ", f->long_name,
-                 f->arg_name ? " " : "", f->arg_name ? f->arg_name : "");
-        kp_buf_printf(out, "  %-44s %s\n", left + (f->short_name ? 0 : 1),
-                      f->help);
-    }
-    kp_buf_puts(out,
-        "\nExit status: 0 analysis done, 1 bad input or cluster error,\n"
-        "2 usage error, 3 a --fail-on condition matched.\n");
+    kp_help(prog, NULL, out);
 }
 
 static bool
@@ -947,7 +964,7 @@ parse_args(struct parser *p, const char **command)
         } else if (command && !*command && p->o->npods == 0 &&
                    (strcmp(a, "explain") == 0 ||
                     strcmp(a, "record") == 0 ||
-                    strcmp(a, "version") == 0)) {
+                    strcmp(a, "version") == 0 || strcmp(a, "help") == 0)) {
             *command = a;           /* the first word that is no flag's */
         } else {
             rc = push_pod(p->o, a, p->err);
@@ -1026,6 +1043,24 @@ check_command(const struct kp_options *o, const char *command,
     return 0;
 }
 
+/*
+ * The command whose help --help asks for: the one before it, else the
+ * first later word that names one ("--help explain"), as cobra finds the
+ * command before it reads --help.
+ */
+static const char *
+help_command(const struct parser *p, const char **command)
+{
+    int i;
+
+    if (command && *command)
+        return *command;
+    for (i = p->i; i < p->argc; i++)
+        if (p->argv[i][0] != '-' && kp_help_topic(p->argv[i]))
+            return p->argv[i];
+    return NULL;
+}
+
 int
 kp_options_parse_command(struct kp_options *o, int argc, char **argv,
                          const char **command, struct kp_buf *out,
@@ -1038,7 +1073,7 @@ kp_options_parse_command(struct kp_options *o, int argc, char **argv,
         *command = NULL;
     rc = parse_args(&p, command);
     if (rc == 1)
-        kp_usage_as(o->program_name, out);
+        kp_help(o->program_name, help_command(&p, command), out);
     if (rc == 2)
         kp_version_text(out);
     if (rc != 0)
@@ -1069,6 +1104,8 @@ kp_options_release(struct kp_options *o)
     free((void *)o->remove_selectors);
     free((void *)o->add_nodes);
     free((void *)o->add_node_files);
+    free((void *)o->conn.as_groups);
+    o->conn.as_groups = NULL;
     o->cordon = o->drain = o->drain_selectors = o->remove_nodes = NULL;
     o->remove_selectors = o->add_nodes = o->add_node_files = NULL;
 }

@@ -17,9 +17,11 @@ __kubectl_preempt_flags=(--filename -f --recursive -R --output -o --sort-by
     --fail-on --scheduler-name --config --profile --ignore-unknown-plugins
     --kube-version --kubeconfig --context --cluster --user --server -s
     --token --certificate-authority --insecure-skip-tls-verify
+    --tls-server-name --client-certificate --client-key --username
+    --password --as --as-group --as-uid --disable-compression
     --request-timeout --snapshot-out --dir --snapshot-interval --max-disk
     --max-age --at --since --from --verbose -v --help -h --version)
-__kubectl_preempt_commands=(explain record version completion)
+__kubectl_preempt_commands=(explain record version completion help)
 
 # __kubectl_preempt_arg FLAG: set REPLY to what FLAG's argument
 # completes to (file, namespace, context, cluster, user, word or
@@ -31,12 +33,12 @@ __kubectl_preempt_arg()
     --output | -o) REPLY='values table wide json yaml name summary describe jsonpath= jsonpath-file= custom-columns= custom-columns-file=' ;;
     --sort-by) REPLY='word' ;;
     --add) REPLY='file' ;;
-    --cordon) REPLY='word' ;;
-    --drain) REPLY='word' ;;
+    --cordon) REPLY='node' ;;
+    --drain) REPLY='node' ;;
     --drain-selector) REPLY='word' ;;
-    --remove-node) REPLY='word' ;;
+    --remove-node) REPLY='node' ;;
     --remove-nodes-selector) REPLY='word' ;;
-    --add-node) REPLY='word' ;;
+    --add-node) REPLY='node' ;;
     --add-node-file) REPLY='file' ;;
     --namespace | -n) REPLY='namespace' ;;
     --selector | -l) REPLY='word' ;;
@@ -48,7 +50,7 @@ __kubectl_preempt_arg()
     --scheduler-name) REPLY='word' ;;
     --config) REPLY='file' ;;
     --profile) REPLY='values LowNodeUtilization HighNodeUtilization NoScoring' ;;
-    --kube-version) REPLY='word' ;;
+    --kube-version) REPLY='values 1.31 1.32 1.33 1.34 1.35 1.36 1.37 1.38' ;;
     --kubeconfig) REPLY='file' ;;
     --context) REPLY='context' ;;
     --cluster) REPLY='cluster' ;;
@@ -56,6 +58,14 @@ __kubectl_preempt_arg()
     --server | -s) REPLY='word' ;;
     --token) REPLY='word' ;;
     --certificate-authority) REPLY='file' ;;
+    --tls-server-name) REPLY='word' ;;
+    --client-certificate) REPLY='file' ;;
+    --client-key) REPLY='file' ;;
+    --username) REPLY='word' ;;
+    --password) REPLY='word' ;;
+    --as) REPLY='word' ;;
+    --as-group) REPLY='word' ;;
+    --as-uid) REPLY='word' ;;
     --request-timeout) REPLY='word' ;;
     --snapshot-out) REPLY='file' ;;
     --dir) REPLY='word' ;;
@@ -119,6 +129,33 @@ __kubectl_preempt_note()
         ;;
     --insecure-skip-tls-verify)
         __kp_kubectl+=(--insecure-skip-tls-verify)
+        ;;
+    --tls-server-name)
+        __kp_kubectl+=(--tls-server-name="$2")
+        ;;
+    --client-certificate)
+        __kp_kubectl+=(--client-certificate="${2/#\~/$HOME}")
+        ;;
+    --client-key)
+        __kp_kubectl+=(--client-key="${2/#\~/$HOME}")
+        ;;
+    --username)
+        __kp_kubectl+=(--username="$2")
+        ;;
+    --password)
+        __kp_kubectl+=(--password="$2")
+        ;;
+    --as)
+        __kp_kubectl+=(--as="$2")
+        ;;
+    --as-group)
+        __kp_kubectl+=(--as-group="$2")
+        ;;
+    --as-uid)
+        __kp_kubectl+=(--as-uid="$2")
+        ;;
+    --disable-compression)
+        __kp_kubectl+=(--disable-compression)
         ;;
     --request-timeout)
         __kp_kubectl+=(--request-timeout="$2")
@@ -198,9 +235,15 @@ __kubectl_preempt_value()
         read -ra vals <<<"${kind#* }"
         __kubectl_preempt_add "$cur" "$pre" < <(printf '%s\n' "${vals[@]}")
         ;;
-    namespace)
+    namespace | node)
+        if [[ $__kp_file ]]; then
+            [[ $__kp_stdin ]] && return
+            __kubectl_preempt_add "$cur" "$pre" < <("$__kp_self" \
+                completion names "${kind}s" "${__kp_snap[@]}" 2>/dev/null)
+            return
+        fi
         __kubectl_preempt_add "$cur" "$pre" < <(__kubectl_preempt_kubectl \
-            get namespaces -o "jsonpath={range .items[*]}{.metadata.name}$nl")
+            get "${kind}s" -o "jsonpath={range .items[*]}{.metadata.name}$nl")
         ;;
     context | cluster | user)
         __kubectl_preempt_add "$cur" "$pre" < <(__kubectl_preempt_kubectl \
@@ -219,9 +262,14 @@ __kubectl_preempt_pods()
     [[ $cur == */* ]] && ns=
     if [[ $__kp_file ]]; then
         [[ $__kp_stdin ]] && return
-        __kubectl_preempt_add "$cur" "" < <("$__kp_self" "${__kp_snap[@]}" \
-            --output=table --no-headers 2>/dev/null | awk -v ns="$ns" \
-            'ns == "" { print $1 "/" $2 } ns != "" && $1 == ns { print $2 }')
+        # explain: the victims and preemptors of its preemptions
+        local t='{range .items[*]}{.metadata.namespace} {.metadata.name}{"\n"}'
+        [[ $__kp_cmd == explain ]] &&
+            t+='{.preemptor.namespace} {.preemptor.name}{"\n"}'
+        __kubectl_preempt_add "$cur" "" < <("$__kp_self" ${__kp_cmd:+"$__kp_cmd"} \
+            "${__kp_snap[@]}" -o "jsonpath=$t{end}" 2>/dev/null |
+            awk -v ns="$ns" 'NF == 2 && !seen[$0]++ && (ns == "" || $1 == ns) {
+                print ns == "" ? $1 "/" $2 : $2 }')
         return
     fi
     if [[ $cur == */* ]]; then
@@ -276,6 +324,10 @@ _kubectl_preempt()
     __kubectl_preempt_scan "${words[@]:1:n-2}"
     if [[ $__kp_want ]]; then
         __kubectl_preempt_value "$__kp_want" "$cur"
+    elif [[ ! $__kp_dashdash && $cur == -[!-]=* ]]; then
+        __kubectl_preempt_arg "${cur:0:2}"
+        [[ $REPLY ]] && __kubectl_preempt_value "$REPLY" "${cur:3}" \
+            "${cur:0:3}"
     elif [[ ! $__kp_dashdash && $cur == --*=* ]]; then
         __kubectl_preempt_arg "${cur%%=*}"
         [[ $REPLY ]] && __kubectl_preempt_value "$REPLY" "${cur#*=}" \
@@ -284,7 +336,9 @@ _kubectl_preempt()
         __kubectl_preempt_add "$cur" "" < <(printf '%s\n' \
             "${__kubectl_preempt_flags[@]}")
     else
-        [[ $__kp_cmd ]] || __kubectl_preempt_pods "$cur"
+        # explain's pods come from the -f files only
+        [[ $__kp_cmd && ($__kp_cmd != explain || ! $__kp_file) ]] ||
+            __kubectl_preempt_pods "$cur"
         ((n == 2)) && __kubectl_preempt_add "$cur" "" < <(printf '%s\n' \
             "${__kubectl_preempt_commands[@]}")
     fi

@@ -18,17 +18,17 @@ function __kubectl_preempt_arg --description 'What the argument of a flag comple
         case --add
             echo file
         case --cordon
-            echo word
+            echo node
         case --drain
-            echo word
+            echo node
         case --drain-selector
             echo word
         case --remove-node
-            echo word
+            echo node
         case --remove-nodes-selector
             echo word
         case --add-node
-            echo word
+            echo node
         case --add-node-file
             echo file
         case --namespace -n
@@ -52,7 +52,7 @@ function __kubectl_preempt_arg --description 'What the argument of a flag comple
         case --profile
             echo values LowNodeUtilization HighNodeUtilization NoScoring
         case --kube-version
-            echo word
+            echo values 1.31 1.32 1.33 1.34 1.35 1.36 1.37 1.38
         case --kubeconfig
             echo file
         case --context
@@ -67,6 +67,22 @@ function __kubectl_preempt_arg --description 'What the argument of a flag comple
             echo word
         case --certificate-authority
             echo file
+        case --tls-server-name
+            echo word
+        case --client-certificate
+            echo file
+        case --client-key
+            echo file
+        case --username
+            echo word
+        case --password
+            echo word
+        case --as
+            echo word
+        case --as-group
+            echo word
+        case --as-uid
+            echo word
         case --request-timeout
             echo word
         case --snapshot-out
@@ -122,6 +138,24 @@ function __kubectl_preempt_note --description 'Keep what the lookups need from a
             set -ga __kp_kubectl --certificate-authority=(string replace -r -- '^~/' $HOME/ $argv[2])
         case --insecure-skip-tls-verify
             set -ga __kp_kubectl --insecure-skip-tls-verify
+        case --tls-server-name
+            set -ga __kp_kubectl --tls-server-name=$argv[2]
+        case --client-certificate
+            set -ga __kp_kubectl --client-certificate=(string replace -r -- '^~/' $HOME/ $argv[2])
+        case --client-key
+            set -ga __kp_kubectl --client-key=(string replace -r -- '^~/' $HOME/ $argv[2])
+        case --username
+            set -ga __kp_kubectl --username=$argv[2]
+        case --password
+            set -ga __kp_kubectl --password=$argv[2]
+        case --as
+            set -ga __kp_kubectl --as=$argv[2]
+        case --as-group
+            set -ga __kp_kubectl --as-group=$argv[2]
+        case --as-uid
+            set -ga __kp_kubectl --as-uid=$argv[2]
+        case --disable-compression
+            set -ga __kp_kubectl --disable-compression
         case --request-timeout
             set -ga __kp_kubectl --request-timeout=$argv[2]
     end
@@ -180,8 +214,14 @@ function __kubectl_preempt_value --description 'Complete the argument of a flag'
     __kubectl_preempt_scan
     set -l nl '{"\n"}{end}'
     switch $argv[1]
-        case namespace
-            __kubectl_preempt_kubectl get namespaces \
+        case namespace node
+            if test -n "$__kp_file"
+                test -n "$__kp_stdin"; and return
+                set -l self (commandline -opc)[1]
+                $self completion names $argv[1]s $__kp_snap 2>/dev/null
+                return
+            end
+            __kubectl_preempt_kubectl get $argv[1]s \
                 -o "jsonpath={range .items[*]}{.metadata.name}$nl"
         case context cluster user
             __kubectl_preempt_kubectl config view \
@@ -243,19 +283,19 @@ complete -c kubectl-preempt -l add -r -F \
     -d 'also schedule the pods of these manifests (YAML or JSON: Pod, Deployment, ReplicaSet, ReplicationController, StatefulSet, Job, CronJob, DaemonSet); repeatable; - is stdin'
 complete -c kubectl-preempt -l only-added \
     -d 'report only the pods that --add or a node what-if brought in'
-complete -c kubectl-preempt -l cordon -x \
+complete -c kubectl-preempt -l cordon -x -a '(__kubectl_preempt_value node)' \
     -d 'what-if: the node is cordoned (unschedulable); repeatable'
-complete -c kubectl-preempt -l drain -x \
+complete -c kubectl-preempt -l drain -x -a '(__kubectl_preempt_value node)' \
     -d 'what-if: kubectl drain --ignore-daemonsets --delete-emptydir-data of the node; evicted pods come back pending; repeatable'
 complete -c kubectl-preempt -l drain-selector -x \
     -d 'what-if: drain every node matching this label selector'
 complete -c kubectl-preempt -l force \
     -d 'with --drain: delete pods that declare no controller, as kubectl drain --force (else the drain stops)'
-complete -c kubectl-preempt -l remove-node -x \
+complete -c kubectl-preempt -l remove-node -x -a '(__kubectl_preempt_value node)' \
     -d 'what-if: the node is lost with its pods; controller-owned pods come back pending; repeatable'
 complete -c kubectl-preempt -l remove-nodes-selector -x \
     -d 'what-if: every node matching this label selector is lost (a zone)'
-complete -c kubectl-preempt -l add-node -x \
+complete -c kubectl-preempt -l add-node -x -a '(__kubectl_preempt_value node)' \
     -d 'what-if: COUNT (1) empty copies of node NAME, named NAME-copy-N, with its DaemonSet pods queued; repeatable'
 complete -c kubectl-preempt -l add-node-file -r -F \
     -d 'what-if: add the Node objects of FILE (JSON or YAML); repeatable'
@@ -278,7 +318,7 @@ complete -c kubectl-preempt -l min-candidate-nodes-absolute -x \
 complete -c kubectl-preempt -l offset -x \
     -d 'index of the first potential node DryRunPreemption tries (default 0)'
 complete -c kubectl-preempt -l fail-on -x -a 'preemption pdb-violation unschedulable drain-blocked rollout-blocked' \
-    -d 'exit 3 when a reported pod preempts, violates a PDB or is unschedulable, a --drain would hang or stop, or an --add rollout would never finish; comma-separated, repeatable'
+    -d 'exit 3 when a reported pod preempts, violates a PDB or is unschedulable, a --drain would hang or stop, or an --add rollout would never finish (stderr says which); comma-separated, repeatable'
 complete -c kubectl-preempt -l scheduler-name -x \
     -d 'analyse pods of this scheduler (default default-scheduler)'
 complete -c kubectl-preempt -l config -r -F \
@@ -287,7 +327,7 @@ complete -c kubectl-preempt -l profile -x -a 'LowNodeUtilization HighNodeUtiliza
     -d 'an OpenShift scheduler profile: LowNodeUtilization, HighNodeUtilization or NoScoring'
 complete -c kubectl-preempt -l ignore-unknown-plugins \
     -d '--config: run without out-of-tree plugins and extenders (each report warns) instead of failing'
-complete -c kubectl-preempt -l kube-version -x \
+complete -c kubectl-preempt -l kube-version -x -a '1.31 1.32 1.33 1.34 1.35 1.36 1.37 1.38' \
     -d 'kube-scheduler version replayed, 1.31 to 1.38 (default: the live cluster\'s, or the newest kubelet of the snapshot\'s nodes)'
 complete -c kubectl-preempt -l kubeconfig -r -F \
     -d 'kubeconfig file for a live cluster'
@@ -305,6 +345,24 @@ complete -c kubectl-preempt -l certificate-authority -r -F \
     -d 'CA certificate file for the API server'
 complete -c kubectl-preempt -l insecure-skip-tls-verify \
     -d 'do not verify the API server\'s certificate (insecure)'
+complete -c kubectl-preempt -l tls-server-name -x \
+    -d 'server name to check the API server\'s certificate against (and send as SNI)'
+complete -c kubectl-preempt -l client-certificate -r -F \
+    -d 'client certificate file for TLS'
+complete -c kubectl-preempt -l client-key -r -F \
+    -d 'client key file for TLS'
+complete -c kubectl-preempt -l username -x \
+    -d 'username for basic authentication to the API server'
+complete -c kubectl-preempt -l password -x \
+    -d 'password for basic authentication (never printed)'
+complete -c kubectl-preempt -l as -x \
+    -d 'impersonate this user (Impersonate-User), as kubectl --as'
+complete -c kubectl-preempt -l as-group -x \
+    -d 'impersonate this group too (Impersonate-Group); repeatable'
+complete -c kubectl-preempt -l as-uid -x \
+    -d 'impersonate this UID (Impersonate-Uid)'
+complete -c kubectl-preempt -l disable-compression \
+    -d 'do not ask the API server for compressed responses'
 complete -c kubectl-preempt -l request-timeout -x \
     -d 'timeout of each API request, e.g. 30s (default 0: none)'
 complete -c kubectl-preempt -l snapshot-out -r -F \
@@ -337,8 +395,10 @@ complete -c kubectl-preempt -n 'test (__kubectl_preempt_nwords) -eq 1' \
     -a version -d 'print the version, the kube-scheduler releases replayed and the libraries\' versions'
 complete -c kubectl-preempt -n 'test (__kubectl_preempt_nwords) -eq 1' \
     -a completion -d 'print a shell completion script'
+complete -c kubectl-preempt -n 'test (__kubectl_preempt_nwords) -eq 1' \
+    -a help -d 'print a command\'s help'
 complete -c kubectl-preempt \
     -n '__kubectl_preempt_in completion; and test (__kubectl_preempt_nwords) -eq 2' \
     -a 'bash zsh fish'
-complete -c kubectl-preempt -n 'not __kubectl_preempt_in explain record version completion' \
+complete -c kubectl-preempt -n 'not __kubectl_preempt_in explain record version completion help' \
     -a '(__kubectl_preempt_pods)'

@@ -48,6 +48,22 @@ enum kp_fail_on {
 struct kp_run_result;
 struct kp_sched_config;
 
+/*
+ * kubectl's connection flags beyond the basics (issue 29): impersonation
+ * (--as, --as-group, --as-uid), client certificate, --tls-server-name,
+ * basic auth, --disable-compression; they override the kubeconfig as
+ * client-go's clientcmd overrides do.  NULL / empty: not given.
+ */
+struct kp_conn_flags {
+    const char *as, *as_uid;
+    size_t nas_groups;
+    const char **as_groups;
+    const char *client_certificate, *client_key;
+    const char *tls_server_name;
+    const char *username, *password;
+    bool disable_compression;
+};
+
 struct kp_options {
     enum kp_mode mode;
     enum kp_output output;
@@ -77,6 +93,7 @@ struct kp_options {
     const char *kubeconfig, *context, *cluster, *user;
     const char *server, *token, *certificate_authority;
     int insecure_skip_tls_verify;   /* -1 unset */
+    struct kp_conn_flags conn;      /* --as, --client-certificate, ... */
     long request_timeout_ms;
     const char *snapshot_out;
     /*

@@ -56,6 +56,8 @@ kp_run_load(struct kp_snapshot *s, const struct kp_options *o,
             kp_load_live(s, o, default_ns, ns_len, err) < 0)
             return -1;
     }
+    /* the same object in two -f files: merged when identical */
+    s->merge_duplicates = o->nfiles > 1;
     for (i = 0; i < o->nfiles; i++)
         if (kp_input_load(s, &in, o->files[i], err) < 0)
             return -1;
@@ -154,6 +156,45 @@ matched_not_analysed(struct kp_snapshot *snap, const struct kp_options *o,
     }
 }
 
+/*
+ * A POD not found: kubectl's lookup is by namespace (-n, the context's,
+ * else default), but a bare name that the snapshot has in other
+ * namespaces is named ("did you mean 'ml/train-1'?") rather than left
+ * for the user to hunt.
+ */
+static int
+pod_not_found(const struct kp_snapshot *snap, const char *arg,
+              const char *ns, const char *name, struct kp_error *err)
+{
+    struct kp_buf b;
+    size_t i, n = 0;
+    const struct kp_pod *one = NULL;
+
+    kp_buf_init(&b);
+    for (i = 0; !strchr(arg, '/') && i < snap->npods; i++) {
+        const struct kp_pod *p = snap->pods[i];
+
+        if (strcmp(p->name, name) != 0)
+            continue;
+        kp_buf_printf(&b, "%s%s", n ? ", " : "", p->ns);
+        one = p;
+        n++;
+    }
+    if (n == 1)
+        kp_errorf(err, KP_EXIT_ERROR, "pod '%s/%s' not found; did you mean "
+                  "'%s/%s'? (a name without a namespace is looked up in "
+                  "namespace %s; give NAMESPACE/NAME or -n)", ns, name,
+                  one->ns, one->name, ns);
+    else if (n > 1)
+        kp_errorf(err, KP_EXIT_ERROR, "pod '%s/%s' not found; a pod '%s' is "
+                  "in namespaces %s: give NAMESPACE/NAME or -n", ns, name,
+                  name, b.data);
+    else
+        kp_errorf(err, KP_EXIT_ERROR, "pod '%s/%s' not found", ns, name);
+    kp_buf_release(&b);
+    return -1;
+}
+
 static int
 mark_reported(struct kp_snapshot *snap, const struct kp_options *o,
               const char *default_ns, struct kp_report *rep,
@@ -181,8 +222,7 @@ mark_reported(struct kp_snapshot *snap, const struct kp_options *o,
             if (rep->pods[i].pod == p)
                 break;
         if (!p)
-            return kp_errorf(err, KP_EXIT_ERROR, "pod '%s/%s' not found",
-                             ns, name);
+            return pod_not_found(snap, o->pods[j], ns, name, err);
         if (i == rep->npods) {
             const char *why = not_analysed_reason(p, o->scheduler_name);
 
@@ -387,6 +427,7 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
         kp_suggest_fixes(&snap, o, &rep);
     }
     kp_run_config_describe(&snap, o, &rep);
+    rep.one_namespace = o->namespace != NULL;
     /* -v with the new flags; -v=2 and more always (-v alone as before) */
     if (o->verbose >= 2 || (o->verbose && rep.scheduler_shown))
         snprintf(r->scheduler_note, sizeof(r->scheduler_note), "%s",
@@ -433,6 +474,9 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
     if (r->exit_code)
         kp_fail_on_notes(&snap, &rep, o->fail_on, &r->fail_notes);
     set_notice(o, &rep, r);
+    if ((o->fail_on & KP_FAIL_DRAIN_BLOCKED) && !r->notice[0])
+        kp_drain_blocked_notice(&snap, rep.whatif, r->notice,
+                                sizeof(r->notice));
     rc = 0;
 out:
     progress(o, NULL, 0, 0);

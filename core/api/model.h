@@ -163,6 +163,7 @@ struct kp_pod {
     bool has_start_time;
     int64_t start_time;         /* ns since epoch */
     int64_t creation_time;      /* ns since epoch */
+    bool has_creation_time;     /* metadata.creationTimestamp was set */
     size_t nscheduling_gates;
     struct kp_resvec req;       /* effective request (fit.go) */
     /* for scoring: requests with 100m / 200Mi for a container without */

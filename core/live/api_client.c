@@ -1643,6 +1643,7 @@ to_overrides(const struct kp_live_opts *o, struct kp_kubeconfig_overrides *k)
     k->token = o->token;
     k->certificate_authority = o->certificate_authority;
     k->insecure_skip_tls_verify = o->insecure_skip_tls_verify;
+    k->conn = o->conn;
     k->warn = o->warn;
     k->warn_ctx = o->warn_ctx;
 }

@@ -22,6 +22,7 @@ struct kp_live_opts {
     const char *kubeconfig, *context, *cluster, *user;
     const char *server, *token, *certificate_authority;
     int insecure_skip_tls_verify;   /* -1 unset, 0, 1 */
+    const struct kp_conn_flags *conn;   /* --as, ... (kp.h); NULL: none */
     long request_timeout_ms;        /* 0: none */
     /* Optional; 0 / NULL means the default in brackets. */
     const char *user_agent;         /* ["kubectl-preempt/" KP_VERSION] */

@@ -11,6 +11,7 @@
  * k8s.io/client-go/rest/config.go (InClusterConfig).
  */
 #include "kubeconfig.h"
+#include "kp.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -991,17 +992,67 @@ select_entries(struct kp_rest_config *rc, const struct kc_merged *m,
 
 /* ---- overrides, defaults, in-cluster ---------------------------------- */
 
+/*
+ * kubectl's other connection flags (issue 29), as clientcmd merges its
+ * overrides (client_config.go, getAuthInfo: mergo.Merge WithOverride,
+ * so a flag that is set replaces the kubeconfig's field and an empty one
+ * changes nothing; getUserIdentificationPartialConfig then uses them):
+ * --as, --as-uid, --as-group (the list replaces the kubeconfig's),
+ * --client-certificate, --client-key (files: kubeconfig data for the
+ * same field is then both, an error as kubectl's), --username,
+ * --password; --disable-compression=true.  --tls-server-name is in
+ * apply_overrides with --server.
+ */
+static void
+apply_conn_overrides(struct kp_rest_config *rc, const struct kp_conn_flags *c)
+{
+    struct kp_arena *a = &rc->arena;
+    size_t i;
+
+    if (!c)
+        return;
+    if (is_set(c->as))
+        rc->impersonate_user = kp_arena_strdup(a, c->as);
+    if (is_set(c->as_uid))
+        rc->impersonate_uid = kp_arena_strdup(a, c->as_uid);
+    if (c->nas_groups) {
+        rc->impersonate_groups = kp_arena_alloc(a, c->nas_groups *
+                                                sizeof(char *));
+        for (i = 0; i < c->nas_groups; i++)
+            rc->impersonate_groups[i] = kp_arena_strdup(a, c->as_groups[i]);
+        rc->nimpersonate_groups = c->nas_groups;
+    }
+    if (is_set(c->client_certificate))
+        rc->cert_file = kp_arena_strdup(a, c->client_certificate);
+    if (is_set(c->client_key))
+        rc->key_file = kp_arena_strdup(a, c->client_key);
+    if (is_set(c->username))
+        rc->username = kp_arena_strdup(a, c->username);
+    if (is_set(c->password))
+        rc->password = kp_arena_strdup(a, c->password);
+    if (c->disable_compression)
+        rc->disable_compression = 1;
+}
+
 /* The flags win; a CA or insecure flag replaces the whole trust setting. */
 static void
 apply_overrides(struct kp_rest_config *rc,
                 const struct kp_kubeconfig_overrides *o)
 {
     struct kp_arena *a = &rc->arena;
+    const char *sni = o->conn ? o->conn->tls_server_name : NULL;
 
     if (is_set(o->server)) {
         rc->server = kp_arena_strdup(a, o->server);
         rc->tls_server_name = NULL;
     }
+    /*
+     * getCluster: --tls-server-name wins, and --server clears the
+     * kubeconfig's tls-server-name (the flag's value, maybe none, is kept)
+     */
+    if (is_set(sni))
+        rc->tls_server_name = kp_arena_strdup(a, sni);
+    apply_conn_overrides(rc, o->conn);
     if (is_set(o->token)) {
         rc->token = kp_arena_strdup(a, o->token);
         rc->token_file = NULL;
@@ -1083,6 +1134,14 @@ load_in_cluster(struct kp_rest_config *rc,
     }
     if (is_set(o->certificate_authority))
         rc->ca_file = kp_arena_strdup(a, o->certificate_authority);
+    /*
+     * client-go's inClusterClientConfig takes only the server, token and
+     * CA flags; the others are honoured here too rather than dropped
+     * without a word (README "Connecting as kubectl does")
+     */
+    if (o->conn && is_set(o->conn->tls_server_name))
+        rc->tls_server_name = kp_arena_strdup(a, o->conn->tls_server_name);
+    apply_conn_overrides(rc, o->conn);
 }
 
 /* rest.DefaultServerURL: no scheme means https only when TLS is set up. */
@@ -1224,6 +1283,12 @@ validate_user(const struct kp_rest_config *rc, struct kp_error *err)
         return kp_errorf(err, KP_EXIT_ERROR, "more than one authentication "
                          "method found for %s; found [token basicAuth], "
                          "only one is allowed", name);
+    /* clientcmd validation.go, validateAuthInfo */
+    if (!is_set(rc->impersonate_user) &&
+        (is_set(rc->impersonate_uid) || rc->nimpersonate_groups))
+        return kp_errorf(err, KP_EXIT_ERROR, "requesting uid, groups or "
+                         "user-extra for %s without impersonating a user",
+                         name);
     return 0;
 }
 
@@ -1253,7 +1318,9 @@ no_server(struct kp_rest_config *rc, const struct kc_merged *m,
         return kp_errorf(err, KP_EXIT_ERROR, "no configuration has been "
                          "provided: no kubeconfig file was found and this "
                          "is not running in a cluster; use --kubeconfig, "
-                         "KUBECONFIG or --server");
+                         "KUBECONFIG or --server, or -f FILE to analyse a "
+                         "snapshot (kubectl get nodes,pods,pdb,"
+                         "priorityclasses -A -o json > FILE)");
     if (!rc->context_name)
         return kp_errorf(err, KP_EXIT_ERROR, "invalid configuration: no "
                          "current context is set; use --context or "

@@ -24,6 +24,8 @@
 #include "arena.h"
 #include "error.h"
 
+struct kp_conn_flags;
+
 /* Receives a one-line warning (e.g. "Config not found: /a, /b"). */
 typedef void (*kp_warn_fn)(void *ctx, const char *msg);
 
@@ -37,6 +39,10 @@ struct kp_kubeconfig_overrides {
     const char *token;                  /* --token */
     const char *certificate_authority;  /* --certificate-authority */
     int insecure_skip_tls_verify;       /* 1: set; -1, 0: no change */
+    /* --as, --as-group, --as-uid, --client-certificate, --client-key,
+     * --tls-server-name, --username, --password, --disable-compression
+     * (kp.h); NULL: none */
+    const struct kp_conn_flags *conn;
     kp_warn_fn warn;                    /* optional */
     void *warn_ctx;
 };

@@ -197,6 +197,7 @@ kp_live_opts_from_options(const struct kp_options *o, struct kp_live_opts *lo)
     lo->token = o->token;
     lo->certificate_authority = o->certificate_authority;
     lo->insecure_skip_tls_verify = o->insecure_skip_tls_verify;
+    lo->conn = &o->conn;
     lo->request_timeout_ms = o->request_timeout_ms;
 }
 

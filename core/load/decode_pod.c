@@ -1092,13 +1092,12 @@ decode_metadata(struct kp_snapshot *s, const cJSON *md, struct kp_pod *p,
                 struct kp_error *err)
 {
     int64_t t;
-    bool set;
 
     if (kp_json_istr(&s->arena, md, "name", &p->name, err) < 0 ||
         kp_json_istr(&s->arena, md, "namespace", &p->ns, err) < 0 ||
         kp_json_istr(&s->arena, md, "uid", &p->uid, err) < 0 ||
-        kp_json_time(md, "creationTimestamp", &p->creation_time, &set,
-                     err) < 0 ||
+        kp_json_time(md, "creationTimestamp", &p->creation_time,
+                     &p->has_creation_time, err) < 0 ||
         kp_json_time(md, "deletionTimestamp", &t, &p->deleting, err) < 0)
         return -1;
     if (!p->name || !p->name[0])

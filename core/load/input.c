@@ -299,6 +299,8 @@ load_file(struct kp_snapshot *s, const char *path, struct kp_error *err)
     char *buf;
     int rc;
 
+    s->nfiles_read++;               /* duplicates: snapshot.h */
+
     f = is_stdin ? stdin : fopen(path, "rb");
     if (!f)
         return kp_errorf(err, KP_EXIT_ERROR, "%s: %s", path,
@@ -480,6 +482,7 @@ load_dir(struct kp_snapshot *s, struct kp_input *in, const char *path,
     struct walk w = {s, in->recursive, 0};
     bool dump = is_cluster_info_dump(path);
 
+    s->merge_duplicates = true;     /* many files (snapshot.h) */
     if (walk_dir(&w, path, 0, err) < 0)
         return -1;
     if (dump && !in->recursive)

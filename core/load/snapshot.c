@@ -6,6 +6,7 @@
  * and the informer rules of pkg/scheduler/eventhandlers.go.
  */
 #include "snapshot.h"
+#include "hash.h"
 #include "kube_version.h"
 
 #include <errno.h>
@@ -45,6 +46,7 @@ kp_snapshot_init(struct kp_snapshot *s)
     kp_strmap_init(&s->sc_index);
     kp_strmap_init(&s->csinode_index);
     kp_strmap_init(&s->src_index);
+    kp_strmap_init(&s->seen);
     for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
         kp_snapshot_resource_id(s, fixed[i]);
 }
@@ -77,6 +79,7 @@ kp_snapshot_release(struct kp_snapshot *s)
     kp_strmap_release(&s->csinode_index);
     kp_strmap_release(&s->src_index);
     free(s->srcs);
+    kp_strmap_release(&s->seen);
     kp_strmap_release(&s->res_ids);
     kp_strmap_release(&s->node_index);
     kp_strmap_release(&s->pod_index);
@@ -431,19 +434,106 @@ ns_key(struct kp_snapshot *s, const char *ns, const char *name)
 }
 
 /*
+ * An object's contents as one 64-bit value: every member and element,
+ * the members of an object in any order (two copies of one object that
+ * kubectl printed as JSON and as YAML hash alike).
+ */
+static uint64_t
+content_hash(const cJSON *j)
+{
+    uint64_t h = kp_hash_byte(KP_HASH_SEED, (unsigned char)(j->type & 0xFF));
+    const cJSON *c;
+    uint64_t sum = 0;
+
+    if (cJSON_IsString(j))
+        return kp_hash_str(h, j->valuestring);
+    if (cJSON_IsNumber(j))
+        return kp_hash_bytes(h, &j->valuedouble, sizeof(j->valuedouble));
+    if (cJSON_IsArray(j)) {
+        for (c = j->child; c; c = c->next)
+            h = kp_hash_u64(h, content_hash(c));
+        return h;
+    }
+    if (cJSON_IsObject(j)) {
+        for (c = j->child; c; c = c->next)
+            sum += kp_hash_u64(kp_hash_str(KP_HASH_SEED, c->string),
+                               content_hash(c));
+        return kp_hash_u64(h, sum);
+    }
+    return h;                   /* true, false, null */
+}
+
+/* Where the first copy of an object came from, and what it held. */
+struct seen_object {
+    uint64_t hash;
+    const char *source;
+    unsigned file;                  /* nfiles_read when it was read */
+};
+
+/*
+ * Several -f files (or a directory) may hold the same object: kubectl
+ * get -f of two exports that overlap.  An identical copy is merged (1:
+ * skip it); one that differs is refused, naming the file of the first.
+ */
+static int
+merge_duplicate(struct kp_snapshot *s, const char *key, const cJSON *json,
+                const char *source, bool dup, struct kp_error *err)
+{
+    struct seen_object *first;
+    uint64_t h;
+
+    if (!s->merge_duplicates || !json)
+        return dup ? kp_errorf(err, KP_EXIT_ERROR,
+                               "metadata.name: duplicate object") : 0;
+    h = content_hash(json);
+    first = kp_strmap_get(&s->seen, key);
+    if (!dup) {
+        first = kp_arena_alloc(&s->arena, sizeof(*first));
+        first->hash = h;
+        first->source = source;
+        first->file = s->nfiles_read;
+        kp_strmap_put(&s->seen, kp_arena_strdup(&s->arena, key), first);
+        return 0;
+    }
+    /* twice in one file: no export prints an object twice */
+    if (!first || !first->source || first->file == s->nfiles_read)
+        return kp_errorf(err, KP_EXIT_ERROR,
+                         "metadata.name: duplicate object");
+    if (first->hash == h)
+        return 1;
+    return kp_errorf(err, KP_EXIT_ERROR, "metadata.name: duplicate object: "
+                     "%s has it with other contents (identical copies are "
+                     "merged)", first->source);
+}
+
+/*
  * The checks every object's name goes through: valid names (and
  * namespace, for namespaced kinds: ns != NULL), then unique in its index
- * under "ns/name" or "name".
+ * under "ns/name" or "name", unless an identical copy from another file
+ * (merge_duplicate: returns 1, the object is not added).
  */
 static int
 register_name(struct kp_snapshot *s, struct kp_strmap *index,
               const char *ns, const char *name, void *obj,
-              struct kp_error *err)
+              const cJSON *json, const char *source, struct kp_error *err)
 {
+    const char *key;
+    char skey[1100];
+    int r;
+
     if (check_name("metadata.name", name, err) < 0 ||
         (ns && check_name("metadata.namespace", ns, err) < 0))
         return -1;
-    return index_unique(index, ns ? ns_key(s, ns, name) : name, obj, err);
+    key = ns ? ns_key(s, ns, name) : name;
+    if (!s->merge_duplicates)
+        return index_unique(index, key, obj, err);
+    /* one table for every kind: the index tells the kinds apart */
+    snprintf(skey, sizeof(skey), "%p:%s", (void *)index, key);
+    r = merge_duplicate(s, skey, json, source,
+                        kp_strmap_get(index, key) != NULL, err);
+    if (r == 0)
+        kp_strmap_put(index, key, obj);
+    return r;
 }
 
 
@@ -452,12 +542,16 @@ add_pod(struct kp_snapshot *s, const cJSON *obj, const char *source,
         struct kp_error *err)
 {
     struct kp_pod *p = kp_arena_alloc(&s->arena, sizeof(*p));
+    int r;
 
     p->source = source;
     p->index = (int)s->npods;
     if (kp_decode_pod(s, obj, p, err) < 0 ||
-        register_name(s, &s->pod_index, p->ns, p->name, p, err) < 0)
+        (r = register_name(s, &s->pod_index, p->ns, p->name, p, obj,
+                            source, err)) < 0)
         return -1;
+    if (r)
+        return 0;
     PUSH(s->pods, s->npods, s->cappods, p);
     kp_snapshot_note_disruption(s, obj, p);
     return 0;
@@ -468,12 +562,16 @@ add_node(struct kp_snapshot *s, const cJSON *obj, const char *source,
          struct kp_error *err)
 {
     struct kp_node *n = kp_arena_alloc(&s->arena, sizeof(*n));
+    int r;
 
     n->source = source;
     n->index = (int)s->nnodes;
     if (kp_decode_node(s, obj, n, err) < 0 ||
-        register_name(s, &s->node_index, NULL, n->name, n, err) < 0)
+        (r = register_name(s, &s->node_index, NULL, n->name, n, obj,
+                            source, err)) < 0)
         return -1;
+    if (r)
+        return 0;
     PUSH(s->nodes, s->nnodes, s->capnodes, n);
     return 0;
 }
@@ -483,11 +581,14 @@ add_pdb(struct kp_snapshot *s, const cJSON *obj, const char *source,
         struct kp_error *err)
 {
     struct kp_pdb *p = kp_arena_alloc(&s->arena, sizeof(*p));
+    int r;
 
-    (void)source;
     if (kp_decode_pdb(s, obj, p, err) < 0 ||
-        register_name(s, &s->pdb_index, p->ns, p->name, p, err) < 0)
+        (r = register_name(s, &s->pdb_index, p->ns, p->name, p, obj,
+                            source, err)) < 0)
         return -1;
+    if (r)
+        return 0;
     PUSH(s->pdbs, s->npdbs, s->cappdbs, p);
     return 0;
 }
@@ -497,12 +598,15 @@ add_namespace(struct kp_snapshot *s, const cJSON *obj, const char *source,
               struct kp_error *err)
 {
     struct kp_namespace *ns = kp_arena_alloc(&s->arena, sizeof(*ns));
+    int r;
 
-    (void)source;
     ns->index = (int)s->nnamespaces;
     if (kp_decode_namespace(s, obj, ns, err) < 0 ||
-        register_name(s, &s->ns_index, NULL, ns->name, ns, err) < 0)
+        (r = register_name(s, &s->ns_index, NULL, ns->name, ns, obj,
+                            source, err)) < 0)
         return -1;
+    if (r)
+        return 0;
     PUSH(s->namespaces, s->nnamespaces, s->capnamespaces, ns);
     return 0;
 }
@@ -512,11 +616,14 @@ add_priority_class(struct kp_snapshot *s, const cJSON *obj,
                    const char *source, struct kp_error *err)
 {
     struct kp_priority_class *pc = kp_arena_alloc(&s->arena, sizeof(*pc));
+    int r;
 
-    (void)source;
     if (kp_decode_priority_class(s, obj, pc, err) < 0 ||
-        register_name(s, &s->pc_index, NULL, pc->name, pc, err) < 0)
+        (r = register_name(s, &s->pc_index, NULL, pc->name, pc, obj,
+                            source, err)) < 0)
         return -1;
+    if (r)
+        return 0;
     PUSH(s->pcs, s->npcs, s->cappcs, pc);
     return 0;
 }
@@ -526,12 +633,16 @@ add_pvc(struct kp_snapshot *s, const cJSON *obj, const char *source,
         struct kp_error *err)
 {
     struct kp_pvc *p = kp_arena_alloc(&s->arena, sizeof(*p));
+    int r;
 
     p->source = source;
     p->index = (int)s->npvcs;
     if (kp_decode_pvc(s, obj, p, err) < 0 ||
-        register_name(s, &s->pvc_index, p->ns, p->name, p, err) < 0)
+        (r = register_name(s, &s->pvc_index, p->ns, p->name, p, obj,
+                            source, err)) < 0)
         return -1;
+    if (r)
+        return 0;
     PUSH(s->pvcs, s->npvcs, s->cappvcs, p);
     s->has_pvc_input = true;
     return 0;
@@ -542,12 +653,16 @@ add_pv(struct kp_snapshot *s, const cJSON *obj, const char *source,
        struct kp_error *err)
 {
     struct kp_pv *p = kp_arena_alloc(&s->arena, sizeof(*p));
+    int r;
 
     p->source_file = source;
     p->index = (int)s->npvs;
     if (kp_decode_pv(s, obj, p, err) < 0 ||
-        register_name(s, &s->pv_index, NULL, p->name, p, err) < 0)
+        (r = register_name(s, &s->pv_index, NULL, p->name, p, obj,
+                            source, err)) < 0)
         return -1;
+    if (r)
+        return 0;
     PUSH(s->pvs, s->npvs, s->cappvs, p);
     return 0;
 }
@@ -557,11 +672,14 @@ add_storage_class(struct kp_snapshot *s, const cJSON *obj,
                   const char *source, struct kp_error *err)
 {
     struct kp_storage_class *sc = kp_arena_alloc(&s->arena, sizeof(*sc));
+    int r;
 
-    (void)source;
     if (kp_decode_storage_class(s, obj, sc, err) < 0 ||
-        register_name(s, &s->sc_index, NULL, sc->name, sc, err) < 0)
+        (r = register_name(s, &s->sc_index, NULL, sc->name, sc, obj,
+                            source, err)) < 0)
         return -1;
+    if (r)
+        return 0;
     PUSH(s->scs, s->nscs, s->capscs, sc);
     return 0;
 }
@@ -571,11 +689,14 @@ add_csinode(struct kp_snapshot *s, const cJSON *obj, const char *source,
             struct kp_error *err)
 {
     struct kp_csinode *cn = kp_arena_alloc(&s->arena, sizeof(*cn));
+    int r;
 
-    (void)source;
     if (kp_decode_csinode(s, obj, cn, err) < 0 ||
-        register_name(s, &s->csinode_index, NULL, cn->name, cn, err) < 0)
+        (r = register_name(s, &s->csinode_index, NULL, cn->name, cn, obj,
+                            source, err)) < 0)
         return -1;
+    if (r)
+        return 0;
     PUSH(s->csinodes, s->ncsinodes, s->capcsinodes, cn);
     return 0;
 }

@@ -82,6 +82,15 @@ struct kp_snapshot {
     /* live: one of their lists was refused: the own-labels rule */
     bool spread_refused;
     /*
+     * Several -f files or a directory (issue 29): an object found twice
+     * is merged when identical, refused when not (snapshot.c,
+     * merge_duplicate); seen keeps each object's first file and a hash
+     * of its contents.
+     */
+    bool merge_duplicates;
+    struct kp_strmap seen;
+    unsigned nfiles_read;           /* files read so far: which one */
+    /*
      * The input carries PVCs: a PersistentVolumeClaim object or a
      * PersistentVolumeClaimList (even empty, as the API returns it).
      * Without them the PVC and ephemeral volumes of pods are left out

@@ -23,6 +23,7 @@
 #include "event.h"
 #include "explain_replay.h"
 #include "kp.h"
+#include "object_meta.h"
 #include "preemption.h"
 #include "render_kubectl.h"
 #include "run.h"
@@ -811,6 +812,10 @@ json_preemption(struct kp_buf *b, const struct kp_snapshot *s,
                   p->from_condition ? "\"condition\"" : "",
                   p->count > 0 ? p->count : 1);
     kp_buf_json_str_or_null(b, p->message);
+    /* the item describes the victim: the pod the Preempted event is on */
+    kp_buf_puts(b, ",\n      ");
+    kp_json_object_meta(b, p->victim.pod, p->victim.ns, p->victim.name,
+                        p->victim.uid);
     kp_buf_puts(b, "\n    }");
 }
 

@@ -1743,8 +1743,14 @@ print_results(struct kp_buf *out, const struct kp_jp_list *l)
     for (i = 0; i < l->n; i++) {
         const struct kp_jp_value *v = &l->v[i];
 
+        /*
+         * a JSON null prints "null", as kubectl does since v1.29
+         * (kubernetes/kubernetes PR #119883, "Fix: null jsonpath
+         * serialization"; kubectl v1.32 prints it so), not fmt's <nil>
+         */
         if (v->kind == KP_JP_JSON &&
-            (cJSON_IsObject(v->json) || cJSON_IsArray(v->json)))
+            (cJSON_IsObject(v->json) || cJSON_IsArray(v->json) ||
+             cJSON_IsNull(v->json)))
             kp_jp_marshal(out, v->json);
         else
             kp_jp_sprint(out, v);

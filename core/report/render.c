@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "object_meta.h"
 #include "report.h"
 #include "table.h"
 #include "rollout.h"
@@ -411,10 +412,12 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
                                      "DECIDED-BY", "VICTIM-PODS", "ADDED",
                                      "MESSAGE"};
     bool added = wide && any_added(snap);
+    /* one namespace: no NAMESPACE column, as kubectl get -n */
+    size_t skip = rep->one_namespace ? 1 : 0;
     struct kp_table t;
     size_t i;
 
-    kp_table_init(&t, wide ? 12 + added : 7, added ? ha : h);
+    kp_table_init(&t, (wide ? 12 + added : 7) - skip, (added ? ha : h) + skip);
     if (wide && !no_headers && rep->scheduler_shown)
         kp_buf_printf(out, "# %s\n", rep->scheduler_line);
 
@@ -451,7 +454,9 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
             cells[11 + added] = kp_rollout_wide_note(pr->pod,
                 kp_whatif_wide_note(pr->pod, wide_note(snap, pr)));
         }
-        kp_table_row_after(&t, cells, rep->explain_nodes ?
+        if (skip)
+            free(cells[0]);
+        kp_table_row_after(&t, cells + skip, rep->explain_nodes ?
                         node_lines(snap, rep, pr) : NULL);
     }
     kp_table_print(&t, no_headers, out);
@@ -732,6 +737,8 @@ json_pod(struct kp_buf *b, const struct kp_snapshot *snap,
     kp_buf_json_str(b, p->ns);
     kp_buf_puts(b, ",\n      \"name\": ");
     kp_buf_json_str(b, p->name);
+    kp_buf_puts(b, ",\n      ");
+    kp_json_object_meta(b, p, NULL, NULL, NULL);
     /* only pods from --add carry the field */
     if (p->from_add)
         kp_buf_puts(b, ",\n      \"added\": true");
@@ -742,11 +749,11 @@ json_pod(struct kp_buf *b, const struct kp_snapshot *snap,
                   "      \"result\": \"%s\",\n", p->priority,
                   p->preempt_never ? "Never" : "PreemptLowerPriority",
                   result_names[pr->result]);
-    if (pr->result == KP_RESULT_FITS) {
-        kp_buf_puts(b, "      \"node\": ");
-        kp_buf_json_str(b, snap->nodes[pr->node]->name);
-        kp_buf_puts(b, ",\n");
-    }
+    /* present for every pod, null unless it fits (the report's one rule) */
+    kp_buf_puts(b, "      \"node\": ");
+    kp_buf_json_str_or_null(b, pr->result == KP_RESULT_FITS ?
+                            snap->nodes[pr->node]->name : NULL);
+    kp_buf_puts(b, ",\n");
     kp_buf_puts(b, "      \"nominatedNode\": ");
     kp_buf_json_str_or_null(b, shown_nominated_node(snap, pr));
     if (pr->result == KP_RESULT_NOT_ELIGIBLE)

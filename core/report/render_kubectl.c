@@ -562,6 +562,16 @@ resolves_to_non_string(const char *s)
         "|([0-9][0-9_]*)?\\.[0-9_]*([eE][-+]?[0-9]+)?"
         "|[0-9][0-9_]*[eE][-+]?[0-9]+"
         "|[1-9][0-9_]*(:[0-5]?[0-9])+(\\.[0-9_]*)?)$";
+    /*
+     * and a timestamp: go-yaml v2's resolve() tries parseTimestamp's
+     * layouts on a plain scalar (resolve.go), so kubectl -o yaml prints
+     * creationTimestamp: "2026-11-21T09:00:00Z" quoted
+     */
+    static const char *const timestamp =
+        "^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}"
+        "([Tt][0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(\\.[0-9]+)?"
+        "(Z|[-+][0-9]{2}:[0-9]{2})"
+        "| [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(\\.[0-9]+)?)?$";
     regex_t re;
     size_t i;
     bool m;
@@ -572,6 +582,12 @@ resolves_to_non_string(const char *s)
     if (!strpbrk(s, "0123456789"))
         return false;
     if (regcomp(&re, numeric, REG_EXTENDED | REG_NOSUB) != 0)
+        return true;
+    m = regexec(&re, s, 0, NULL, 0) == 0;
+    regfree(&re);
+    if (m || !strchr(s, '-'))
+        return m;
+    if (regcomp(&re, timestamp, REG_EXTENDED | REG_NOSUB) != 0)
         return true;
     m = regexec(&re, s, 0, NULL, 0) == 0;
     regfree(&re);
@@ -672,6 +688,42 @@ render_yaml(const cJSON *doc, struct kp_buf *out, struct kp_error *err)
     return rc;
 }
 
+/*
+ * The document kubectl's printers read (jsonpath, custom-columns,
+ * --sort-by): the -o json document with its null members left out, as
+ * kubectl's printers see an API object (a field with no value is absent:
+ * omitempty), so that [?(@.nominatedNode)] keeps the pods that have one
+ * and a column of it prints <none>.  -o json and -o yaml keep them.
+ */
+static void
+drop_nulls(cJSON *j)
+{
+    cJSON *c = j ? j->child : NULL, *next;
+
+    for (; c; c = next) {
+        next = c->next;
+        if (cJSON_IsObject(j) && cJSON_IsNull(c))
+            cJSON_Delete(cJSON_DetachItemViaPointer(j, c));
+        else if (cJSON_IsObject(c) || cJSON_IsArray(c))
+            drop_nulls(c);
+    }
+}
+
+/*
+ * jsonpath runs on a List for kubectl: its reported items are also
+ * "items" (a reference to the same array, last), so that
+ * {.items[*].metadata.name} and {range .items[*]}...{end} work.
+ */
+static void
+add_items(cJSON *doc, const char *items)
+{
+    cJSON *a = cJSON_GetObjectItemCaseSensitive(doc, items);
+
+    if (a && strcmp(items, "items") != 0 &&
+        !cJSON_GetObjectItemCaseSensitive(doc, "items"))
+        cJSON_AddItemReferenceToObject(doc, "items", a);
+}
+
 int
 kp_render_kubectl(const struct kp_options *o, const char *items,
                   const char *json, size_t len, struct kp_buf *out,
@@ -691,10 +743,13 @@ kp_render_kubectl(const struct kp_options *o, const char *items,
         break;
     case KP_OUTPUT_JSONPATH:
     case KP_OUTPUT_JSONPATH_FILE:
+        drop_nulls(doc);
+        add_items(doc, items);
         rc = render_jsonpath(o, doc, out, err);
         break;
     case KP_OUTPUT_CUSTOM_COLUMNS:
     case KP_OUTPUT_CUSTOM_COLUMNS_FILE:
+        drop_nulls(doc);
         rc = render_columns(o, doc, items, out, err);
         break;
     default:
@@ -907,6 +962,7 @@ kp_kubectl_sort(const char *expr, const char *json, size_t len, int **pos,
     *n = 0;
     if (!doc)
         return kp_errorf(err, KP_EXIT_ERROR, "cannot read back the report");
+    drop_nulls(doc);
     rc = sort_doc(expr, cJSON_GetObjectItemCaseSensitive(doc, "pods"), &keys,
                   n, err);
     if (rc == 0) {

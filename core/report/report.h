@@ -106,6 +106,11 @@ struct kp_report {
     /* -v: the table's node lines one per node, not grouped (issue 26) */
     bool explain_nodes_each;
     /*
+     * The report is of one namespace (-n, or live without -A): the table
+     * has no NAMESPACE column, as kubectl get has none then (issue 29).
+     */
+    bool one_namespace;
+    /*
      * The scheduler replayed (run_config.c): the -v line, -o json's
      * "scheduler" object; both in the output only when scheduler_shown
      * (--config, --profile or --kube-version given).

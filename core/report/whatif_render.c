@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "object_meta.h"
 #include "whatif.h"
 #include "report.h"
 
@@ -137,11 +138,20 @@ json_where(struct kp_buf *b, const struct kp_snapshot *snap,
     kp_buf_puts(b, "]");
 }
 
+/* a drained pod's entry: its reference and its metadata */
+static void
+json_drained(struct kp_buf *b, const struct kp_pod *p)
+{
+    json_ref(b, p);
+    kp_buf_puts(b, ", ");
+    kp_json_object_meta(b, p, NULL, NULL, NULL);
+}
+
 static void
 json_evicted(struct kp_buf *b, const struct kp_snapshot *snap,
              const struct kp_report *rep, const struct kp_drain_pod *dp)
 {
-    json_ref(b, dp->pod);
+    json_drained(b, dp->pod);
     kp_buf_puts(b, ", \"replacement\": ");
     kp_buf_json_str(b, dp->replacement->name);
     kp_buf_printf(b, ", \"wave\": %d", dp->wave);
@@ -192,7 +202,7 @@ json_group(struct kp_buf *b, const struct kp_snapshot *snap,
             json_evicted(b, snap, rep, dp);
             continue;
         }
-        json_ref(b, dp->pod);
+        json_drained(b, dp->pod);
         if (dp->pdb >= 0) {
             kp_buf_puts(b, ", \"podDisruptionBudget\": ");
             kp_buf_printf(b, "\"%s/%s\"", snap->pdbs[dp->pdb]->ns,

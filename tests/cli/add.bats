@@ -141,9 +141,10 @@ kp_pods() {
 }
 
 @test "manifests without a namespace go to -n" {
+    # one namespace: the table has no NAMESPACE column (kubectl get -n)
     run kp_pods -n batch --add "$ADD/pod-small.json" --only-added
     assert_success
-    assert_output "batch debug-shell 1000"
+    assert_output "debug-shell 1000 Fits"
 }
 
 @test "--add - reads the manifest from standard input" {

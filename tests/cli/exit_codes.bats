@@ -151,11 +151,19 @@ expect_usage_error() {
         "error: $BATS_TEST_TMPDIR/missing.json: No such file or directory"
 }
 
-@test "1: the same snapshot twice is duplicate objects" {
+@test "0: the same snapshot twice is merged (issue 29); 1: an object that differs" {
+    run_kp -f "$CLUSTER"
+    cp "$OUT" "$BATS_TEST_TMPDIR/once"
     run_kp -f "$CLUSTER" -f "$CLUSTER"
+    assert_equal "$status" 0
+    test_cmp "$BATS_TEST_TMPDIR/once" "$OUT"
+    need jq
+    jq '(.items[] | select(.metadata.name == "web-0") | .metadata.labels.x) = "y"' \
+        "$CLUSTER" >"$BATS_TEST_TMPDIR/changed.json"
+    run_kp -f "$CLUSTER" -f "$BATS_TEST_TMPDIR/changed.json"
     assert_equal "$status" 1
     test_cmp /dev/null "$OUT"
-    assert_equal "$(wc -l <"$ERR")" 1
+    assert_equal "$(cat "$ERR")" "error: $BATS_TEST_TMPDIR/changed.json: pod 'prod/web-0': metadata.name: duplicate object: $CLUSTER has it with other contents (identical copies are merged)"
 }
 
 @test "1: an unknown POD argument, one line even when the snapshot warns" {

@@ -196,7 +196,9 @@ EOF
     assert_line --index 0 'apiVersion: kubectl-preempt/v1'
     assert_line --index 1 'kind: PreemptionHistory'
     assert_line --index 2 'preemptions:'
-    assert_line --index 3 '- time: 2026-11-21T08:31:10Z'
+    # a timestamp string is quoted, as kubectl -o yaml quotes
+    # creationTimestamp (go-yaml v2 resolves it as a timestamp otherwise)
+    assert_line --index 3 '- time: "2026-11-21T08:31:10Z"'
 }
 
 @test "explain -o jsonpath runs on the whole PreemptionHistory" {

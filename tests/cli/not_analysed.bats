@@ -27,7 +27,7 @@ warning: pod 'default/gated' not analysed: SchedulingGated (spec.schedulingGates
 warning: pod 'default/custom' not analysed: OtherScheduler (spec.schedulerName is 'my-scheduler')
 warning: pod 'default/leaving' not analysed: Terminating (metadata.deletionTimestamp is set)
 warning: pod 'default/done' not analysed: Terminal (status.phase is Succeeded)"
-    assert_line --index 1 --regexp '^default +waiter +1000 +NotEligible +node1 '
+    assert_line --index 1 --regexp '^waiter +1000 +NotEligible +node1 '
 }
 
 @test "-o json lists them under notAnalysed, and the warnings under warnings" {

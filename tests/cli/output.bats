@@ -186,14 +186,19 @@ EOF
 
 # --- narrowing: which pending pods are reported ---------------------------
 
-@test "-n: the pending pods of one namespace" {
+@test "-n: the pending pods of one namespace, without a NAMESPACE column (as kubectl get -n)" {
     expect_stdout -f "$CLUSTER" -n prod <<'EOF'
-NAMESPACE   NAME            PRIORITY   RESULT     NOMINATED-NODE   VICTIMS   PDB-VIOLATIONS
-prod        checkout-0      1000000    Preempts   node-a           2         1
-prod        search-0        100000     Preempts   node-c           1         1
-prod        sidecar-light   100000     Fits       <none>           0         0
+NAME            PRIORITY   RESULT     NOMINATED-NODE   VICTIMS   PDB-VIOLATIONS
+checkout-0      1000000    Preempts   node-a           2         1
+search-0        100000     Preempts   node-c           1         1
+sidecar-light   100000     Fits       <none>           0         0
 EOF
     expect_stdout -f "$CLUSTER" --namespace=ml <<'EOF'
+NAME      PRIORITY   RESULT          NOMINATED-NODE   VICTIMS   PDB-VIOLATIONS
+train-1   100000     Unschedulable   <none>           0         0
+EOF
+    # -A wins over -n, and the column is back
+    expect_stdout -f "$CLUSTER" --namespace=ml -A -l app=train <<'EOF'
 NAMESPACE   NAME      PRIORITY   RESULT          NOMINATED-NODE   VICTIMS   PDB-VIOLATIONS
 ml          train-1   100000     Unschedulable   <none>           0         0
 EOF
@@ -223,8 +228,8 @@ EOF
 
 @test "-l and -n together: both must match" {
     expect_stdout -f "$CLUSTER" -n prod -l 'app in (light,train)' <<'EOF'
-NAMESPACE   NAME            PRIORITY   RESULT   NOMINATED-NODE   VICTIMS   PDB-VIOLATIONS
-prod        sidecar-light   100000     Fits     <none>           0         0
+NAME            PRIORITY   RESULT   NOMINATED-NODE   VICTIMS   PDB-VIOLATIONS
+sidecar-light   100000     Fits     <none>           0         0
 EOF
 }
 
@@ -262,15 +267,15 @@ EOF
 
 @test "POD arguments: NAME in the namespace of -n" {
     expect_stdout -f "$CLUSTER" -n batch backfill-0 <<'EOF'
-NAMESPACE   NAME         PRIORITY   RESULT        NOMINATED-NODE   VICTIMS   PDB-VIOLATIONS
-batch       backfill-0   500        NotEligible   <none>           0         0
+NAME         PRIORITY   RESULT        NOMINATED-NODE   VICTIMS   PDB-VIOLATIONS
+backfill-0   500        NotEligible   <none>           0         0
 EOF
 }
 
 @test "POD arguments: the same pod twice is one row" {
     expect_stdout -f "$CLUSTER" prod/search-0 -n prod search-0 <<'EOF'
-NAMESPACE   NAME       PRIORITY   RESULT     NOMINATED-NODE   VICTIMS   PDB-VIOLATIONS
-prod        search-0   100000     Preempts   node-c           1         1
+NAME       PRIORITY   RESULT     NOMINATED-NODE   VICTIMS   PDB-VIOLATIONS
+search-0   100000     Preempts   node-c           1         1
 EOF
 }
 
@@ -279,11 +284,11 @@ EOF
     assert_equal "$status" 1
     test_cmp /dev/null "$OUT"
     assert_equal "$(cat "$ERR")" "error: pod 'prod/no-such-pod' not found"
-    # NAME without -n is in namespace "default"
+    # NAME without -n is in namespace "default"; the one elsewhere is named
     run_kp -f "$CLUSTER" checkout-0
     assert_equal "$status" 1
     test_cmp /dev/null "$OUT"
-    assert_equal "$(cat "$ERR")" "error: pod 'default/checkout-0' not found"
+    assert_equal "$(cat "$ERR")" "error: pod 'default/checkout-0' not found; did you mean 'prod/checkout-0'? (a name without a namespace is looked up in namespace default; give NAMESPACE/NAME or -n)"
     # one unknown among known ones still fails the whole run
     run_kp -f "$CLUSTER" -o json prod/checkout-0 ml/nope
     assert_equal "$status" 1
@@ -444,10 +449,10 @@ assert y == j and list(y) == list(j) and list(y["pods"][0]) == list(j["pods"][0]
     assert_success
     assert_output "$(cat <<'OUT'
 NAME            PRIORITY   NODE     VICTIMS
-backfill-0      500        <nil>    <none>
+backfill-0      500        <none>   <none>
 search-0        100000     node-c   etl-worker-2
-sidecar-light   100000     <nil>    <none>
-train-1         100000     <nil>    <none>
+sidecar-light   100000     <none>   <none>
+train-1         100000     <none>   <none>
 checkout-0      1000000    node-a   etl-worker-0,etl-worker-1
 OUT
 )"

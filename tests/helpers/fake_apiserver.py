@@ -9,7 +9,10 @@ limit, continue (opaque tokens), metadata.remainingItemCount, gzip when
 asked.  HTTPS only, on 127.0.0.1 and an ephemeral port, with the test PKI
 of make_certs.sh.  Authenticates a bearer token (--token) or a client
 certificate signed by the CA; --require-cert makes the certificate
-mandatory at the TLS level.
+mandatory at the TLS level; --basic USER:PASSWORD accepts that basic
+authentication.  The log records, per request, the Impersonate-User,
+Impersonate-Group and Impersonate-Uid headers and the TLS server name
+(SNI) the client sent.
 
 Faults (--fault NAME[:RESOURCE], repeatable; or one per line in the
 --control file, re-read at every request and replacing the flags while
@@ -424,6 +427,13 @@ class Handler(BaseHTTPRequestHandler):
 
     def who(self):
         auth = self.headers.get("Authorization", "")
+        if auth.startswith("Basic "):
+            try:
+                pair = base64.b64decode(auth[len("Basic "):]).decode()
+            except (ValueError, UnicodeDecodeError):
+                return ("bad-basic", "")
+            return ("basic", pair.split(":", 1)[0]) \
+                if pair in self.server.state.args.basic else ("bad-basic", "")
         if auth.startswith("Bearer "):
             tok = auth[len("Bearer "):]
             return ("token", tok) if tok in self.server.state.args.token \
@@ -441,7 +451,11 @@ class Handler(BaseHTTPRequestHandler):
         q = parse_qs(url.query)
         kind, ident = self.who()
         st.log({"path": url.path, "query": url.query, "auth": kind,
-                "user": ident if kind == "cert" else "",
+                "user": ident if kind in ("cert", "basic") else "",
+                "as": self.headers.get("Impersonate-User", ""),
+                "as_groups": self.headers.get_all("Impersonate-Group") or [],
+                "as_uid": self.headers.get("Impersonate-Uid", ""),
+                "sni": getattr(self.connection, "kp_sni", None) or "",
                 "ua": self.headers.get("User-Agent", ""),
                 "accept": self.headers.get("Accept", ""),
                 "accept_encoding": self.headers.get("Accept-Encoding", ""),
@@ -450,7 +464,7 @@ class Handler(BaseHTTPRequestHandler):
         namespace = None
         doc = fake_discovery.document(url.path,
                                       self.headers.get("Host", ""))
-        if url.path == "/version" and kind in ("token", "cert"):
+        if url.path == "/version" and kind in ("token", "cert", "basic"):
             # only when named for it: server-error-once:version, ...
             faults = st.faults()
             if ("server-error-always:version" in faults or
@@ -461,7 +475,7 @@ class Handler(BaseHTTPRequestHandler):
                 return
         if url.path == "/version" and st.args.server_version:
             doc = server_version(st.args.server_version)
-        if doc is not None and kind in ("token", "cert"):
+        if doc is not None and kind in ("token", "cert", "basic"):
             self.send_json(200, doc)
             return
         scoped = fake_discovery.namespaced_list(url.path)
@@ -476,7 +490,7 @@ class Handler(BaseHTTPRequestHandler):
         # a hostile server answers whoever asks (and echoes what it got)
         if self.hostile(res[0], res[1], res[2], q):
             return
-        if kind not in ("token", "cert"):
+        if kind not in ("token", "cert", "basic"):
             self.send_json(401, status(401, "Unauthorized", "Unauthorized"))
             return
         if q.get("watch", [""])[0] in ("1", "true"):
@@ -661,6 +675,10 @@ def tls_context(args):
     ctx.load_verify_locations(os.path.join(certs, "ca.crt"))
     ctx.verify_mode = (ssl.CERT_REQUIRED if args.require_cert
                        else ssl.CERT_OPTIONAL)
+
+    def remember_sni(sock, name, _ctx):
+        sock.kp_sni = name
+    ctx.sni_callback = remember_sni
     return ctx
 
 
@@ -676,6 +694,8 @@ def parse_args(argv):
     p.add_argument("--log")
     p.add_argument("--token", action="append", default=[])
     p.add_argument("--require-cert", action="store_true")
+    p.add_argument("--basic", action="append", default=[],
+                   help="USER:PASSWORD accepted as basic authentication")
     p.add_argument("--fault", action="append", default=[])
     p.add_argument("--control")
     p.add_argument("--max-page", type=int, default=0,

@@ -657,6 +657,31 @@ test_jsonpath__exists_filter_counts_what_a_failed_step_returns(void)
     nrows_run -= (int)NELEM(rows);
 }
 
+/*
+ * Not an upstream row: a JSON null prints "null", as kubectl v1.32 prints
+ * it (kubernetes/kubernetes PR #119883), where fmt.Sprint gave "<nil>";
+ * a null inside an object or list was JSON already.  An exists filter
+ * keeps a member whose value is null, as kubectl's does.
+ */
+static void
+test_jsonpath__null_prints_null_as_kubectl_1_32(void)
+{
+    static const struct row rows[] = {
+        {"null member", "{.a}", "{\"a\": null}", "null", OK},
+        {"null in a wildcard", "{.p[*].n}",
+         "{\"p\": [{\"n\": null}, {\"n\": \"x\"}]}", "null x", OK},
+        {"null in a range", "{range .p[*]}{.n}{\";\"}{end}",
+         "{\"p\": [{\"n\": null}, {\"n\": \"x\"}]}", "null;x;", OK},
+        {"null inside an object", "{.p[0]}",
+         "{\"p\": [{\"n\": null}]}", "{\"n\":null}", OK},
+        {"exists keeps a null", "{.p[?(@.n)].i}",
+         "{\"p\": [{\"i\": 1, \"n\": null}, {\"i\": 2}]}", "1", OK},
+    };
+
+    RUN_ROWS(rows, false);
+    nrows_run -= (int)NELEM(rows);
+}
+
 int
 main(void)
 {
@@ -673,6 +698,7 @@ main(void)
     RUN(test_jsonpath__parser);
     RUN(test_jsonpath__fail_parser);
     RUN(test_jsonpath__exists_filter_counts_what_a_failed_step_returns);
+    RUN(test_jsonpath__null_prints_null_as_kubectl_1_32);
     printf("# %d upstream rows\n", nrows_run);
     return check_done();
 }
