@@ -28,10 +28,9 @@ static const char *const not_for_explain[] = {
     "offset", "config", "profile", "ignore-unknown-plugins", "kube-version",
 };
 
-/* Flags of record alone (recorder.h), and of explain alone. */
+/* Flags of record alone (recorder.h). */
 static const char *const only_record[] = {
     "dir", "snapshot-interval", "max-disk", "max-age"};
-static const char *const only_explain[] = {"since", "from"};
 
 /* The flags record takes besides its own: connecting, -v, --help. */
 static const char *const record_also[] = {
@@ -134,10 +133,9 @@ static bool
 takes(const char *cmd, const struct kp_flag *f)
 {
     bool rec = listed(f->long_name, only_record, NELEM(only_record));
-    bool exp = listed(f->long_name, only_explain, NELEM(only_explain));
 
     if (!cmd)
-        return !rec && !exp;
+        return true;        /* the root's help lists every flag */
     if (strcmp(cmd, "explain") == 0)
         return !rec && !listed(f->long_name, not_for_explain,
                                NELEM(not_for_explain));

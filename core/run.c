@@ -474,9 +474,6 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
     if (r->exit_code)
         kp_fail_on_notes(&snap, &rep, o->fail_on, &r->fail_notes);
     set_notice(o, &rep, r);
-    if ((o->fail_on & KP_FAIL_DRAIN_BLOCKED) && !r->notice[0])
-        kp_drain_blocked_notice(&snap, rep.whatif, r->notice,
-                                sizeof(r->notice));
     rc = 0;
 out:
     progress(o, NULL, 0, 0);

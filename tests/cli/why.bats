@@ -69,11 +69,11 @@ fail-on unschedulable: pod ml/train-1 fits nowhere, even after preemption"
     run --separate-stderr "$KP" -f "$ROOT/tests/fixtures/whatif/drain-hang.json" \
         --drain node-a --fail-on drain-blocked
     assert_failure 3
-    assert_equal "${stderr_lines[-1]}" "fail-on drain-blocked: the drain of node node-a stops: cannot delete Pods declare no controller (use --force to override): default/bare"
+    assert_equal "${stderr_lines[-1]}" "fail-on drain-blocked: the drain of node node-a stops at once, evicting nothing: cannot delete cannot delete Pods that declare no controller (use --force to override): default/bare"
     run --separate-stderr "$KP" -f "$ROOT/tests/fixtures/whatif/drain-hang.json" \
         --drain node-a --force --fail-on drain-blocked
     assert_failure 3
-    assert_equal "$stderr" "fail-on drain-blocked: the drain of node node-a would hang: 1 eviction(s) refused for good"
+    assert_equal "$stderr" "fail-on drain-blocked: the drain of node node-a would hang: 1 pod(s) cannot be evicted, first prod/db-1 (PodDisruptionBudget prod/db-pdb)"
 }
 
 @test "explain --fail-on names each past preemption it matched" {
