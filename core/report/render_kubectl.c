@@ -18,6 +18,7 @@
 #include "arena.h"
 #include "jsonpath.h"
 #include "quantity.h"
+#include "read_file.h"
 
 #define MSG 512
 
@@ -29,30 +30,24 @@ kp_kubectl_output(const struct kp_options *o)
 
 /* ---- reading templates ---- */
 
+/* A template file, at most KP_CAP_TEMPLATE bytes (read_file.h). */
 static char *
-read_file(const char *path, char *why, size_t whylen)
+read_template(const char *path, char *why, size_t whylen)
 {
-    FILE *f = fopen(path, "rb");
-    struct kp_buf b;
-    char chunk[8192];
-    size_t n;
+    char *text, cap[32];
+    size_t len;
+    int e = kp_read_file(path, KP_CAP_TEMPLATE, 0, &text, &len);
 
-    if (!f) {
-        snprintf(why, whylen, "open %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    kp_buf_init(&b);
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        kp_buf_add(&b, chunk, n);
-    if (ferror(f)) {
-        snprintf(why, whylen, "read %s: %s", path, strerror(errno));
-        fclose(f);
-        kp_buf_release(&b);
-        return NULL;
-    }
-    fclose(f);
-    kp_buf_add(&b, "", 1);
-    return b.data;
+    if (e == 0)
+        return text;
+    if (e == EFBIG)
+        snprintf(why, whylen, "read %s: larger than %s, the cap for "
+                 "templates", path, kp_cap_text(KP_CAP_TEMPLATE, cap,
+                                                sizeof(cap)));
+    else
+        snprintf(why, whylen, "%s %s: %s", e == EISDIR ? "read" : "open",
+                 path, strerror(e));
+    return NULL;
 }
 
 /* The jsonpath template of o (-o jsonpath= or the file's text). */
@@ -68,7 +63,7 @@ jsonpath_template(const struct kp_options *o, struct kp_error *err)
                       "no template given");
             return NULL;
         }
-        t = read_file(o->output_arg, why, sizeof(why));
+        t = read_template(o->output_arg, why, sizeof(why));
         if (!t)
             kp_errorf(err, KP_EXIT_ERROR, "error reading --template %s, %s",
                       o->output_arg, why);
@@ -80,6 +75,24 @@ jsonpath_template(const struct kp_options *o, struct kp_error *err)
         return NULL;
     }
     return kp_xstrdup(o->output_arg);
+}
+
+/*
+ * A template as error messages quote it: whole, as kubectl does, up to
+ * 512 bytes; a longer one is cut (its length said), so that the reason
+ * after it still fits the one error line.
+ */
+static void
+shown_template(struct kp_buf *b, const char *tmpl)
+{
+    size_t n = strlen(tmpl);
+
+    kp_buf_init(b);
+    if (n <= 512)
+        kp_buf_puts(b, tmpl);
+    else
+        kp_buf_printf(b, "%.256s... (%zu bytes)", tmpl, n);
+    kp_buf_add(b, "", 1);
 }
 
 static struct kp_jsonpath *
@@ -94,8 +107,12 @@ jsonpath_printer(const struct kp_options *o, char **tmpl,
         return NULL;
     jp = kp_jsonpath_parse("out", *tmpl, msg, sizeof(msg));
     if (!jp) {
-        kp_errorf(err, KP_EXIT_ERROR, "error parsing jsonpath %s, %s", *tmpl,
-                  msg);
+        struct kp_buf shown;
+
+        shown_template(&shown, *tmpl);
+        kp_errorf(err, KP_EXIT_ERROR, "error parsing jsonpath %s, %s",
+                  shown.data, msg);
+        kp_buf_release(&shown);
         free(*tmpl);
         *tmpl = NULL;
         return NULL;
@@ -260,7 +277,7 @@ columns_of(const struct kp_options *o, struct columns *cs,
     if (!o->output_arg[0])
         return kp_errorf(err, KP_EXIT_ERROR, "custom-columns format "
                          "specified but no custom columns given");
-    text = read_file(o->output_arg, why, sizeof(why));
+    text = read_template(o->output_arg, why, sizeof(why));
     if (!text)
         return kp_errorf(err, KP_EXIT_ERROR, "error reading template %s, %s",
                          o->output_arg, why);
@@ -509,14 +526,18 @@ render_jsonpath(const struct kp_options *o, const cJSON *doc,
     rc = kp_jsonpath_execute(jp, doc, out, msg, sizeof(msg));
     if (rc < 0) {
         /* kubectl adds a dump of the object (%#v); it is left out */
+        struct kp_buf shown;
+
+        shown_template(&shown, tmpl);
         kp_buf_init(&q);
-        go_quote(&q, tmpl);
+        go_quote(&q, shown.data);
         kp_buf_add(&q, "", 1);
         kp_errorf(err, KP_EXIT_ERROR, "error executing jsonpath %s: Error "
                   "executing template: %s. Printing more information for "
                   "debugging the template:\n\ttemplate was:\n\t\t%s", q.data,
-                  msg, tmpl);
+                  msg, shown.data);
         kp_buf_release(&q);
+        kp_buf_release(&shown);
     }
     kp_jsonpath_free(jp);
     free(tmpl);

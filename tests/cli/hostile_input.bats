@@ -1,0 +1,89 @@
+#!/usr/bin/env bats
+# hostile_input.bats - issue 27 (hostile input, round three): templates
+# nested past the C stack, files that never end, bytes for the terminal,
+# files we write, plugins that never exit, limits kubectl does not have.
+# Each test runs in the normal and in the sanitizer build (tests/run).
+
+load '../helpers/common'
+
+CLUSTER="$ROOT/examples/cluster.json"
+
+# N times the string S, without a newline
+repeat() {
+    local s="$1" n="$2" out=""
+    out=$(printf "%${n}s" "" | sed "s/ /$(printf '%s' "$s" | sed 's/[&/\]/\\&/g')/g")
+    printf '%s' "$out"
+}
+
+@test "50,000 nested {range} with their {end}s run without overflowing the stack" {
+    local t="$BATS_TEST_TMPDIR/t"
+    {
+        printf '{range .pods[*]}{.name}{"\\n"}'
+        repeat '{range .nothing}' 49999
+        repeat '{end}' 50000
+    } >"$t"
+    run --separate-stderr "$KP" -f "$CLUSTER" -o jsonpath-file="$t"
+    assert_success
+    expected=$("$KP" -f "$CLUSTER" -o jsonpath='{range .pods[*]}{.name}{"\n"}{end}')
+    assert_output "$expected"
+}
+
+@test "50,000 {range} without an {end} fail with an error line, not a crash or a hang" {
+    local t="$BATS_TEST_TMPDIR/t"
+    repeat '{range .pods[*]}' 50000 >"$t"
+    run --separate-stderr timeout 120 "$KP" -f "$CLUSTER" -o jsonpath-file="$t"
+    assert_failure 1
+    assert_output ''
+    [[ "$stderr" == *"template walks more than 20000000 nodes (a {range} without its {end}?)"* ]]
+    # the template is cut in the message, the reason kept
+    [[ "$stderr" == *"... (800000 bytes)"* ]]
+}
+
+@test "30 {range} without an {end} (2^30 passes) stop at the step bound" {
+    local t="$BATS_TEST_TMPDIR/t"
+    repeat '{range .pods[*]}' 30 >"$t"
+    run --separate-stderr timeout 120 "$KP" -f "$CLUSTER" -o jsonpath-file="$t"
+    assert_failure 1
+    assert_output ''
+    [[ "$stderr" == *"template walks more than 20000000 nodes"* ]]
+}
+
+@test "-o jsonpath-file=/dev/zero stops at the 16 MiB template cap while reading" {
+    run --separate-stderr timeout 60 "$KP" -f "$CLUSTER" -o jsonpath-file=/dev/zero
+    assert_failure 1
+    assert_output ''
+    assert_equal "$stderr" "error: error reading --template /dev/zero, read /dev/zero: larger than 16 MiB, the cap for templates"
+}
+
+@test "-o custom-columns-file=/dev/zero stops at the 16 MiB template cap while reading" {
+    run --separate-stderr timeout 60 "$KP" -f "$CLUSTER" -o custom-columns-file=/dev/zero
+    assert_failure 1
+    assert_output ''
+    assert_equal "$stderr" "error: error reading template /dev/zero, read /dev/zero: larger than 16 MiB, the cap for templates"
+}
+
+@test "a template file of exactly 16 MiB is read; one byte more is refused" {
+    local t="$BATS_TEST_TMPDIR/t"
+    { printf '{.kind}'; head -c $((16 * 1024 * 1024 - 7)) /dev/zero | tr '\0' ' '; } >"$t"
+    run --separate-stderr "$KP" -f "$CLUSTER" -o jsonpath-file="$t"
+    assert_success
+    printf ' ' >>"$t"
+    run --separate-stderr "$KP" -f "$CLUSTER" -o jsonpath-file="$t"
+    assert_failure 1
+    [[ "$stderr" == *"larger than 16 MiB, the cap for templates" ]]
+}
+
+@test "a kubeconfig, a scheduler configuration and a node file that never end stop at their caps" {
+    run --separate-stderr timeout 60 "$KP" --kubeconfig /dev/zero
+    assert_failure 1
+    assert_output ''
+    assert_equal "$stderr" "error: cannot read kubeconfig '/dev/zero': larger than 16 MiB, the cap for kubeconfig files"
+    run --separate-stderr timeout 60 "$KP" -f "$CLUSTER" --config /dev/zero
+    assert_failure 1
+    assert_output ''
+    assert_equal "$stderr" "error: read /dev/zero: larger than 16 MiB, the cap for scheduler configurations"
+    run --separate-stderr timeout 60 "$KP" -f "$CLUSTER" --add-node-file /dev/zero
+    assert_failure 1
+    assert_output ''
+    assert_equal "$stderr" "error: --add-node-file '/dev/zero': larger than 256 MiB, the cap for node files"
+}
