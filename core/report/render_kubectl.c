@@ -19,6 +19,7 @@
 #include "jsonpath.h"
 #include "quantity.h"
 #include "read_file.h"
+#include "term_escape.h"
 
 #define MSG 512
 
@@ -393,20 +394,6 @@ grid_print(struct grid *g, struct kp_buf *out)
     free(w);
 }
 
-/* printers.EscapeTerminal */
-static void
-escape_terminal(struct kp_buf *b, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '\x1b')
-            kp_buf_puts(b, "^[");
-        else if (*s == '\r')
-            kp_buf_puts(b, "\\r");
-        else
-            kp_buf_add(b, s, 1);
-    }
-}
-
 /* printOneObject's cell: every value, "," between, <none> if none. */
 static int
 column_cell(struct kp_jsonpath *jp, const cJSON *item, char **cell,
@@ -433,7 +420,9 @@ column_cell(struct kp_jsonpath *jp, const cJSON *item, char **cell,
             kp_buf_init(&v);
             kp_jp_sprint(&v, &r.lists[i].v[k]);
             kp_buf_add(&v, "", 1);
-            escape_terminal(&b, v.data);
+            /* printers.EscapeTerminal, widened to every control
+             * (term_escape.h) */
+            kp_term_escape(&b, v.data, strlen(v.data), KP_TERM_CELL);
             kp_buf_release(&v);
         }
     }

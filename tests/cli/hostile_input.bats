@@ -87,3 +87,54 @@ repeat() {
     assert_output ''
     assert_equal "$stderr" "error: --add-node-file '/dev/zero': larger than 256 MiB, the cap for node files"
 }
+
+# examples/cluster.json with an extended resource whose name sets the
+# window title and clears the screen, requested by the first pending pod
+evil_cluster() {
+    python3 - "$CLUSTER" "$1" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+for it in c['items']:
+    if it['kind'] == 'Pod' and not it['spec'].get('nodeName'):
+        req = it['spec']['containers'][0]['resources']['requests']
+        req['example.com/x\x1b]0;pwned\x07\x1b[2J\x0e\u009b'] = '1'
+        break
+json.dump(c, open(sys.argv[2], 'w'))
+PY
+}
+
+# no C0 control but newline, no DEL, no C1 (UTF-8 C2 80..C2 9F) in file $1
+no_control_bytes() {
+    ! LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]\|\xc2[\x80-\x9f]' "$1"
+}
+
+@test "a snapshot's control bytes reach no human-readable output raw" {
+    need python3
+    local c="$BATS_TEST_TMPDIR/evil.json" o="$BATS_TEST_TMPDIR/out"
+    evil_cluster "$c"
+    for args in "" "-o wide" "-o summary" "--explain-nodes" "-o wide --explain-nodes" \
+                "-o name" "-o custom-columns=M:.message,N:.name" "explain"; do
+        # shellcheck disable=SC2086
+        "$KP" -f "$c" $args >"$o" 2>&1 || true
+        no_control_bytes "$o" || { echo "raw control byte with '$args'"; cat -A "$o"; false; }
+    done
+    run --separate-stderr "$KP" -f "$c" -o wide
+    assert_success
+    assert_output --partial 'Insufficient example.com/x^[]0;pwned\x07^[[2J\x0e\u009b'
+    run --separate-stderr "$KP" -f "$c" -o custom-columns=M:.message
+    assert_output --partial 'example.com/x^[]0;pwned\x07^[[2J\x0e\u009b'
+}
+
+@test "kubeconfig context names, selectors and commands echoed on stderr are escaped" {
+    local kc="$BATS_TEST_TMPDIR/kc"
+    printf 'apiVersion: v1\nkind: Config\ncurrent-context: "x\\e]0;t\\a"\ncontexts: []\nclusters: []\nusers: []\n' >"$kc"
+    run --separate-stderr "$KP" --kubeconfig "$kc"
+    assert_failure 1
+    assert_equal "$stderr" 'error: context was not found for specified context: x^[]0;t\x07'
+    run --separate-stderr "$KP" -f "$CLUSTER" -l $'a\e[2J'
+    assert_failure
+    assert_equal "$stderr" "error: invalid label selector 'a^[[2J'"
+    run --separate-stderr "$KP" version $'a\x07b'
+    assert_failure 2
+    assert_equal "$stderr" 'error: unknown command "a\x07b" for "kubectl-preempt version"'
+}
