@@ -107,3 +107,47 @@ device() {
     run --separate-stderr "$KP" --kubeconfig "$KC" -A --snapshot-out "$BATS_TEST_TMPDIR"
     expect_error "cannot write '$BATS_TEST_TMPDIR': Is a directory"
 }
+
+# an exec plugin that never exits (nor closes its stdout)
+write_hanging_plugin() {
+    cat >"$1" <<'SH'
+#!/bin/sh
+sleep 987654
+SH
+    chmod 700 "$1"
+}
+
+exec_kubeconfig() {
+    KC="$BATS_TEST_TMPDIR/kubeconfig"
+    write_kubeconfig "$KC" "    exec:
+      apiVersion: client.authentication.k8s.io/v1
+      command: $1
+      interactiveMode: Never"
+}
+
+@test "an exec plugin that never exits is killed at --request-timeout, named" {
+    start_server
+    write_hanging_plugin "$BATS_TEST_TMPDIR/hang"
+    exec_kubeconfig "$BATS_TEST_TMPDIR/hang"
+    SECONDS=0
+    run --separate-stderr timeout 60 "$KP" --kubeconfig "$KC" -A --request-timeout 2s
+    expect_error "getting credentials: exec: executable $BATS_TEST_TMPDIR/hang did not finish within 2s (--request-timeout); it was killed"
+    [ "$SECONDS" -lt 20 ]
+    # the plugin's own child (sleep) went with it
+    sleep 0.5
+    run pgrep -f "sleep 987654"
+    assert_failure
+}
+
+@test "an exec plugin that closes its stdout but never exits is killed too" {
+    start_server
+    cat >"$BATS_TEST_TMPDIR/half" <<'SH'
+#!/bin/sh
+exec >&-
+sleep 1000
+SH
+    chmod 700 "$BATS_TEST_TMPDIR/half"
+    exec_kubeconfig "$BATS_TEST_TMPDIR/half"
+    run --separate-stderr timeout 60 "$KP" --kubeconfig "$KC" -A --request-timeout 1500ms
+    expect_error "getting credentials: exec: executable $BATS_TEST_TMPDIR/half did not finish within 1500ms (--request-timeout); it was killed"
+}
