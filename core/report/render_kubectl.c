@@ -126,7 +126,7 @@ jsonpath_printer(const struct kp_options *o, char **tmpl,
 
 struct column {
     char *header;
-    char spec[1024];
+    char *spec;                 /* the relaxed path, malloc'ed */
 };
 
 struct columns {
@@ -139,23 +139,23 @@ columns_release(struct columns *cs)
 {
     size_t i;
 
-    for (i = 0; i < cs->n; i++)
+    for (i = 0; i < cs->n; i++) {
         free(cs->c[i].header);
+        free(cs->c[i].spec);
+    }
     free(cs->c);
     memset(cs, 0, sizeof(*cs));
 }
 
-int
-kp_relaxed_jsonpath(const char *in, char *out, size_t outlen,
-                    struct kp_error *err)
+char *
+kp_relaxed_jsonpath(const char *in, struct kp_error *err)
 {
     size_t n = strlen(in);
     const char *s = in;
+    char *out;
 
-    if (n == 0) {
-        out[0] = '\0';
-        return 0;
-    }
+    if (n == 0)
+        return kp_xstrdup("");
     if (n >= 2 && in[0] == '{' && in[n - 1] == '}') {
         s = in + 1;
         n -= 2;
@@ -165,9 +165,15 @@ kp_relaxed_jsonpath(const char *in, char *out, size_t outlen,
     if (n == 0 || memchr(s, '{', n) || memchr(s, '}', n))
         return kp_errorf(err, KP_EXIT_ERROR, "unexpected path string, "
                          "expected a 'name1.name2' or '.name1.name2' or "
-                         "'{name1.name2}' or '{.name1.name2}'");
-    snprintf(out, outlen, "{.%.*s}", (int)n, s);
-    return 0;
+                         "'{name1.name2}' or '{.name1.name2}'"), NULL;
+    /* as long as the path is: nothing cut (it was at 1 KiB) */
+    out = kp_xmalloc(n + 4);
+    out[0] = '{';
+    out[1] = '.';
+    memcpy(out + 2, s, n);
+    out[n + 2] = '}';
+    out[n + 3] = '\0';
+    return out;
 }
 
 static int
@@ -181,7 +187,8 @@ add_column(struct columns *cs, const char *h, size_t hn, const char *spec,
     c->header = kp_xmalloc(hn + 1);
     memcpy(c->header, h, hn);
     c->header[hn] = '\0';
-    return kp_relaxed_jsonpath(spec, c->spec, sizeof(c->spec), err);
+    c->spec = kp_relaxed_jsonpath(spec, err);
+    return c->spec ? 0 : -1;
 }
 
 /* NewCustomColumnsPrinterFromSpec */
@@ -324,12 +331,15 @@ kp_kubectl_check(const struct kp_options *o, struct kp_error *err)
 {
     struct kp_jsonpath *jp, **jps;
     struct columns cs;
-    char *tmpl, spec[1024];
+    char *tmpl, *spec;
     int rc = 0;
 
-    if (o->sort_by &&
-        kp_relaxed_jsonpath(o->sort_by, spec, sizeof(spec), err) < 0)
-        return -1;
+    if (o->sort_by) {
+        spec = kp_relaxed_jsonpath(o->sort_by, err);
+        if (!spec)
+            return -1;
+        free(spec);
+    }
     if (o->output == KP_OUTPUT_JSONPATH ||
         o->output == KP_OUTPUT_JSONPATH_FILE) {
         jp = jsonpath_printer(o, &tmpl, err);
@@ -862,32 +872,26 @@ sort_key_of(struct kp_jsonpath *jp, const cJSON *pod, struct sort_key *k,
 }
 
 static int
-sort_doc(const char *expr, const cJSON *pods, struct sort_key **keys,
-         size_t *n, struct kp_error *err)
+sort_by_field(const char *field, const cJSON *pods, struct sort_key *keys,
+              size_t n, struct kp_error *err)
 {
     struct sorter s = {NULL, err, false};
     struct kp_jsonpath *jp;
     struct kp_buf q;
-    char field[1024], msg[MSG];
+    char msg[MSG];
     const cJSON *p;
     size_t i = 0, found = 0;
 
-    *n = (size_t)cJSON_GetArraySize(pods);
-    *keys = kp_xmalloc((*n + 1) * sizeof(**keys));
-    if (*n == 0)
-        return 0;
-    if (kp_relaxed_jsonpath(expr, field, sizeof(field), err) < 0)
-        return -1;
     jp = kp_jsonpath_parse("sorting", field, msg, sizeof(msg));
     if (!jp)
         return kp_errorf(err, KP_EXIT_ERROR, "%s", msg);
     kp_jsonpath_allow_missing_keys(jp, true);
     cJSON_ArrayForEach(p, pods) {
-        if (sort_key_of(jp, p, &(*keys)[i], err) < 0) {
+        if (sort_key_of(jp, p, &keys[i], err) < 0) {
             kp_jsonpath_free(jp);
             return -1;
         }
-        found += !(*keys)[i++].none;
+        found += !keys[i++].none;
     }
     kp_jsonpath_free(jp);
     if (!found) {
@@ -900,8 +904,27 @@ sort_doc(const char *expr, const cJSON *pods, struct sort_key **keys,
         return -1;
     }
     s.field = field;
-    sort_keys(&s, *keys, *n);
+    sort_keys(&s, keys, n);
     return s.failed ? -1 : 0;
+}
+
+static int
+sort_doc(const char *expr, const cJSON *pods, struct sort_key **keys,
+         size_t *n, struct kp_error *err)
+{
+    char *field;
+    int rc;
+
+    *n = (size_t)cJSON_GetArraySize(pods);
+    *keys = kp_xmalloc((*n + 1) * sizeof(**keys));
+    if (*n == 0)
+        return 0;
+    field = kp_relaxed_jsonpath(expr, err);
+    if (!field)
+        return -1;
+    rc = sort_by_field(field, pods, *keys, *n, err);
+    free(field);
+    return rc;
 }
 
 int

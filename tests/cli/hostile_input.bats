@@ -138,3 +138,49 @@ no_control_bytes() {
     assert_failure 2
     assert_equal "$stderr" 'error: unknown command "a\x07b" for "kubectl-preempt version"'
 }
+
+@test "--sort-by and custom-columns paths over 1 KiB are read whole" {
+    local pad
+    pad=$(printf '%2000s' '')
+    run --separate-stderr "$KP" -f "$CLUSTER" -o custom-columns="N:.name$pad,P:.priority"
+    assert_success
+    expected=$("$KP" -f "$CLUSTER" -o custom-columns=N:.name,P:.priority)
+    assert_output "$expected"
+    run --separate-stderr "$KP" -f "$CLUSTER" --sort-by "{.name$pad}" -o name
+    assert_success
+    expected=$("$KP" -f "$CLUSTER" --sort-by .name -o name)
+    assert_output "$expected"
+}
+
+@test "a selector of 100 requirements is taken, as kubectl takes it" {
+    local sel
+    sel=$(for i in $(seq 100); do printf 'k%d!=x,' "$i"; done)
+    run --separate-stderr "$KP" -f "$CLUSTER" -l "${sel%,}" -o name
+    assert_success
+    expected=$("$KP" -f "$CLUSTER" -o name)
+    assert_output "$expected"
+}
+
+@test "label values over 63 characters or of other characters are refused with kubectl's texts" {
+    local v
+    v=$(printf 'x%.0s' $(seq 64))
+    run --separate-stderr "$KP" -f "$CLUSTER" -l "app=$v"
+    assert_failure
+    assert_output ''
+    assert_equal "$stderr" "error: values[0][app]: Invalid value: \"$v\": must be no more than 63 characters"
+    run --separate-stderr "$KP" -f "$CLUSTER" -l "app in (b/c)"
+    assert_failure
+    assert_equal "$stderr" "error: values[0][app]: Invalid value: \"b/c\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
+    # 63 characters are a label value
+    run --separate-stderr "$KP" -f "$CLUSTER" -l "app=${v:1}"
+    assert_success
+}
+
+@test "'a in ()' is 'a in (\"\")', as apimachinery's parseValues reads it: no pod here" {
+    # selector.go parseValues, case ClosedParToken: the set {""}; kubectl
+    # takes it.  No pod of the example has team="".
+    run --separate-stderr "$KP" -f "$CLUSTER" -l 'team in ()' -o name
+    assert_success
+    assert_output ''
+    assert_equal "$stderr" "No pending pods found in any namespace."
+}
