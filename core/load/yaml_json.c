@@ -7,7 +7,11 @@
  * and block scalars are strings; so are timestamps (go-yaml v2 keeps them
  * as strings when decoding into interface{}) and .inf/.nan, which JSON
  * cannot hold.  The tree is built with an explicit stack: no recursion on
- * input depth.
+ * input depth.  Anchors and aliases are go-yaml v2's (an alias is a copy
+ * of its anchor's value; "document contains excessive aliasing" past
+ * MAX_ALIAS_NODES copied nodes), and so are merge keys ("<<: *base",
+ * decode.go's d.merge: a mapping, or a sequence of them, the earlier
+ * taking precedence; keys of the mapping itself override merged ones).
  */
 #include "yaml_json.h"
 
@@ -37,9 +41,26 @@ struct scalar {
     double num;
 };
 
+/* what aliases may copy in one document, all together (nodes) */
+#define MAX_ALIAS_NODES 1000000
+
+/* The key "<<" in plain style (go-yaml's !!merge tag), while it waits. */
+static char MERGE_KEY[] = "<<";
+
 struct frame {
     cJSON *node;
-    char *key;                  /* mapping: key waiting for its value */
+    char *key;                  /* mapping: key waiting for its value;
+                                 * MERGE_KEY for a merge key */
+    cJSON *merge_into;          /* the node is a merge value: merged into
+                                 * this mapping at its end, then kept */
+    cJSON *merged;              /* keys merged in (an object of nulls):
+                                 * an explicit key may override them */
+};
+
+struct anchor {
+    char *name;
+    cJSON *node;                /* in the document (or kept) */
+    bool open;                  /* its collection has not ended */
 };
 
 struct builder {
@@ -47,6 +68,10 @@ struct builder {
     int depth;
     cJSON *root;
     bool have_root;
+    struct anchor *anchors;
+    size_t nanchors, capanchors;
+    cJSON *kept;                /* merge values, alive for their anchors */
+    size_t alias_nodes;
 };
 
 static bool
@@ -264,6 +289,155 @@ at(struct kp_error *err, const yaml_mark_t *m, const char *what)
                      m->line + 1, m->column + 1, what);
 }
 
+/* ---- anchors, aliases and merge keys (go-yaml v2 decode.go) ---- */
+
+static void
+anchor_set(struct builder *b, const yaml_char_t *name, cJSON *node,
+           bool open)
+{
+    size_t i;
+
+    if (!name)
+        return;
+    for (i = 0; i < b->nanchors; i++)
+        if (strcmp(b->anchors[i].name, (const char *)name) == 0)
+            break;
+    if (i == b->nanchors) {
+        if (b->nanchors == b->capanchors) {
+            b->capanchors = b->capanchors ? 2 * b->capanchors : 8;
+            b->anchors = kp_xrealloc(b->anchors, b->capanchors *
+                                     sizeof(*b->anchors));
+        }
+        b->anchors[b->nanchors].name = kp_xstrdup((const char *)name);
+        b->nanchors++;
+    }
+    b->anchors[i].node = node;
+    b->anchors[i].open = open;
+}
+
+static void
+anchor_close(struct builder *b, const cJSON *node)
+{
+    size_t i;
+
+    for (i = 0; i < b->nanchors; i++)
+        if (b->anchors[i].node == node)
+            b->anchors[i].open = false;
+}
+
+static void
+anchors_reset(struct builder *b)
+{
+    size_t i;
+
+    for (i = 0; i < b->nanchors; i++)
+        free(b->anchors[i].name);
+    b->nanchors = 0;
+    b->alias_nodes = 0;
+    cJSON_Delete(b->kept);
+    b->kept = NULL;
+}
+
+static size_t
+count_nodes(const cJSON *j)
+{
+    const cJSON *c;
+    size_t n = 1;
+
+    /* iterative over siblings; depth is bounded by MAX_DEPTH */
+    for (c = j->child; c; c = c->next)
+        n += count_nodes(c);
+    return n;
+}
+
+/* A copy of the anchored value; NULL with err set. */
+static cJSON *
+alias_value(struct builder *b, const yaml_event_t *ev, struct kp_error *err)
+{
+    const char *name = (const char *)ev->data.alias.anchor;
+    char msg[600];
+    size_t i;
+
+    for (i = b->nanchors; i-- > 0;)
+        if (strcmp(b->anchors[i].name, name) == 0)
+            break;
+    if (i == (size_t)-1) {
+        snprintf(msg, sizeof(msg), "unknown anchor '%.500s' referenced",
+                 name);
+        return at(err, &ev->start_mark, msg), NULL;
+    }
+    if (b->anchors[i].open) {
+        snprintf(msg, sizeof(msg), "anchor '%.500s' value contains itself",
+                 name);
+        return at(err, &ev->start_mark, msg), NULL;
+    }
+    b->alias_nodes += count_nodes(b->anchors[i].node);
+    if (b->alias_nodes > MAX_ALIAS_NODES)
+        return at(err, &ev->start_mark, "document contains excessive "
+                  "aliasing"), NULL;
+    return cJSON_Duplicate(b->anchors[i].node, 1);
+}
+
+static int
+want_map(const yaml_mark_t *m, struct kp_error *err)
+{
+    return at(err, m, "map merge requires map or sequence of maps as the "
+              "value");
+}
+
+/* One mapping merged into the frame's mapping: its keys set or replaced. */
+static void
+merge_map(struct frame *top, const cJSON *from)
+{
+    const cJSON *c;
+
+    if (!top->merged)
+        top->merged = cJSON_CreateObject();
+    for (c = from->child; c; c = c->next) {
+        cJSON *dup = cJSON_Duplicate(c, 1);
+
+        if (cJSON_GetObjectItemCaseSensitive(top->node, c->string))
+            cJSON_ReplaceItemInObjectCaseSensitive(top->node, c->string,
+                                                   dup);
+        else
+            cJSON_AddItemToObject(top->node, c->string, dup);
+        if (!cJSON_GetObjectItemCaseSensitive(top->merged, c->string))
+            cJSON_AddNullToObject(top->merged, c->string);
+    }
+}
+
+/* d.merge: a mapping, or a sequence of mappings (the last first). */
+static int
+merge_value(struct frame *top, const cJSON *v, const yaml_mark_t *m,
+            struct kp_error *err)
+{
+    const cJSON *c;
+
+    if (cJSON_IsObject(v)) {
+        merge_map(top, v);
+        return 0;
+    }
+    if (!cJSON_IsArray(v))
+        return want_map(m, err);
+    for (c = v->child; c; c = c->next)
+        if (!cJSON_IsObject(c))
+            return want_map(m, err);
+    for (c = v->child; c && c->next; c = c->next)
+        ;
+    for (; c; c = c == v->child ? NULL : c->prev)
+        merge_map(top, c);
+    return 0;
+}
+
+/* Keep v alive to the document's end (an anchor may name it). */
+static void
+keep(struct builder *b, cJSON *v)
+{
+    if (!b->kept)
+        b->kept = cJSON_CreateArray();
+    cJSON_AddItemToArray(b->kept, v);
+}
+
 /* Attach v where the builder stands; takes v in every case. */
 static int
 attach(struct builder *b, cJSON *v, const yaml_event_t *ev,
@@ -285,6 +459,13 @@ attach(struct builder *b, cJSON *v, const yaml_event_t *ev,
         cJSON_Delete(v);
         return at(err, &ev->start_mark, "mapping keys must be scalars");
     }
+    if (top->key == MERGE_KEY) {
+        int rc = merge_value(top, v, &ev->start_mark, err);
+
+        cJSON_Delete(v);
+        top->key = NULL;
+        return rc;
+    }
     cJSON_AddItemToObject(top->node, top->key, v);
     free(top->key);
     top->key = NULL;
@@ -299,9 +480,19 @@ on_scalar(struct builder *b, const yaml_event_t *ev, struct kp_error *err)
     if (memchr(ev->data.scalar.value, '\0', ev->data.scalar.length))
         return at(err, &ev->start_mark, "NUL character in a scalar");
     if (top && cJSON_IsObject(top->node) && !top->key) {
-        char *key = scalar_key(ev);
+        char *key;
 
-        if (cJSON_GetObjectItemCaseSensitive(top->node, key)) {
+        if (ev->data.scalar.plain_implicit &&
+            strcmp((const char *)ev->data.scalar.value, "<<") == 0) {
+            top->key = MERGE_KEY;
+            return 0;
+        }
+        key = scalar_key(ev);
+        if (cJSON_GetObjectItemCaseSensitive(top->merged, key)) {
+            /* a merged key: the mapping's own value wins */
+            cJSON_DeleteItemFromObjectCaseSensitive(top->merged, key);
+            cJSON_DeleteItemFromObjectCaseSensitive(top->node, key);
+        } else if (cJSON_GetObjectItemCaseSensitive(top->node, key)) {
             char msg[600];
 
             snprintf(msg, sizeof(msg), "duplicate key '%.500s'", key);
@@ -311,22 +502,67 @@ on_scalar(struct builder *b, const yaml_event_t *ev, struct kp_error *err)
         top->key = key;
         return 0;
     }
-    return attach(b, scalar_json(ev), ev, err);
+    {
+        cJSON *v = scalar_json(ev);
+
+        anchor_set(b, ev->data.scalar.anchor, v, false);
+        return attach(b, v, ev, err);
+    }
 }
 
 static int
 on_start(struct builder *b, cJSON *node, const yaml_event_t *ev,
          struct kp_error *err)
 {
+    struct frame *top = b->depth ? &b->stack[b->depth - 1] : NULL;
+    cJSON *merge_into = NULL;
+    const yaml_char_t *anchor = ev->type == YAML_MAPPING_START_EVENT ?
+        ev->data.mapping_start.anchor : ev->data.sequence_start.anchor;
+
     if (b->depth == MAX_DEPTH) {
         cJSON_Delete(node);
         return at(err, &ev->start_mark, "nesting too deep");
     }
-    if (attach(b, node, ev, err) < 0)
+    if (top && top->key == MERGE_KEY) {
+        /* "<<: {...}" or "<<: [...]": built aside, merged at its end */
+        merge_into = top->node;
+        top->key = NULL;
+        keep(b, node);
+    } else if (attach(b, node, ev, err) < 0) {
         return -1;
+    }
+    anchor_set(b, anchor, node, true);
+    memset(&b->stack[b->depth], 0, sizeof(b->stack[b->depth]));
     b->stack[b->depth].node = node;
-    b->stack[b->depth].key = NULL;
+    b->stack[b->depth].merge_into = merge_into;
     b->depth++;
+    return 0;
+}
+
+static void
+frame_release(struct frame *f)
+{
+    if (f->key != MERGE_KEY)
+        free(f->key);
+    cJSON_Delete(f->merged);
+    f->key = NULL;
+    f->merged = NULL;
+}
+
+/* A collection ends: closes its anchor, merges a merge value. */
+static int
+on_end(struct builder *b, const yaml_event_t *ev, struct kp_error *err)
+{
+    struct frame f;
+
+    if (b->depth == 0)
+        return 0;
+    f = b->stack[--b->depth];
+    frame_release(&b->stack[b->depth]);
+    anchor_close(b, f.node);
+    if (f.merge_into && b->depth > 0)
+        return merge_value(&b->stack[b->depth - 1], f.node, &ev->start_mark,
+                           err);
     return 0;
 }
 
@@ -334,11 +570,12 @@ static void
 builder_reset(struct builder *b)
 {
     while (b->depth > 0)
-        free(b->stack[--b->depth].key);
+        frame_release(&b->stack[--b->depth]);
     if (b->have_root)
         cJSON_Delete(b->root);
     b->root = NULL;
     b->have_root = false;
+    anchors_reset(b);
 }
 
 /* One event; *done is set at the end of the stream. */
@@ -360,8 +597,15 @@ on_event(struct builder *b, const yaml_event_t *ev, cJSON *docs,
         b->have_root = false;
         return 0;
     case YAML_ALIAS_EVENT:
-        return at(err, &ev->start_mark, "YAML aliases (*name) are not "
-                  "supported: write the value out");
+        if (b->depth && cJSON_IsObject(b->stack[b->depth - 1].node) &&
+            !b->stack[b->depth - 1].key)
+            return at(err, &ev->start_mark, "an alias as a mapping key is "
+                      "not supported");
+        {
+            cJSON *v = alias_value(b, ev, err);
+
+            return v ? attach(b, v, ev, err) : -1;
+        }
     case YAML_SCALAR_EVENT:
         return on_scalar(b, ev, err);
     case YAML_SEQUENCE_START_EVENT:
@@ -370,9 +614,7 @@ on_event(struct builder *b, const yaml_event_t *ev, cJSON *docs,
         return on_start(b, cJSON_CreateObject(), ev, err);
     case YAML_SEQUENCE_END_EVENT:
     case YAML_MAPPING_END_EVENT:
-        if (b->depth > 0)
-            free(b->stack[--b->depth].key);
-        return 0;
+        return on_end(b, ev, err);
     default:
         return 0;
     }
@@ -416,6 +658,7 @@ kp_yaml_to_json(const char *buf, size_t len, cJSON **docs,
         yaml_event_delete(&ev);
     }
     builder_reset(b);
+    free(b->anchors);
     free(b);
     yaml_parser_delete(&p);
     if (rc < 0) {

@@ -184,3 +184,29 @@ no_control_bytes() {
     assert_output ''
     assert_equal "$stderr" "No pending pods found in any namespace."
 }
+
+@test "a YAML snapshot with merge keys gives the report of the same objects" {
+    need python3
+    local y="$BATS_TEST_TMPDIR/cluster.yaml"
+    # every pod's spec written as "<<: {spec}" (a merge key, inline)
+    python3 - "$CLUSTER" "$y" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+out = ['# examples/cluster.json with merge keys', '{"apiVersion": "v1", "kind": "List", "items": [']
+items = []
+for it in c['items']:
+    if it['kind'] == 'Pod':
+        spec = json.dumps(it.pop('spec'))
+        body = json.dumps(it)[:-1] + ', "spec": {<<: ' + spec + '}}'
+    else:
+        body = json.dumps(it)
+    items.append(body)
+out.append(',\n'.join(items))
+out.append(']}')
+open(sys.argv[2], 'w').write('\n'.join(out) + '\n')
+PY
+    run --separate-stderr "$KP" -f "$y" -o json
+    assert_success
+    expected=$("$KP" -f "$CLUSTER" -o json)
+    assert_output "$expected"
+}
