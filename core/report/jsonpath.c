@@ -48,6 +48,7 @@ struct kp_jsonpath {
     bool allow_missing;
     int begin_range, in_range, end_range;
     long last_end;              /* index in root of the last end, or -1 */
+    long max_steps;             /* KP_JP_MAX_STEPS unless set */
 };
 
 struct parser {
@@ -826,6 +827,7 @@ kp_jsonpath_parse(const char *name, const char *text, char *msg,
     jp->name = kp_xstrdup(name);
     jp->root = root;
     jp->last_end = -1;
+    jp->max_steps = KP_JP_MAX_STEPS;
     return jp;
 }
 
@@ -843,6 +845,12 @@ void
 kp_jsonpath_allow_missing_keys(struct kp_jsonpath *jp, bool allow)
 {
     jp->allow_missing = allow;
+}
+
+void
+kp_jsonpath_set_max_steps(struct kp_jsonpath *jp, long max_steps)
+{
+    jp->max_steps = max_steps;
 }
 
 /* ---- values ---- */
@@ -1539,9 +1547,9 @@ range_step(struct eval *e, struct range_stack *st, struct kp_jp_results *full)
     struct range_frame *f = &st->f[st->n - 1];
     struct kp_jp_list cur = {1, 1, &f->data}, res = {0, 0, NULL};
 
-    if (++e->steps > KP_JP_MAX_STEPS)
-        return fail(e->msg, e->msglen, "template walks more than %d nodes "
-                    "(a {range} without its {end}?)", KP_JP_MAX_STEPS);
+    if (++e->steps > jp->max_steps)
+        return fail(e->msg, e->msglen, "template walks more than %ld nodes "
+                    "(a {range} without its {end}?)", jp->max_steps);
     if (walk(e, &cur, jp->root->kids[f->i], &res) < 0) {
         list_release(&res);
         return -1;
