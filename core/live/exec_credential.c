@@ -27,7 +27,9 @@
 
 #include <cjson/cJSON.h>
 
-#define EXEC_MAX_OUTPUT (1024 * 1024)
+#include "read_file.h"
+
+#define EXEC_MAX_OUTPUT ((int)KP_CAP_EXEC_OUTPUT)
 /*
  * How long a plugin may run without --request-timeout: client-go waits
  * for ever (exec.go's cmd.Run has no deadline), which hangs a pipeline
@@ -62,17 +64,14 @@ json_str(const cJSON *obj, const char *key)
 
 /* ---- KUBERNETES_EXEC_INFO --------------------------------------------- */
 
+/* The CA file for the plugin's cluster info: whole, at most 1 MiB. */
 static char *
 read_small_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
     char *buf;
 
-    if (!f)
+    if (kp_read_file(path, KP_CAP_CA_FILE, 0, &buf, len) != 0)
         return NULL;
-    buf = kp_xmalloc(EXEC_MAX_OUTPUT);
-    *len = fread(buf, 1, EXEC_MAX_OUTPUT, f);
-    fclose(f);
     return buf;
 }
 

@@ -20,6 +20,7 @@
 #define KP_CAP_NODE_FILE    ((size_t)256 << 20) /* --add-node-file */
 #define KP_CAP_TOKEN_FILE   ((size_t)1 << 20)   /* tokenFile */
 #define KP_CAP_EXEC_OUTPUT  ((size_t)1 << 20)   /* an exec plugin's stdout */
+#define KP_CAP_CA_FILE      ((size_t)1 << 20)   /* a CA file handed to one */
 
 /*
  * Read f to its end, at most max bytes, into a NUL-terminated buffer
