@@ -14,11 +14,29 @@
 #include "help.h"
 #include "options.h"
 #include "recorder.h"
+#include "term_escape.h"
+
+/*
+ * One line on stderr: prefix, then text with every control byte but tab
+ * and newline escaped (it quotes what a snapshot or a server said).
+ */
+static void
+print_line(const char *prefix, const char *text)
+{
+    struct kp_buf b;
+
+    kp_buf_init(&b);
+    kp_buf_puts(&b, prefix);
+    kp_term_escape(&b, text, strlen(text), KP_TERM_KEEP_LINES);
+    kp_buf_add(&b, "\n", 1);
+    fwrite(b.data, 1, b.len, stderr);
+    kp_buf_release(&b);
+}
 
 static int
 print_error(const struct kp_error *err)
 {
-    fprintf(stderr, "error: %s\n", err->msg);
+    print_line("error: ", err->msg);
     return err->exit_code ? err->exit_code : KP_EXIT_ERROR;
 }
 
@@ -32,6 +50,32 @@ write_out(const struct kp_buf *b)
     return fflush(stdout) == 0 ? 0 : -1;
 }
 
+/* Human-readable outputs: what escaped their tables escaped here. */
+static bool
+human_output(const struct kp_options *o)
+{
+    return o->output == KP_OUTPUT_TABLE || o->output == KP_OUTPUT_WIDE ||
+           o->output == KP_OUTPUT_SUMMARY || o->output == KP_OUTPUT_NAME ||
+           o->output == KP_OUTPUT_CUSTOM_COLUMNS ||
+           o->output == KP_OUTPUT_CUSTOM_COLUMNS_FILE;
+}
+
+static int
+write_report(const struct kp_options *o, struct kp_buf *b)
+{
+    struct kp_buf e;
+    int rc;
+
+    if (!human_output(o) || b->sink_error ||
+        !kp_term_needs_escape(b->data, b->len, KP_TERM_KEEP_LINES))
+        return write_out(b);
+    kp_buf_init(&e);
+    kp_term_escape(&e, b->data, b->len, KP_TERM_KEEP_LINES);
+    rc = write_out(&e);
+    kp_buf_release(&e);
+    return rc;
+}
+
 /*
  * Warnings go to stderr before any output, each once: *printed counts
  * those already out (the JSON report, streamed, reads them after).
@@ -42,7 +86,7 @@ print_warnings(void *ctx, struct kp_run_result *r)
     size_t *printed = ctx;
 
     for (; *printed < r->nwarnings; (*printed)++)
-        fprintf(stderr, "warning: %s\n", r->warnings[*printed]);
+        print_line("warning: ", r->warnings[*printed]);
 }
 
 /*
@@ -135,8 +179,14 @@ print_version(const struct kp_options *o)
     int rc;
 
     if (o->npods > 0) {
-        fprintf(stderr, "error: unknown command \"%s\" for "
-                "\"%s version\"\n", o->pods[0], o->program_name);
+        struct kp_buf m;
+
+        kp_buf_init(&m);
+        kp_buf_printf(&m, "unknown command \"%s\" for \"%s version\"",
+                      o->pods[0], o->program_name);
+        kp_buf_add(&m, "", 1);
+        print_line("error: ", m.data);
+        kp_buf_release(&m);
         return KP_EXIT_USAGE;
     }
     kp_buf_init(&b);
@@ -234,16 +284,24 @@ main(int argc, char **argv)
         return print_error(&err);
     }
     rc = r.exit_code;
-    if (write_out(&r.out) < 0) {
+    if (write_report(&o, &r.out) < 0) {
         perror("error: writing output");
         rc = KP_EXIT_ERROR;
     }
     if (r.scheduler_note[0])
-        fprintf(stderr, "%s\n", r.scheduler_note);
+        print_line("", r.scheduler_note);
     if (r.notice[0])
-        fprintf(stderr, "%s\n", r.notice);
-    if (r.fail_notes.len)
-        fwrite(r.fail_notes.data, 1, r.fail_notes.len, stderr);
+        print_line("", r.notice);
+    if (r.fail_notes.len) {
+        /* they quote pod, node and PDB names: escaped as every line */
+        struct kp_buf b;
+
+        kp_buf_init(&b);
+        kp_term_escape(&b, r.fail_notes.data, r.fail_notes.len,
+                       KP_TERM_KEEP_LINES);
+        fwrite(b.data, 1, b.len, stderr);
+        kp_buf_release(&b);
+    }
     kp_run_result_release(&r);
     kp_options_release(&o);
     /* the test build's self-check (core/util/selfcheck.h): loud, exit 70 */

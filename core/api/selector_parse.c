@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
+#include "buf.h"
+
 #include "selector_parse.h"
 
 struct lexer {
@@ -53,26 +56,48 @@ word(struct lexer *l, const char *w)
     return true;
 }
 
+/* a grown array of value pointers (kp_xrealloc'ed) */
+struct vals {
+    size_t n, cap;
+    const char **v;
+};
+
+static void
+vals_push(struct vals *vs, const char *v)
+{
+    if (vs->n == vs->cap) {
+        vs->cap = vs->cap ? 2 * vs->cap : 8;
+        vs->v = kp_xrealloc(vs->v, vs->cap * sizeof(*vs->v));
+    }
+    vs->v[vs->n++] = v;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * "(a,b)": as parseValues, "()" is the one value "" (selector.go's
+ * ClosedParToken case), and the set is sorted and without repeats (the
+ * sets.List NewRequirement is given); as many values as given.
+ */
 static int
 read_set(struct kp_arena *a, struct lexer *l, struct kp_requirement *r)
 {
-    const char **vals = NULL;
-    size_t n = 0, cap = 0;
+    struct vals vs = {0, 0, NULL};
+    size_t i, k;
 
     skip_ws(l);
     if (l->s[l->i] != '(')
         return -1;
     l->i++;
-    /* as many values as the set holds: none is dropped */
     for (;;) {
         const char *v = read_name(a, l);
 
         skip_ws(l);
-        if (n == cap) {
-            cap = cap ? 2 * cap : 16;
-            vals = kp_xrealloc(vals, cap * sizeof(*vals));
-        }
-        vals[n++] = v;
+        vals_push(&vs, v);
         if (l->s[l->i] == ',') {
             l->i++;
             continue;
@@ -81,12 +106,16 @@ read_set(struct kp_arena *a, struct lexer *l, struct kp_requirement *r)
             l->i++;
             break;
         }
-        free(vals);
+        free(vs.v);
         return -1;
     }
-    r->nvalues = n;
-    r->values = kp_arena_memdup(a, vals, n * sizeof(char *));
-    free(vals);
+    qsort(vs.v, vs.n, sizeof(*vs.v), cmp_str);
+    for (i = k = 0; i < vs.n; i++)
+        if (k == 0 || strcmp(vs.v[k - 1], vs.v[i]) != 0)
+            vs.v[k++] = vs.v[i];
+    r->nvalues = k;
+    r->values = kp_arena_memdup(a, vs.v, k * sizeof(char *));
+    free(vs.v);
     return 0;
 }
 
@@ -129,6 +158,66 @@ read_one(struct kp_arena *a, struct lexer *l, struct kp_requirement *r)
     return -1;
 }
 
+/* (([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])? of IsValidLabelValue */
+static bool
+label_value_chars_ok(const char *v)
+{
+    size_t n = strlen(v), i;
+
+    if (n == 0)
+        return true;
+    if (!isalnum((unsigned char)v[0]) || !isalnum((unsigned char)v[n - 1]))
+        return false;
+    for (i = 0; i < n; i++)
+        if (!isalnum((unsigned char)v[i]) && v[i] != '-' && v[i] != '_' &&
+            v[i] != '.')
+            return false;
+    return true;
+}
+
+/*
+ * NewRequirement's validateLabelValue (apimachinery pkg/labels/
+ * selector.go; validation.IsValidLabelValue): each value at most 63
+ * characters of the label value syntax, with upstream's field error
+ * ("values[0][key]: Invalid value: ...", several as an aggregate "[a, b]").
+ */
+static int
+check_values(const struct kp_requirement *r, struct kp_error *err)
+{
+    struct kp_buf b;
+    size_t i, bad = 0;
+
+    kp_buf_init(&b);
+    for (i = 0; i < r->nvalues; i++) {
+        const char *v = r->values[i];
+        bool too_long = strlen(v) > 63, chars = !label_value_chars_ok(v);
+
+        if (!too_long && !chars)
+            continue;
+        kp_buf_printf(&b, "%svalues[%zu][%s]: Invalid value: \"%s\": ",
+                      bad++ ? ", " : "", i, r->key, v);
+        if (too_long)
+            kp_buf_printf(&b, "must be no more than 63 characters%s",
+                          chars ? "; " : "");
+        if (chars)
+            kp_buf_puts(&b, "a valid label must be an empty string or "
+                        "consist of alphanumeric characters, '-', '_' or "
+                        "'.', and must start and end with an alphanumeric "
+                        "character (e.g. 'MyValue',  or 'my_value',  or "
+                        "'12345', regex used for validation is "
+                        "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')");
+    }
+    kp_buf_add(&b, "", 1);
+    if (bad)
+        kp_errorf(err, KP_EXIT_USAGE, bad > 1 ? "[%s]" : "%s", b.data);
+    kp_buf_release(&b);
+    return bad ? -1 : 0;
+}
+
+/*
+ * Parse s.  As many requirements as given: upstream has no bound (the
+ * 64 of an earlier version refused selectors kubectl takes).
+ */
 int
 kp_selector_parse(struct kp_arena *a, const char *s, struct kp_selector *out,
                   struct kp_error *err)
@@ -136,32 +225,40 @@ kp_selector_parse(struct kp_arena *a, const char *s, struct kp_selector *out,
     struct kp_requirement *reqs = NULL;
     struct lexer l = {s, 0};
     size_t n = 0, cap = 0;
+    int rc = 0;
 
     memset(out, 0, sizeof(*out));
     skip_ws(&l);
-    /* as many requirements as the selector has */
-    while (l.s[l.i]) {
+    while (l.s[l.i] && rc == 0) {
         if (n == cap) {
-            cap = cap ? 2 * cap : 8;
+            cap = cap ? 2 * cap : 16;
             reqs = kp_xrealloc(reqs, cap * sizeof(*reqs));
         }
-        if (read_one(a, &l, &reqs[n]) < 0)
-            goto bad;
+        if (read_one(a, &l, &reqs[n]) < 0) {
+            rc = kp_errorf(err, KP_EXIT_USAGE,
+                           "invalid label selector '%s'", s);
+            break;
+        }
+        if (check_values(&reqs[n], err) < 0) {
+            rc = -1;
+            break;
+        }
         n++;
         skip_ws(&l);
         if (l.s[l.i] == ',') {
             l.i++;
             if (!l.s[l.i])
-                goto bad;
+                rc = kp_errorf(err, KP_EXIT_USAGE,
+                               "invalid label selector '%s'", s);
         } else if (l.s[l.i]) {
-            goto bad;
+            rc = kp_errorf(err, KP_EXIT_USAGE,
+                           "invalid label selector '%s'", s);
         }
     }
-    out->nreq = n;
-    out->reqs = kp_arena_memdup(a, reqs, n * sizeof(reqs[0]));
+    if (rc == 0) {
+        out->nreq = n;
+        out->reqs = n ? kp_arena_memdup(a, reqs, n * sizeof(reqs[0])) : NULL;
+    }
     free(reqs);
-    return 0;
-bad:
-    free(reqs);
-    return kp_errorf(err, KP_EXIT_USAGE, "invalid label selector '%s'", s);
+    return rc;
 }

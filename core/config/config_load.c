@@ -17,6 +17,7 @@
 #include "config_int.h"
 #include "framework.h"
 #include "json_util.h"
+#include "read_file.h"
 #include "yaml_json.h"
 
 #define V1 "kubescheduler.config.k8s.io/v1"
@@ -791,28 +792,21 @@ int
 kp_sched_config_load(struct kp_sched_config *cfg, const char *path,
                      bool ignore_unknown, struct kp_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    size_t len = 0, cap = 4096, r;
-    int rc;
+    char *buf, cap[32];
+    size_t len = 0;
+    int rc, e;
 
     memset(cfg, 0, sizeof(*cfg));
     kp_arena_init(&cfg->arena);
-    if (!f)
-        return kp_errorf(err, KP_EXIT_ERROR, "open %s: %s", path,
-                         strerror(errno));
-    buf = kp_xmalloc(cap + 1);
-    while ((r = fread(buf + len, 1, cap - len, f)) > 0) {
-        len += r;
-        if (len == cap && cap < (64u << 20)) {
-            cap *= 2;
-            buf = kp_xrealloc(buf, cap + 1);
-        } else if (len == cap) {
-            break;
-        }
-    }
-    fclose(f);
-    buf[len] = '\0';
+    /* at most KP_CAP_SCHED_CONFIG bytes, checked while reading */
+    e = kp_read_file(path, KP_CAP_SCHED_CONFIG, 0, &buf, &len);
+    if (e == EFBIG)
+        return kp_errorf(err, KP_EXIT_ERROR, "read %s: larger than %s, the "
+                         "cap for scheduler configurations", path,
+                         kp_cap_text(KP_CAP_SCHED_CONFIG, cap, sizeof(cap)));
+    if (e)
+        return kp_errorf(err, KP_EXIT_ERROR, "%s %s: %s", e == EISDIR ?
+                         "read" : "open", path, strerror(e));
     kp_arena_release(&cfg->arena);
     rc = kp_sched_config_parse(cfg, path, buf, len, ignore_unknown, err);
     free(buf);

@@ -1743,6 +1743,7 @@ fetch_init(struct fetch *f, const struct kp_live_opts *o,
     f->multi = curl_multi_init();
     if (!f->multi)
         return kp_errorf(err, KP_EXIT_ERROR, "cannot start the HTTP client");
+    f->rc.exec_timeout_ms = o->request_timeout_ms;
     if (kp_rest_config_credentials(&f->rc, err) < 0)
         return -1;
     collect_secrets(f);

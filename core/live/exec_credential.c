@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,17 @@
 
 #include <cjson/cJSON.h>
 
-#define EXEC_MAX_OUTPUT (1024 * 1024)
+#include "read_file.h"
+
+#define EXEC_MAX_OUTPUT ((int)KP_CAP_EXEC_OUTPUT)
+/*
+ * How long a plugin may run without --request-timeout: client-go waits
+ * for ever (exec.go's cmd.Run has no deadline), which hangs a pipeline
+ * on a plugin that never exits.  A plugin that may prompt (interactive)
+ * gets five minutes for its user.
+ */
+#define EXEC_DEFAULT_TIMEOUT_MS (60 * 1000L)
+#define EXEC_INTERACTIVE_TIMEOUT_MS (5 * 60 * 1000L)
 
 /* What the child needs; all kp_xmalloc'ed, freed by child_release. */
 struct child {
@@ -35,6 +46,10 @@ struct child {
     size_t nenv;
     int interactive;
     pid_t pid;
+    long deadline_ms;           /* CLOCK_MONOTONIC; see EXEC_*TIMEOUT_MS */
+    long timeout_ms;            /* for the message */
+    int timed_out;
+    int from_flag;              /* timeout_ms is --request-timeout's */
     int out_fd;                 /* read end of the child's stdout */
     int err_fd;                 /* read end of the exec-failure pipe */
 };
@@ -49,17 +64,14 @@ json_str(const cJSON *obj, const char *key)
 
 /* ---- KUBERNETES_EXEC_INFO --------------------------------------------- */
 
+/* The CA file for the plugin's cluster info: whole, at most 1 MiB. */
 static char *
 read_small_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
     char *buf;
 
-    if (!f)
+    if (kp_read_file(path, KP_CAP_CA_FILE, 0, &buf, len) != 0)
         return NULL;
-    buf = kp_xmalloc(EXEC_MAX_OUTPUT);
-    *len = fread(buf, 1, EXEC_MAX_OUTPUT, f);
-    fclose(f);
     return buf;
 }
 
@@ -228,6 +240,10 @@ child_exec(const struct child *c, int out_w, int err_w)
     if (!c->interactive) {
         int null = open("/dev/null", O_RDONLY);
 
+        /* its own process group: what it started is killed with it on
+         * the deadline (an interactive plugin keeps the terminal's) */
+        setpgid(0, 0);
+
         if (null >= 0 && null != STDIN_FILENO) {
             dup2(null, STDIN_FILENO);
             close(null);
@@ -269,7 +285,47 @@ spawn(struct child *c, struct kp_error *err)
     return 0;
 }
 
-/* Read the child's stdout; -1 when it prints more than the cap. */
+static long
+now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The deadline passed: kill the plugin (and its group when it has one). */
+static void
+kill_child(struct child *c)
+{
+    c->timed_out = 1;
+    if (!c->interactive)
+        kill(-c->pid, SIGKILL);
+    kill(c->pid, SIGKILL);
+}
+
+/* Wait until fd is readable or the deadline passes: 1, or 0 timed out. */
+static int
+wait_readable(struct child *c, int fd)
+{
+    struct pollfd p = {fd, POLLIN, 0};
+
+    for (;;) {
+        long left = c->deadline_ms - now_ms();
+        int r;
+
+        if (left <= 0)
+            return 0;
+        r = poll(&p, 1, left > 1000 ? 1000 : (int)left);
+        if (r > 0 || (r < 0 && errno != EINTR))
+            return 1;
+    }
+}
+
+/*
+ * Read the child's stdout until it closes it; -1 when it prints more
+ * than the cap, -2 when the deadline passes first.
+ */
 static int
 read_output(struct child *c, char **out, size_t *len)
 {
@@ -287,6 +343,11 @@ read_output(struct child *c, char **out, size_t *len)
             cap *= 2;
             buf = kp_xrealloc(buf, cap);
         }
+        if (!wait_readable(c, c->out_fd)) {
+            memset(buf, 0, n);
+            free(buf);
+            return -2;
+        }
         got = read(c->out_fd, buf + n, cap - n - 1);
         if (got < 0 && errno == EINTR)
             continue;
@@ -300,15 +361,41 @@ read_output(struct child *c, char **out, size_t *len)
     return 0;
 }
 
+/* waitpid until the deadline, then kill the child and reap it. */
 static int
-wait_child(pid_t pid)
+wait_child(struct child *c)
 {
     int status;
+    pid_t r;
 
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
+    for (;;) {
+        r = waitpid(c->pid, &status, WNOHANG);
+        if (r == c->pid)
+            return status;
+        if (r < 0 && errno != EINTR)
             return -1;
-    return status;
+        if (!c->timed_out && now_ms() >= c->deadline_ms)
+            kill_child(c);
+        if (r == 0) {
+            struct timespec ts = {0, 10 * 1000 * 1000};
+
+            nanosleep(&ts, NULL);
+        }
+    }
+}
+
+static int
+timed_out(const struct child *c, const struct kp_exec_config *x,
+          struct kp_error *err)
+{
+    long ms = c->timeout_ms;
+
+    return kp_errorf(err, KP_EXIT_ERROR, "getting credentials: exec: "
+                     "executable %s did not finish within %ld%s (%s); it "
+                     "was killed", x->command, ms % 1000 ? ms : ms / 1000,
+                     ms % 1000 ? "ms" : "s", c->from_flag ?
+                     "--request-timeout" : "the exec plugin default without "
+                     "--request-timeout");
 }
 
 static int
@@ -333,10 +420,15 @@ finish_child(struct child *c, const struct kp_exec_config *x,
     int e = 0, status;
     ssize_t got;
 
-    do {
-        got = read(c->err_fd, &e, sizeof(e));
-    } while (got < 0 && errno == EINTR);
-    status = wait_child(c->pid);
+    got = 0;
+    if (wait_readable(c, c->err_fd)) {
+        do {
+            got = read(c->err_fd, &e, sizeof(e));
+        } while (got < 0 && errno == EINTR);
+    }
+    status = wait_child(c);
+    if (c->timed_out)
+        return timed_out(c, x, err);
     if (got == (ssize_t)sizeof(e))
         return exec_failed(x, e, err);
     if (status < 0)
@@ -520,9 +612,17 @@ run_child(struct kp_rest_config *rc, struct child *c, struct kp_error *err)
     free(info);
     if (spawn(c, err) < 0)
         return -1;
-    if (read_output(c, &out, &len) < 0) {
-        kill(c->pid, SIGKILL);
-        wait_child(c->pid);
+    c->timeout_ms = rc->exec_timeout_ms > 0 ? rc->exec_timeout_ms :
+                    c->interactive ? EXEC_INTERACTIVE_TIMEOUT_MS :
+                    EXEC_DEFAULT_TIMEOUT_MS;
+    c->from_flag = rc->exec_timeout_ms > 0;
+    c->deadline_ms = now_ms() + c->timeout_ms;
+    r = read_output(c, &out, &len);
+    if (r < 0) {
+        kill_child(c);
+        wait_child(c);
+        if (r == -2)
+            return timed_out(c, rc->exec, err);
         return kp_errorf(err, KP_EXIT_ERROR, "getting credentials: exec "
                          "plugin %s printed more than %d bytes",
                          rc->exec->command, EXEC_MAX_OUTPUT);

@@ -24,7 +24,9 @@
 #include <cjson/cJSON.h>
 #include <yaml.h>
 
-#define KC_MAX_FILE (16 * 1024 * 1024)
+#include "read_file.h"
+
+#define KC_MAX_FILE KP_CAP_KUBECONFIG
 #define KC_SA_DIR "/var/run/secrets/kubernetes.io/serviceaccount"
 #define KC_EXEC_EXTENSION "client.authentication.k8s.io/exec"
 #define KC_EXEC_V1 "client.authentication.k8s.io/v1"
@@ -564,6 +566,10 @@ load_file(struct kc_merged *m, struct kp_arena *a, const char *path,
     if (e == EISDIR)
         return kp_errorf(err, KP_EXIT_ERROR, "kubeconfig '%s': is a "
                          "directory", path);
+    if (e == EFBIG)
+        return kp_errorf(err, KP_EXIT_ERROR, "cannot read kubeconfig '%s': "
+                         "larger than 16 MiB, the cap for kubeconfig files",
+                         path);
     if (e)
         return kp_errorf(err, KP_EXIT_ERROR, "cannot read kubeconfig '%s': "
                          "%s", path, strerror(e));
@@ -1375,7 +1381,7 @@ read_token_file(struct kp_rest_config *rc, struct kp_error *err)
 {
     char *text;
     size_t len;
-    int e = slurp(rc->token_file, 1024 * 1024, &text, &len);
+    int e = slurp(rc->token_file, KP_CAP_TOKEN_FILE, &text, &len);
     const char *tok;
 
     if (e && is_set(rc->token))
@@ -1383,6 +1389,10 @@ read_token_file(struct kp_rest_config *rc, struct kp_error *err)
     if (e == EISDIR)
         return kp_errorf(err, KP_EXIT_ERROR, "tokenFile '%s': is a "
                          "directory", rc->token_file);
+    if (e == EFBIG)
+        return kp_errorf(err, KP_EXIT_ERROR, "cannot read token file '%s': "
+                         "larger than 1 MiB, the cap for token files",
+                         rc->token_file);
     if (e)
         return kp_errorf(err, KP_EXIT_ERROR, "cannot read token file '%s': "
                          "%s", rc->token_file, strerror(e));

@@ -108,6 +108,9 @@ struct kp_rest_config {
     const char *exec_cluster_config;    /* the cluster's exec extension
                                            (JSON), for provideClusterInfo */
     time_t expiry;              /* exec credential expiry, 0 if none */
+    long exec_timeout_ms;       /* an exec plugin's deadline (set by the
+                                   caller: --request-timeout); 0: the
+                                   default of exec_credential.c */
 };
 
 /*

@@ -31,7 +31,9 @@
 #include <cjson/cJSON.h>
 
 #include "api_client.h"
+#include "buf.h"
 #include "hash.h"
+#include "term_escape.h"
 #include "arena.h"
 #include "live.h"
 #include "recording.h"
@@ -91,16 +93,23 @@ wall_ms(void)
 static void
 warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* A warning line; what the server said in it is escaped for the terminal */
 static void
 warnf(const char *fmt, ...)
 {
+    struct kp_buf b;
+    char msg[2048];
     va_list ap;
 
     va_start(ap, fmt);
-    fputs("warning: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
+    kp_buf_init(&b);
+    kp_buf_puts(&b, "warning: ");
+    kp_term_escape(&b, msg, strlen(msg), KP_TERM_KEEP_LINES);
+    kp_buf_add(&b, "\n", 1);
+    fwrite(b.data, 1, b.len, stderr);
+    kp_buf_release(&b);
 }
 
 /*

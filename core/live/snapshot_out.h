@@ -3,8 +3,11 @@
  * "kubectl get -o json"-style List that -f reads back.
  *
  * Items of API lists carry no kind or apiVersion; each is given those of
- * its list (PodList v1 -> Pod v1).  The file appears only when complete:
- * it is written to FILE.tmp (mode 0600) and renamed on close.
+ * its list (PodList v1 -> Pod v1).  A regular file (or a new one) appears
+ * only when complete: it is written to a temporary file of mkstemp's
+ * making beside it (.FILE.XXXXXX, mode 0600), synced and renamed on
+ * close; the old file stays as it was on every failure.  A device, a
+ * FIFO or a link to one (/dev/null, /dev/stdout) is written through.
  */
 #ifndef KP_SNAPSHOT_OUT_H
 #define KP_SNAPSHOT_OUT_H
@@ -17,7 +20,7 @@
 
 struct kp_snapshot_out;
 
-/* Create path.tmp (mode 0600).  NULL with err set on failure. */
+/* Open path for the List.  NULL with err set on failure. */
 struct kp_snapshot_out *kp_snapshot_out_open(const char *path,
                                              struct kp_error *err);
 
@@ -43,8 +46,9 @@ int kp_snapshot_out_rollback(struct kp_snapshot_out *so,
                              struct kp_error *err);
 
 /*
- * Finish the List, flush it to disk and rename path.tmp to path.  Frees
- * so whether or not it succeeds (on failure path.tmp is removed).
+ * Finish the List, flush it to disk and rename the temporary file to
+ * path (or, written through, just flush and close it).  Frees
+ * so whether or not it succeeds (on failure the temporary file is removed).
  */
 /*
  * The API server's version (gitVersion), written as the List's annotation
@@ -55,7 +59,7 @@ void kp_snapshot_out_set_server_version(struct kp_snapshot_out *so,
                                         const char *version);
 int kp_snapshot_out_close(struct kp_snapshot_out *so, struct kp_error *err);
 
-/* Remove path.tmp and free so (NULL is fine): the run failed. */
+/* Remove the temporary file and free so (NULL is fine): the run failed. */
 void kp_snapshot_out_abort(struct kp_snapshot_out *so);
 
 #endif

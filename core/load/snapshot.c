@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "json_util.h"
+#include "mapped_file.h"
 #include "pool.h"
 
 #define KP_MAX_INPUT_BYTES ((size_t)8 << 30)
@@ -2024,6 +2025,7 @@ kp_snapshot_load_file(struct kp_snapshot *s, const char *path,
     const char *buf = NULL;
     struct stat st;
     size_t len = 0;
+    bool changed;
     int rc;
 
     if (!f)
@@ -2049,9 +2051,19 @@ kp_snapshot_load_file(struct kp_snapshot *s, const char *path,
             fclose(f);
         return rc;
     }
+    /* truncated or rewritten while it loads: an error, never SIGBUS nor
+     * a cluster that never was (mapped_file.h) */
+    kp_mapped_file_guard(buf, len);
+    rc = kp_snapshot_load_buffer(s, buf, len, name, err);
+    changed = kp_mapped_file_unguard();
+    if (kp_mapped_file_changed(fileno(f), &st))
+        changed = true;
+    if (changed)
+        rc = kp_errorf(err, KP_EXIT_ERROR, "%s: the file changed while it "
+                       "was read (truncated or rewritten): read it again",
+                       name);
     if (!is_stdin)
         fclose(f);
-    rc = kp_snapshot_load_buffer(s, buf, len, name, err);
     munmap((void *)buf, len);
     return rc;
 }

@@ -7,7 +7,11 @@
  * and block scalars are strings; so are timestamps (go-yaml v2 keeps them
  * as strings when decoding into interface{}) and .inf/.nan, which JSON
  * cannot hold.  The tree is built with an explicit stack: no recursion on
- * input depth.
+ * input depth.  Anchors and aliases are go-yaml v2's (an alias is a copy
+ * of its anchor's value; "document contains excessive aliasing" past
+ * MAX_ALIAS_NODES copied nodes), and so are merge keys ("<<: *base",
+ * decode.go's d.merge: a mapping, or a sequence of them, the earlier
+ * taking precedence; keys of the mapping itself override merged ones).
  */
 #include "yaml_json.h"
 
@@ -37,9 +41,26 @@ struct scalar {
     double num;
 };
 
+/* what aliases may copy in one document, all together (nodes) */
+#define MAX_ALIAS_NODES 1000000
+
+/* The key "<<" in plain style (go-yaml's !!merge tag), while it waits. */
+static char MERGE_KEY[] = "<<";
+
 struct frame {
     cJSON *node;
-    char *key;                  /* mapping: key waiting for its value */
+    char *key;                  /* mapping: key waiting for its value;
+                                 * MERGE_KEY for a merge key */
+    cJSON *merge_into;          /* the node is a merge value: merged into
+                                 * this mapping at its end, then kept */
+    cJSON *merged;              /* keys merged in (an object of nulls):
+                                 * an explicit key may override them */
+};
+
+struct anchor {
+    char *name;
+    cJSON *node;                /* in the document (or kept) */
+    bool open;                  /* its collection has not ended */
 };
 
 struct builder {
@@ -47,10 +68,16 @@ struct builder {
     int depth;
     cJSON *root;
     bool have_root;
+    struct anchor *anchors;
+    size_t nanchors, capanchors;
+    cJSON *kept;                /* merge values, alive for their anchors */
+    size_t alias_nodes;
     /*
      * split: the elements of the root mapping's "items" sequence are
      * taken out one by one as each is complete (into ready), so that
-     * the root holds "items" as an empty array (kp_yaml_reader)
+     * the root holds "items" as an empty array (kp_yaml_reader); not
+     * once the document has an anchor (an alias may name a node of an
+     * item taken out): such a document is read whole (kp_yaml_headers)
      */
     bool split;
     cJSON *items;
@@ -272,6 +299,155 @@ at(struct kp_error *err, const yaml_mark_t *m, const char *what)
                      m->line + 1, m->column + 1, what);
 }
 
+/* ---- anchors, aliases and merge keys (go-yaml v2 decode.go) ---- */
+
+static void
+anchor_set(struct builder *b, const yaml_char_t *name, cJSON *node,
+           bool open)
+{
+    size_t i;
+
+    if (!name)
+        return;
+    for (i = 0; i < b->nanchors; i++)
+        if (strcmp(b->anchors[i].name, (const char *)name) == 0)
+            break;
+    if (i == b->nanchors) {
+        if (b->nanchors == b->capanchors) {
+            b->capanchors = b->capanchors ? 2 * b->capanchors : 8;
+            b->anchors = kp_xrealloc(b->anchors, b->capanchors *
+                                     sizeof(*b->anchors));
+        }
+        b->anchors[b->nanchors].name = kp_xstrdup((const char *)name);
+        b->nanchors++;
+    }
+    b->anchors[i].node = node;
+    b->anchors[i].open = open;
+}
+
+static void
+anchor_close(struct builder *b, const cJSON *node)
+{
+    size_t i;
+
+    for (i = 0; i < b->nanchors; i++)
+        if (b->anchors[i].node == node)
+            b->anchors[i].open = false;
+}
+
+static void
+anchors_reset(struct builder *b)
+{
+    size_t i;
+
+    for (i = 0; i < b->nanchors; i++)
+        free(b->anchors[i].name);
+    b->nanchors = 0;
+    b->alias_nodes = 0;
+    cJSON_Delete(b->kept);
+    b->kept = NULL;
+}
+
+static size_t
+count_nodes(const cJSON *j)
+{
+    const cJSON *c;
+    size_t n = 1;
+
+    /* iterative over siblings; depth is bounded by MAX_DEPTH */
+    for (c = j->child; c; c = c->next)
+        n += count_nodes(c);
+    return n;
+}
+
+/* A copy of the anchored value; NULL with err set. */
+static cJSON *
+alias_value(struct builder *b, const yaml_event_t *ev, struct kp_error *err)
+{
+    const char *name = (const char *)ev->data.alias.anchor;
+    char msg[600];
+    size_t i;
+
+    for (i = b->nanchors; i-- > 0;)
+        if (strcmp(b->anchors[i].name, name) == 0)
+            break;
+    if (i == (size_t)-1) {
+        snprintf(msg, sizeof(msg), "unknown anchor '%.500s' referenced",
+                 name);
+        return at(err, &ev->start_mark, msg), NULL;
+    }
+    if (b->anchors[i].open) {
+        snprintf(msg, sizeof(msg), "anchor '%.500s' value contains itself",
+                 name);
+        return at(err, &ev->start_mark, msg), NULL;
+    }
+    b->alias_nodes += count_nodes(b->anchors[i].node);
+    if (b->alias_nodes > MAX_ALIAS_NODES)
+        return at(err, &ev->start_mark, "document contains excessive "
+                  "aliasing"), NULL;
+    return cJSON_Duplicate(b->anchors[i].node, 1);
+}
+
+static int
+want_map(const yaml_mark_t *m, struct kp_error *err)
+{
+    return at(err, m, "map merge requires map or sequence of maps as the "
+              "value");
+}
+
+/* One mapping merged into the frame's mapping: its keys set or replaced. */
+static void
+merge_map(struct frame *top, const cJSON *from)
+{
+    const cJSON *c;
+
+    if (!top->merged)
+        top->merged = cJSON_CreateObject();
+    for (c = from->child; c; c = c->next) {
+        cJSON *dup = cJSON_Duplicate(c, 1);
+
+        if (cJSON_GetObjectItemCaseSensitive(top->node, c->string))
+            cJSON_ReplaceItemInObjectCaseSensitive(top->node, c->string,
+                                                   dup);
+        else
+            cJSON_AddItemToObject(top->node, c->string, dup);
+        if (!cJSON_GetObjectItemCaseSensitive(top->merged, c->string))
+            cJSON_AddNullToObject(top->merged, c->string);
+    }
+}
+
+/* d.merge: a mapping, or a sequence of mappings (the last first). */
+static int
+merge_value(struct frame *top, const cJSON *v, const yaml_mark_t *m,
+            struct kp_error *err)
+{
+    const cJSON *c;
+
+    if (cJSON_IsObject(v)) {
+        merge_map(top, v);
+        return 0;
+    }
+    if (!cJSON_IsArray(v))
+        return want_map(m, err);
+    for (c = v->child; c; c = c->next)
+        if (!cJSON_IsObject(c))
+            return want_map(m, err);
+    for (c = v->child; c && c->next; c = c->next)
+        ;
+    for (; c; c = c == v->child ? NULL : c->prev)
+        merge_map(top, c);
+    return 0;
+}
+
+/* Keep v alive to the document's end (an anchor may name it). */
+static void
+keep(struct builder *b, cJSON *v)
+{
+    if (!b->kept)
+        b->kept = cJSON_CreateArray();
+    cJSON_AddItemToArray(b->kept, v);
+}
+
 /* Attach v where the builder stands; takes v in every case. */
 static int
 attach(struct builder *b, cJSON *v, const yaml_event_t *ev,
@@ -293,6 +469,13 @@ attach(struct builder *b, cJSON *v, const yaml_event_t *ev,
         cJSON_Delete(v);
         return at(err, &ev->start_mark, "mapping keys must be scalars");
     }
+    if (top->key == MERGE_KEY) {
+        int rc = merge_value(top, v, &ev->start_mark, err);
+
+        cJSON_Delete(v);
+        top->key = NULL;
+        return rc;
+    }
     cJSON_AddItemToObject(top->node, top->key, v);
     free(top->key);
     top->key = NULL;
@@ -307,9 +490,19 @@ on_scalar(struct builder *b, const yaml_event_t *ev, struct kp_error *err)
     if (memchr(ev->data.scalar.value, '\0', ev->data.scalar.length))
         return at(err, &ev->start_mark, "NUL character in a scalar");
     if (top && cJSON_IsObject(top->node) && !top->key) {
-        char *key = scalar_key(ev);
+        char *key;
 
-        if (cJSON_GetObjectItemCaseSensitive(top->node, key)) {
+        if (ev->data.scalar.plain_implicit &&
+            strcmp((const char *)ev->data.scalar.value, "<<") == 0) {
+            top->key = MERGE_KEY;
+            return 0;
+        }
+        key = scalar_key(ev);
+        if (cJSON_GetObjectItemCaseSensitive(top->merged, key)) {
+            /* a merged key: the mapping's own value wins */
+            cJSON_DeleteItemFromObjectCaseSensitive(top->merged, key);
+            cJSON_DeleteItemFromObjectCaseSensitive(top->node, key);
+        } else if (cJSON_GetObjectItemCaseSensitive(top->node, key)) {
             char msg[600];
 
             snprintf(msg, sizeof(msg), "duplicate key '%.500s'", key);
@@ -319,28 +512,73 @@ on_scalar(struct builder *b, const yaml_event_t *ev, struct kp_error *err)
         top->key = key;
         return 0;
     }
-    return attach(b, scalar_json(ev), ev, err);
+    {
+        cJSON *v = scalar_json(ev);
+
+        anchor_set(b, ev->data.scalar.anchor, v, false);
+        return attach(b, v, ev, err);
+    }
 }
 
 static int
 on_start(struct builder *b, cJSON *node, const yaml_event_t *ev,
          struct kp_error *err)
 {
+    struct frame *top = b->depth ? &b->stack[b->depth - 1] : NULL;
+    cJSON *merge_into = NULL;
+    const yaml_char_t *anchor = ev->type == YAML_MAPPING_START_EVENT ?
+        ev->data.mapping_start.anchor : ev->data.sequence_start.anchor;
     bool is_items = b->split && b->depth == 1 && cJSON_IsArray(node) &&
                     cJSON_IsObject(b->stack[0].node) && b->stack[0].key &&
+                    b->stack[0].key != MERGE_KEY &&
                     strcmp(b->stack[0].key, "items") == 0;
 
     if (b->depth == MAX_DEPTH) {
         cJSON_Delete(node);
         return at(err, &ev->start_mark, "nesting too deep");
     }
-    if (attach(b, node, ev, err) < 0)
+    if (top && top->key == MERGE_KEY) {
+        /* "<<: {...}" or "<<: [...]": built aside, merged at its end */
+        merge_into = top->node;
+        top->key = NULL;
+        keep(b, node);
+    } else if (attach(b, node, ev, err) < 0) {
         return -1;
-    if (is_items)
+    } else if (is_items) {
         b->items = node;
+    }
+    anchor_set(b, anchor, node, true);
+    memset(&b->stack[b->depth], 0, sizeof(b->stack[b->depth]));
     b->stack[b->depth].node = node;
-    b->stack[b->depth].key = NULL;
+    b->stack[b->depth].merge_into = merge_into;
     b->depth++;
+    return 0;
+}
+
+static void
+frame_release(struct frame *f)
+{
+    if (f->key != MERGE_KEY)
+        free(f->key);
+    cJSON_Delete(f->merged);
+    f->key = NULL;
+    f->merged = NULL;
+}
+
+/* A collection ends: closes its anchor, merges a merge value. */
+static int
+on_end(struct builder *b, const yaml_event_t *ev, struct kp_error *err)
+{
+    struct frame f;
+
+    if (b->depth == 0)
+        return 0;
+    f = b->stack[--b->depth];
+    frame_release(&b->stack[b->depth]);
+    anchor_close(b, f.node);
+    if (f.merge_into && b->depth > 0)
+        return merge_value(&b->stack[b->depth - 1], f.node, &ev->start_mark,
+                           err);
     return 0;
 }
 
@@ -348,21 +586,26 @@ static void
 builder_reset(struct builder *b)
 {
     while (b->depth > 0)
-        free(b->stack[--b->depth].key);
+        frame_release(&b->stack[--b->depth]);
     if (b->have_root)
         cJSON_Delete(b->root);
     b->root = NULL;
     b->have_root = false;
+    anchors_reset(b);
     b->items = NULL;
     cJSON_Delete(b->ready);
     b->ready = NULL;
 }
 
-/* split: an element of items is complete once the builder is back on it */
+/*
+ * split: an element of items is complete once the builder is back on it;
+ * none is taken out once the document has an anchor.
+ */
 static void
 take_ready(struct builder *b)
 {
-    if (b->items && b->depth == 2 && b->items->child && !b->ready)
+    if (b->items && b->depth == 2 && b->items->child && !b->ready &&
+        b->nanchors == 0)
         b->ready = cJSON_DetachItemViaPointer(b->items, b->items->child);
 }
 
@@ -385,8 +628,15 @@ on_event(struct builder *b, const yaml_event_t *ev, cJSON *docs,
         b->have_root = false;
         return 0;
     case YAML_ALIAS_EVENT:
-        return at(err, &ev->start_mark, "YAML aliases (*name) are not "
-                  "supported: write the value out");
+        if (b->depth && cJSON_IsObject(b->stack[b->depth - 1].node) &&
+            !b->stack[b->depth - 1].key)
+            return at(err, &ev->start_mark, "an alias as a mapping key is "
+                      "not supported");
+        {
+            cJSON *v = alias_value(b, ev, err);
+
+            return v ? attach(b, v, ev, err) : -1;
+        }
     case YAML_SCALAR_EVENT:
         return on_scalar(b, ev, err);
     case YAML_SEQUENCE_START_EVENT:
@@ -395,9 +645,7 @@ on_event(struct builder *b, const yaml_event_t *ev, cJSON *docs,
         return on_start(b, cJSON_CreateObject(), ev, err);
     case YAML_SEQUENCE_END_EVENT:
     case YAML_MAPPING_END_EVENT:
-        if (b->depth > 0)
-            free(b->stack[--b->depth].key);
-        return 0;
+        return on_end(b, ev, err);
     default:
         return 0;
     }
@@ -441,6 +689,7 @@ kp_yaml_to_json(const char *buf, size_t len, cJSON **docs,
         yaml_event_delete(&ev);
     }
     builder_reset(b);
+    free(b->anchors);
     free(b);
     yaml_parser_delete(&p);
     if (rc < 0) {
@@ -506,8 +755,11 @@ kp_yaml_headers(const char *buf, size_t len, cJSON **docs,
             b->root = NULL;
             b->have_root = false;
             b->items = NULL;
-            /* only the header of a List is kept; others are read again */
-            if (!cJSON_IsNull(doc) && !streamable(doc)) {
+            /*
+             * only the header of a List is kept; others, and a List with
+             * an anchor (its items were not taken out), are read again
+             */
+            if (!cJSON_IsNull(doc) && (!streamable(doc) || b->nanchors)) {
                 cJSON_Delete(doc);
                 doc = cJSON_CreateTrue();
             }
@@ -521,6 +773,7 @@ kp_yaml_headers(const char *buf, size_t len, cJSON **docs,
         yaml_event_delete(&ev);
     }
     builder_reset(b);
+    free(b->anchors);
     free(b);
     yaml_parser_delete(&p);
     if (rc < 0) {
@@ -555,6 +808,7 @@ kp_yaml_reader_free(struct kp_yaml_reader *r)
     if (!r)
         return;
     builder_reset(&r->b);
+    free(r->b.anchors);
     yaml_parser_delete(&r->p);
     free(r);
 }

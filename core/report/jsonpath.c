@@ -48,6 +48,7 @@ struct kp_jsonpath {
     bool allow_missing;
     int begin_range, in_range, end_range;
     long last_end;              /* index in root of the last end, or -1 */
+    long max_steps;             /* KP_JP_MAX_STEPS unless set */
 };
 
 struct parser {
@@ -59,6 +60,9 @@ struct parser {
 };
 
 #define JP_EOF (-1)
+
+/* see find_from */
+#define KP_JP_MAX_STEPS 20000000
 
 static int
 fail(char *msg, size_t len, const char *fmt, ...)
@@ -823,6 +827,7 @@ kp_jsonpath_parse(const char *name, const char *text, char *msg,
     jp->name = kp_xstrdup(name);
     jp->root = root;
     jp->last_end = -1;
+    jp->max_steps = KP_JP_MAX_STEPS;
     return jp;
 }
 
@@ -840,6 +845,12 @@ void
 kp_jsonpath_allow_missing_keys(struct kp_jsonpath *jp, bool allow)
 {
     jp->allow_missing = allow;
+}
+
+void
+kp_jsonpath_set_max_steps(struct kp_jsonpath *jp, long max_steps)
+{
+    jp->max_steps = max_steps;
 }
 
 /* ---- values ---- */
@@ -947,6 +958,7 @@ struct eval {
     struct kp_jsonpath *jp;
     char *msg;
     size_t msglen;
+    long steps;                 /* top-level nodes walked (range_step) */
 };
 
 static int walk(struct eval *e, const struct kp_jp_list *in,
@@ -1410,86 +1422,188 @@ kp_jp_results_release(struct kp_jp_results *r)
     memset(r, 0, sizeof(*r));
 }
 
-static int find_from(struct eval *e, const struct kp_jp_value *data,
-                     size_t start, struct kp_jp_results *full);
+/*
+ * FindResults without recursion.  Upstream calls itself once per value of
+ * a {range}, for the nodes after it; nested ranges, or ranges without
+ * their {end}, then nest as deep as the template has ranges, and 50,000
+ * of them overflowed the C stack.  Here each of those calls is a frame of
+ * an explicit stack: what it walks (data, node index) and, while a range
+ * at its node runs, the range's values and the one being visited.
+ *
+ * A {range} without its {end} runs the rest of the template once per
+ * value and then, as upstream (no last end node to fast-forward to),
+ * goes on with the node after it: each such range doubles the work.
+ * KP_JP_MAX_STEPS bounds the nodes walked so that a template does not
+ * run for ever; kubectl has no such bound (it would run, or hold the
+ * goroutine's stack, until killed).
+ */
+struct range_frame {
+    struct kp_jp_value data;
+    size_t i;                   /* the node walked next, or the range's */
+    bool ranging;               /* a range at node i is running */
+    bool none;                  /* ... over no value: its results dropped */
+    size_t k;                   /* the range's value being visited */
+    struct kp_jp_list res;      /* the range's values */
+    struct kp_jp_results discard;
+    long out;                   /* where results go: -1 the caller's, or
+                                 * the discard of frame `out` */
+};
 
-/* A range node's loop, then where to go on (FindResults). */
-static int
-run_range(struct eval *e, struct kp_jp_list *results, size_t *i,
-          struct kp_jp_results *full)
+struct range_stack {
+    size_t n, cap;
+    struct range_frame *f;
+};
+
+static void
+range_push(struct range_stack *st, const struct kp_jp_value *data,
+           size_t start, long out)
 {
-    struct kp_jsonpath *jp = e->jp;
-    struct kp_jp_value none = {KP_JP_INVALID, NULL, NULL, 0, 0};
-    size_t k;
+    struct range_frame *f;
+
+    if (st->n == st->cap) {
+        st->cap = st->cap ? 2 * st->cap : 16;
+        st->f = kp_xrealloc(st->f, st->cap * sizeof(*st->f));
+    }
+    f = &st->f[st->n++];
+    memset(f, 0, sizeof(*f));
+    f->data = *data;
+    f->i = start;
+    f->out = out;
+}
+
+static void
+range_pop(struct range_stack *st)
+{
+    struct range_frame *f = &st->f[--st->n];
+
+    list_release(&f->res);
+    kp_jp_results_release(&f->discard);
+}
+
+/* The range at top's node i has run for every value: fast-forward. */
+static void
+range_done(struct kp_jsonpath *jp, struct range_frame *f)
+{
+    jp->in_range--;
+    /* upstream looks for the last end node among the nodes after i */
+    if (jp->last_end > (long)f->i)
+        f->i = (size_t)jp->last_end;
+    list_release(&f->res);
+    kp_jp_results_release(&f->discard);
+    f->ranging = f->none = false;
+    f->i++;
+}
+
+/* A range begins at top's node i over res: its first value's frame. */
+static void
+range_begin(struct kp_jsonpath *jp, struct range_stack *st,
+            struct kp_jp_list *res)
+{
+    static const struct kp_jp_value none = {KP_JP_INVALID, NULL, NULL, 0, 0};
+    size_t top = st->n - 1;
+    struct range_frame *f = &st->f[top];
+    long out = f->out;
+    size_t start = f->i + 1;
 
     jp->begin_range--;
     jp->in_range++;
-    if (results->n) {
-        for (k = 0; k < results->n; k++)
-            if (find_from(e, &results->v[k], *i + 1, full) < 0)
-                return -1;
-    } else {
-        struct kp_jp_results discard = {0, 0, NULL};
-        int rc = find_from(e, &none, *i + 1, &discard);
+    f->res = *res;
+    memset(res, 0, sizeof(*res));
+    f->ranging = true;
+    f->k = 0;
+    f->none = f->res.n == 0;
+    if (f->none)
+        range_push(st, &none, start, (long)top);
+    else
+        range_push(st, &f->res.v[0], start, out);
+}
 
-        kp_jp_results_release(&discard);
-        if (rc < 0)
-            return -1;
+/* The next range value of the top frame, or the range's end. */
+static void
+range_next(struct kp_jsonpath *jp, struct range_stack *st)
+{
+    size_t top = st->n - 1;
+    struct range_frame *f = &st->f[top];
+
+    f->k++;
+    if (!f->none && f->k < f->res.n) {
+        range_push(st, &f->res.v[f->k], f->i + 1, f->out);
+        return;
     }
-    jp->in_range--;
-    for (k = *i + 1; k < jp->root->n; k++) {
-        if ((long)k == jp->last_end) {
-            *i = k;
-            break;
-        }
+    range_done(jp, f);
+}
+
+static struct kp_jp_results *
+range_out(struct range_stack *st, struct kp_jp_results *full, long out)
+{
+    return out < 0 ? full : &st->f[out].discard;
+}
+
+/* One node of the top frame: 0 to go on, -1 error. */
+static int
+range_step(struct eval *e, struct range_stack *st, struct kp_jp_results *full)
+{
+    struct kp_jsonpath *jp = e->jp;
+    struct range_frame *f = &st->f[st->n - 1];
+    struct kp_jp_list cur = {1, 1, &f->data}, res = {0, 0, NULL};
+
+    if (++e->steps > jp->max_steps)
+        return fail(e->msg, e->msglen, "template walks more than %ld nodes "
+                    "(a {range} without its {end}?)", jp->max_steps);
+    if (walk(e, &cur, jp->root->kids[f->i], &res) < 0) {
+        list_release(&res);
+        return -1;
     }
+    if (jp->end_range > 0 && jp->end_range <= jp->in_range) {
+        jp->end_range--;
+        jp->last_end = (long)f->i;
+        list_release(&res);
+        range_pop(st);
+        return 0;
+    }
+    if (jp->begin_range > 0) {
+        range_begin(jp, st, &res);
+        return 0;
+    }
+    results_push(range_out(st, full, f->out), &res);
+    f->i++;
     return 0;
 }
 
 static int
-find_from(struct eval *e, const struct kp_jp_value *data, size_t start,
+find_from(struct eval *e, const struct kp_jp_value *data,
           struct kp_jp_results *full)
 {
-    struct kp_jsonpath *jp = e->jp;
-    struct kp_jp_list cur = {1, 1, (struct kp_jp_value *)data};
-    size_t i;
+    struct range_stack st = {0, 0, NULL};
+    int rc = 0;
 
-    for (i = start; i < jp->root->n; i++) {
-        struct kp_jp_list res = {0, 0, NULL};
+    range_push(&st, data, 0, -1);
+    while (st.n && rc == 0) {
+        struct range_frame *f = &st.f[st.n - 1];
 
-        if (walk(e, &cur, jp->root->kids[i], &res) < 0) {
-            list_release(&res);
-            return -1;
-        }
-        if (jp->end_range > 0 && jp->end_range <= jp->in_range) {
-            jp->end_range--;
-            jp->last_end = (long)i;
-            list_release(&res);
-            break;
-        }
-        if (jp->begin_range > 0) {
-            int rc = run_range(e, &res, &i, full);
-
-            list_release(&res);
-            if (rc < 0)
-                return -1;
-            continue;
-        }
-        results_push(full, &res);
+        if (f->ranging)
+            range_next(e->jp, &st);
+        else if (f->i >= e->jp->root->n)
+            range_pop(&st);
+        else
+            rc = range_step(e, &st, full);
     }
-    return 0;
+    while (st.n)
+        range_pop(&st);
+    free(st.f);
+    return rc;
 }
 
 int
 kp_jsonpath_find(struct kp_jsonpath *jp, const cJSON *data,
                  struct kp_jp_results *r, char *msg, size_t msglen)
 {
-    struct eval e = {jp, msg, msglen};
+    struct eval e = {jp, msg, msglen, 0};
     struct kp_jp_value root = json_value(data);
 
     memset(r, 0, sizeof(*r));
     jp->begin_range = jp->in_range = jp->end_range = 0;
-    if (find_from(&e, &root, 0, r) < 0) {
+    if (find_from(&e, &root, r) < 0) {
         kp_jp_results_release(r);
         return -1;
     }

@@ -59,6 +59,12 @@ struct kp_jsonpath *kp_jsonpath_parse(const char *name, const char *text,
                                       char *msg, size_t msglen);
 void kp_jsonpath_free(struct kp_jsonpath *jp);
 void kp_jsonpath_allow_missing_keys(struct kp_jsonpath *jp, bool allow);
+/*
+ * The bound on top-level nodes walked by one execution (20,000,000 unless
+ * set; {range}s without their {end} double the work each): past it the
+ * execution fails with "template walks more than N nodes".
+ */
+void kp_jsonpath_set_max_steps(struct kp_jsonpath *jp, long max_steps);
 
 /*
  * FindResults on data; values borrow from data and the template.  -1

@@ -18,6 +18,8 @@
 #include "arena.h"
 #include "jsonpath.h"
 #include "quantity.h"
+#include "read_file.h"
+#include "term_escape.h"
 
 #define MSG 512
 
@@ -29,30 +31,24 @@ kp_kubectl_output(const struct kp_options *o)
 
 /* ---- reading templates ---- */
 
+/* A template file, at most KP_CAP_TEMPLATE bytes (read_file.h). */
 static char *
-read_file(const char *path, char *why, size_t whylen)
+read_template(const char *path, char *why, size_t whylen)
 {
-    FILE *f = fopen(path, "rb");
-    struct kp_buf b;
-    char chunk[8192];
-    size_t n;
+    char *text, cap[32];
+    size_t len;
+    int e = kp_read_file(path, KP_CAP_TEMPLATE, 0, &text, &len);
 
-    if (!f) {
-        snprintf(why, whylen, "open %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    kp_buf_init(&b);
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        kp_buf_add(&b, chunk, n);
-    if (ferror(f)) {
-        snprintf(why, whylen, "read %s: %s", path, strerror(errno));
-        fclose(f);
-        kp_buf_release(&b);
-        return NULL;
-    }
-    fclose(f);
-    kp_buf_add(&b, "", 1);
-    return b.data;
+    if (e == 0)
+        return text;
+    if (e == EFBIG)
+        snprintf(why, whylen, "read %s: larger than %s, the cap for "
+                 "templates", path, kp_cap_text(KP_CAP_TEMPLATE, cap,
+                                                sizeof(cap)));
+    else
+        snprintf(why, whylen, "%s %s: %s", e == EISDIR ? "read" : "open",
+                 path, strerror(e));
+    return NULL;
 }
 
 /* The jsonpath template of o (-o jsonpath= or the file's text). */
@@ -68,7 +64,7 @@ jsonpath_template(const struct kp_options *o, struct kp_error *err)
                       "no template given");
             return NULL;
         }
-        t = read_file(o->output_arg, why, sizeof(why));
+        t = read_template(o->output_arg, why, sizeof(why));
         if (!t)
             kp_errorf(err, KP_EXIT_ERROR, "error reading --template %s, %s",
                       o->output_arg, why);
@@ -80,6 +76,24 @@ jsonpath_template(const struct kp_options *o, struct kp_error *err)
         return NULL;
     }
     return kp_xstrdup(o->output_arg);
+}
+
+/*
+ * A template as error messages quote it: whole, as kubectl does, up to
+ * 512 bytes; a longer one is cut (its length said), so that the reason
+ * after it still fits the one error line.
+ */
+static void
+shown_template(struct kp_buf *b, const char *tmpl)
+{
+    size_t n = strlen(tmpl);
+
+    kp_buf_init(b);
+    if (n <= 512)
+        kp_buf_puts(b, tmpl);
+    else
+        kp_buf_printf(b, "%.256s... (%zu bytes)", tmpl, n);
+    kp_buf_add(b, "", 1);
 }
 
 static struct kp_jsonpath *
@@ -94,8 +108,12 @@ jsonpath_printer(const struct kp_options *o, char **tmpl,
         return NULL;
     jp = kp_jsonpath_parse("out", *tmpl, msg, sizeof(msg));
     if (!jp) {
-        kp_errorf(err, KP_EXIT_ERROR, "error parsing jsonpath %s, %s", *tmpl,
-                  msg);
+        struct kp_buf shown;
+
+        shown_template(&shown, *tmpl);
+        kp_errorf(err, KP_EXIT_ERROR, "error parsing jsonpath %s, %s",
+                  shown.data, msg);
+        kp_buf_release(&shown);
         free(*tmpl);
         *tmpl = NULL;
         return NULL;
@@ -108,7 +126,7 @@ jsonpath_printer(const struct kp_options *o, char **tmpl,
 
 struct column {
     char *header;
-    char spec[1024];
+    char *spec;                 /* the relaxed path, malloc'ed */
 };
 
 struct columns {
@@ -121,23 +139,23 @@ columns_release(struct columns *cs)
 {
     size_t i;
 
-    for (i = 0; i < cs->n; i++)
+    for (i = 0; i < cs->n; i++) {
         free(cs->c[i].header);
+        free(cs->c[i].spec);
+    }
     free(cs->c);
     memset(cs, 0, sizeof(*cs));
 }
 
-int
-kp_relaxed_jsonpath(const char *in, char *out, size_t outlen,
-                    struct kp_error *err)
+char *
+kp_relaxed_jsonpath(const char *in, struct kp_error *err)
 {
     size_t n = strlen(in);
     const char *s = in;
+    char *out;
 
-    if (n == 0) {
-        out[0] = '\0';
-        return 0;
-    }
+    if (n == 0)
+        return kp_xstrdup("");
     if (n >= 2 && in[0] == '{' && in[n - 1] == '}') {
         s = in + 1;
         n -= 2;
@@ -147,9 +165,15 @@ kp_relaxed_jsonpath(const char *in, char *out, size_t outlen,
     if (n == 0 || memchr(s, '{', n) || memchr(s, '}', n))
         return kp_errorf(err, KP_EXIT_ERROR, "unexpected path string, "
                          "expected a 'name1.name2' or '.name1.name2' or "
-                         "'{name1.name2}' or '{.name1.name2}'");
-    snprintf(out, outlen, "{.%.*s}", (int)n, s);
-    return 0;
+                         "'{name1.name2}' or '{.name1.name2}'"), NULL;
+    /* as long as the path is: nothing cut (it was at 1 KiB) */
+    out = kp_xmalloc(n + 4);
+    out[0] = '{';
+    out[1] = '.';
+    memcpy(out + 2, s, n);
+    out[n + 2] = '}';
+    out[n + 3] = '\0';
+    return out;
 }
 
 static int
@@ -163,7 +187,8 @@ add_column(struct columns *cs, const char *h, size_t hn, const char *spec,
     c->header = kp_xmalloc(hn + 1);
     memcpy(c->header, h, hn);
     c->header[hn] = '\0';
-    return kp_relaxed_jsonpath(spec, c->spec, sizeof(c->spec), err);
+    c->spec = kp_relaxed_jsonpath(spec, err);
+    return c->spec ? 0 : -1;
 }
 
 /* NewCustomColumnsPrinterFromSpec */
@@ -260,7 +285,7 @@ columns_of(const struct kp_options *o, struct columns *cs,
     if (!o->output_arg[0])
         return kp_errorf(err, KP_EXIT_ERROR, "custom-columns format "
                          "specified but no custom columns given");
-    text = read_file(o->output_arg, why, sizeof(why));
+    text = read_template(o->output_arg, why, sizeof(why));
     if (!text)
         return kp_errorf(err, KP_EXIT_ERROR, "error reading template %s, %s",
                          o->output_arg, why);
@@ -306,12 +331,15 @@ kp_kubectl_check(const struct kp_options *o, struct kp_error *err)
 {
     struct kp_jsonpath *jp, **jps;
     struct columns cs;
-    char *tmpl, spec[1024];
+    char *tmpl, *spec;
     int rc = 0;
 
-    if (o->sort_by &&
-        kp_relaxed_jsonpath(o->sort_by, spec, sizeof(spec), err) < 0)
-        return -1;
+    if (o->sort_by) {
+        spec = kp_relaxed_jsonpath(o->sort_by, err);
+        if (!spec)
+            return -1;
+        free(spec);
+    }
     if (o->output == KP_OUTPUT_JSONPATH ||
         o->output == KP_OUTPUT_JSONPATH_FILE) {
         jp = jsonpath_printer(o, &tmpl, err);
@@ -376,20 +404,6 @@ grid_print(struct grid *g, struct kp_buf *out)
     free(w);
 }
 
-/* printers.EscapeTerminal */
-static void
-escape_terminal(struct kp_buf *b, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '\x1b')
-            kp_buf_puts(b, "^[");
-        else if (*s == '\r')
-            kp_buf_puts(b, "\\r");
-        else
-            kp_buf_add(b, s, 1);
-    }
-}
-
 /* printOneObject's cell: every value, "," between, <none> if none. */
 static int
 column_cell(struct kp_jsonpath *jp, const cJSON *item, char **cell,
@@ -416,7 +430,9 @@ column_cell(struct kp_jsonpath *jp, const cJSON *item, char **cell,
             kp_buf_init(&v);
             kp_jp_sprint(&v, &r.lists[i].v[k]);
             kp_buf_add(&v, "", 1);
-            escape_terminal(&b, v.data);
+            /* printers.EscapeTerminal, widened to every control
+             * (term_escape.h) */
+            kp_term_escape(&b, v.data, strlen(v.data), KP_TERM_CELL);
             kp_buf_release(&v);
         }
     }
@@ -509,14 +525,18 @@ render_jsonpath(const struct kp_options *o, const cJSON *doc,
     rc = kp_jsonpath_execute(jp, doc, out, msg, sizeof(msg));
     if (rc < 0) {
         /* kubectl adds a dump of the object (%#v); it is left out */
+        struct kp_buf shown;
+
+        shown_template(&shown, tmpl);
         kp_buf_init(&q);
-        go_quote(&q, tmpl);
+        go_quote(&q, shown.data);
         kp_buf_add(&q, "", 1);
         kp_errorf(err, KP_EXIT_ERROR, "error executing jsonpath %s: Error "
                   "executing template: %s. Printing more information for "
                   "debugging the template:\n\ttemplate was:\n\t\t%s", q.data,
-                  msg, tmpl);
+                  msg, shown.data);
         kp_buf_release(&q);
+        kp_buf_release(&shown);
     }
     kp_jsonpath_free(jp);
     free(tmpl);
@@ -907,32 +927,26 @@ sort_key_of(struct kp_jsonpath *jp, const cJSON *pod, struct sort_key *k,
 }
 
 static int
-sort_doc(const char *expr, const cJSON *pods, struct sort_key **keys,
-         size_t *n, struct kp_error *err)
+sort_by_field(const char *field, const cJSON *pods, struct sort_key *keys,
+              size_t n, struct kp_error *err)
 {
     struct sorter s = {NULL, err, false};
     struct kp_jsonpath *jp;
     struct kp_buf q;
-    char field[1024], msg[MSG];
+    char msg[MSG];
     const cJSON *p;
     size_t i = 0, found = 0;
 
-    *n = (size_t)cJSON_GetArraySize(pods);
-    *keys = kp_xmalloc((*n + 1) * sizeof(**keys));
-    if (*n == 0)
-        return 0;
-    if (kp_relaxed_jsonpath(expr, field, sizeof(field), err) < 0)
-        return -1;
     jp = kp_jsonpath_parse("sorting", field, msg, sizeof(msg));
     if (!jp)
         return kp_errorf(err, KP_EXIT_ERROR, "%s", msg);
     kp_jsonpath_allow_missing_keys(jp, true);
     cJSON_ArrayForEach(p, pods) {
-        if (sort_key_of(jp, p, &(*keys)[i], err) < 0) {
+        if (sort_key_of(jp, p, &keys[i], err) < 0) {
             kp_jsonpath_free(jp);
             return -1;
         }
-        found += !(*keys)[i++].none;
+        found += !keys[i++].none;
     }
     kp_jsonpath_free(jp);
     if (!found) {
@@ -945,8 +959,27 @@ sort_doc(const char *expr, const cJSON *pods, struct sort_key **keys,
         return -1;
     }
     s.field = field;
-    sort_keys(&s, *keys, *n);
+    sort_keys(&s, keys, n);
     return s.failed ? -1 : 0;
+}
+
+static int
+sort_doc(const char *expr, const cJSON *pods, struct sort_key **keys,
+         size_t *n, struct kp_error *err)
+{
+    char *field;
+    int rc;
+
+    *n = (size_t)cJSON_GetArraySize(pods);
+    *keys = kp_xmalloc((*n + 1) * sizeof(**keys));
+    if (*n == 0)
+        return 0;
+    field = kp_relaxed_jsonpath(expr, err);
+    if (!field)
+        return -1;
+    rc = sort_by_field(field, pods, *keys, *n, err);
+    free(field);
+    return rc;
 }
 
 int

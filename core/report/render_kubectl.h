@@ -43,8 +43,10 @@ int kp_render_kubectl(const struct kp_options *o, const char *items,
 int kp_kubectl_sort(const char *expr, const char *json, size_t len,
                     int **pos, size_t *n, struct kp_error *err);
 
-/* RelaxedJSONPathExpression: "a.b", ".a.b", "{a.b}" -> "{.a.b}". */
-int kp_relaxed_jsonpath(const char *in, char *out, size_t outlen,
-                        struct kp_error *err);
+/*
+ * RelaxedJSONPathExpression: "a.b", ".a.b", "{a.b}" -> "{.a.b}", of any
+ * length, malloc'ed; NULL with kubectl's error.
+ */
+char *kp_relaxed_jsonpath(const char *in, struct kp_error *err);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "term_escape.h"
 
 void
 kp_table_init(struct kp_table *t, size_t ncols, const char *const *headers)
@@ -21,13 +22,28 @@ kp_table_init(struct kp_table *t, size_t ncols, const char *const *headers)
 void
 kp_table_row_after(struct kp_table *t, char **cells, char *after)
 {
+    size_t c;
+
     if (t->nrows == t->caprows) {
         t->caprows = t->caprows ? t->caprows * 2 : 16;
         t->cells = kp_xrealloc(t->cells, t->caprows * t->ncols *
                                sizeof(char *));
         t->after = kp_xrealloc(t->after, t->caprows * sizeof(char *));
     }
-    memcpy(&t->cells[t->nrows * t->ncols], cells, t->ncols * sizeof(char *));
+    /* cells hold what a snapshot or a server said: escaped before the
+     * widths are measured (term_escape.h) */
+    for (c = 0; c < t->ncols; c++)
+        t->cells[t->nrows * t->ncols + c] = kp_term_escape_take(cells[c]);
+    if (after && kp_term_needs_escape(after, strlen(after),
+                                      KP_TERM_KEEP_LINES)) {
+        struct kp_buf b;
+
+        kp_buf_init(&b);
+        kp_term_escape(&b, after, strlen(after), KP_TERM_KEEP_LINES);
+        kp_buf_add(&b, "", 1);
+        free(after);
+        after = b.data;
+    }
     t->after[t->nrows] = after;
     t->nrows++;
 }

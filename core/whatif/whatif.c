@@ -16,6 +16,7 @@
 
 #include "whatif.h"
 #include "json_util.h"
+#include "read_file.h"
 #include "preemption.h"
 #include "report.h"
 #include "selector_parse.h"
@@ -788,29 +789,19 @@ other_kind(const struct kp_snapshot *s, const struct kp_snapshot_mark *m)
     return NULL;
 }
 
+/* A --add-node-file, at most KP_CAP_NODE_FILE bytes (read_file.h). */
 static char *
 read_file(const char *path, size_t *len, struct kp_error *err)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    size_t cap = 1 << 16, n = 0, r;
-    char *buf;
+    char *buf, cap[32];
+    int e = kp_read_file(path, KP_CAP_NODE_FILE, 1, &buf, len);
 
-    if (!f)
-        return kp_errorf(err, KP_EXIT_ERROR, "%s", strerror(errno)), NULL;
-    buf = kp_xmalloc(cap + 1);
-    while ((r = fread(buf + n, 1, cap - n, f)) > 0)
-        if ((n += r) == cap)
-            buf = kp_xrealloc(buf, (cap *= 2) + 1);
-    if (ferror(f)) {
-        kp_errorf(err, KP_EXIT_ERROR, "%s", strerror(errno));
-        free(buf);
-        buf = NULL;
-    }
-    if (f != stdin)
-        fclose(f);
-    if (buf)
-        buf[n] = '\0';
-    *len = n;
+    if (e == EFBIG)
+        return kp_errorf(err, KP_EXIT_ERROR, "larger than %s, the cap for "
+                         "node files", kp_cap_text(KP_CAP_NODE_FILE, cap,
+                                                   sizeof(cap))), NULL;
+    if (e)
+        return kp_errorf(err, KP_EXIT_ERROR, "%s", strerror(e)), NULL;
     return buf;
 }
 

@@ -65,8 +65,18 @@ static const struct {
     {"on: 1\n2: x\n", "{\"true\":1,\"2\":\"x\"}"},
     {"{\"a\": [true, null, 1.5]}", "{\"a\":[true,null,1.5]}"},
     /* errors */
-    {"a: &x 1\nb: *x\n", "line 2, column 4: YAML aliases (*name) are not "
-                         "supported: write the value out"},
+    /* anchors, aliases, merge keys as go-yaml v2 (decode.go d.merge) */
+    {"a: &x 1\nb: *x\n", "{\"a\":1,\"b\":1}"},
+    {"base: &b\n  a: 1\n  b: 2\nx:\n  <<: *b\n  b: 3\n",
+     "{\"base\":{\"a\":1,\"b\":2},\"x\":{\"a\":1,\"b\":3}}"},
+    {"a: &a {x: 1}\nb: &b {x: 2, z: 2}\nc:\n  <<: [*a, *b]\n",
+     "{\"a\":{\"x\":1},\"b\":{\"x\":2,\"z\":2},\"c\":{\"x\":1,\"z\":2}}"},
+    {"c:\n  <<: {p: 1}\n  q: 2\n", "{\"c\":{\"p\":1,\"q\":2}}"},
+    {"\"<<\": 1\n", "{\"<<\":1}"},
+    {"c:\n  <<: 5\n", "line 2, column 7: map merge requires map or sequence "
+                     "of maps as the value"},
+    {"a: &a [*a]\n", "line 1, column 8: anchor 'a' value contains itself"},
+    {"a: *nope\n", "line 1, column 4: unknown anchor 'nope' referenced"},
     {"a: 1\na: 2\n", "line 2, column 1: duplicate key 'a'"},
     {"? [a]\n: 1\n", "line 1, column 3: mapping keys must be scalars"},
     {"a: [1\n", "invalid YAML at line 2, column 1: did not find expected "
