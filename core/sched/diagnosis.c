@@ -113,8 +113,7 @@ resource_of_reason(const struct kp_snapshot *snap, const char *reason)
 static int64_t
 node_alloc(const struct kp_node_info *ni, int id)
 {
-    return ni->alloc ? ni->alloc[id]
-                     : kp_resvec_get(&ni->node->allocatable, id);
+    return kp_ni_alloc(ni, id);
 }
 
 /*
@@ -127,15 +126,18 @@ node_used(const struct kp_cluster *cl, size_t node, const struct kp_pod *p,
           int id)
 {
     const struct kp_node_info *ni = &cl->nodes[node];
-    int64_t u = id == KP_RES_PODS ? (int64_t)ni->npods : ni->used[id];
+    int64_t u = id == KP_RES_PODS ? (int64_t)ni->npods : kp_ni_used(ni, id);
+    int slot = kp_ni_slot(ni, id);
     size_t j;
 
     for (j = 0; j < cl->nnominated[node]; j++) {
         if (cl->nominated[node][j] == p ||
             cl->nominated_prio[node][j] < p->priority)
             continue;
-        u += id == KP_RES_PODS ? 1
-                              : cl->nominated_req[node][j * cl->nres + (size_t)id];
+        /* the nominated pods' requests, by slot (framework.h) */
+        u += id == KP_RES_PODS ? 1 : slot >= 0 ?
+             cl->nominated_req[node][j * cl->nres + (size_t)slot] :
+             kp_resvec_get(&cl->nominated[node][j]->req, id);
     }
     return u;
 }
