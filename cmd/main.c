@@ -148,6 +148,8 @@ main(int argc, char **argv)
         fprintf(stderr, "%s\n", r.scheduler_note);
     if (r.notice[0])
         fprintf(stderr, "%s\n", r.notice);
+    if (r.regressions.len)
+        fwrite(r.regressions.data, 1, r.regressions.len, stderr);
     kp_run_result_release(&r);
     kp_options_release(&o);
     /* the test build's self-check (core/util/selfcheck.h): loud, exit 70 */

@@ -40,7 +40,11 @@ enum kp_fail_on {
     KP_FAIL_PREEMPTION = 1 << 0,
     KP_FAIL_PDB_VIOLATION = 1 << 1,
     KP_FAIL_UNSCHEDULABLE = 1 << 2,
-    KP_FAIL_DRAIN_BLOCKED = 1 << 3  /* a --drain would hang or stop */
+    KP_FAIL_DRAIN_BLOCKED = 1 << 3, /* a --drain would hang or stop */
+    /* compared with the run without the change (issue 25, baseline.h) */
+    KP_FAIL_NEWLY_UNSCHEDULABLE = 1 << 8,
+    KP_FAIL_NEW_PREEMPTION = 1 << 9,
+    KP_FAIL_NEW_PDB_VIOLATION = 1 << 10
 };
 
 struct kp_run_result;
@@ -112,6 +116,12 @@ struct kp_options {
     const char *openshift_profile;
     bool ignore_unknown_plugins;
     const char *kube_version;
+    /*
+     * --compare-config FILE, --compare-profile NAME (issue 25): the
+     * scheduler the run is compared with its --config/--profile (or the
+     * default) under; NULL: none.
+     */
+    const char *compare_config, *compare_profile;
     const struct kp_sched_config *sched_config;
     /* with sched_config: scheduler_name is NULL (every profile's pods) */
     const char *report_scheduler_name;
@@ -155,6 +165,11 @@ struct kp_run_result {
     char notice[320];
     /* under -v: the scheduler replayed, for stderr before the notice */
     char scheduler_note[1024];
+    /*
+     * The --fail-on conditions on the change that matched (issue 25):
+     * one line per pod and why, for stderr after the report; "" if none.
+     */
+    struct kp_buf regressions;
 };
 
 /* Load, analyse and render.  On failure nothing is in r->out. */

@@ -8,6 +8,7 @@
 
 #include "kp.h"
 #include "add.h"
+#include "baseline.h"
 #include "input.h"
 #include "live.h"
 #include "render_kubectl.h"
@@ -31,10 +32,30 @@ kp_options_init(struct kp_options *o)
     o->allow_missing_template_keys = true;
 }
 
-int
-kp_run_load(struct kp_snapshot *s, const struct kp_options *o,
-            const char *const *live_resources, char *default_ns,
-            size_t ns_len, struct kp_whatif *w, struct kp_error *err)
+/* --add, then the node what-ifs: the change to the loaded cluster */
+static int
+apply_changes(struct kp_snapshot *s, const struct kp_options *o,
+              const char *default_ns, struct kp_whatif *w,
+              struct kp_error *err)
+{
+    size_t i;
+
+    /* --add: pods of manifests not yet applied, created after all others */
+    for (i = 0; i < o->nadds; i++)
+        if (kp_snapshot_add_manifests(s, o->adds[i], o->namespace ?
+                                      o->namespace : default_ns, err) < 0)
+            return -1;
+    /* --cordon, --drain, --remove-node, --add-node: issue 19 */
+    if (w && kp_whatif_requested(o) && kp_whatif_apply(w, s, o, err) < 0)
+        return -1;
+    return 0;
+}
+
+/* The cluster as read: -f's files, else the live cluster. */
+static int
+load_cluster(struct kp_snapshot *s, const struct kp_options *o,
+             const char *const *live_resources, char *default_ns,
+             size_t ns_len, struct kp_error *err)
 {
     struct kp_input in = {o->recursive, ""};
     size_t i;
@@ -50,14 +71,95 @@ kp_run_load(struct kp_snapshot *s, const struct kp_options *o,
         if (kp_input_load(s, &in, o->files[i], err) < 0)
             return -1;
     kp_input_warn_missing(s, &in);
-    /* --add: pods of manifests not yet applied, created after all others */
-    for (i = 0; i < o->nadds; i++)
-        if (kp_snapshot_add_manifests(s, o->adds[i], o->namespace ?
-                                      o->namespace : default_ns, err) < 0)
-            return -1;
-    /* --cordon, --drain, --remove-node, --add-node: issue 19 */
-    if (w && kp_whatif_requested(o) && kp_whatif_apply(w, s, o, err) < 0)
+    return 0;
+}
+
+int
+kp_run_load(struct kp_snapshot *s, const struct kp_options *o,
+            const char *const *live_resources, char *default_ns,
+            size_t ns_len, struct kp_whatif *w, struct kp_error *err)
+{
+    if (load_cluster(s, o, live_resources, default_ns, ns_len, err) < 0)
         return -1;
+    return apply_changes(s, o, default_ns, w, err);
+}
+
+/* A run with a change, analysed against the cluster without it. */
+static bool
+change_requested(const struct kp_options *o)
+{
+    return o->nadds || kp_whatif_requested(o) || o->compare_config ||
+           o->compare_profile;
+}
+
+/* Drop the warnings from the first new one on that repeat an older one. */
+static void
+drop_repeated_warnings(struct kp_snapshot *s, size_t first)
+{
+    size_t i, j, k = first;
+
+    for (i = first; i < s->nwarnings; i++) {
+        for (j = 0; j < first; j++)
+            if (strcmp(s->warnings[i], s->warnings[j]) == 0)
+                break;
+        if (j < first)
+            free(s->warnings[i]);
+        else
+            s->warnings[k++] = s->warnings[i];
+    }
+    s->nwarnings = k;
+}
+
+/*
+ * Issue 25: analyse the finished snapshot as read (the baseline, same
+ * mode), keep its answers in base, then apply the change to the same
+ * snapshot and finish it again: the load is shared.  With
+ * --compare-config/--compare-profile, *o becomes oo2 (cfg2 loaded):
+ * the run's scheduler.  The warnings of finishing again that repeat
+ * earlier ones are dropped.
+ */
+static int
+baseline_then_change(struct kp_snapshot *snap, const struct kp_options *oin,
+                     const struct kp_options **o, struct kp_options *oo2,
+                     struct kp_sched_config *cfg2, const char *default_ns,
+                     struct kp_whatif *w, struct kp_baseline *base,
+                     struct kp_error *err)
+{
+    struct kp_options bo = **o, oin2;
+    struct kp_report brep;
+    size_t nw;
+    bool cmp = oin->compare_config || oin->compare_profile;
+
+    bo.explain_nodes = false;
+    memset(&brep, 0, sizeof(brep));
+    if (kp_analyze(snap, &bo, &brep, err) < 0) {
+        kp_report_release(&brep);
+        return -1;
+    }
+    if (cmp && !oin->nadds && !kp_whatif_requested(oin))
+        kp_baseline_take(base, snap, &brep, "the current scheduler "
+                         "configuration", "under the current scheduler "
+                         "configuration");
+    else
+        kp_baseline_take(base, snap, &brep, "the cluster without the "
+                         "change", "without the change");
+    kp_report_release(&brep);
+    nw = snap->nwarnings;
+    if (apply_changes(snap, *o, default_ns, w, err) < 0)
+        return -1;
+    if (cmp) {
+        oin2 = *oin;
+        oin2.config_file = oin->compare_config;
+        oin2.openshift_profile = oin->compare_profile;
+        if (kp_run_config_setup(&oin2, oo2, cfg2, err) < 0 ||
+            kp_run_config_detect(snap, &oin2, oo2, cfg2, err) < 0)
+            return -1;
+        *o = oo2;
+    }
+    kp_run_config_mark_pods(snap, *o);
+    if (kp_snapshot_finish(snap, (*o)->scheduler_name, err) < 0)
+        return -1;
+    drop_repeated_warnings(snap, nw);
     return 0;
 }
 
@@ -144,20 +246,26 @@ matched_not_analysed(struct kp_snapshot *snap, const struct kp_options *o,
     }
 }
 
+/*
+ * With a change, --only-added keeps the pods the change touches, known
+ * only once analysed (only_added_later): every selected pod is reported
+ * here and only_added_filter() drops the others after the analysis.
+ */
 static int
 mark_reported(struct kp_snapshot *snap, const struct kp_options *o,
               const char *default_ns, struct kp_report *rep,
-              struct kp_error *err)
+              bool only_added_later, struct kp_error *err)
 {
     struct kp_select sel;
     size_t i, j, cap = 0;
+    bool only_added = o->only_added && !only_added_later;
 
     if (kp_select_init(&sel, o, default_ns, &rep->arena, err) < 0)
         return -1;
     for (i = 0; i < rep->npods; i++)
         rep->pods[i].reported = o->npods == 0 &&
             kp_select_pod(&sel, rep->pods[i].pod) &&
-            (!o->only_added || kp_pod_is_added(rep->pods[i].pod));
+            (!only_added || kp_pod_is_added(rep->pods[i].pod));
     if (o->npods == 0)
         matched_not_analysed(snap, o, &sel, rep, &cap);
     for (j = 0; j < o->npods; j++) {
@@ -179,9 +287,31 @@ mark_reported(struct kp_snapshot *snap, const struct kp_options *o,
             add_not_analysed(snap, rep, &cap, p, why ? why : "Terminal");
             continue;
         }
-        rep->pods[i].reported = !o->only_added || kp_pod_is_added(p);
+        rep->pods[i].reported = !only_added || kp_pod_is_added(p);
     }
     return 0;
+}
+
+/*
+ * --only-added in a run with a change (issue 25): the added, displaced
+ * and rolled pods, and the pods whose answer differs from the baseline.
+ */
+static void
+only_added_filter(const struct kp_options *o, struct kp_report *rep,
+                  struct kp_change *c)
+{
+    size_t i;
+
+    if (!o->only_added)
+        return;
+    for (i = 0; i < rep->npods; i++) {
+        const struct kp_pod *p = rep->pods[i].pod;
+
+        if (rep->pods[i].reported && !kp_pod_is_added(p) && !p->replaces &&
+            !kp_change_touches(kp_change_of(c, p)))
+            rep->pods[i].reported = false;
+    }
+    kp_change_count(c, rep);
 }
 
 static size_t
@@ -232,11 +362,15 @@ kp_fail_on_status(unsigned fail_on, unsigned found)
     return (fail_on & found) ? KP_EXIT_FAIL_ON : KP_EXIT_OK;
 }
 
-/* What --fail-on can ask about, found among the reported pods. */
+/*
+ * What --fail-on can ask about, found among the reported pods; the
+ * change's findings asked for get a line each in lines.
+ */
 static unsigned
-found_in_report(const struct kp_report *rep)
+found_in_report(const struct kp_snapshot *snap, const struct kp_report *rep,
+                unsigned fail_on, struct kp_buf *lines)
 {
-    unsigned found = 0;
+    unsigned found = kp_change_fail(rep->change, snap, rep, fail_on, lines);
     size_t i;
 
     if (kp_whatif_blocked(rep->whatif))
@@ -319,9 +453,12 @@ int
 kp_run(const struct kp_options *oin, struct kp_run_result *r,
        struct kp_error *err)
 {
-    struct kp_options oo, live_opts;
+    struct kp_options oo, oo2, live_opts;
     const struct kp_options *o = &oo;
-    struct kp_sched_config cfg;
+    struct kp_sched_config cfg, cfg2;
+    struct kp_baseline base;
+    struct kp_change change;
+    bool changing = change_requested(oin);
     struct kp_snapshot snap;
     struct kp_report rep;
     struct kp_whatif whatif;
@@ -333,15 +470,26 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
     kp_snapshot_init(&snap);
     memset(&rep, 0, sizeof(rep));
     memset(&whatif, 0, sizeof(whatif));
+    memset(&base, 0, sizeof(base));
+    memset(&change, 0, sizeof(change));
+    memset(&cfg2, 0, sizeof(cfg2));
+    kp_arena_init(&cfg2.arena);
     if (kp_run_config_setup(oin, &oo, &cfg, err) < 0 ||
         kp_kubectl_check(o, err) < 0)
         goto out;
-    if (kp_run_load(&snap, o, NULL, default_ns, sizeof(default_ns), &whatif,
-                    err) < 0 ||
+    /* with a change, the cluster as read is analysed first (issue 25) */
+    if ((changing ? load_cluster(&snap, o, NULL, default_ns,
+                                 sizeof(default_ns), err) :
+         kp_run_load(&snap, o, NULL, default_ns, sizeof(default_ns),
+                     &whatif, err)) < 0 ||
         kp_run_config_detect(&snap, oin, &oo, &cfg, err) < 0)
         goto out;
     kp_run_config_mark_pods(&snap, o);
     if (kp_snapshot_finish(&snap, o->scheduler_name, err) < 0)
+        goto out;
+    if (changing && baseline_then_change(&snap, oin, &o, &oo2, &cfg2,
+                                         default_ns, &whatif, &base,
+                                         err) < 0)
         goto out;
     /* live, as kubectl get: the context's namespace unless -n or -A */
     if (o->nfiles == 0 && !o->namespace && !o->all_namespaces) {
@@ -354,9 +502,14 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
     kp_analyze_queue(&snap, o, &rep);
     if (kp_whatif_requested(o))
         rep.whatif = &whatif;
-    if (mark_reported(&snap, o, default_ns, &rep, err) < 0 ||
+    if (mark_reported(&snap, o, default_ns, &rep, changing, err) < 0 ||
         kp_analyze_run(&snap, o, &rep, err) < 0)
         goto out;
+    if (changing) {
+        kp_change_compute(&change, &base, &snap, &rep);
+        only_added_filter(o, &rep, &change);
+        rep.change = &change;
+    }
     kp_run_config_describe(&snap, o, &rep);
     /* -v with the new flags; -v=2 and more always (-v alone as before) */
     if (o->verbose >= 2 || (o->verbose && rep.scheduler_shown))
@@ -391,9 +544,14 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
                         o->no_headers, &r->out);
     if (o->output == KP_OUTPUT_TABLE || o->output == KP_OUTPUT_WIDE ||
         o->output == KP_OUTPUT_SUMMARY)
+    {
         kp_whatif_text(&snap, &rep, o->output == KP_OUTPUT_SUMMARY,
                        &r->out);
-    r->exit_code = kp_fail_on_status(o->fail_on, found_in_report(&rep));
+        kp_change_text(rep.change, &snap, &rep, &r->out);
+    }
+    r->exit_code = kp_fail_on_status(o->fail_on,
+                                     found_in_report(&snap, &rep, o->fail_on,
+                                                     &r->regressions));
     set_notice(o, &rep, r);
     rc = 0;
 out:
@@ -402,8 +560,11 @@ out:
     free(rep.not_analysed);
     kp_report_release(&rep);
     kp_whatif_release(&whatif);
+    kp_change_release(&change);
+    kp_baseline_release(&base);
     kp_snapshot_release(&snap);
     kp_sched_config_release(&cfg);
+    kp_sched_config_release(&cfg2);
     return rc;
 }
 
@@ -416,5 +577,6 @@ kp_run_result_release(struct kp_run_result *r)
         free(r->warnings[i]);
     free(r->warnings);
     kp_buf_release(&r->out);
+    kp_buf_release(&r->regressions);
     memset(r, 0, sizeof(*r));
 }

@@ -203,6 +203,12 @@ struct kp_pod {
     bool local_storage;         /* has an emptyDir volume */
     bool from_added_node;       /* DaemonSet pod of an --add-node copy */
     struct kp_displaced *displaced;     /* recreated by a drain/removal */
+    /*
+     * "namespace/name" of the pod this one is created in place of (a
+     * rolled pod of an updated workload, issue 25), else NULL: the
+     * what-if's baseline matches it to that pod (core/whatif/baseline.h).
+     */
+    char *replaces;
     /* its schedulerName is a profile of the configuration (config.h) */
     bool in_profile;
     size_t npdbs;               /* PDBs protecting the pod (kp_pdb_matches) */
