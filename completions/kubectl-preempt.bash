@@ -14,10 +14,11 @@ __kubectl_preempt_flags=(--filename -f --recursive -R --output -o --sort-by
     --add-node --add-node-file --no-headers --explain-nodes --namespace -n
     --all-namespaces -A --selector -l --mode
     --min-candidate-nodes-percentage --min-candidate-nodes-absolute --offset
-    --fail-on --scheduler-name --config --profile --ignore-unknown-plugins
-    --kube-version --kubeconfig --context --cluster --user --server -s
-    --token --certificate-authority --insecure-skip-tls-verify
-    --request-timeout --snapshot-out --verbose -v --help -h --version)
+    --fail-on --scheduler-name --config --profile --compare-config
+    --compare-profile --ignore-unknown-plugins --kube-version --kubeconfig
+    --context --cluster --user --server -s --token --certificate-authority
+    --insecure-skip-tls-verify --request-timeout --snapshot-out --verbose -v
+    --help -h --version)
 __kubectl_preempt_commands=(explain version completion)
 
 # __kubectl_preempt_arg FLAG: set REPLY to what FLAG's argument
@@ -43,10 +44,12 @@ __kubectl_preempt_arg()
     --min-candidate-nodes-percentage) REPLY='word' ;;
     --min-candidate-nodes-absolute) REPLY='word' ;;
     --offset) REPLY='word' ;;
-    --fail-on) REPLY='values preemption pdb-violation unschedulable drain-blocked' ;;
+    --fail-on) REPLY='values preemption pdb-violation unschedulable drain-blocked newly-unschedulable new-preemption new-pdb-violation regression' ;;
     --scheduler-name) REPLY='word' ;;
     --config) REPLY='file' ;;
     --profile) REPLY='values LowNodeUtilization HighNodeUtilization NoScoring' ;;
+    --compare-config) REPLY='file' ;;
+    --compare-profile) REPLY='values LowNodeUtilization HighNodeUtilization NoScoring' ;;
     --kube-version) REPLY='word' ;;
     --kubeconfig) REPLY='file' ;;
     --context) REPLY='context' ;;
