@@ -348,6 +348,12 @@ warn_only_added_empty(struct kp_snapshot *snap, const struct kp_options *o,
 
     if (!o->only_added || count_reported(rep))
         return;
+    if (!o->nadds && !kp_whatif_requested(o)) {
+        kp_snapshot_warn(snap, "--only-added: no pod to report: the "
+                         "scheduler compared with gives every pending pod "
+                         "the same answer");
+        return;
+    }
     for (i = 0; i < snap->npods; i++)
         nadded += kp_pod_is_added(snap->pods[i]);
     kp_snapshot_warn(snap, "--only-added: no pod to report: %s made %zu "

@@ -209,3 +209,11 @@ W="$ROOT/tests/fixtures/whatif"
     run "$KP" -f "$CLUSTER" --compare-config x --compare-profile NoScoring
     assert_failure 2
 }
+
+@test "--only-added with a scheduler that changes nothing says so" {
+    run --separate-stderr "$KP" -f "$CLUSTER" --compare-profile \
+        HighNodeUtilization --mode independent --only-added
+    assert_success
+    assert_output ''
+    assert_equal "${stderr_lines[0]}" "warning: --only-added: no pod to report: the scheduler compared with gives every pending pod the same answer"
+}
