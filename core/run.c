@@ -118,12 +118,32 @@ drop_repeated_warnings(struct kp_snapshot *s, size_t first)
  * the run's scheduler.  The warnings of finishing again that repeat
  * earlier ones are dropped.
  */
+/*
+ * Move the warnings [from, to) of s before index at (at <= from), as
+ * they would have come had they been raised there.
+ */
+static void
+move_warnings(struct kp_snapshot *s, size_t at, size_t from, size_t to)
+{
+    char **tmp;
+    size_t n = to - from;
+
+    if (n == 0 || at == from)
+        return;
+    tmp = kp_xmalloc(n * sizeof(*tmp));
+    memcpy(tmp, s->warnings + from, n * sizeof(*tmp));
+    memmove(s->warnings + at + n, s->warnings + at,
+            (from - at) * sizeof(*tmp));
+    memcpy(s->warnings + at, tmp, n * sizeof(*tmp));
+    free(tmp);
+}
+
 static int
 baseline_then_change(struct kp_snapshot *snap, const struct kp_options *oin,
                      const struct kp_options **o, struct kp_options *oo2,
                      struct kp_sched_config *cfg2, const char *default_ns,
-                     struct kp_whatif *w, struct kp_baseline *base,
-                     struct kp_error *err)
+                     size_t nload, struct kp_whatif *w,
+                     struct kp_baseline *base, struct kp_error *err)
 {
     struct kp_options bo = **o, oin2;
     struct kp_report brep;
@@ -147,6 +167,9 @@ baseline_then_change(struct kp_snapshot *snap, const struct kp_options *oin,
     nw = snap->nwarnings;
     if (apply_changes(snap, *o, default_ns, w, err) < 0)
         return -1;
+    /* --add's and the what-ifs' warnings come with the reading's (run.h) */
+    move_warnings(snap, nload, nw, snap->nwarnings);
+    nw = snap->nwarnings;
     if (cmp) {
         oin2 = *oin;
         oin2.config_file = oin->compare_config;
@@ -465,6 +488,7 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
     struct kp_baseline base;
     struct kp_change change;
     bool changing = change_requested(oin);
+    size_t nload;
     struct kp_snapshot snap;
     struct kp_report rep;
     struct kp_whatif whatif;
@@ -490,11 +514,12 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
                      &whatif, err)) < 0 ||
         kp_run_config_detect(&snap, oin, &oo, &cfg, err) < 0)
         goto out;
+    nload = snap.nwarnings;
     kp_run_config_mark_pods(&snap, o);
     if (kp_snapshot_finish(&snap, o->scheduler_name, err) < 0)
         goto out;
     if (changing && baseline_then_change(&snap, oin, &o, &oo2, &cfg2,
-                                         default_ns, &whatif, &base,
+                                         default_ns, nload, &whatif, &base,
                                          err) < 0)
         goto out;
     /* live, as kubectl get: the context's namespace unless -n or -A */
