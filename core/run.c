@@ -138,14 +138,31 @@ move_warnings(struct kp_snapshot *s, size_t at, size_t from, size_t to)
     free(tmp);
 }
 
+/*
+ * --compare-config/--compare-profile: *oin2 = *oin with them as
+ * --config/--profile, oo2 and cfg2 set up from it (before the load, so
+ * that a bad file fails at once, as --config does).
+ */
+static int
+compare_setup(const struct kp_options *oin, struct kp_options *oin2,
+              struct kp_options *oo2, struct kp_sched_config *cfg2,
+              struct kp_error *err)
+{
+    *oin2 = *oin;
+    oin2->config_file = oin->compare_config;
+    oin2->openshift_profile = oin->compare_profile;
+    return kp_run_config_setup(oin2, oo2, cfg2, err);
+}
+
 static int
 baseline_then_change(struct kp_snapshot *snap, const struct kp_options *oin,
-                     const struct kp_options **o, struct kp_options *oo2,
-                     struct kp_sched_config *cfg2, const char *default_ns,
-                     size_t nload, struct kp_whatif *w,
-                     struct kp_baseline *base, struct kp_error *err)
+                     const struct kp_options **o, const struct kp_options *oin2,
+                     struct kp_options *oo2, struct kp_sched_config *cfg2,
+                     const char *default_ns, size_t nload,
+                     struct kp_whatif *w, struct kp_baseline *base,
+                     struct kp_error *err)
 {
-    struct kp_options bo = **o, oin2;
+    struct kp_options bo = **o;
     struct kp_report brep;
     size_t nw;
     bool cmp = oin->compare_config || oin->compare_profile;
@@ -171,11 +188,7 @@ baseline_then_change(struct kp_snapshot *snap, const struct kp_options *oin,
     move_warnings(snap, nload, nw, snap->nwarnings);
     nw = snap->nwarnings;
     if (cmp) {
-        oin2 = *oin;
-        oin2.config_file = oin->compare_config;
-        oin2.openshift_profile = oin->compare_profile;
-        if (kp_run_config_setup(&oin2, oo2, cfg2, err) < 0 ||
-            kp_run_config_detect(snap, &oin2, oo2, cfg2, err) < 0)
+        if (kp_run_config_detect(snap, oin2, oo2, cfg2, err) < 0)
             return -1;
         *o = oo2;
     }
@@ -482,7 +495,7 @@ int
 kp_run(const struct kp_options *oin, struct kp_run_result *r,
        struct kp_error *err)
 {
-    struct kp_options oo, oo2, live_opts;
+    struct kp_options oo, oo2, oin2, live_opts;
     const struct kp_options *o = &oo;
     struct kp_sched_config cfg, cfg2;
     struct kp_baseline base;
@@ -505,6 +518,8 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
     memset(&cfg2, 0, sizeof(cfg2));
     kp_arena_init(&cfg2.arena);
     if (kp_run_config_setup(oin, &oo, &cfg, err) < 0 ||
+        ((oin->compare_config || oin->compare_profile) &&
+         compare_setup(oin, &oin2, &oo2, &cfg2, err) < 0) ||
         kp_kubectl_check(o, err) < 0)
         goto out;
     /* with a change, the cluster as read is analysed first (issue 25) */
@@ -518,9 +533,9 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
     kp_run_config_mark_pods(&snap, o);
     if (kp_snapshot_finish(&snap, o->scheduler_name, err) < 0)
         goto out;
-    if (changing && baseline_then_change(&snap, oin, &o, &oo2, &cfg2,
-                                         default_ns, nload, &whatif, &base,
-                                         err) < 0)
+    if (changing && baseline_then_change(&snap, oin, &o, &oin2, &oo2,
+                                         &cfg2, default_ns, nload, &whatif,
+                                         &base, err) < 0)
         goto out;
     /* live, as kubectl get: the context's namespace unless -n or -A */
     if (o->nfiles == 0 && !o->namespace && !o->all_namespaces) {

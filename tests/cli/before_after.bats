@@ -208,6 +208,12 @@ W="$ROOT/tests/fixtures/whatif"
     assert_output --partial "sidecar-light"
     run "$KP" -f "$CLUSTER" --compare-config x --compare-profile NoScoring
     assert_failure 2
+    # a file that cannot be read: one line, before the cluster is read
+    run --separate-stderr "$KP" -f /nonexistent/cluster.json \
+        --compare-config "$BATS_TEST_TMPDIR/missing.yaml"
+    assert_failure 1
+    assert_output ''
+    assert_equal "$stderr" "error: open $BATS_TEST_TMPDIR/missing.yaml: No such file or directory"
 }
 
 @test "--only-added with a scheduler that changes nothing says so" {
