@@ -561,7 +561,7 @@ json_victims(struct kp_buf *b, const struct kp_change *c,
         kp_buf_puts(b, ", \"preemptor\": ");
         json_pod_ref(b, nv->by->pod->ns, nv->by->pod->name);
         kp_buf_puts(b, ", \"podDisruptionBudgets\": [");
-        for (j = 0; pdb && j < nv->v->npdbs; j++) {
+        for (j = 0; j < nv->v->npdbs; j++) {
             char name[1024];
 
             snprintf(name, sizeof(name), "%s/%s", nv->v->pdbs[j]->ns,

@@ -223,3 +223,18 @@ W="$ROOT/tests/fixtures/whatif"
     assert_output ''
     assert_equal "${stderr_lines[0]}" "warning: --only-added: no pod to report: the scheduler compared with gives every pending pod the same answer"
 }
+
+@test "a lost zone: its pods' replacements are worse, their victims new, PDBs named" {
+    need jq
+    run bash -c "'$KP' -f '$W/zone.json' -o json \
+        --remove-nodes-selector topology.kubernetes.io/zone=z1 |
+        jq -c '.changeSummary | [.worse, .newVictims, .newPDBViolations,
+        .newVictimPods[0].podDisruptionBudgets,
+        .newPDBViolationPods[0].name]'"
+    assert_success
+    assert_output '[2,2,1,["batch/etl-pdb"],"etl-1"]'
+    run "$KP" -f "$W/zone.json" --mode independent \
+        --remove-nodes-selector topology.kubernetes.io/zone=z1 \
+        --fail-on new-preemption
+    assert_failure 3
+}
