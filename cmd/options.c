@@ -378,6 +378,16 @@ h_compare_profile(struct kp_options *o, const char *a, struct kp_error *e)
 }
 
 static int
+h_compare_kube_version(struct kp_options *o, const char *a,
+                       struct kp_error *e)
+{
+    if (kp_kube_version_parse(a, NULL, e) < 0)
+        return -1;
+    o->compare_kube_version = a;
+    return 0;
+}
+
+static int
 h_profile(struct kp_options *o, const char *a, struct kp_error *e)
 {
     if (strcmp(a, "LowNodeUtilization") != 0 &&
@@ -579,6 +589,10 @@ const struct kp_flag kp_flags[] = {
      "what-if: the cluster under this OpenShift scheduler profile, "
      "compared with it under --config/--profile (or the default)",
      h_compare_profile},
+    {"compare-kube-version", 0, KP_ARG_REQUIRED, "X.Y", NULL,
+     "what-if: the cluster under this kube-scheduler version, compared "
+     "with it under --kube-version (or the detected one)",
+     h_compare_kube_version},
     {"ignore-unknown-plugins", 0, KP_ARG_NONE, NULL, NULL,
      "--config: run without out-of-tree plugins and extenders (each "
      "report warns) instead of failing", h_ignore_unknown},
@@ -913,7 +927,8 @@ check_options(struct kp_options *o, struct kp_error *err)
         return kp_errorf(err, KP_EXIT_USAGE, "--compare-config and "
                          "--compare-profile cannot be combined");
     if (o->only_added && o->nadds == 0 && !kp_whatif_requested(o) &&
-        !o->compare_config && !o->compare_profile)
+        !o->compare_config && !o->compare_profile &&
+        !o->compare_kube_version)
         return kp_errorf(err, KP_EXIT_USAGE, "--only-added needs --add or "
                          "a node what-if (--drain, --remove-node, "
                          "--add-node, ...)");

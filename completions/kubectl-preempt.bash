@@ -15,10 +15,10 @@ __kubectl_preempt_flags=(--filename -f --recursive -R --output -o --sort-by
     --all-namespaces -A --selector -l --mode
     --min-candidate-nodes-percentage --min-candidate-nodes-absolute --offset
     --fail-on --scheduler-name --config --profile --compare-config
-    --compare-profile --ignore-unknown-plugins --kube-version --kubeconfig
-    --context --cluster --user --server -s --token --certificate-authority
-    --insecure-skip-tls-verify --request-timeout --snapshot-out --verbose -v
-    --help -h --version)
+    --compare-profile --compare-kube-version --ignore-unknown-plugins
+    --kube-version --kubeconfig --context --cluster --user --server -s
+    --token --certificate-authority --insecure-skip-tls-verify
+    --request-timeout --snapshot-out --verbose -v --help -h --version)
 __kubectl_preempt_commands=(explain version completion)
 
 # __kubectl_preempt_arg FLAG: set REPLY to what FLAG's argument
@@ -50,6 +50,7 @@ __kubectl_preempt_arg()
     --profile) REPLY='values LowNodeUtilization HighNodeUtilization NoScoring' ;;
     --compare-config) REPLY='file' ;;
     --compare-profile) REPLY='values LowNodeUtilization HighNodeUtilization NoScoring' ;;
+    --compare-kube-version) REPLY='word' ;;
     --kube-version) REPLY='word' ;;
     --kubeconfig) REPLY='file' ;;
     --context) REPLY='context' ;;

@@ -55,6 +55,8 @@ function __kubectl_preempt_arg --description 'What the argument of a flag comple
             echo file
         case --compare-profile
             echo values LowNodeUtilization HighNodeUtilization NoScoring
+        case --compare-kube-version
+            echo word
         case --kube-version
             echo word
         case --kubeconfig
@@ -279,6 +281,8 @@ complete -c kubectl-preempt -l compare-config -r -F \
     -d 'what-if: the cluster under this KubeSchedulerConfiguration, compared with it under --config (or the default)'
 complete -c kubectl-preempt -l compare-profile -x -a 'LowNodeUtilization HighNodeUtilization NoScoring' \
     -d 'what-if: the cluster under this OpenShift scheduler profile, compared with it under --config/--profile (or the default)'
+complete -c kubectl-preempt -l compare-kube-version -x \
+    -d 'what-if: the cluster under this kube-scheduler version, compared with it under --kube-version (or the detected one)'
 complete -c kubectl-preempt -l ignore-unknown-plugins \
     -d '--config: run without out-of-tree plugins and extenders (each report warns) instead of failing'
 complete -c kubectl-preempt -l kube-version -x \

@@ -117,11 +117,13 @@ struct kp_options {
     bool ignore_unknown_plugins;
     const char *kube_version;
     /*
-     * --compare-config FILE, --compare-profile NAME (issue 25): the
-     * scheduler the run is compared with its --config/--profile (or the
-     * default) under; NULL: none.
+     * --compare-config FILE, --compare-profile NAME,
+     * --compare-kube-version X.Y (issue 25): the scheduler the run is
+     * analysed under, compared with the cluster under --config/--profile
+     * and the version (given or detected); NULL: none.
      */
     const char *compare_config, *compare_profile;
+    const char *compare_kube_version;   /* --compare-kube-version X.Y */
     const struct kp_sched_config *sched_config;
     /* with sched_config: scheduler_name is NULL (every profile's pods) */
     const char *report_scheduler_name;

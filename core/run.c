@@ -89,7 +89,7 @@ static bool
 change_requested(const struct kp_options *o)
 {
     return o->nadds || kp_whatif_requested(o) || o->compare_config ||
-           o->compare_profile;
+           o->compare_profile || o->compare_kube_version;
 }
 
 /* Drop the warnings from the first new one on that repeat an older one. */
@@ -149,9 +149,75 @@ compare_setup(const struct kp_options *oin, struct kp_options *oin2,
               struct kp_error *err)
 {
     *oin2 = *oin;
-    oin2->config_file = oin->compare_config;
-    oin2->openshift_profile = oin->compare_profile;
+    /* what is not compared stays as the run has it */
+    if (oin->compare_config || oin->compare_profile) {
+        oin2->config_file = oin->compare_config;
+        oin2->openshift_profile = oin->compare_profile;
+    }
+    if (oin->compare_kube_version)
+        oin2->kube_version = oin->compare_kube_version;
     return kp_run_config_setup(oin2, oo2, cfg2, err);
+}
+
+/*
+ * What kp_run_config_mark_pods changes for a version and the other
+ * version must find again: the pods' requests (before 1.34 and 1.33 they
+ * are read otherwise) and the PDBs' empty-selector rule (1.38).
+ */
+struct version_state {
+    size_t npods, npdbs;
+    struct kp_pod **pods;
+    struct kp_resvec *req;
+    int64_t *nonzero_cpu, *nonzero_mem;
+    bool *empty_all;
+};
+
+static void
+version_save(struct version_state *v, const struct kp_snapshot *s)
+{
+    size_t i;
+
+    v->npods = s->npods;
+    v->npdbs = s->npdbs;
+    v->pods = kp_xmalloc((s->npods + 1) * sizeof(*v->pods));
+    v->req = kp_xmalloc((s->npods + 1) * sizeof(*v->req));
+    v->nonzero_cpu = kp_xmalloc((s->npods + 1) * sizeof(int64_t));
+    v->nonzero_mem = kp_xmalloc((s->npods + 1) * sizeof(int64_t));
+    v->empty_all = kp_xmalloc(s->npdbs + 1);
+    for (i = 0; i < s->npods; i++) {
+        v->pods[i] = s->pods[i];
+        v->req[i] = s->pods[i]->req;
+        v->nonzero_cpu[i] = s->pods[i]->nonzero_cpu;
+        v->nonzero_mem[i] = s->pods[i]->nonzero_mem;
+    }
+    for (i = 0; i < s->npdbs; i++)
+        v->empty_all[i] = s->pdbs[i]->empty_selector_matches_all;
+}
+
+/* Put back what version_save kept (the PDBs: the first npdbs). */
+static void
+version_restore(const struct version_state *v, struct kp_snapshot *s)
+{
+    size_t i;
+
+    for (i = 0; i < v->npods; i++) {
+        v->pods[i]->req = v->req[i];
+        v->pods[i]->nonzero_cpu = v->nonzero_cpu[i];
+        v->pods[i]->nonzero_mem = v->nonzero_mem[i];
+    }
+    for (i = 0; i < v->npdbs && i < s->npdbs; i++)
+        s->pdbs[i]->empty_selector_matches_all = v->empty_all[i];
+}
+
+static void
+version_release(struct version_state *v)
+{
+    free(v->pods);
+    free(v->req);
+    free(v->nonzero_cpu);
+    free(v->nonzero_mem);
+    free(v->empty_all);
+    memset(v, 0, sizeof(*v));
 }
 
 static int
@@ -159,13 +225,14 @@ baseline_then_change(struct kp_snapshot *snap, const struct kp_options *oin,
                      const struct kp_options **o, const struct kp_options *oin2,
                      struct kp_options *oo2, struct kp_sched_config *cfg2,
                      const char *default_ns, size_t nload,
-                     struct kp_whatif *w, struct kp_baseline *base,
-                     struct kp_error *err)
+                     const struct version_state *vs, struct kp_whatif *w,
+                     struct kp_baseline *base, struct kp_error *err)
 {
     struct kp_options bo = **o;
     struct kp_report brep;
     size_t nw;
-    bool cmp = oin->compare_config || oin->compare_profile;
+    bool cmp = oin->compare_config || oin->compare_profile ||
+               oin->compare_kube_version;
 
     bo.explain_nodes = false;
     memset(&brep, 0, sizeof(brep));
@@ -181,6 +248,8 @@ baseline_then_change(struct kp_snapshot *snap, const struct kp_options *oin,
         kp_baseline_take(base, snap, &brep, "the cluster without the "
                          "change", "without the change");
     kp_report_release(&brep);
+    /* --compare-kube-version: the pods as read, for the other's rules */
+    version_restore(vs, snap);
     nw = snap->nwarnings;
     if (apply_changes(snap, *o, default_ns, w, err) < 0)
         return -1;
@@ -501,6 +570,7 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
     struct kp_baseline base;
     struct kp_change change;
     bool changing = change_requested(oin);
+    struct version_state vs;
     size_t nload;
     struct kp_snapshot snap;
     struct kp_report rep;
@@ -516,9 +586,11 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
     memset(&base, 0, sizeof(base));
     memset(&change, 0, sizeof(change));
     memset(&cfg2, 0, sizeof(cfg2));
+    memset(&vs, 0, sizeof(vs));
     kp_arena_init(&cfg2.arena);
     if (kp_run_config_setup(oin, &oo, &cfg, err) < 0 ||
-        ((oin->compare_config || oin->compare_profile) &&
+        ((oin->compare_config || oin->compare_profile ||
+          oin->compare_kube_version) &&
          compare_setup(oin, &oin2, &oo2, &cfg2, err) < 0) ||
         kp_kubectl_check(o, err) < 0)
         goto out;
@@ -530,12 +602,14 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
         kp_run_config_detect(&snap, oin, &oo, &cfg, err) < 0)
         goto out;
     nload = snap.nwarnings;
+    if (oin->compare_kube_version)
+        version_save(&vs, &snap);
     kp_run_config_mark_pods(&snap, o);
     if (kp_snapshot_finish(&snap, o->scheduler_name, err) < 0)
         goto out;
     if (changing && baseline_then_change(&snap, oin, &o, &oin2, &oo2,
-                                         &cfg2, default_ns, nload, &whatif,
-                                         &base, err) < 0)
+                                         &cfg2, default_ns, nload, &vs,
+                                         &whatif, &base, err) < 0)
         goto out;
     /* live, as kubectl get: the context's namespace unless -n or -A */
     if (o->nfiles == 0 && !o->namespace && !o->all_namespaces) {
@@ -608,6 +682,7 @@ out:
     kp_whatif_release(&whatif);
     kp_change_release(&change);
     kp_baseline_release(&base);
+    version_release(&vs);
     kp_snapshot_release(&snap);
     kp_sched_config_release(&cfg);
     kp_sched_config_release(&cfg2);

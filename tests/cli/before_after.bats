@@ -238,3 +238,27 @@ W="$ROOT/tests/fixtures/whatif"
         --fail-on new-preemption
     assert_failure 3
 }
+
+@test "--compare-kube-version: each side is what a run of that version says" {
+    need jq
+    # pod-level requests count from 1.34 (PodLevelResources): web-0 fits
+    # under 1.33 and preempts under 1.37; both directions, both modes
+    local f="$ROOT/tests/fixtures/config/pod-level.json" a b mode
+    local p='[.pods[] | [.name, .result, .node, .nominatedNode, (.victims | length)]]'
+    local pb='[.pods[] | .baseline | [.name, .result, .node, .nominatedNode, (.victims | length)]]'
+    for mode in queue independent; do
+        for ab in "1.33 1.37" "1.37 1.33"; do
+            read -r a b <<<"$ab"
+            run bash -c "'$KP' -f '$f' --mode $mode --kube-version $a \
+                --compare-kube-version $b -o json | jq -c '$p, $pb'"
+            assert_success
+            assert_output "$("$KP" -f "$f" --mode $mode --kube-version "$b" -o json | jq -c "$p")
+$("$KP" -f "$f" --mode $mode --kube-version "$a" -o json | jq -c "$p")"
+        done
+    done
+    run "$KP" -f "$f" --kube-version 1.33 --compare-kube-version 1.37 \
+        --fail-on new-preemption
+    assert_failure 3
+    run "$KP" -f "$f" --compare-kube-version 1.30
+    assert_failure 2
+}
