@@ -102,7 +102,7 @@ measure() {
     M_WALL=$best M_CPU=$cpu M_RSS=$rss M_STATUS=$st
 }
 
-printf 'shape\tsize\tnodes\tpods\tpending\tpdbs\tbytes\tparse_s\tparse_rss_kb\tload_s\tload_cpu_s\tload_rss_kb\tqueue_s\tqueue_cpu_s\tqueue_rss_kb\tqueue_status\tqueue1_s\tqueue1_cpu_s\tqueue1_status\tqueue2_s\tqueue2_cpu_s\tqueue2_status\tindep_s\tindep_cpu_s\tindep_rss_kb\tindep_status\tsame_1_vs_default\tqueue_results\tload1_s\tload1_cpu_s\n' >"$results"
+printf 'shape\tsize\tnodes\tpods\tpending\tpdbs\tbytes\tparse_s\tparse_rss_kb\tload_s\tload_cpu_s\tload_rss_kb\tqueue_s\tqueue_cpu_s\tqueue_rss_kb\tqueue_status\tqueue1_s\tqueue1_cpu_s\tqueue1_status\tqueue2_s\tqueue2_cpu_s\tqueue2_status\tindep_s\tindep_cpu_s\tindep_rss_kb\tindep_status\tsame_1_vs_default\tqueue_results\tload1_s\tload1_cpu_s\twhatif_s\twhatif_cpu_s\twhatif_status\n' >"$results"
 echo "$machine" >&2
 
 for shape in "${shapes[@]}"; do
@@ -164,18 +164,22 @@ for size in "${sizes[@]}"; do
     fi
     measure indep "$runs" "$TIMEOUT" "$BIN" -f "$file" -o json --mode independent
     i_s=$M_WALL i_cpu=$M_CPU i_rss=$M_RSS i_st=$M_STATUS
+    # issue 25: a what-if (the first node cordoned) runs the baseline too
+    node1=$(grep -m1 -o '"name": "ip-[^"]*"' "$file" | sed 's/.*"\(ip-[^"]*\)"$/\1/')
+    measure whatif "$runs" "$TIMEOUT" "$BIN" -f "$file" -o json --mode queue --cordon "$node1"
+    w_s=$M_WALL w_cpu=$M_CPU w_st=$M_STATUS
 
     snap=$(grep -m1 -o '"snapshot": {[^}]*}' "$DATA/out-$cur-load.json" || true)
     nodes=$(sed -n 's/.*"nodes": \([0-9]*\).*/\1/p' <<<"$snap")
     pods=$(sed -n 's/.*"pods": \([0-9]*\).*/\1/p' <<<"$snap")
     pend=$(sed -n 's/.*(\([0-9]*\) pending).*/\1/p' "$file.info" 2>/dev/null || true)
     pdbs=$(sed -n 's/.*"podDisruptionBudgets": \([0-9]*\).*/\1/p' <<<"$snap")
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
         "$shape" "$size" "${nodes:-?}" "${pods:-?}" "${pend:-?}" "${pdbs:-?}" "$bytes" \
         "$pbest" "$prss" "$load_s" "$load_cpu" "$load_rss" "$q_s" "$q_cpu" "$q_rss" "$q_st" \
         "$q1_s" "$q1_cpu" "$q1_st" "$q2_s" "$q2_cpu" "$q2_st" \
         "$i_s" "$i_cpu" "$i_rss" "$i_st" "$same" "${qres:-}" \
-        "$load1_s" "$load1_cpu" >>"$results"
+        "$load1_s" "$load1_cpu" "$w_s" "$w_cpu" "$w_st" >>"$results"
     if [ "$bytes" -ge 1000000000 ] && [ "$KEEP_OUT" != 1 ]; then
         rm -f "$DATA"/out-"$cur"-*.json
     fi
@@ -240,4 +244,8 @@ NR == 1 { next }
             (a2 > 0 ? sprintf("%.2fx", a1 / a2) : "2-thread analysis not measurable")
     printf "  peak RSS <= file + 1 GB: %s (%.0f MB for %.0f MB)\n",
         met(rss <= $7 + 1e9), rss / 1e6, $7 / 1e6
+    if ($31 != "")
+        printf "  what-if (--cordon, baseline + change) <= 1.5x the queue run: %s (%.3f s for %.3f s: %.2fx; CPU %.2fx)\n",
+            met(ok($33) && $31 <= 1.5 * $13), $31, $13,
+            ($13 > 0 ? $31 / $13 : 0), ($14 > 0 ? $32 / $14 : 0)
 }' "$results"

@@ -292,11 +292,13 @@ main(int argc, char **argv)
         print_line("", r.scheduler_note);
     if (r.notice[0])
         print_line("", r.notice);
-    if (r.fail_notes.len) {
+    if (r.fail_notes.len || r.regressions.len) {
         /* they quote pod, node and PDB names: escaped as every line */
         struct kp_buf b;
 
         kp_buf_init(&b);
+        kp_term_escape(&b, r.regressions.data, r.regressions.len,
+                       KP_TERM_KEEP_LINES);
         kp_term_escape(&b, r.fail_notes.data, r.fail_notes.len,
                        KP_TERM_KEEP_LINES);
         fwrite(b.data, 1, b.len, stderr);

@@ -315,6 +315,11 @@ h_fail_on(struct kp_options *o, const char *a, struct kp_error *e)
         {"unschedulable", KP_FAIL_UNSCHEDULABLE},
         {"drain-blocked", KP_FAIL_DRAIN_BLOCKED},
         {"rollout-blocked", KP_FAIL_ROLLOUT_BLOCKED},
+        {"newly-unschedulable", KP_FAIL_NEWLY_UNSCHEDULABLE},
+        {"new-preemption", KP_FAIL_NEW_PREEMPTION},
+        {"new-pdb-violation", KP_FAIL_NEW_PDB_VIOLATION},
+        {"regression", KP_FAIL_NEWLY_UNSCHEDULABLE | KP_FAIL_NEW_PREEMPTION |
+                       KP_FAIL_NEW_PDB_VIOLATION},
     };
     const char *p = a;
 
@@ -328,8 +333,9 @@ h_fail_on(struct kp_options *o, const char *a, struct kp_error *e)
         if (i == sizeof(conds) / sizeof(conds[0]))
             return kp_errorf(e, KP_EXIT_USAGE, "invalid value '%.*s' for "
                              "--fail-on: expected preemption, pdb-violation, "
-                             "unschedulable, drain-blocked or "
-                             "rollout-blocked", (int)n, p);
+                             "unschedulable, drain-blocked, rollout-blocked, "
+                             "newly-unschedulable, new-preemption, "
+                             "new-pdb-violation or regression", (int)n, p);
         o->fail_on |= conds[i].bit;
         p += n;
     } while (*p++ == ',');
@@ -352,6 +358,39 @@ h_config(struct kp_options *o, const char *a, struct kp_error *e)
     if (!a[0])
         return kp_errorf(e, KP_EXIT_USAGE, "--config needs a file");
     o->config_file = a;
+    return 0;
+}
+
+/* --compare-config, --compare-profile (issue 25) */
+static int
+h_compare_config(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    if (!a[0])
+        return kp_errorf(e, KP_EXIT_USAGE, "--compare-config needs a file");
+    o->compare_config = a;
+    return 0;
+}
+
+static int
+h_compare_profile(struct kp_options *o, const char *a, struct kp_error *e)
+{
+    if (strcmp(a, "LowNodeUtilization") != 0 &&
+        strcmp(a, "HighNodeUtilization") != 0 && strcmp(a, "NoScoring") != 0)
+        return kp_errorf(e, KP_EXIT_USAGE, "invalid argument \"%s\" for "
+                         "\"--compare-profile\" flag: must be one of "
+                         "LowNodeUtilization, HighNodeUtilization, NoScoring",
+                         a);
+    o->compare_profile = a;
+    return 0;
+}
+
+static int
+h_compare_kube_version(struct kp_options *o, const char *a,
+                       struct kp_error *e)
+{
+    if (kp_kube_version_parse(a, NULL, e) < 0)
+        return -1;
+    o->compare_kube_version = a;
     return 0;
 }
 
@@ -573,8 +612,9 @@ const struct kp_flag kp_flags[] = {
      "Deployment, ReplicaSet, ReplicationController, StatefulSet, Job, "
      "CronJob, DaemonSet); repeatable; - is stdin", h_add},
     {"only-added", 0, KP_ARG_NONE, NULL, NULL,
-     "report only the pods that --add or a node what-if brought in",
-     h_only_added},
+     "report only the pods whose answer the change touches: those --add "
+     "or a node what-if brought in, and the pending pods whose answer "
+     "differs from the run without the change", h_only_added},
     {"cordon", 0, KP_ARG_REQUIRED, "NODE", NULL,
      "what-if: the node is cordoned (unschedulable); repeatable",
      h_cordon},
@@ -627,10 +667,13 @@ const struct kp_flag kp_flags[] = {
      "index of the first potential node DryRunPreemption tries (default 0)",
      h_offset},
     {"fail-on", 0, KP_ARG_REQUIRED, "CONDITION",
-     "preemption pdb-violation unschedulable drain-blocked rollout-blocked",
+     "preemption pdb-violation unschedulable drain-blocked rollout-blocked "
+     "newly-unschedulable new-preemption new-pdb-violation regression",
      "exit 3 when a reported pod preempts, violates a PDB or is "
      "unschedulable, a --drain would hang or stop, or an --add rollout "
-     "would never finish (stderr says which); comma-separated, "
+     "would never finish; against the run without the change: a pod "
+     "newly unschedulable, a pod newly preempted, a new PDB violation, or "
+     "any of them (regression); stderr says which; comma-separated, "
      "repeatable", h_fail_on},
     {"scheduler-name", 0, KP_ARG_REQUIRED, "NAME", NULL,
      "analyse pods of this scheduler (default default-scheduler)",
@@ -643,6 +686,18 @@ const struct kp_flag kp_flags[] = {
      "LowNodeUtilization HighNodeUtilization NoScoring",
      "an OpenShift scheduler profile: LowNodeUtilization, "
      "HighNodeUtilization or NoScoring", h_profile},
+    {"compare-config", 0, KP_ARG_REQUIRED, "FILE", NULL,
+     "what-if: the cluster under this KubeSchedulerConfiguration, "
+     "compared with it under --config (or the default)", h_compare_config},
+    {"compare-profile", 0, KP_ARG_REQUIRED, "NAME",
+     "LowNodeUtilization HighNodeUtilization NoScoring",
+     "what-if: the cluster under this OpenShift scheduler profile, "
+     "compared with it under --config/--profile (or the default)",
+     h_compare_profile},
+    {"compare-kube-version", 0, KP_ARG_REQUIRED, "X.Y", NULL,
+     "what-if: the cluster under this kube-scheduler version, compared "
+     "with it under --kube-version (or the detected one)",
+     h_compare_kube_version},
     {"ignore-unknown-plugins", 0, KP_ARG_NONE, NULL, NULL,
      "--config: run without out-of-tree plugins and extenders (each "
      "report warns) instead of failing", h_ignore_unknown},
@@ -987,7 +1042,12 @@ check_options(struct kp_options *o, struct kp_error *err)
     if (o->explain_nodes && o->output == KP_OUTPUT_SUMMARY)
         return kp_errorf(err, KP_EXIT_USAGE, "--explain-nodes explains "
                          "each pod: it needs -o table, wide or json");
-    if (o->only_added && o->nadds == 0 && !kp_whatif_requested(o))
+    if (o->compare_config && o->compare_profile)
+        return kp_errorf(err, KP_EXIT_USAGE, "--compare-config and "
+                         "--compare-profile cannot be combined");
+    if (o->only_added && o->nadds == 0 && !kp_whatif_requested(o) &&
+        !o->compare_config && !o->compare_profile &&
+        !o->compare_kube_version)
         return kp_errorf(err, KP_EXIT_USAGE, "--only-added needs --add or "
                          "a node what-if (--drain, --remove-node, "
                          "--add-node, ...)");

@@ -14,7 +14,8 @@ __kubectl_preempt_flags=(--filename -f --recursive -R --output -o --sort-by
     --add-node --add-node-file --no-headers --explain-nodes --namespace -n
     --all-namespaces -A --selector -l --mode
     --min-candidate-nodes-percentage --min-candidate-nodes-absolute --offset
-    --fail-on --scheduler-name --config --profile --ignore-unknown-plugins
+    --fail-on --scheduler-name --config --profile --compare-config
+    --compare-profile --compare-kube-version --ignore-unknown-plugins
     --kube-version --kubeconfig --context --cluster --user --server -s
     --token --certificate-authority --insecure-skip-tls-verify
     --tls-server-name --client-certificate --client-key --username
@@ -46,10 +47,13 @@ __kubectl_preempt_arg()
     --min-candidate-nodes-percentage) REPLY='word' ;;
     --min-candidate-nodes-absolute) REPLY='word' ;;
     --offset) REPLY='word' ;;
-    --fail-on) REPLY='values preemption pdb-violation unschedulable drain-blocked rollout-blocked' ;;
+    --fail-on) REPLY='values preemption pdb-violation unschedulable drain-blocked rollout-blocked newly-unschedulable new-preemption new-pdb-violation regression' ;;
     --scheduler-name) REPLY='word' ;;
     --config) REPLY='file' ;;
     --profile) REPLY='values LowNodeUtilization HighNodeUtilization NoScoring' ;;
+    --compare-config) REPLY='file' ;;
+    --compare-profile) REPLY='values LowNodeUtilization HighNodeUtilization NoScoring' ;;
+    --compare-kube-version) REPLY='word' ;;
     --kube-version) REPLY='values 1.31 1.32 1.33 1.34 1.35 1.36 1.37 1.38' ;;
     --kubeconfig) REPLY='file' ;;
     --context) REPLY='context' ;;

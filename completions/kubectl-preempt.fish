@@ -44,13 +44,19 @@ function __kubectl_preempt_arg --description 'What the argument of a flag comple
         case --offset
             echo word
         case --fail-on
-            echo values preemption pdb-violation unschedulable drain-blocked rollout-blocked
+            echo values preemption pdb-violation unschedulable drain-blocked rollout-blocked newly-unschedulable new-preemption new-pdb-violation regression
         case --scheduler-name
             echo word
         case --config
             echo file
         case --profile
             echo values LowNodeUtilization HighNodeUtilization NoScoring
+        case --compare-config
+            echo file
+        case --compare-profile
+            echo values LowNodeUtilization HighNodeUtilization NoScoring
+        case --compare-kube-version
+            echo word
         case --kube-version
             echo values 1.31 1.32 1.33 1.34 1.35 1.36 1.37 1.38
         case --kubeconfig
@@ -282,7 +288,7 @@ complete -c kubectl-preempt -l allow-missing-template-keys \
 complete -c kubectl-preempt -l add -r -F \
     -d 'also schedule the pods of these manifests (YAML or JSON: Pod, Deployment, ReplicaSet, ReplicationController, StatefulSet, Job, CronJob, DaemonSet); repeatable; - is stdin'
 complete -c kubectl-preempt -l only-added \
-    -d 'report only the pods that --add or a node what-if brought in'
+    -d 'report only the pods whose answer the change touches: those --add or a node what-if brought in, and the pending pods whose answer differs from the run without the change'
 complete -c kubectl-preempt -l cordon -x -a '(__kubectl_preempt_value node)' \
     -d 'what-if: the node is cordoned (unschedulable); repeatable'
 complete -c kubectl-preempt -l drain -x -a '(__kubectl_preempt_value node)' \
@@ -317,14 +323,20 @@ complete -c kubectl-preempt -l min-candidate-nodes-absolute -x \
     -d 'DefaultPreemptionArgs minCandidateNodesAbsolute (default 100)'
 complete -c kubectl-preempt -l offset -x \
     -d 'index of the first potential node DryRunPreemption tries (default 0)'
-complete -c kubectl-preempt -l fail-on -x -a 'preemption pdb-violation unschedulable drain-blocked rollout-blocked' \
-    -d 'exit 3 when a reported pod preempts, violates a PDB or is unschedulable, a --drain would hang or stop, or an --add rollout would never finish (stderr says which); comma-separated, repeatable'
+complete -c kubectl-preempt -l fail-on -x -a 'preemption pdb-violation unschedulable drain-blocked rollout-blocked newly-unschedulable new-preemption new-pdb-violation regression' \
+    -d 'exit 3 when a reported pod preempts, violates a PDB or is unschedulable, a --drain would hang or stop, or an --add rollout would never finish; against the run without the change: a pod newly unschedulable, a pod newly preempted, a new PDB violation, or any of them (regression); stderr says which; comma-separated, repeatable'
 complete -c kubectl-preempt -l scheduler-name -x \
     -d 'analyse pods of this scheduler (default default-scheduler)'
 complete -c kubectl-preempt -l config -r -F \
     -d 'the cluster\'s KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1, YAML or JSON): profiles, plugins, weights and args replayed'
 complete -c kubectl-preempt -l profile -x -a 'LowNodeUtilization HighNodeUtilization NoScoring' \
     -d 'an OpenShift scheduler profile: LowNodeUtilization, HighNodeUtilization or NoScoring'
+complete -c kubectl-preempt -l compare-config -r -F \
+    -d 'what-if: the cluster under this KubeSchedulerConfiguration, compared with it under --config (or the default)'
+complete -c kubectl-preempt -l compare-profile -x -a 'LowNodeUtilization HighNodeUtilization NoScoring' \
+    -d 'what-if: the cluster under this OpenShift scheduler profile, compared with it under --config/--profile (or the default)'
+complete -c kubectl-preempt -l compare-kube-version -x \
+    -d 'what-if: the cluster under this kube-scheduler version, compared with it under --kube-version (or the detected one)'
 complete -c kubectl-preempt -l ignore-unknown-plugins \
     -d '--config: run without out-of-tree plugins and extenders (each report warns) instead of failing'
 complete -c kubectl-preempt -l kube-version -x -a '1.31 1.32 1.33 1.34 1.35 1.36 1.37 1.38' \

@@ -42,7 +42,11 @@ enum kp_fail_on {
     KP_FAIL_PDB_VIOLATION = 1 << 1,
     KP_FAIL_UNSCHEDULABLE = 1 << 2,
     KP_FAIL_DRAIN_BLOCKED = 1 << 3, /* a --drain would hang or stop */
-    KP_FAIL_ROLLOUT_BLOCKED = 1 << 8 /* an --add rollout never finishes */
+    KP_FAIL_ROLLOUT_BLOCKED = 1 << 8, /* an --add rollout never finishes */
+    /* compared with the run without the change (issue 25, baseline.h) */
+    KP_FAIL_NEWLY_UNSCHEDULABLE = 1 << 9,
+    KP_FAIL_NEW_PREEMPTION = 1 << 10,
+    KP_FAIL_NEW_PDB_VIOLATION = 1 << 11
 };
 
 struct kp_run_result;
@@ -140,6 +144,14 @@ struct kp_options {
     const char *openshift_profile;
     bool ignore_unknown_plugins;
     const char *kube_version;
+    /*
+     * --compare-config FILE, --compare-profile NAME,
+     * --compare-kube-version X.Y (issue 25): the scheduler the run is
+     * analysed under, compared with the cluster under --config/--profile
+     * and the version (given or detected); NULL: none.
+     */
+    const char *compare_config, *compare_profile;
+    const char *compare_kube_version;   /* --compare-kube-version X.Y */
     const struct kp_sched_config *sched_config;
     /* with sched_config: scheduler_name is NULL (every profile's pods) */
     const char *report_scheduler_name;
@@ -198,6 +210,11 @@ struct kp_run_result {
      * the report ("fail-on preemption: pod prod/checkout-0 ...").
      */
     struct kp_buf fail_notes;
+    /*
+     * The --fail-on conditions on the change that matched (issue 25):
+     * one line per pod and why, for stderr after the report; "" if none.
+     */
+    struct kp_buf regressions;
 };
 
 /* Load, analyse and render.  On failure nothing is in r->out. */

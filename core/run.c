@@ -9,6 +9,7 @@
 #include "kp.h"
 #include "add.h"
 #include "fixes.h"
+#include "baseline.h"
 #include "input.h"
 #include "live.h"
 #include "render_kubectl.h"
@@ -34,10 +35,30 @@ kp_options_init(struct kp_options *o)
     o->allow_missing_template_keys = true;
 }
 
-int
-kp_run_load(struct kp_snapshot *s, const struct kp_options *o,
-            const char *const *live_resources, char *default_ns,
-            size_t ns_len, struct kp_whatif *w, struct kp_error *err)
+/* --add, then the node what-ifs: the change to the loaded cluster */
+static int
+apply_changes(struct kp_snapshot *s, const struct kp_options *o,
+              const char *default_ns, struct kp_whatif *w,
+              struct kp_error *err)
+{
+    size_t i;
+
+    /* --add: pods of manifests not yet applied, created after all others */
+    for (i = 0; i < o->nadds; i++)
+        if (kp_snapshot_add_manifests(s, o->adds[i], o->namespace ?
+                                      o->namespace : default_ns, err) < 0)
+            return -1;
+    /* --cordon, --drain, --remove-node, --add-node: issue 19 */
+    if (w && kp_whatif_requested(o) && kp_whatif_apply(w, s, o, err) < 0)
+        return -1;
+    return 0;
+}
+
+/* The cluster as read: -f's files, else the live cluster. */
+static int
+load_cluster(struct kp_snapshot *s, const struct kp_options *o,
+             const char *const *live_resources, char *default_ns,
+             size_t ns_len, struct kp_error *err)
 {
     struct kp_input in = {o->recursive, "", o->at_ms, 0};
     size_t i;
@@ -62,14 +83,200 @@ kp_run_load(struct kp_snapshot *s, const struct kp_options *o,
         if (kp_input_load(s, &in, o->files[i], err) < 0)
             return -1;
     kp_input_warn_missing(s, &in);
-    /* --add: pods of manifests not yet applied, created after all others */
-    for (i = 0; i < o->nadds; i++)
-        if (kp_snapshot_add_manifests(s, o->adds[i], o->namespace ?
-                                      o->namespace : default_ns, err) < 0)
-            return -1;
-    /* --cordon, --drain, --remove-node, --add-node: issue 19 */
-    if (w && kp_whatif_requested(o) && kp_whatif_apply(w, s, o, err) < 0)
+    return 0;
+}
+
+int
+kp_run_load(struct kp_snapshot *s, const struct kp_options *o,
+            const char *const *live_resources, char *default_ns,
+            size_t ns_len, struct kp_whatif *w, struct kp_error *err)
+{
+    if (load_cluster(s, o, live_resources, default_ns, ns_len, err) < 0)
         return -1;
+    return apply_changes(s, o, default_ns, w, err);
+}
+
+/* A run with a change, analysed against the cluster without it. */
+static bool
+change_requested(const struct kp_options *o)
+{
+    return o->nadds || kp_whatif_requested(o) || o->compare_config ||
+           o->compare_profile || o->compare_kube_version;
+}
+
+/* Drop the warnings from the first new one on that repeat an older one. */
+static void
+drop_repeated_warnings(struct kp_snapshot *s, size_t first)
+{
+    size_t i, j, k = first;
+
+    for (i = first; i < s->nwarnings; i++) {
+        for (j = 0; j < first; j++)
+            if (strcmp(s->warnings[i], s->warnings[j]) == 0)
+                break;
+        if (j < first)
+            free(s->warnings[i]);
+        else
+            s->warnings[k++] = s->warnings[i];
+    }
+    s->nwarnings = k;
+}
+
+/*
+ * Issue 25: analyse the finished snapshot as read (the baseline, same
+ * mode), keep its answers in base, then apply the change to the same
+ * snapshot and finish it again: the load is shared.  With
+ * --compare-config/--compare-profile, *o becomes oo2 (cfg2 loaded):
+ * the run's scheduler.  The warnings of finishing again that repeat
+ * earlier ones are dropped.
+ */
+/*
+ * Move the warnings [from, to) of s before index at (at <= from), as
+ * they would have come had they been raised there.
+ */
+static void
+move_warnings(struct kp_snapshot *s, size_t at, size_t from, size_t to)
+{
+    char **tmp;
+    size_t n = to - from;
+
+    if (n == 0 || at == from)
+        return;
+    tmp = kp_xmalloc(n * sizeof(*tmp));
+    memcpy(tmp, s->warnings + from, n * sizeof(*tmp));
+    memmove(s->warnings + at + n, s->warnings + at,
+            (from - at) * sizeof(*tmp));
+    memcpy(s->warnings + at, tmp, n * sizeof(*tmp));
+    free(tmp);
+}
+
+/*
+ * --compare-config/--compare-profile: *oin2 = *oin with them as
+ * --config/--profile, oo2 and cfg2 set up from it (before the load, so
+ * that a bad file fails at once, as --config does).
+ */
+static int
+compare_setup(const struct kp_options *oin, struct kp_options *oin2,
+              struct kp_options *oo2, struct kp_sched_config *cfg2,
+              struct kp_error *err)
+{
+    *oin2 = *oin;
+    /* what is not compared stays as the run has it */
+    if (oin->compare_config || oin->compare_profile) {
+        oin2->config_file = oin->compare_config;
+        oin2->openshift_profile = oin->compare_profile;
+    }
+    if (oin->compare_kube_version)
+        oin2->kube_version = oin->compare_kube_version;
+    return kp_run_config_setup(oin2, oo2, cfg2, err);
+}
+
+/*
+ * What kp_run_config_mark_pods changes for a version and the other
+ * version must find again: the pods' requests (before 1.34 and 1.33 they
+ * are read otherwise) and the PDBs' empty-selector rule (1.38).
+ */
+struct version_state {
+    size_t npods, npdbs;
+    struct kp_pod **pods;
+    struct kp_resvec *req;
+    int64_t *nonzero_cpu, *nonzero_mem;
+    bool *empty_all;
+};
+
+static void
+version_save(struct version_state *v, const struct kp_snapshot *s)
+{
+    size_t i;
+
+    v->npods = s->npods;
+    v->npdbs = s->npdbs;
+    v->pods = kp_xmalloc((s->npods + 1) * sizeof(*v->pods));
+    v->req = kp_xmalloc((s->npods + 1) * sizeof(*v->req));
+    v->nonzero_cpu = kp_xmalloc((s->npods + 1) * sizeof(int64_t));
+    v->nonzero_mem = kp_xmalloc((s->npods + 1) * sizeof(int64_t));
+    v->empty_all = kp_xmalloc(s->npdbs + 1);
+    for (i = 0; i < s->npods; i++) {
+        v->pods[i] = s->pods[i];
+        v->req[i] = s->pods[i]->req;
+        v->nonzero_cpu[i] = s->pods[i]->nonzero_cpu;
+        v->nonzero_mem[i] = s->pods[i]->nonzero_mem;
+    }
+    for (i = 0; i < s->npdbs; i++)
+        v->empty_all[i] = s->pdbs[i]->empty_selector_matches_all;
+}
+
+/* Put back what version_save kept (the PDBs: the first npdbs). */
+static void
+version_restore(const struct version_state *v, struct kp_snapshot *s)
+{
+    size_t i;
+
+    for (i = 0; i < v->npods; i++) {
+        v->pods[i]->req = v->req[i];
+        v->pods[i]->nonzero_cpu = v->nonzero_cpu[i];
+        v->pods[i]->nonzero_mem = v->nonzero_mem[i];
+    }
+    for (i = 0; i < v->npdbs && i < s->npdbs; i++)
+        s->pdbs[i]->empty_selector_matches_all = v->empty_all[i];
+}
+
+static void
+version_release(struct version_state *v)
+{
+    free(v->pods);
+    free(v->req);
+    free(v->nonzero_cpu);
+    free(v->nonzero_mem);
+    free(v->empty_all);
+    memset(v, 0, sizeof(*v));
+}
+
+static int
+baseline_then_change(struct kp_snapshot *snap, const struct kp_options *oin,
+                     const struct kp_options **o, const struct kp_options *oin2,
+                     struct kp_options *oo2, struct kp_sched_config *cfg2,
+                     const char *default_ns, size_t nload,
+                     const struct version_state *vs, struct kp_whatif *w,
+                     struct kp_baseline *base, struct kp_error *err)
+{
+    struct kp_options bo = **o;
+    struct kp_report brep;
+    size_t nw;
+    bool cmp = oin->compare_config || oin->compare_profile ||
+               oin->compare_kube_version;
+
+    bo.explain_nodes = false;
+    memset(&brep, 0, sizeof(brep));
+    if (kp_analyze(snap, &bo, &brep, err) < 0) {
+        kp_report_release(&brep);
+        return -1;
+    }
+    if (cmp && !oin->nadds && !kp_whatif_requested(oin))
+        kp_baseline_take(base, snap, &brep, "the current scheduler "
+                         "configuration", "under the current scheduler "
+                         "configuration");
+    else
+        kp_baseline_take(base, snap, &brep, "the cluster without the "
+                         "change", "without the change");
+    kp_report_release(&brep);
+    /* --compare-kube-version: the pods as read, for the other's rules */
+    version_restore(vs, snap);
+    nw = snap->nwarnings;
+    if (apply_changes(snap, *o, default_ns, w, err) < 0)
+        return -1;
+    /* --add's and the what-ifs' warnings come with the reading's (run.h) */
+    move_warnings(snap, nload, nw, snap->nwarnings);
+    nw = snap->nwarnings;
+    if (cmp) {
+        if (kp_run_config_detect(snap, oin2, oo2, cfg2, err) < 0)
+            return -1;
+        *o = oo2;
+    }
+    kp_run_config_mark_pods(snap, *o);
+    if (kp_snapshot_finish(snap, (*o)->scheduler_name, err) < 0)
+        return -1;
+    drop_repeated_warnings(snap, nw);
     return 0;
 }
 
@@ -195,20 +402,26 @@ pod_not_found(const struct kp_snapshot *snap, const char *arg,
     return -1;
 }
 
+/*
+ * With a change, --only-added keeps the pods the change touches, known
+ * only once analysed (only_added_later): every selected pod is reported
+ * here and only_added_filter() drops the others after the analysis.
+ */
 static int
 mark_reported(struct kp_snapshot *snap, const struct kp_options *o,
               const char *default_ns, struct kp_report *rep,
-              struct kp_error *err)
+              bool only_added_later, struct kp_error *err)
 {
     struct kp_select sel;
     size_t i, j, cap = 0;
+    bool only_added = o->only_added && !only_added_later;
 
     if (kp_select_init(&sel, o, default_ns, &rep->arena, err) < 0)
         return -1;
     for (i = 0; i < rep->npods; i++)
         rep->pods[i].reported = o->npods == 0 &&
             kp_select_pod(&sel, rep->pods[i].pod) &&
-            (!o->only_added || kp_pod_is_added(rep->pods[i].pod));
+            (!only_added || kp_pod_is_added(rep->pods[i].pod));
     if (o->npods == 0)
         matched_not_analysed(snap, o, &sel, rep, &cap);
     for (j = 0; j < o->npods; j++) {
@@ -229,9 +442,31 @@ mark_reported(struct kp_snapshot *snap, const struct kp_options *o,
             add_not_analysed(snap, rep, &cap, p, why ? why : "Terminal");
             continue;
         }
-        rep->pods[i].reported = !o->only_added || kp_pod_is_added(p);
+        rep->pods[i].reported = !only_added || kp_pod_is_added(p);
     }
     return 0;
+}
+
+/*
+ * --only-added in a run with a change (issue 25): the added, displaced
+ * and rolled pods, and the pods whose answer differs from the baseline.
+ */
+static void
+only_added_filter(const struct kp_options *o, struct kp_report *rep,
+                  struct kp_change *c)
+{
+    size_t i;
+
+    if (!o->only_added)
+        return;
+    for (i = 0; i < rep->npods; i++) {
+        const struct kp_pod *p = rep->pods[i].pod;
+
+        if (rep->pods[i].reported && !kp_pod_is_added(p) && !p->replaces &&
+            !kp_change_touches(kp_change_of(c, p)))
+            rep->pods[i].reported = false;
+    }
+    kp_change_count(c, rep);
 }
 
 static size_t
@@ -268,6 +503,12 @@ warn_only_added_empty(struct kp_snapshot *snap, const struct kp_options *o,
 
     if (!o->only_added || count_reported(rep))
         return;
+    if (!o->nadds && !kp_whatif_requested(o)) {
+        kp_snapshot_warn(snap, "--only-added: no pod to report: the "
+                         "scheduler compared with gives every pending pod "
+                         "the same answer");
+        return;
+    }
     for (i = 0; i < snap->npods; i++)
         nadded += kp_pod_is_added(snap->pods[i]);
     kp_snapshot_warn(snap, "--only-added: no pod to report: %s made %zu "
@@ -282,11 +523,15 @@ kp_fail_on_status(unsigned fail_on, unsigned found)
     return (fail_on & found) ? KP_EXIT_FAIL_ON : KP_EXIT_OK;
 }
 
-/* What --fail-on can ask about, found among the reported pods. */
+/*
+ * What --fail-on can ask about, found among the reported pods; the
+ * change's findings asked for get a line each in lines.
+ */
 static unsigned
-found_in_report(const struct kp_snapshot *snap, const struct kp_report *rep)
+found_in_report(const struct kp_snapshot *snap, const struct kp_report *rep,
+                unsigned fail_on, struct kp_buf *lines)
 {
-    unsigned found = 0;
+    unsigned found = kp_change_fail(rep->change, snap, rep, fail_on, lines);
     size_t i;
 
     if (kp_whatif_blocked(rep->whatif))
@@ -379,9 +624,14 @@ int
 kp_run(const struct kp_options *oin, struct kp_run_result *r,
        struct kp_error *err)
 {
-    struct kp_options oo, live_opts;
+    struct kp_options oo, oo2, oin2, live_opts;
     const struct kp_options *o = &oo;
-    struct kp_sched_config cfg;
+    struct kp_sched_config cfg, cfg2;
+    struct kp_baseline base;
+    struct kp_change change;
+    bool changing = change_requested(oin);
+    struct version_state vs;
+    size_t nload;
     struct kp_snapshot snap;
     struct kp_report rep;
     struct kp_whatif whatif;
@@ -393,16 +643,34 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
     kp_snapshot_init(&snap);
     memset(&rep, 0, sizeof(rep));
     memset(&whatif, 0, sizeof(whatif));
+    memset(&base, 0, sizeof(base));
+    memset(&change, 0, sizeof(change));
+    memset(&cfg2, 0, sizeof(cfg2));
+    memset(&vs, 0, sizeof(vs));
+    kp_arena_init(&cfg2.arena);
     if (kp_run_config_setup(oin, &oo, &cfg, err) < 0 ||
+        ((oin->compare_config || oin->compare_profile ||
+          oin->compare_kube_version) &&
+         compare_setup(oin, &oin2, &oo2, &cfg2, err) < 0) ||
         kp_kubectl_check(o, err) < 0)
         goto out;
     progress(o, "reading the cluster", 0, 0);
-    if (kp_run_load(&snap, o, NULL, default_ns, sizeof(default_ns), &whatif,
-                    err) < 0 ||
+    /* with a change, the cluster as read is analysed first (issue 25) */
+    if ((changing ? load_cluster(&snap, o, NULL, default_ns,
+                                 sizeof(default_ns), err) :
+         kp_run_load(&snap, o, NULL, default_ns, sizeof(default_ns),
+                     &whatif, err)) < 0 ||
         kp_run_config_detect(&snap, oin, &oo, &cfg, err) < 0)
         goto out;
+    nload = snap.nwarnings;
+    if (oin->compare_kube_version)
+        version_save(&vs, &snap);
     kp_run_config_mark_pods(&snap, o);
     if (kp_snapshot_finish(&snap, o->scheduler_name, err) < 0)
+        goto out;
+    if (changing && baseline_then_change(&snap, oin, &o, &oin2, &oo2,
+                                         &cfg2, default_ns, nload, &vs,
+                                         &whatif, &base, err) < 0)
         goto out;
     /* live, as kubectl get: the context's namespace unless -n or -A */
     if (o->nfiles == 0 && !o->namespace && !o->all_namespaces) {
@@ -417,7 +685,7 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
     rep.explain_nodes_each = o->verbose > 0;
     if (kp_whatif_requested(o))
         rep.whatif = &whatif;
-    if (mark_reported(&snap, o, default_ns, &rep, err) < 0 ||
+    if (mark_reported(&snap, o, default_ns, &rep, changing, err) < 0 ||
         kp_analyze_run(&snap, o, &rep, err) < 0)
         goto out;
     /* issue 26: verified fixes, where the diagnosis is shown */
@@ -425,6 +693,11 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
         kp_kubectl_output(o)) {
         progress(o, "checking fixes", 0, 0);
         kp_suggest_fixes(&snap, o, &rep);
+    }
+    if (changing) {
+        kp_change_compute(&change, &base, &snap, &rep);
+        only_added_filter(o, &rep, &change);
+        rep.change = &change;
     }
     kp_run_config_describe(&snap, o, &rep);
     rep.one_namespace = o->namespace != NULL;
@@ -468,9 +741,11 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
                        &r->out);
         kp_rollout_text(&snap, &rep, o->output == KP_OUTPUT_SUMMARY,
                         &r->out);
+        kp_change_text(rep.change, &snap, &rep, &r->out);
     }
     r->exit_code = kp_fail_on_status(o->fail_on,
-                                     found_in_report(&snap, &rep));
+                                     found_in_report(&snap, &rep, o->fail_on,
+                                                     &r->regressions));
     if (r->exit_code)
         kp_fail_on_notes(&snap, &rep, o->fail_on, &r->fail_notes);
     set_notice(o, &rep, r);
@@ -482,8 +757,12 @@ out:
     free(rep.not_analysed);
     kp_report_release(&rep);
     kp_whatif_release(&whatif);
+    kp_change_release(&change);
+    kp_baseline_release(&base);
+    version_release(&vs);
     kp_snapshot_release(&snap);
     kp_sched_config_release(&cfg);
+    kp_sched_config_release(&cfg2);
     return rc;
 }
 
@@ -497,5 +776,6 @@ kp_run_result_release(struct kp_run_result *r)
     free(r->warnings);
     kp_buf_release(&r->out);
     kp_buf_release(&r->fail_notes);
+    kp_buf_release(&r->regressions);
     memset(r, 0, sizeof(*r));
 }

@@ -210,8 +210,10 @@ struct kp_pod {
     bool from_added_node;       /* DaemonSet pod of an --add-node copy */
     struct kp_displaced *displaced;     /* recreated by a drain/removal */
     /*
-     * "namespace/name" of the pod this one replaces (a rolled pod: the
-     * old pod of its workload, rollout.h), NULL otherwise
+     * "namespace/name" of the pod this one is created in place of (a
+     * rolled pod of an updated workload: the old pod of its workload,
+     * rollout.h), else NULL: the what-if's baseline matches it to that
+     * pod (core/whatif/baseline.h).
      */
     char *replaces;
     struct kp_rollout_pod *rollout;     /* a pod a rollout creates */

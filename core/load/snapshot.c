@@ -2236,6 +2236,9 @@ index_pods_by_node(struct kp_snapshot *s)
 {
     size_t i, *fill;
 
+    /* a what-if finishes the snapshot again once changed (run.c) */
+    free(s->node_npods);
+    free(s->node_pods);
     s->node_npods = kp_xcalloc(s->nnodes, sizeof(size_t));
     s->node_pods = kp_xcalloc(s->nnodes, sizeof(*s->node_pods));
     for (i = 0; i < s->npods; i++) {

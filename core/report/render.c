@@ -10,6 +10,7 @@
 #include "report.h"
 #include "table.h"
 #include "rollout.h"
+#include "baseline.h"
 #include "whatif.h"
 
 static const char *const result_names[] = {"Fits", "Preempts",
@@ -404,26 +405,39 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
     static const char *const h[] = {"NAMESPACE", "NAME", "PRIORITY",
                                     "RESULT", "NOMINATED-NODE", "VICTIMS",
                                     "PDB-VIOLATIONS", "NODE", "CANDIDATES",
-                                    "DECIDED-BY", "VICTIM-PODS", "MESSAGE"};
-    /* with --add, -o wide marks the added pods before the message */
-    static const char *const ha[] = {"NAMESPACE", "NAME", "PRIORITY",
-                                     "RESULT", "NOMINATED-NODE", "VICTIMS",
-                                     "PDB-VIOLATIONS", "NODE", "CANDIDATES",
-                                     "DECIDED-BY", "VICTIM-PODS", "ADDED",
-                                     "MESSAGE"};
-    bool added = wide && any_added(snap);
+                                    "DECIDED-BY", "VICTIM-PODS"};
+    const char *hs[16];
+    bool added = wide && any_added(snap), ch = rep->change != NULL;
     /* one namespace: no NAMESPACE column, as kubectl get -n */
     size_t skip = rep->one_namespace ? 1 : 0;
     struct kp_table t;
-    size_t i;
+    size_t i, nc = 0;
 
-    kp_table_init(&t, (wide ? 12 + added : 7) - skip, (added ? ha : h) + skip);
+    /*
+     * -o wide: with --add, ADDED before the message; with a change
+     * (issue 25) CHANGE, WAS and WAS-VICTIM-PODS before it, and the table
+     * CHANGE and WAS at the end.
+     */
+    for (i = 0; i < (wide ? 11u : 7u); i++)
+        hs[nc++] = h[i];
+    if (added)
+        hs[nc++] = "ADDED";
+    if (ch) {
+        hs[nc++] = "CHANGE";
+        hs[nc++] = "WAS";
+        if (wide)
+            hs[nc++] = "WAS-VICTIM-PODS";
+    }
+    if (wide)
+        hs[nc++] = "MESSAGE";
+    kp_table_init(&t, nc - skip, hs + skip);
     if (wide && !no_headers && rep->scheduler_shown)
         kp_buf_printf(out, "# %s\n", rep->scheduler_line);
 
     for (i = 0; i < rep->npods; i++) {
         const struct kp_pod_report *pr = &rep->pods[i];
-        char *cells[13];
+        char *cells[16];
+        size_t k = 7;
 
         if (!pr->reported)
             continue;
@@ -442,18 +456,28 @@ kp_render_table(const struct kp_snapshot *snap, const struct kp_report *rep,
         cells[5] = victims_cell(snap, pr);
         cells[6] = kp_cellf("%d", pr->pdb_violations);
         if (wide) {
-            cells[7] = kp_xstrdup(pr->node >= 0 ?
-                                  snap->nodes[pr->node]->name : "<none>");
-            cells[8] = kp_cellf("%zu", pr->ncandidates);
-            cells[9] = kp_xstrdup(pr->decided_by ? pr->decided_by
-                                                 : "<none>");
-            cells[10] = victim_list(pr);
-            if (added)
-                cells[11] = kp_xstrdup(kp_pod_is_added(pr->pod) ? "yes"
-                                                                : "no");
-            cells[11 + added] = kp_rollout_wide_note(pr->pod,
-                kp_whatif_wide_note(pr->pod, wide_note(snap, pr)));
+            cells[k++] = kp_xstrdup(pr->node >= 0 ?
+                                    snap->nodes[pr->node]->name : "<none>");
+            cells[k++] = kp_cellf("%zu", pr->ncandidates);
+            cells[k++] = kp_xstrdup(pr->decided_by ? pr->decided_by
+                                                   : "<none>");
+            cells[k++] = victim_list(pr);
         }
+        if (added)
+            cells[k++] = kp_xstrdup(kp_pod_is_added(pr->pod) ? "yes" : "no");
+        if (ch) {
+            const struct kp_pod_change *pc = kp_change_of(rep->change,
+                                                          pr->pod);
+
+            cells[k++] = kp_xstrdup(pc ? kp_change_names[pc->kind]
+                                       : "<none>");
+            cells[k++] = kp_change_was_cell(pc, wide);
+            if (wide)
+                cells[k++] = kp_change_was_victims_cell(pc);
+        }
+        if (wide)
+            cells[k++] = kp_rollout_wide_note(pr->pod,
+                kp_whatif_wide_note(pr->pod, wide_note(snap, pr)));
         if (skip)
             free(cells[0]);
         kp_table_row_after(&t, cells + skip, rep->explain_nodes ?
@@ -778,6 +802,8 @@ json_pod(struct kp_buf *b, const struct kp_snapshot *snap,
                       "      \"numCandidates\": %zu,\n"
                       "      \"examinedNodes\": %zu", pr->npotential,
                       pr->num_candidates, pr->nexamined);
+    if (rep->change)
+        kp_change_json_pod(rep->change, p, b);
     if (rep->explain_nodes)
         json_nodes(b, snap, pr);
     if (pr->diagnosis_json) {
@@ -818,6 +844,7 @@ kp_render_json(const struct kp_snapshot *snap, const struct kp_report *rep,
         json_pod(out, snap, rep, &jn, &rep->pods[i]);
     }
     kp_buf_puts(out, first ? "]" : "\n  ]");
+    kp_change_json(rep->change, snap, rep, out);
     kp_whatif_json(snap, rep, out);
     kp_rollout_json(snap, out);
     json_tail(out, rep);

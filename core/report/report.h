@@ -89,11 +89,14 @@ struct kp_not_analysed {
 };
 
 struct kp_whatif;                   /* whatif.h */
+struct kp_change;                   /* baseline.h */
 
 struct kp_report {
     struct kp_arena arena;
     /* node what-if (issue 19): set by the caller, NULL without one */
     struct kp_whatif *whatif;
+    /* a run with a change (issue 25): each pod against the baseline */
+    const struct kp_change *change;
     /* notAnalysed, for -o json (malloc'ed, the caller frees it) */
     size_t nnot_analysed;
     struct kp_not_analysed *not_analysed;

@@ -11,9 +11,12 @@ load '../helpers/common'
 CLUSTER="$ROOT/examples/cluster.json"
 ADD="$ROOT/tests/fixtures/add"
 
-# kp_pods ARGS...: NAMESPACE NAME PRIORITY of each reported pod, one a line
+# kp_pods ARGS...: NAMESPACE NAME PRIORITY of each reported pod that the
+# change adds (CHANGE new: --only-added also reports the pending pods whose
+# answer the change touches, issue 25), one a line; the table only
 kp_pods() {
-    "$KP" -f "$CLUSTER" --no-headers "$@" | awk '{print $1, $2, $3}'
+    "$KP" -f "$CLUSTER" --no-headers "$@" |
+        awk 'NF == 0 {exit} $8 == "new" {print $1, $2, $3}'
 }
 
 @test "a Pod from YAML is added as written, with its PriorityClass resolved" {
@@ -53,14 +56,15 @@ kp_pods() {
 
 @test "a Job without priorityClassName gets the globalDefault class" {
     run bash -c "'$KP' -f '$CLUSTER' --add '$ADD/job.yaml' --only-added \
-        -o summary --no-headers | awk '{print \$1, \$2, \$3, \$4}'"
+        -o summary --no-headers | awk 'NF == 0 {exit} {print \$1, \$2, \$3, \$4}'"
     assert_success
     assert_output "batch 1000 batch 2"
 }
 
 @test "a DaemonSet gets one pod per node whose taints it tolerates" {
     run bash -c "'$KP' -f '$CLUSTER' --add '$ADD/daemonset.yaml' \
-        --only-added -o wide --no-headers | awk '{print \$1, \$2, \$8}'"
+        --only-added -o wide --no-headers |
+        awk 'NF == 0 {exit} \$13 == \"new\" {print \$1, \$2, \$8}'"
     assert_success
     assert_output "$(printf '%s\n' \
         'monitoring node-exporter-node-a node-a' \
@@ -73,7 +77,7 @@ kp_pods() {
     need jq
     # 600m: only node-b has room; the others' pods preempt on their node
     run bash -c "'$KP' -f '$CLUSTER' --add '$ADD/daemonset-pinned.yaml' \
-        --only-added -o json | jq -r '.pods[] |
+        --only-added -o json | jq -r '.pods[] | select(.added) |
         \"\(.name) \(.result) \(.node // .nominatedNode)\"'"
     assert_success
     assert_output "$(printf '%s\n' 'log-agent-node-a Preempts node-a' \
@@ -149,7 +153,8 @@ kp_pods() {
 
 @test "--add - reads the manifest from standard input" {
     run bash -c "'$KP' -f '$CLUSTER' --add - --only-added --no-headers \
-        < '$ADD/statefulset.yaml' 2>/dev/null | awk '{print \$2}'"
+        < '$ADD/statefulset.yaml' 2>/dev/null |
+        awk 'NF == 0 {exit} \$8 == \"new\" {print \$2}'"
     assert_success
     assert_output "$(printf '%s\n' db-0 db-1)"
 }
@@ -169,7 +174,8 @@ kp_pods() {
     assert_success
     assert_line --index 0 "warning: $ROOT/examples/release.yaml: ignored 2 object(s) that make no pods (ConfigMap, Service)"
     assert_line --index 1 --regexp '^prod +payments-added-0 +1000000 '
-    assert_line --index 3 --regexp '^prod +payments-migrate-0 +100000 '
+    assert_line --index 3 --regexp '^prod +search-0 +100000 +Unschedulable .* worse +Preempts$'
+    assert_line --index 4 --regexp '^prod +payments-migrate-0 +100000 '
 }
 
 @test "-o summary counts pods, victims and PDB violations per class and namespace" {
@@ -178,6 +184,13 @@ kp_pods() {
     assert_output "$(cat <<'EOF'
 PRIORITYCLASS   PRIORITY   NAMESPACE   PENDING   FITS   PREEMPTS   UNSCHEDULABLE   NOT-ELIGIBLE   VICTIMS   PDB-VIOLATIONS
 prod-critical   1000000    prod        1         0      1          0               0              2         1
+prod            100000     prod        1         1      0          0               0              0         0
+
+Compared with the cluster without the change: 0 better, 0 worse, 1 changed, 0 unchanged, 1 new; 2 new victims, 1 new PDB violation
+  changed           prod/sidecar-light: Fits on node-a -> Fits on node-b
+  new victim        prod/cache-0 on node-b, by prod/api-canary
+  new victim        prod/web-1 on node-b, by prod/api-canary
+  new PDB violation prod/web-1 (prod/web-pdb), by prod/api-canary
 EOF
 )"
 }

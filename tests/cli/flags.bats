@@ -288,7 +288,7 @@ bash_complete() {
     assert_failure 3
     run --separate-stderr "$KP" -f "$CLUSTER" --fail-on preemption,evicted
     assert_failure 2
-    assert_equal "$stderr" "error: invalid value 'evicted' for --fail-on: expected preemption, pdb-violation, unschedulable, drain-blocked or rollout-blocked"
+    assert_equal "$stderr" "error: invalid value 'evicted' for --fail-on: expected preemption, pdb-violation, unschedulable, drain-blocked, rollout-blocked, newly-unschedulable, new-preemption, new-pdb-violation or regression"
 }
 
 @test "an invalid --mode exits 2 with an error naming the value" {
@@ -311,7 +311,7 @@ bash_complete() {
     run --separate-stderr "$KP" -f "$CLUSTER" --fail-on eviction
     assert_failure 2
     assert_output ''
-    assert_equal "${stderr_lines[0]}" "error: invalid value 'eviction' for --fail-on: expected preemption, pdb-violation, unschedulable, drain-blocked or rollout-blocked"
+    assert_equal "${stderr_lines[0]}" "error: invalid value 'eviction' for --fail-on: expected preemption, pdb-violation, unschedulable, drain-blocked, rollout-blocked, newly-unschedulable, new-preemption, new-pdb-violation or regression"
 }
 
 @test "a flag without its value exits 2 and prints nothing on stdout" {

@@ -304,9 +304,12 @@ kp_jq() {
 }
 
 @test "--only-added reports displaced pods and pods of added nodes" {
+    # and, issue 25, the pending pods whose answer the change touches:
+    # new-0 preempted on node-a, the copy of node-b gives it room
     run kp_rows grow.json --add-node node-b --only-added
     assert_success
-    assert_output "ds-b-node-b-copy-1 Fits <none>"
+    assert_output "$(printf '%s\n' 'ds-b-node-b-copy-1 Fits <none>' \
+        'new-0 Fits <none>')"
     run kp_rows drain.json --drain node-a --only-added
     assert_success
     assert_output --partial "db-0-replacement Fits"

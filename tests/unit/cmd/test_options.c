@@ -170,13 +170,19 @@ static const struct row rows[] = {
     {"--fail-on names the bad item of a list",
      "--fail-on preemption,evicted", -1, "invalid value 'evicted' for "
      "--fail-on: expected preemption, pdb-violation, unschedulable, "
-     "drain-blocked or rollout-blocked", NULL,
+     "drain-blocked, rollout-blocked, newly-unschedulable, new-preemption, "
+     "new-pdb-violation or regression", NULL,
      NULL, NULL, 0, "", "", 0, 0, false, false, false, false},
     {"--fail-on with an empty item", "--fail-on preemption,", -1,
      "invalid value '' for --fail-on: expected preemption, pdb-violation, "
-     "unschedulable, drain-blocked or rollout-blocked", NULL, NULL, NULL, 0,
-     "", "", 0, 0,
+     "unschedulable, drain-blocked, rollout-blocked, newly-unschedulable, "
+     "new-preemption, new-pdb-violation or regression", NULL, NULL, NULL,
+     0, "", "", 0, 0,
      false, false, false, false},
+    {"--fail-on regression is the three conditions on the change",
+     "--fail-on regression", 0, NULL, NULL, NULL, NULL, KP_OUTPUT_TABLE, "",
+     "", 0, KP_FAIL_NEWLY_UNSCHEDULABLE | KP_FAIL_NEW_PREEMPTION |
+     KP_FAIL_NEW_PDB_VIOLATION, false, false, false, false},
     {"--only-added=true with --add", "--add=m.yaml --only-added=true", 0,
      NULL, NULL, NULL, NULL, KP_OUTPUT_TABLE, "", "", 0, 0, false, true,
      false, false},
