@@ -145,8 +145,11 @@ kp_pods() {
 }
 
 @test "manifests without a namespace go to -n" {
-    # one namespace: the table has no NAMESPACE column (kubectl get -n)
-    run kp_pods -n batch --add "$ADD/pod-small.json" --only-added
+    # one namespace: the table has no NAMESPACE column (kubectl get -n),
+    # so CHANGE is the 7th
+    run bash -c "'$KP' -f '$CLUSTER' --no-headers -n batch \
+        --add '$ADD/pod-small.json' --only-added |
+        awk 'NF == 0 {exit} \$7 == \"new\" {print \$1, \$2, \$3}'"
     assert_success
     assert_output "debug-shell 1000 Fits"
 }
@@ -185,6 +188,7 @@ kp_pods() {
 PRIORITYCLASS   PRIORITY   NAMESPACE   PENDING   FITS   PREEMPTS   UNSCHEDULABLE   NOT-ELIGIBLE   VICTIMS   PDB-VIOLATIONS
 prod-critical   1000000    prod        1         0      1          0               0              2         1
 prod            100000     prod        1         1      0          0               0              0         0
+TOTAL           -          -           2         1      1          0               0              2         1
 
 Compared with the cluster without the change: 0 better, 0 worse, 1 changed, 0 unchanged, 1 new; 2 new victims, 1 new PDB violation
   changed           prod/sidecar-light: Fits on node-a -> Fits on node-b

@@ -190,8 +190,8 @@ W="$ROOT/tests/fixtures/whatif"
     assert_success
     assert_line --regexp '^prod +sidecar-light +100000 +Fits .* changed +Fits$'
     assert_line "  changed           prod/sidecar-light: Fits on node-a -> Fits on node-b"
-    # alone, every pod gets the same node under both profiles
-    run "$KP" -f "$CLUSTER" --compare-profile HighNodeUtilization \
+    # LowNodeUtilization scores as the default profile: nothing changes
+    run "$KP" -f "$CLUSTER" --compare-profile LowNodeUtilization \
         --mode independent
     assert_success
     assert_line "Compared with the current scheduler configuration: 0 better, 0 worse, 0 changed, 5 unchanged, 0 new; 0 new victims, 0 new PDB violations"
@@ -218,7 +218,7 @@ W="$ROOT/tests/fixtures/whatif"
 
 @test "--only-added with a scheduler that changes nothing says so" {
     run --separate-stderr "$KP" -f "$CLUSTER" --compare-profile \
-        HighNodeUtilization --mode independent --only-added
+        LowNodeUtilization --mode independent --only-added
     assert_success
     assert_output ''
     assert_equal "${stderr_lines[0]}" "warning: --only-added: no pod to report: the scheduler compared with gives every pending pod the same answer"

@@ -13,11 +13,14 @@ load '../helpers/common'
 
 R="$ROOT/tests/fixtures/rollout"
 
-# kp_waves MANIFEST ARGS...: the rollout block after the table
+# kp_waves MANIFEST ARGS...: the rollout block after the table (up to
+# the comparison with the cluster without the change, before_after.bats)
 kp_waves() {
     local m="$1"
     shift
-    "$KP" -f "$R/cluster.json" --add "$R/$m" "$@" | sed -n '/^Rollout of/,$p'
+    "$KP" -f "$R/cluster.json" --add "$R/$m" "$@" |
+        awk '/^Rollout of/ { p = 1 } /^Compared with/ { exit } p' |
+        sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
 }
 
 # kp_jq MANIFEST FILTER ARGS...: jq -c FILTER on the -o json report
@@ -264,7 +267,7 @@ kp_jq() {
 @test "-o wide says which rollout made each pod, -o yaml carries the rollouts" {
     run "$KP" -f "$R/cluster.json" --add "$R/statefulset.yaml" -o wide --no-headers
     assert_success
-    assert_line --index 0 --regexp "^prod +db-0 +1000 +Fits .* yes +rolled out by StatefulSet prod/db in wave 3 \(replaces prod/db-0\): fits on node n1 without preemption$"
+    assert_line --index 0 --regexp "^prod +db-0 +1000 +Fits .* yes +changed +Running on n1 +<none> +rolled out by StatefulSet prod/db in wave 3 \(replaces prod/db-0\): fits on node n1 without preemption$"
     run "$KP" -f "$R/cluster.json" --add "$R/statefulset.yaml" -o yaml
     assert_success
     assert_line "rollouts:"
