@@ -152,7 +152,7 @@ has_reason(const struct kp_status *st, const char *plugin,
     if (!st->plugin || !plugin || strcmp(st->plugin, plugin) != 0)
         return false;
     for (k = 0; k < st->nreasons; k++)
-        if (strcmp(st->reasons[k], reason) == 0)
+        if (strcmp(kp_status_reason(st, k), reason) == 0)
             return true;
     return false;
 }
@@ -476,11 +476,14 @@ kp_diagnose(const struct kp_cycle *c, struct kp_arena *ra,
     kp_buf_init(&js);
     kp_buf_init(&tx);
     kp_buf_init(&tmp);
-    /* at most KP_MAX_REASONS per node, few distinct in practice */
-    g = kp_xcalloc(n * KP_MAX_REASONS + 1, sizeof(*g));
+    /* as many groups as reasons at most, few distinct in practice */
+    for (i = r = 0; i < n; i++)
+        r += (size_t)st[i].nreasons;
+    g = kp_xcalloc(r + 1, sizeof(*g));
     for (i = 0; i < n; i++)
         for (k = 0; k < st[i].nreasons; k++)
-            g[find_group(g, &ng, st[i].plugin, st[i].reasons[k])].nodes++;
+            g[find_group(g, &ng, st[i].plugin,
+                         kp_status_reason(&st[i], k))].nodes++;
     kp_buf_puts(&js, "{\"requests\": {");
     kp_buf_puts(&tx, "Requests:    ");
     for (r = 0; r < p->req.n; r++) {
