@@ -18,6 +18,7 @@
 #include "score.h"
 #include "selcount.h"
 #include "spread.h"
+#include "pool.h"
 #include "tpcount.h"
 
 struct pts_score_state {
@@ -100,30 +101,75 @@ init_state(const struct kp_score_nodes *f, struct pts_score_state *s)
     }
 }
 
-/* PreScore's processAllNode: matching pods of the known domains. */
+#define NO_COUNT INT64_MIN
+
+struct ps_count_ctx {
+    const struct kp_cycle *c;
+    const struct pts_score_state *s;
+    int64_t *out;               /* nnodes x s->n */
+};
+
+/*
+ * processAllNode's per-node part: what node i adds to each constraint's
+ * counts (NO_COUNT: nothing).  Reads only (s->counts is complete before
+ * this pass and not changed during it): the nodes may be counted on
+ * several threads.
+ */
+static bool
+ps_count_one(void *ctx, size_t i, struct kp_arena *a)
+{
+    const struct ps_count_ctx *cc = ctx;
+    const struct kp_cycle *c = cc->c;
+    const struct pts_score_state *s = cc->s;
+    const struct kp_node_info *ni = &c->cl->nodes[i];
+    int64_t *out = &cc->out[i * s->n];
+    size_t k;
+
+    (void)a;
+    for (k = 0; k < s->n; k++)
+        out[k] = NO_COUNT;
+    if (s->require_all && !node_has_keys(s, ni->node))
+        return false;
+    for (k = 0; k < s->n; k++) {
+        const struct kp_spread_tsc *t = &s->cons[k];
+        const char *v = label_or_empty(s, k, ni->node);
+
+        if (!kp_spread_match_inclusion(t, c->pod, ni->node) ||
+            !kp_tpcount_has(&s->counts[k], t->topology_key, v))
+            continue;
+        out[k] = s->ent[k] ? kp_selcount_node(s->ent[k], ni) :
+                 kp_spread_count_matching(ni, &t->selector, c->pod->ns);
+    }
+    return false;
+}
+
+/*
+ * PreScore's processAllNode: matching pods of the known domains, every
+ * node counted on the cycle's threads as upstream (parallelize.Until),
+ * then added to the counts in node order, as the serial pass would.
+ */
 static void
 count_all_nodes(const struct kp_cycle *c, struct pts_score_state *s)
 {
-    size_t i, k;
+    size_t nn = c->cl->snap->nnodes, i, k;
+    struct ps_count_ctx cc;
 
-    for (i = 0; i < c->cl->snap->nnodes; i++) {
-        const struct kp_node_info *ni = &c->cl->nodes[i];
-
-        if (s->require_all && !node_has_keys(s, ni->node))
-            continue;
-        for (k = 0; k < s->n; k++) {
-            const struct kp_spread_tsc *t = &s->cons[k];
-            const char *v = label_or_empty(s, k, ni->node);
-
-            if (!kp_spread_match_inclusion(t, c->pod, ni->node) ||
-                !kp_tpcount_has(&s->counts[k], t->topology_key, v))
-                continue;
-            kp_tpcount_add(c->scratch, &s->counts[k], t->topology_key, v,
-                           s->ent[k] ? kp_selcount_node(s->ent[k], ni) :
-                           kp_spread_count_matching(ni, &t->selector,
-                                                    c->pod->ns));
-        }
-    }
+    cc.c = c;
+    cc.s = s;
+    cc.out = kp_arena_alloc_uninit(c->scratch,
+                                   (nn * s->n + 1) * sizeof(*cc.out));
+    if (c->pool && nn >= KP_PREFILTER_PARALLEL_MIN)
+        kp_pool_run(c->pool, nn, 0, ps_count_one, &cc, c->scratch);
+    else
+        for (i = 0; i < nn; i++)
+            ps_count_one(&cc, i, c->scratch);
+    for (i = 0; i < nn; i++)
+        for (k = 0; k < s->n; k++)
+            if (cc.out[i * s->n + k] != NO_COUNT)
+                kp_tpcount_add(c->scratch, &s->counts[k],
+                               s->cons[k].topology_key,
+                               label_or_empty(s, k, c->cl->nodes[i].node),
+                               cc.out[i * s->n + k]);
 }
 
 static bool
