@@ -101,18 +101,23 @@ init_state(const struct kp_score_nodes *f, struct pts_score_state *s)
     }
 }
 
-#define NO_COUNT INT64_MIN
+/* what one node adds to one constraint's counts */
+struct ps_count {
+    struct kp_tpcount_slot *e;  /* the domain's entry; NULL: nothing */
+    int64_t n;
+};
 
 struct ps_count_ctx {
     const struct kp_cycle *c;
     const struct pts_score_state *s;
-    int64_t *out;               /* nnodes x s->n */
+    struct ps_count *out;       /* nnodes x s->n */
 };
 
 /*
  * processAllNode's per-node part: what node i adds to each constraint's
- * counts (NO_COUNT: nothing).  Reads only (s->counts is complete before
- * this pass and not changed during it): the nodes may be counted on
+ * counts, and the entry it adds to (found here, so that the additions
+ * afterwards need no lookup).  Reads only (s->counts is complete before
+ * this pass and gains no entry during it): the nodes may be counted on
  * several threads.
  */
 static bool
@@ -122,23 +127,34 @@ ps_count_one(void *ctx, size_t i, struct kp_arena *a)
     const struct kp_cycle *c = cc->c;
     const struct pts_score_state *s = cc->s;
     const struct kp_node_info *ni = &c->cl->nodes[i];
-    int64_t *out = &cc->out[i * s->n];
+    struct ps_count *out = &cc->out[i * s->n];
     size_t k;
 
     (void)a;
     for (k = 0; k < s->n; k++)
-        out[k] = NO_COUNT;
+        out[k].e = NULL;
     if (s->require_all && !node_has_keys(s, ni->node))
         return false;
     for (k = 0; k < s->n; k++) {
         const struct kp_spread_tsc *t = &s->cons[k];
-        const char *v = label_or_empty(s, k, ni->node);
+        const char *v;
 
-        if (!kp_spread_match_inclusion(t, c->pod, ni->node) ||
-            !kp_tpcount_has(&s->counts[k], t->topology_key, v))
+        /*
+         * initPreScoreState gives the hostname constraints no domain
+         * ("per-node counts are calculated during Score"), so
+         * processAllNode's lookup of their value never finds one: the
+         * lookup is skipped, the answer is the same.
+         */
+        if (is_hostname(t))
             continue;
-        out[k] = s->ent[k] ? kp_selcount_node(s->ent[k], ni) :
-                 kp_spread_count_matching(ni, &t->selector, c->pod->ns);
+        v = label_or_empty(s, k, ni->node);
+        if (!kp_spread_match_inclusion(t, c->pod, ni->node))
+            continue;
+        out[k].e = kp_tpcount_entry(&s->counts[k], t->topology_key, v);
+        if (!out[k].e)
+            continue;
+        out[k].n = s->ent[k] ? kp_selcount_node(s->ent[k], ni) :
+                   kp_spread_count_matching(ni, &t->selector, c->pod->ns);
     }
     return false;
 }
@@ -146,7 +162,8 @@ ps_count_one(void *ctx, size_t i, struct kp_arena *a)
 /*
  * PreScore's processAllNode: matching pods of the known domains, every
  * node counted on the cycle's threads as upstream (parallelize.Until),
- * then added to the counts in node order, as the serial pass would.
+ * then added to the entries found, in node order, as the serial pass
+ * would.
  */
 static void
 count_all_nodes(const struct kp_cycle *c, struct pts_score_state *s)
@@ -165,11 +182,9 @@ count_all_nodes(const struct kp_cycle *c, struct pts_score_state *s)
             ps_count_one(&cc, i, c->scratch);
     for (i = 0; i < nn; i++)
         for (k = 0; k < s->n; k++)
-            if (cc.out[i * s->n + k] != NO_COUNT)
-                kp_tpcount_add(c->scratch, &s->counts[k],
-                               s->cons[k].topology_key,
-                               label_or_empty(s, k, c->cl->nodes[i].node),
-                               cc.out[i * s->n + k]);
+            if (cc.out[i * s->n + k].e)
+                kp_tpcount_add_entry(&s->counts[k], cc.out[i * s->n + k].e,
+                                     cc.out[i * s->n + k].n);
 }
 
 static bool
