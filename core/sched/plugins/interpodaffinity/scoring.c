@@ -16,6 +16,8 @@
  * incoming pod's namespace labels.  A pod whose terms do not parse fails
  * upstream's PreFilter first; a parse error here skips the plugin.
  */
+#include <string.h>
+
 #include "config.h"
 #include "score.h"
 #include "podinfo.h"
@@ -30,6 +32,9 @@ struct ipa_score_state {
     const unsigned char **aff_sel, **anti_sel;
     const struct kp_labels *ns_labels;  /* namespaceLabels */
     int64_t hard_weight;                /* args.HardPodAffinityWeight */
+    size_t nkeys;                       /* the topology keys in m */
+    const char **keys;
+    const char *const **kcol;           /* per key: label column or NULL */
 };
 
 /* scoreMap.processTerm, once the term is known to match. */
@@ -158,6 +163,40 @@ existing_groups(struct kp_arena *a, struct ipa_score_state *st,
     }
 }
 
+/* The distinct topology keys of st->m, and their label columns. */
+static void
+score_keys(const struct kp_cycle *c, struct ipa_score_state *st)
+{
+    const struct kp_tpcount *m = &st->m;
+    size_t i, k, cap = 4;
+
+    st->nkeys = 0;
+    st->keys = kp_arena_alloc(c->scratch, cap * sizeof(*st->keys));
+    for (i = 0; i < m->cap; i++) {
+        const char *key = m->slots[i].key;
+
+        if (!key)
+            continue;
+        for (k = 0; k < st->nkeys; k++)
+            if (st->keys[k] == key || strcmp(st->keys[k], key) == 0)
+                break;
+        if (k < st->nkeys)
+            continue;
+        if (st->nkeys == cap) {
+            const char **keys = kp_arena_alloc(c->scratch,
+                                               2 * cap * sizeof(*keys));
+
+            memcpy(keys, st->keys, cap * sizeof(*keys));
+            st->keys = keys;
+            cap *= 2;
+        }
+        st->keys[st->nkeys++] = key;
+    }
+    st->kcol = kp_arena_alloc(c->scratch, (st->nkeys + 1) * sizeof(*st->kcol));
+    for (k = 0; k < st->nkeys; k++)
+        st->kcol[k] = kp_cluster_label_column(c->cl, st->keys[k]);
+}
+
 static bool
 ipa_pre_score(const struct kp_score_nodes *f, void **state)
 {
@@ -255,16 +294,35 @@ ipa_pre_score(const struct kp_score_nodes *f, void **state)
                 process_existing_pod(c->scratch, st, p, ni->pods[j],
                                      ni->node);
     }
-    *state = &st->m;
+    score_keys(c, st);
+    *state = st;
     return st->m.used > 0;
 }
 
+/*
+ * Score: for each topology key of topologyScore, the node's value's
+ * score (interpodaffinity/scoring.go, Score: range over
+ * s.topologyScore, node.Labels[tpKey]); the same sum as over every label
+ * of the node, without looking up the labels no term names.
+ */
 static int64_t
 ipa_score(const struct kp_score_nodes *f, void *state, size_t idx)
 {
     const struct kp_node_info *ni = kp_score_node_info(f, idx);
+    const struct ipa_score_state *st = state;
+    int64_t sum = 0;
+    size_t k;
 
-    return kp_tpcount_sum_labels(state, &ni->node->labels);
+    if (st->m.nonzero == 0)
+        return 0;
+    for (k = 0; k < st->nkeys; k++) {
+        const char *v = st->kcol[k] ? st->kcol[k][ni->node->index] :
+                        kp_labels_get(&ni->node->labels, st->keys[k]);
+
+        if (v)
+            sum += kp_tpcount_get(&st->m, st->keys[k], v);
+    }
+    return sum;
 }
 
 static void
