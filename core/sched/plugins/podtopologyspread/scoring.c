@@ -107,11 +107,63 @@ struct ps_count {
     int64_t n;
 };
 
+/*
+ * A constraint's domains by value pointer, when it has few: the nodes
+ * of a zone share the pointer of its value (kp_cluster_label_column),
+ * so most nodes find their domain's entry without hashing the pair.
+ */
+#define PS_FEW_DOMAINS 8
+
+struct ps_domains {
+    size_t n;                   /* 0: look every value up */
+    const char *value[PS_FEW_DOMAINS];
+    struct kp_tpcount_slot *e[PS_FEW_DOMAINS];
+};
+
 struct ps_count_ctx {
     const struct kp_cycle *c;
     const struct pts_score_state *s;
+    const struct ps_domains *dom;       /* per constraint */
     struct ps_count *out;       /* nnodes x s->n */
 };
+
+/* The entry of constraint k's domain v (kp_tpcount_entry's answer). */
+static struct kp_tpcount_slot *
+domain_entry(const struct ps_count_ctx *cc, size_t k, const char *v)
+{
+    const struct ps_domains *d = &cc->dom[k];
+    size_t j;
+
+    for (j = 0; j < d->n; j++)
+        if (d->value[j] == v)
+            return d->e[j];
+    /* another pointer to an equal string, or many domains: look it up */
+    return kp_tpcount_entry(&cc->s->counts[k], cc->s->cons[k].topology_key,
+                            v);
+}
+
+/* cc->dom: the domains of the constraints that have few. */
+static void
+few_domains(struct ps_count_ctx *cc, struct kp_arena *a)
+{
+    const struct pts_score_state *s = cc->s;
+    struct ps_domains *dom = kp_arena_alloc(a, (s->n + 1) * sizeof(*dom));
+    size_t k, i;
+
+    for (k = 0; k < s->n; k++) {
+        const struct kp_tpcount *m = &s->counts[k];
+
+        dom[k].n = 0;
+        if (m->base || m->nslots > PS_FEW_DOMAINS)
+            continue;
+        for (i = 0; i < m->cap; i++)
+            if (m->slots[i].key) {
+                dom[k].value[dom[k].n] = m->slots[i].value;
+                dom[k].e[dom[k].n++] = &m->slots[i];
+            }
+    }
+    cc->dom = dom;
+}
 
 /*
  * processAllNode's per-node part: what node i adds to each constraint's
@@ -150,7 +202,7 @@ ps_count_one(void *ctx, size_t i, struct kp_arena *a)
         v = label_or_empty(s, k, ni->node);
         if (!kp_spread_match_inclusion(t, c->pod, ni->node))
             continue;
-        out[k].e = kp_tpcount_entry(&s->counts[k], t->topology_key, v);
+        out[k].e = domain_entry(cc, k, v);
         if (!out[k].e)
             continue;
         out[k].n = s->ent[k] ? kp_selcount_node(s->ent[k], ni) :
@@ -173,6 +225,7 @@ count_all_nodes(const struct kp_cycle *c, struct pts_score_state *s)
 
     cc.c = c;
     cc.s = s;
+    few_domains(&cc, c->scratch);
     cc.out = kp_arena_alloc_uninit(c->scratch,
                                    (nn * s->n + 1) * sizeof(*cc.out));
     if (c->pool && nn >= KP_PREFILTER_PARALLEL_MIN)
