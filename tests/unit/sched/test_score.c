@@ -612,6 +612,19 @@ static const struct score_row ipa_rows[] = {
             T_POD("e1", "node1", SEC1, "") ","
             T_POD("e2", "node2", "", AFFX(STAY_S1_AWAY_S2)) ","
             T_POD("p", "", SEC1, "")), "node1 node2", {0, 0}},
+    /*
+     * Not upstream's: nodes with both keys a term names add the scores
+     * of both (Score ranges over topologyScore's keys): node1 8 - 5,
+     * node2 8, node3 0.
+     */
+    {"Affinity on region and anti-affinity on az of the same nodes: both "
+     "keys count",
+     T_LIST(T_NODE("node1", CHINA_AZ1) "," T_NODE("node2", CHINA ","
+            L("az", "az2")) "," T_NODE("node3", INDIA "," L("az", "az2"))
+            "," T_POD("e1", "node1", SEC1, "") ","
+            T_POD("e2", "node1", SEC2, "") ","
+            T_POD("p", "", SEC1, AFFX(STAY_S1_AWAY_S2))),
+     "node1 node2 node3", {37, 100, 0}},
 };
 
 /*

@@ -10,6 +10,7 @@
 #include "tpcount.h"
 
 #define HOST "kubernetes.io/hostname"
+#define ZONE "topology.kubernetes.io/zone"
 
 static void
 test_tpcount__two_clones_of_one_source_are_independent(void)
@@ -75,11 +76,53 @@ test_tpcount__same_tells_domains_apart(void)
     kp_arena_release(&ar);
 }
 
+/*
+ * PodTopologySpread PreScore's processAllNode finds each node's domain
+ * entry on the threads (kp_tpcount_entry) and adds to it afterwards
+ * (kp_tpcount_add_entry): the same counts and len() as kp_tpcount_add,
+ * and no entry for a value that is not a domain.
+ */
+static void
+test_tpcount__add_entry_counts_as_add(void)
+{
+    struct kp_tpcount m, ref;
+    struct kp_tpcount_slot *e1, *e2;
+    struct kp_arena ar;
+    char why[200];
+
+    kp_arena_init(&ar);
+    kp_tpcount_init(&m);
+    kp_tpcount_init(&ref);
+    kp_tpcount_add(&ar, &m, ZONE, "a", 0);
+    kp_tpcount_add(&ar, &m, ZONE, "b", 0);
+    kp_tpcount_add(&ar, &ref, ZONE, "a", 0);
+    kp_tpcount_add(&ar, &ref, ZONE, "b", 0);
+    CHECK(kp_tpcount_entry(&m, ZONE, "c") == NULL);
+    e1 = kp_tpcount_entry(&m, ZONE, "a");
+    e2 = kp_tpcount_entry(&m, ZONE, "b");
+    CHECK(e1 != NULL && e2 != NULL && e1 != e2);
+    kp_tpcount_add_entry(&m, e1, 3);
+    kp_tpcount_add_entry(&m, e1, 2);
+    kp_tpcount_add_entry(&m, e2, 0);
+    kp_tpcount_add(&ar, &ref, ZONE, "a", 3);
+    kp_tpcount_add(&ar, &ref, ZONE, "a", 2);
+    CHECK_EQ_INT(kp_tpcount_get(&m, ZONE, "a"), 5);
+    CHECK_EQ_INT(kp_tpcount_get(&m, ZONE, "b"), 0);
+    CHECK_EQ_INT(m.nonzero, 1);
+    CHECK_EQ_INT(m.used, 2);
+    CHECK(kp_tpcount_same(&m, &ref, true, why, sizeof(why)));
+    kp_tpcount_add_entry(&m, e1, -5);
+    CHECK_EQ_INT(kp_tpcount_get(&m, ZONE, "a"), 0);
+    CHECK_EQ_INT(m.nonzero, 0);
+    kp_arena_release(&ar);
+}
+
 int
 main(void)
 {
     RUN(test_tpcount__two_clones_of_one_source_are_independent);
     RUN(test_tpcount__zeroed_entry_leaves_len);
     RUN(test_tpcount__same_tells_domains_apart);
+    RUN(test_tpcount__add_entry_counts_as_add);
     return check_done();
 }

@@ -360,10 +360,12 @@ kp_selcount_recount(const struct kp_selcount_entry *e,
         for (i = 0; i < ni->npods; i++) {
             const struct kp_pod *q;
 
-            if (vt && strcmp(vt->ns[i], e->ns) != 0)
+            /* the same pointer first: namespaces are mostly interned */
+            if (vt && vt->ns[i] != e->ns && strcmp(vt->ns[i], e->ns) != 0)
                 continue;
             q = ni->pods[i];
-            if (q->deleting || strcmp(q->ns, e->ns) != 0)
+            if (q->deleting ||
+                (q->ns != e->ns && strcmp(q->ns, e->ns) != 0))
                 continue;
             if (kp_selector_matches(&e->sel, &q->labels))
                 count++;

@@ -142,6 +142,28 @@ kp_tpcount_add(struct kp_arena *a, struct kp_tpcount *m, const char *key,
         m->nonzero++;
 }
 
+struct kp_tpcount_slot *
+kp_tpcount_entry(const struct kp_tpcount *m, const char *key,
+                 const char *value)
+{
+    struct kp_tpcount_slot *s = find(m, key, value);
+
+    return s && s->key ? s : NULL;
+}
+
+void
+kp_tpcount_add_entry(struct kp_tpcount *m, struct kp_tpcount_slot *e,
+                     int64_t delta)
+{
+    int64_t old = e->n;
+
+    e->n += delta;
+    if (old != 0 && old + delta == 0)
+        m->nonzero--;
+    else if (old == 0 && old + delta != 0)
+        m->nonzero++;
+}
+
 void
 kp_tpcount_clone(struct kp_tpcount *dst, const struct kp_tpcount *src)
 {

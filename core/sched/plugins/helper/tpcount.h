@@ -52,6 +52,19 @@ int64_t kp_tpcount_get(const struct kp_tpcount *m, const char *key,
 /* Whether (key, value) has an entry (a domain, even with count 0). */
 bool kp_tpcount_has(const struct kp_tpcount *m, const char *key,
                     const char *value);
+/*
+ * The entry of (key, value) in m, which is not a clone, or NULL when
+ * absent: a lookup that only reads (several threads may call it), for
+ * kp_tpcount_add_entry later.
+ */
+struct kp_tpcount_slot *kp_tpcount_entry(const struct kp_tpcount *m,
+                                         const char *key, const char *value);
+/*
+ * kp_tpcount_add to an entry kp_tpcount_entry found in m; valid while m
+ * has gained no entry since (its slots have not moved).
+ */
+void kp_tpcount_add_entry(struct kp_tpcount *m, struct kp_tpcount_slot *e,
+                          int64_t delta);
 /* dst becomes a copy of src (an overlay: see above). */
 void kp_tpcount_clone(struct kp_tpcount *dst, const struct kp_tpcount *src);
 /*

@@ -16,9 +16,13 @@
  * incoming pod's namespace labels.  A pod whose terms do not parse fails
  * upstream's PreFilter first; a parse error here skips the plugin.
  */
+#include <stdatomic.h>
+#include <string.h>
+
 #include "config.h"
 #include "score.h"
 #include "podinfo.h"
+#include "pool.h"
 #include "selcount.h"
 #include "tpcount.h"
 
@@ -30,18 +34,60 @@ struct ipa_score_state {
     const unsigned char **aff_sel, **anti_sel;
     const struct kp_labels *ns_labels;  /* namespaceLabels */
     int64_t hard_weight;                /* args.HardPodAffinityWeight */
+    size_t nkeys;                       /* the topology keys in m */
+    const char **keys;
+    const char *const **kcol;           /* per key: label column or NULL */
 };
+
+/* one addition to topologyScore, kept for later (the node pass) */
+struct sc_rec {
+    const char *key, *value;
+    int64_t delta;
+};
+
+/*
+ * Where the additions go: straight into the map (defer false), or, on
+ * the pool's threads, into a node's list in the order the serial pass
+ * makes them, added node by node afterwards.
+ */
+struct sc_emit {
+    struct kp_arena *a;
+    struct kp_tpcount *m;
+    bool defer;
+    struct sc_rec *r;
+    size_t n, cap;
+};
+
+static void
+sc_add(struct sc_emit *em, const char *key, const char *value, int64_t delta)
+{
+    if (!em->defer) {
+        kp_tpcount_add(em->a, em->m, key, value, delta);
+        return;
+    }
+    if (em->n == em->cap) {
+        size_t cap = em->cap * 2 + 4;
+        struct sc_rec *r = kp_arena_alloc_uninit(em->a, cap * sizeof(*r));
+
+        if (em->n)
+            memcpy(r, em->r, em->n * sizeof(*r));
+        em->r = r;
+        em->cap = cap;
+    }
+    em->r[em->n].key = key;
+    em->r[em->n].value = value;
+    em->r[em->n++].delta = delta;
+}
 
 /* scoreMap.processTerm, once the term is known to match. */
 static void
-add_term(struct kp_arena *a, struct kp_tpcount *m,
-         const struct kp_affinity_term *t, const struct kp_node *node,
-         int64_t weight)
+add_term(struct sc_emit *em, const struct kp_affinity_term *t,
+         const struct kp_node *node, int64_t weight)
 {
     const char *v = kp_labels_get(&node->labels, t->topology_key);
 
     if (v)
-        kp_tpcount_add(a, m, t->topology_key, v, weight);
+        sc_add(em, t->topology_key, v, weight);
 }
 
 /*
@@ -49,7 +95,7 @@ add_term(struct kp_arena *a, struct kp_tpcount *m,
  * weight 0 takes each term's own weight (times sign).
  */
 static void
-process_existing_terms(struct kp_arena *a, struct kp_tpcount *m,
+process_existing_terms(struct sc_emit *em,
                        const struct kp_affinity_term *t, size_t n,
                        const char *owner_ns, const struct kp_pod *p,
                        const struct kp_labels *ns_labels,
@@ -61,7 +107,7 @@ process_existing_terms(struct kp_arena *a, struct kp_tpcount *m,
     n = kp_affinity_terms_usable(t, n);
     for (i = 0; i < n; i++)
         if (kp_existing_term_matches(&t[i], owner_ns, p, ns_labels))
-            add_term(a, m, &t[i], node,
+            add_term(em, &t[i], node,
                      (weight ? weight : t[i].weight) * sign);
 }
 
@@ -72,7 +118,7 @@ process_existing_terms(struct kp_arena *a, struct kp_tpcount *m,
  * one by one (ent NULL).
  */
 static void
-process_incoming_terms_node(struct kp_arena *a, struct kp_tpcount *m,
+process_incoming_terms_node(struct sc_emit *em,
                             const struct kp_affinity_term *t,
                             const unsigned char *const *sel, size_t n,
                             struct kp_selcount_entry *const *ent,
@@ -97,8 +143,7 @@ process_incoming_terms_node(struct kp_arena *a, struct kp_tpcount *m,
                 cnt += kp_incoming_term_matches(&t[i], sel ? sel[i] : NULL,
                                                 owner_ns, ni->pods[j]);
         if (cnt > 0)
-            kp_tpcount_add(a, m, t[i].topology_key, v,
-                           t[i].weight * sign * cnt);
+            sc_add(em, t[i].topology_key, v, t[i].weight * sign * cnt);
     }
 }
 
@@ -107,20 +152,18 @@ process_incoming_terms_node(struct kp_arena *a, struct kp_tpcount *m,
  * (those of the incoming pod are counted per node above).
  */
 static void
-process_existing_pod(struct kp_arena *a, struct ipa_score_state *st,
+process_existing_pod(struct sc_emit *em, const struct ipa_score_state *st,
                      const struct kp_pod *p, const struct kp_pod *q,
                      const struct kp_node *node)
 {
-    struct kp_tpcount *m = &st->m;
-
     if (node->labels.n == 0)
         return;
     if (st->hard_weight > 0)
-        process_existing_terms(a, m, q->affinity, q->naffinity, q->ns, p,
+        process_existing_terms(em, q->affinity, q->naffinity, q->ns, p,
                                st->ns_labels, node, st->hard_weight, 1);
-    process_existing_terms(a, m, q->pref_affinity, q->npref_affinity, q->ns,
+    process_existing_terms(em, q->pref_affinity, q->npref_affinity, q->ns,
                            p, st->ns_labels, node, 0, 1);
-    process_existing_terms(a, m, q->pref_anti_affinity,
+    process_existing_terms(em, q->pref_anti_affinity,
                            q->npref_anti_affinity, q->ns, p, st->ns_labels,
                            node, 0, -1);
 }
@@ -129,33 +172,134 @@ process_existing_pod(struct kp_arena *a, struct ipa_score_state *st,
  * processExistingPod's part that reads the existing pods' own terms, for
  * a node whose table groups them (selcount.h): each distinct term is
  * matched against the incoming pod once per cycle (memo: 0 not yet, 1
- * no, 2 yes) and adds its weight times the pods carrying it.
+ * no, 2 yes; the threads may race to fill an entry in: they find the
+ * same answer) and adds its weight times the pods carrying it.
  */
 static void
-existing_groups(struct kp_arena *a, struct ipa_score_state *st,
+existing_groups(struct sc_emit *em, const struct ipa_score_state *st,
                 const struct kp_cluster *cl, const struct kp_pod *p,
                 const struct kp_victim_table *vt, const struct kp_node *node,
-                unsigned char *memo)
+                _Atomic unsigned char *memo)
 {
     size_t g;
 
     for (g = 0; g < vt->ngrp; g++) {
         uint32_t id = vt->grp_id[g];
         const struct kp_term_ref *r = kp_term_get(cl, id);
+        unsigned char m;
         int64_t w;
 
         if (r->kind == KP_TERM_REQ_AFF && st->hard_weight <= 0)
             continue;
-        if (!memo[id])
-            memo[id] = (unsigned char)(1 + kp_existing_term_matches(
+        m = atomic_load_explicit(&memo[id], memory_order_relaxed);
+        if (!m) {
+            m = (unsigned char)(1 + kp_existing_term_matches(
                 r->t, r->owner_ns, p, st->ns_labels));
-        if (memo[id] != 2)
+            atomic_store_explicit(&memo[id], m, memory_order_relaxed);
+        }
+        if (m != 2)
             continue;
         w = r->kind == KP_TERM_REQ_AFF ? st->hard_weight :
             r->kind == KP_TERM_PREF_AFF ? (int64_t)r->t->weight :
             -(int64_t)r->t->weight;
-        add_term(a, &st->m, r->t, node, w * vt->grp_mult[g]);
+        add_term(em, r->t, node, w * vt->grp_mult[g]);
     }
+}
+
+/* The distinct topology keys of st->m, and their label columns. */
+static void
+score_keys(const struct kp_cycle *c, struct ipa_score_state *st)
+{
+    const struct kp_tpcount *m = &st->m;
+    size_t i, k, cap = 4;
+
+    st->nkeys = 0;
+    st->keys = kp_arena_alloc(c->scratch, cap * sizeof(*st->keys));
+    for (i = 0; i < m->cap; i++) {
+        const char *key = m->slots[i].key;
+
+        if (!key)
+            continue;
+        for (k = 0; k < st->nkeys; k++)
+            if (st->keys[k] == key || strcmp(st->keys[k], key) == 0)
+                break;
+        if (k < st->nkeys)
+            continue;
+        if (st->nkeys == cap) {
+            const char **keys = kp_arena_alloc(c->scratch,
+                                               2 * cap * sizeof(*keys));
+
+            memcpy(keys, st->keys, cap * sizeof(*keys));
+            st->keys = keys;
+            cap *= 2;
+        }
+        st->keys[st->nkeys++] = key;
+    }
+    st->kcol = kp_arena_alloc(c->scratch, (st->nkeys + 1) * sizeof(*st->kcol));
+    for (k = 0; k < st->nkeys; k++)
+        st->kcol[k] = kp_cluster_label_column(c->cl, st->keys[k]);
+}
+
+/* what PreScore's node pass reads */
+struct sc_node_ctx {
+    const struct kp_cycle *c;
+    const struct ipa_score_state *st;
+    bool own;                   /* the incoming pod has preferred terms */
+    struct kp_selcount_entry **aff_ent, **anti_ent;
+    const char *const **aff_col;
+    const char *const **anti_col;
+    _Atomic unsigned char *memo;
+    struct sc_emit *out;        /* by node, the pool's pass */
+};
+
+/* processExistingPod for the pods of node i. */
+static void
+score_node(const struct sc_node_ctx *nc, size_t i, struct sc_emit *em)
+{
+    const struct kp_cycle *c = nc->c;
+    const struct ipa_score_state *st = nc->st;
+    const struct kp_pod *p = c->pod;
+    const struct kp_node_info *ni = &c->cl->nodes[i];
+    const struct kp_victim_table *vt = kp_node_table(c->cl, (int)i);
+    size_t j;
+
+    if (ni->node->labels.n == 0)
+        return;
+    if (nc->own) {
+        process_incoming_terms_node(em, p->pref_affinity, st->aff_sel,
+                                    p->npref_affinity, nc->aff_ent,
+                                    nc->aff_col, p->ns, ni, 1);
+        process_incoming_terms_node(em, p->pref_anti_affinity, st->anti_sel,
+                                    p->npref_anti_affinity, nc->anti_ent,
+                                    nc->anti_col, p->ns, ni, -1);
+    }
+    if (vt && vt->grp_ready) {
+        existing_groups(em, st, c->cl, p, vt, ni->node, nc->memo);
+        return;
+    }
+    if (vt) {
+        for (j = 0; j < vt->naff; j++)
+            process_existing_pod(em, st, p, vt->aff[j], ni->node);
+        return;
+    }
+    for (j = 0; j < ni->npods; j++)
+        if (kp_pod_has_scored_affinity(ni->pods[j]))
+            process_existing_pod(em, st, p, ni->pods[j], ni->node);
+}
+
+static bool
+score_one(void *ctx, size_t i, struct kp_arena *a)
+{
+    const struct sc_node_ctx *nc = ctx;
+    struct sc_emit *em = &nc->out[i];
+
+    em->a = a;
+    em->m = NULL;
+    em->defer = true;
+    em->r = NULL;
+    em->n = em->cap = 0;
+    score_node(nc, i, em);
+    return false;
 }
 
 static bool
@@ -167,9 +311,10 @@ ipa_pre_score(const struct kp_score_nodes *f, void **state)
     struct kp_selcount_entry **aff_ent = NULL, **anti_ent = NULL;
     const char *const **aff_col = NULL;
     const char *const **anti_col = NULL;
-    unsigned char *memo;
+    _Atomic unsigned char *memo;
+    struct sc_node_ctx nc;
     const struct kp_pod *p;
-    size_t i, j;
+    size_t i, j, nterms;
     bool own;
 
     if (kp_pod_info_parse_error(c->scratch, c->pod))
@@ -199,7 +344,10 @@ ipa_pre_score(const struct kp_score_nodes *f, void **state)
      */
     p = c->pod;
     own = p->npref_affinity > 0 || p->npref_anti_affinity > 0;
-    memo = kp_arena_alloc(c->scratch, kp_term_count(c->cl) + 1);
+    nterms = kp_term_count(c->cl);
+    memo = kp_arena_alloc_uninit(c->scratch, (nterms + 1) * sizeof(*memo));
+    for (i = 0; i <= nterms; i++)
+        atomic_init(&memo[i], 0);
     if (own && p->npref_affinity + p->npref_anti_affinity <=
                KP_SELCOUNT_HOLD) {
         aff_ent = kp_arena_alloc(c->scratch, (p->npref_affinity + 1) *
@@ -225,46 +373,56 @@ ipa_pre_score(const struct kp_score_nodes *f, void **state)
                 c->cl, &p->pref_anti_affinity[j],
                 st->anti_sel ? st->anti_sel[j] : NULL, p->ns);
     }
-    for (i = 0; i < snap->nnodes; i++) {
-        const struct kp_node_info *ni = &c->cl->nodes[i];
-        const struct kp_victim_table *vt = kp_node_table(c->cl, (int)i);
+    nc.c = c;
+    nc.st = st;
+    nc.own = own;
+    nc.aff_ent = aff_ent;
+    nc.anti_ent = anti_ent;
+    nc.aff_col = aff_col;
+    nc.anti_col = anti_col;
+    nc.memo = memo;
+    if (!c->pool || snap->nnodes < KP_PREFILTER_PARALLEL_MIN) {
+        struct sc_emit em = {c->scratch, &st->m, false, NULL, 0, 0};
 
-        if (ni->node->labels.n == 0)
-            continue;
-        if (own) {
-            process_incoming_terms_node(c->scratch, &st->m, p->pref_affinity,
-                                        st->aff_sel, p->npref_affinity,
-                                        aff_ent, aff_col, p->ns, ni, 1);
-            process_incoming_terms_node(c->scratch, &st->m,
-                                        p->pref_anti_affinity, st->anti_sel,
-                                        p->npref_anti_affinity, anti_ent,
-                                        anti_col, p->ns, ni, -1);
-        }
-        if (vt && vt->grp_ready) {
-            existing_groups(c->scratch, st, c->cl, p, vt, ni->node, memo);
-            continue;
-        }
-        if (vt) {
-            for (j = 0; j < vt->naff; j++)
-                process_existing_pod(c->scratch, st, p, vt->aff[j],
-                                     ni->node);
-            continue;
-        }
-        for (j = 0; j < ni->npods; j++)
-            if (kp_pod_has_scored_affinity(ni->pods[j]))
-                process_existing_pod(c->scratch, st, p, ni->pods[j],
-                                     ni->node);
+        for (i = 0; i < snap->nnodes; i++)
+            score_node(&nc, i, &em);
+    } else {
+        nc.out = kp_arena_alloc(c->scratch, snap->nnodes * sizeof(*nc.out));
+        kp_pool_run(c->pool, snap->nnodes, 0, score_one, &nc, c->scratch);
+        for (i = 0; i < snap->nnodes; i++)
+            for (j = 0; j < nc.out[i].n; j++)
+                kp_tpcount_add(c->scratch, &st->m, nc.out[i].r[j].key,
+                               nc.out[i].r[j].value, nc.out[i].r[j].delta);
     }
-    *state = &st->m;
+    score_keys(c, st);
+    *state = st;
     return st->m.used > 0;
 }
 
+/*
+ * Score: for each topology key of topologyScore, the node's value's
+ * score (interpodaffinity/scoring.go, Score: range over
+ * s.topologyScore, node.Labels[tpKey]); the same sum as over every label
+ * of the node, without looking up the labels no term names.
+ */
 static int64_t
 ipa_score(const struct kp_score_nodes *f, void *state, size_t idx)
 {
     const struct kp_node_info *ni = kp_score_node_info(f, idx);
+    const struct ipa_score_state *st = state;
+    int64_t sum = 0;
+    size_t k;
 
-    return kp_tpcount_sum_labels(state, &ni->node->labels);
+    if (st->m.nonzero == 0)
+        return 0;
+    for (k = 0; k < st->nkeys; k++) {
+        const char *v = st->kcol[k] ? st->kcol[k][ni->node->index] :
+                        kp_labels_get(&ni->node->labels, st->keys[k]);
+
+        if (v)
+            sum += kp_tpcount_get(&st->m, st->keys[k], v);
+    }
+    return sum;
 }
 
 static void

@@ -18,6 +18,7 @@
 #include "score.h"
 #include "selcount.h"
 #include "spread.h"
+#include "pool.h"
 #include "tpcount.h"
 
 struct pts_score_state {
@@ -100,30 +101,143 @@ init_state(const struct kp_score_nodes *f, struct pts_score_state *s)
     }
 }
 
-/* PreScore's processAllNode: matching pods of the known domains. */
+/* what one node adds to one constraint's counts */
+struct ps_count {
+    struct kp_tpcount_slot *e;  /* the domain's entry; NULL: nothing */
+    int64_t n;
+};
+
+/*
+ * A constraint's domains by value pointer, when it has few: the nodes
+ * of a zone share the pointer of its value (kp_cluster_label_column),
+ * so most nodes find their domain's entry without hashing the pair.
+ */
+#define PS_FEW_DOMAINS 8
+
+struct ps_domains {
+    size_t n;                   /* 0: look every value up */
+    const char *value[PS_FEW_DOMAINS];
+    struct kp_tpcount_slot *e[PS_FEW_DOMAINS];
+};
+
+struct ps_count_ctx {
+    const struct kp_cycle *c;
+    const struct pts_score_state *s;
+    const struct ps_domains *dom;       /* per constraint */
+    struct ps_count *out;       /* nnodes x s->n */
+};
+
+/* The entry of constraint k's domain v (kp_tpcount_entry's answer). */
+static struct kp_tpcount_slot *
+domain_entry(const struct ps_count_ctx *cc, size_t k, const char *v)
+{
+    const struct ps_domains *d = &cc->dom[k];
+    size_t j;
+
+    for (j = 0; j < d->n; j++)
+        if (d->value[j] == v)
+            return d->e[j];
+    /* another pointer to an equal string, or many domains: look it up */
+    return kp_tpcount_entry(&cc->s->counts[k], cc->s->cons[k].topology_key,
+                            v);
+}
+
+/* cc->dom: the domains of the constraints that have few. */
+static void
+few_domains(struct ps_count_ctx *cc, struct kp_arena *a)
+{
+    const struct pts_score_state *s = cc->s;
+    struct ps_domains *dom = kp_arena_alloc(a, (s->n + 1) * sizeof(*dom));
+    size_t k, i;
+
+    for (k = 0; k < s->n; k++) {
+        const struct kp_tpcount *m = &s->counts[k];
+
+        dom[k].n = 0;
+        if (m->base || m->nslots > PS_FEW_DOMAINS)
+            continue;
+        for (i = 0; i < m->cap; i++)
+            if (m->slots[i].key) {
+                dom[k].value[dom[k].n] = m->slots[i].value;
+                dom[k].e[dom[k].n++] = &m->slots[i];
+            }
+    }
+    cc->dom = dom;
+}
+
+/*
+ * processAllNode's per-node part: what node i adds to each constraint's
+ * counts, and the entry it adds to (found here, so that the additions
+ * afterwards need no lookup).  Reads only (s->counts is complete before
+ * this pass and gains no entry during it): the nodes may be counted on
+ * several threads.
+ */
+static bool
+ps_count_one(void *ctx, size_t i, struct kp_arena *a)
+{
+    const struct ps_count_ctx *cc = ctx;
+    const struct kp_cycle *c = cc->c;
+    const struct pts_score_state *s = cc->s;
+    const struct kp_node_info *ni = &c->cl->nodes[i];
+    struct ps_count *out = &cc->out[i * s->n];
+    size_t k;
+
+    (void)a;
+    for (k = 0; k < s->n; k++)
+        out[k].e = NULL;
+    if (s->require_all && !node_has_keys(s, ni->node))
+        return false;
+    for (k = 0; k < s->n; k++) {
+        const struct kp_spread_tsc *t = &s->cons[k];
+        const char *v;
+
+        /*
+         * initPreScoreState gives the hostname constraints no domain
+         * ("per-node counts are calculated during Score"), so
+         * processAllNode's lookup of their value never finds one: the
+         * lookup is skipped, the answer is the same.
+         */
+        if (is_hostname(t))
+            continue;
+        v = label_or_empty(s, k, ni->node);
+        if (!kp_spread_match_inclusion(t, c->pod, ni->node))
+            continue;
+        out[k].e = domain_entry(cc, k, v);
+        if (!out[k].e)
+            continue;
+        out[k].n = s->ent[k] ? kp_selcount_node(s->ent[k], ni) :
+                   kp_spread_count_matching(ni, &t->selector, c->pod->ns);
+    }
+    return false;
+}
+
+/*
+ * PreScore's processAllNode: matching pods of the known domains, every
+ * node counted on the cycle's threads as upstream (parallelize.Until),
+ * then added to the entries found, in node order, as the serial pass
+ * would.
+ */
 static void
 count_all_nodes(const struct kp_cycle *c, struct pts_score_state *s)
 {
-    size_t i, k;
+    size_t nn = c->cl->snap->nnodes, i, k;
+    struct ps_count_ctx cc;
 
-    for (i = 0; i < c->cl->snap->nnodes; i++) {
-        const struct kp_node_info *ni = &c->cl->nodes[i];
-
-        if (s->require_all && !node_has_keys(s, ni->node))
-            continue;
-        for (k = 0; k < s->n; k++) {
-            const struct kp_spread_tsc *t = &s->cons[k];
-            const char *v = label_or_empty(s, k, ni->node);
-
-            if (!kp_spread_match_inclusion(t, c->pod, ni->node) ||
-                !kp_tpcount_has(&s->counts[k], t->topology_key, v))
-                continue;
-            kp_tpcount_add(c->scratch, &s->counts[k], t->topology_key, v,
-                           s->ent[k] ? kp_selcount_node(s->ent[k], ni) :
-                           kp_spread_count_matching(ni, &t->selector,
-                                                    c->pod->ns));
-        }
-    }
+    cc.c = c;
+    cc.s = s;
+    few_domains(&cc, c->scratch);
+    cc.out = kp_arena_alloc_uninit(c->scratch,
+                                   (nn * s->n + 1) * sizeof(*cc.out));
+    if (c->pool && nn >= KP_PREFILTER_PARALLEL_MIN)
+        kp_pool_run(c->pool, nn, 0, ps_count_one, &cc, c->scratch);
+    else
+        for (i = 0; i < nn; i++)
+            ps_count_one(&cc, i, c->scratch);
+    for (i = 0; i < nn; i++)
+        for (k = 0; k < s->n; k++)
+            if (cc.out[i * s->n + k].e)
+                kp_tpcount_add_entry(&s->counts[k], cc.out[i * s->n + k].e,
+                                     cc.out[i * s->n + k].n);
 }
 
 static bool
