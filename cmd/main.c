@@ -297,10 +297,12 @@ main(int argc, char **argv)
         struct kp_buf b;
 
         kp_buf_init(&b);
-        kp_term_escape(&b, r.regressions.data, r.regressions.len,
-                       KP_TERM_KEEP_LINES);
-        kp_term_escape(&b, r.fail_notes.data, r.fail_notes.len,
-                       KP_TERM_KEEP_LINES);
+        if (r.regressions.len)
+            kp_term_escape(&b, r.regressions.data, r.regressions.len,
+                           KP_TERM_KEEP_LINES);
+        if (r.fail_notes.len)
+            kp_term_escape(&b, r.fail_notes.data, r.fail_notes.len,
+                           KP_TERM_KEEP_LINES);
         fwrite(b.data, 1, b.len, stderr);
         kp_buf_release(&b);
     }
