@@ -13,8 +13,7 @@ kp_format_rfc3339(int64_t ns, char *buf, size_t n)
     struct tm tm;
 
     /* metav1.Time has whole seconds: a fraction is cut, toward the past */
-    t = (time_t)(ns >= 0 ? ns / 1000000000 : -((-ns + 999999999) /
-                                                1000000000));
+    t = (time_t)(ns / 1000000000 - (ns % 1000000000 < 0 ? 1 : 0));
     if (!gmtime_r(&t, &tm) ||
         strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
         snprintf(buf, n, "0001-01-01T00:00:00Z");
