@@ -16,7 +16,6 @@
  */
 #include "recorder.h"
 
-#include <dirent.h>
 #include <stdarg.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -348,18 +347,6 @@ on_event(void *ctx, const char *resource, const char *kind,
 
 /* ---- the ring ----------------------------------------------------------- */
 
-struct epoch {
-    char stamp[40];
-    long long ms, bytes;
-};
-
-static int
-cmp_epoch(const void *a, const void *b)
-{
-    return strcmp(((const struct epoch *)a)->stamp,
-                  ((const struct epoch *)b)->stamp);
-}
-
 static long long
 file_size(const char *dir, const char *prefix, const char *stamp,
           const char *suffix)
@@ -393,50 +380,28 @@ remove_epoch(const struct recorder *rc, const char *stamp)
 static void
 prune(struct recorder *rc)
 {
-    DIR *d = opendir(rc->dir);
-    struct dirent *de;
-    struct epoch *e = NULL;
-    size_t n = 0, cap = 0, i, first = 0;
-    long long total = 0, now = wall_ms();
+    struct kp_recording_epoch *e = NULL;
+    struct kp_error err;
+    long long *bytes, total = 0, now = wall_ms();
+    size_t n = 0, i;
 
-    if (!d)
+    if (kp_recording_epochs(rc->dir, &e, &n, &err) < 0 || n == 0) {
+        free(e);
         return;
-    while ((de = readdir(d)) != NULL) {
-        const char *nm = de->d_name;
-        size_t len = strlen(nm);
-
-        if (strncmp(nm, "snapshot-", 9) != 0 || len < 15 ||
-            strcmp(nm + len - 5, ".json") != 0 || len - 14 >= 40)
-            continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 16;
-            e = kp_xrealloc(e, cap * sizeof(*e));
-        }
-        memcpy(e[n].stamp, nm + 9, len - 14);
-        e[n].stamp[len - 14] = '\0';
-        if (kp_recording_parse_stamp(e[n].stamp, &e[n].ms) < 0)
-            continue;
-        e[n].bytes = file_size(rc->dir, "snapshot-", e[n].stamp, ".json") +
-                     file_size(rc->dir, "changes-", e[n].stamp, ".jsonl");
-        total += e[n].bytes;
-        n++;
     }
-    closedir(d);
-    if (n)
-        qsort(e, n, sizeof(*e), cmp_epoch);
-    for (i = 0; i + 1 < n; i++) {
-        bool is_current = strcmp(e[i].stamp, rc->stamp) == 0;
-
-        if (is_current)
-            break;
+    bytes = kp_xcalloc(n, sizeof(*bytes));
+    for (i = 0; i < n; i++) {
+        bytes[i] = file_size(rc->dir, "snapshot-", e[i].stamp, ".json") +
+                   file_size(rc->dir, "changes-", e[i].stamp, ".jsonl");
+        total += bytes[i];
+    }
+    for (i = 0; i + 1 < n && strcmp(e[i].stamp, rc->stamp) != 0; i++)
         if (total > rc->max_disk ||
             (rc->max_age_ms > 0 && e[i + 1].ms < now - rc->max_age_ms)) {
             remove_epoch(rc, e[i].stamp);
-            total -= e[i].bytes;
-            first = i + 1;
+            total -= bytes[i];
         }
-    }
-    (void)first;
+    free(bytes);
     free(e);
 }
 

@@ -232,11 +232,6 @@ kp_recorded_event(const cJSON *ev)
 
 /* ---- the state at a moment ---------------------------------------------- */
 
-struct epoch {
-    char stamp[40];
-    long long ms;
-};
-
 /* One object of the state, in the order objects first appeared. */
 struct entry {
     char *key;
@@ -257,17 +252,17 @@ struct state {
 static int
 cmp_epoch(const void *a, const void *b)
 {
-    return strcmp(((const struct epoch *)a)->stamp,
-                  ((const struct epoch *)b)->stamp);
+    return strcmp(((const struct kp_recording_epoch *)a)->stamp,
+                  ((const struct kp_recording_epoch *)b)->stamp);
 }
 
-static int
-list_epochs(const char *dir, struct epoch **out, size_t *nout,
-            struct kp_error *err)
+int
+kp_recording_epochs(const char *dir, struct kp_recording_epoch **out,
+                    size_t *nout, struct kp_error *err)
 {
     DIR *d = opendir(dir);
     struct dirent *de;
-    struct epoch *e = NULL;
+    struct kp_recording_epoch *e = NULL;
     size_t n = 0, cap = 0;
 
     if (!d)
@@ -507,7 +502,7 @@ int
 kp_recording_load(struct kp_snapshot *s, const char *dir,
                   const struct kp_recording_query *q, struct kp_error *err)
 {
-    struct epoch *ep = NULL;
+    struct kp_recording_epoch *ep = NULL;
     struct state st;
     size_t n = 0, i, pick;
     long long at = q->at_ms;
@@ -521,7 +516,7 @@ kp_recording_load(struct kp_snapshot *s, const char *dir,
     kp_strmap_init(&st.index);
     kp_strmap_init(&st.restored);
     kp_arena_init(&st.keys);
-    if (list_epochs(dir, &ep, &n, err) < 0)
+    if (kp_recording_epochs(dir, &ep, &n, err) < 0)
         goto out;
     if (n == 0) {
         kp_errorf(err, KP_EXIT_ERROR, "%s: the recording holds no snapshot "

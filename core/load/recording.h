@@ -37,6 +37,19 @@ int kp_parse_duration(const char *flag, const char *text, long long *ms,
 /* The wall clock, ms since the epoch (--since counts back from it). */
 long long kp_recording_now_ms(void);
 
+/* One snapshot of a recording: the epoch it starts (recorder.h). */
+struct kp_recording_epoch {
+    char stamp[40];             /* of its file names */
+    long long ms;               /* when it was taken */
+};
+
+/*
+ * The snapshots of the recording in dir, oldest first (*out malloc'ed,
+ * NULL when none); -1 with err set when dir cannot be read.
+ */
+int kp_recording_epochs(const char *dir, struct kp_recording_epoch **out,
+                        size_t *n, struct kp_error *err);
+
 /* Whether dir holds a recording (its marker file). */
 bool kp_recording_is_dir(const char *dir);
 
