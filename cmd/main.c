@@ -98,6 +98,7 @@ struct progress_state {
     const char *phase;
     struct timespec last;
     bool shown;
+    bool counted;               /* the phase's count was shown once */
 };
 
 static void
@@ -106,6 +107,7 @@ show_progress(void *ctx, const char *phase, size_t done, size_t total)
     struct progress_state *ps = ctx;
     struct timespec now;
     long ms;
+    bool same;
 
     if (!phase) {
         if (ps->shown)
@@ -117,8 +119,14 @@ show_progress(void *ctx, const char *phase, size_t done, size_t total)
     clock_gettime(CLOCK_MONOTONIC, &now);
     ms = (long)(now.tv_sec - ps->last.tv_sec) * 1000 +
          (now.tv_nsec - ps->last.tv_nsec) / 1000000;
-    if (ps->phase && strcmp(ps->phase, phase) == 0 && ms < 100)
+    /*
+     * A phase's updates at most every 100 ms, but its first count always
+     * (a short phase would otherwise never show one)
+     */
+    same = ps->phase && strcmp(ps->phase, phase) == 0;
+    if (same && ms < 100 && (ps->counted || !total))
         return;
+    ps->counted = (same && ps->counted) || total != 0;
     ps->phase = phase;
     ps->last = now;
     ps->shown = true;
@@ -231,7 +239,7 @@ main(int argc, char **argv)
     struct kp_run_result r;
     struct kp_error err = {0, ""};
     struct kp_buf help;
-    struct progress_state ps = {NULL, {0, 0}, false};
+    struct progress_state ps = {NULL, {0, 0}, false, false};
     size_t printed = 0;
     const char *command;
     bool explain;
