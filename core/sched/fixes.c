@@ -323,7 +323,8 @@ try_requests(struct fixer *f)
 
     kp_buf_init(&aw);
     kp_buf_init(&aj);
-    memcpy(all, old.e, old.n * sizeof(*all));
+    if (old.n)
+        memcpy(all, old.e, old.n * sizeof(*all));
     for (r = 0; r < old.n && !done(f); r++) {
         int id = old.e[r].id;
         int64_t want = old.e[r].value, best;
