@@ -17,52 +17,11 @@ snapshot=$1
 shift
 work=${WORK:-$(mktemp -d /tmp/kp-live-rss-XXXXXX)}
 read -r -a args <<<"${ARGS:--A -o json}"
-mkdir -p "$work/fixtures"
-
-# one List file per resource, as fake_apiserver.py reads them
-[ "$work/fixtures/pods.json" -nt "$snapshot" ] ||
-python3 - "$snapshot" "$work/fixtures" <<'EOF'
-import json, sys
-names = {"Node": "nodes", "Pod": "pods",
-         "PodDisruptionBudget": "poddisruptionbudgets",
-         "PriorityClass": "priorityclasses", "Namespace": "namespaces"}
-out = {}
-for it in json.load(open(sys.argv[1]))["items"]:
-    out.setdefault(names.get(it.get("kind"), "other"), []).append(it)
-for name, items in out.items():
-    with open("%s/%s.json" % (sys.argv[2], name), "w") as f:
-        json.dump({"kind": "List", "apiVersion": "v1", "items": items}, f)
-    print("  %s: %d" % (name, len(items)), file=sys.stderr)
-EOF
-
-sh "$root/tests/helpers/make_certs.sh" "$work/pki" >/dev/null 2>&1
-rm -f "$work/port"
-python3 "$root/tests/helpers/fake_apiserver.py" --certs "$work/pki" \
-    --fixtures "$work/fixtures" --port-file "$work/port" --token bench \
-    --lifetime 3600 >/dev/null 2>&1 &
-server=$!
+# shellcheck source=bench/fake_server.bash
+. "$root/bench/fake_server.bash"
+bench_serve "$snapshot" "$work"
+server=$SERVER_PID
 trap 'kill $server 2>/dev/null || true' EXIT
-for _ in $(seq 600); do
-    [ -s "$work/port" ] && break
-    sleep 0.1
-done
-cat >"$work/kubeconfig" <<EOF
-apiVersion: v1
-kind: Config
-current-context: bench
-clusters:
-- name: fake
-  cluster:
-    server: https://127.0.0.1:$(cat "$work/port")
-    certificate-authority: $work/pki/ca.crt
-contexts:
-- name: bench
-  context: {cluster: fake, user: bench}
-users:
-- name: bench
-  user: {token: bench}
-EOF
-chmod 600 "$work/kubeconfig"
 
 i=0
 for bin in "$@"; do

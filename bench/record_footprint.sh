@@ -15,46 +15,13 @@ seconds=${2:-30}
 nevents=${3:-10000}
 bin=${BIN:-$root/build/kubectl-preempt}
 work=${WORK:-$(mktemp -d /tmp/kp-record-XXXXXX)}
-mkdir -p "$work/fixtures"
-[ "$work/fixtures/pods.json" -nt "$snapshot" ] ||
-python3 - "$snapshot" "$work/fixtures" <<'PY'
-import json, sys
-names = {"Node": "nodes", "Pod": "pods",
-         "PodDisruptionBudget": "poddisruptionbudgets",
-         "PriorityClass": "priorityclasses", "Namespace": "namespaces"}
-out = {}
-for it in json.load(open(sys.argv[1]))["items"]:
-    out.setdefault(names.get(it.get("kind"), "other"), []).append(it)
-for name, items in out.items():
-    with open("%s/%s.json" % (sys.argv[2], name), "w") as f:
-        json.dump({"kind": "List", "apiVersion": "v1", "items": items}, f)
-PY
-sh "$root/tests/helpers/make_certs.sh" "$work/pki" >/dev/null 2>&1
+mkdir -p "$work"
 : >"$work/events.jsonl"
-rm -f "$work/port"
-python3 "$root/tests/helpers/fake_apiserver.py" --certs "$work/pki" \
-    --fixtures "$work/fixtures" --port-file "$work/port" --token bench \
-    --watch-events "$work/events.jsonl" --lifetime 3600 >/dev/null 2>&1 &
-server=$!
+# shellcheck source=bench/fake_server.bash
+. "$root/bench/fake_server.bash"
+bench_serve "$snapshot" "$work" --watch-events "$work/events.jsonl"
+server=$SERVER_PID
 trap 'kill $server 2>/dev/null || true' EXIT
-for _ in $(seq 600); do [ -s "$work/port" ] && break; sleep 0.1; done
-cat >"$work/kubeconfig" <<KC
-apiVersion: v1
-kind: Config
-current-context: bench
-clusters:
-- name: fake
-  cluster:
-    server: https://127.0.0.1:$(cat "$work/port")
-    certificate-authority: $work/pki/ca.crt
-contexts:
-- name: bench
-  context: {cluster: fake, user: bench}
-users:
-- name: bench
-  user: {token: bench}
-KC
-chmod 600 "$work/kubeconfig"
 rm -rf "$work/rec"
 /usr/bin/time -v -o "$work/record.time" "$bin" record \
     --kubeconfig "$work/kubeconfig" --dir "$work/rec" 2>"$work/record.err" &

@@ -17,6 +17,7 @@
 
 #include "arena.h"
 #include "json_util.h"
+#include "read_file.h"
 #include "strmap.h"
 
 /* A changes line is one object: the loader's limit, and some room. */
@@ -374,43 +375,6 @@ restore(struct state *st, const cJSON *obj)
     st->rkeys[st->nrkeys++] = key;
 }
 
-static char *
-read_whole(const char *path, size_t *len, struct kp_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-
-    if (!f) {
-        kp_errorf(err, KP_EXIT_ERROR, "cannot open '%s': %s", path,
-                  strerror(errno));
-        return NULL;
-    }
-    for (;;) {
-        size_t got;
-
-        if (cap - n < 65536) {
-            cap = cap ? cap * 2 : 1 << 20;
-            buf = kp_xrealloc(buf, cap + 1);
-        }
-        got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        kp_errorf(err, KP_EXIT_ERROR, "cannot read '%s': %s", path,
-                  strerror(errno));
-        fclose(f);
-        free(buf);
-        return NULL;
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 /*
  * Apply (apply != 0) the changes of one epoch recorded up to at_ms, and
  * keep (from_ms > 0) the pods and events deleted, and events seen, from
@@ -510,7 +474,7 @@ kp_recording_load(struct kp_snapshot *s, const char *dir,
     char *text = NULL, *out = NULL;
     size_t len = 0;
     cJSON *root = NULL, *items, *it;
-    int r = -1;
+    int r = -1, rc;
 
     memset(&st, 0, sizeof(st));
     kp_strmap_init(&st.index);
@@ -539,9 +503,13 @@ kp_recording_load(struct kp_snapshot *s, const char *dir,
     pick--;
     snprintf(path, sizeof(path), "%s/snapshot-%s.json", dir,
              ep[pick].stamp);
-    text = read_whole(path, &len, err);
-    if (!text)
+    /* a snapshot has no cap of its own, as a -f file has none */
+    rc = kp_read_file(path, (size_t)-2, 0, &text, &len);
+    if (rc != 0) {
+        kp_errorf(err, KP_EXIT_ERROR, "cannot read '%s': %s", path,
+                  strerror(rc));
         goto out;
+    }
     root = cJSON_ParseWithLength(text, len);
     free(text);
     text = NULL;

@@ -69,6 +69,20 @@ emit() {
         >>"$EVENTS"
 }
 
+# emit_changes N: N MODIFIED events of batch/worker-0 at once, labelled
+# n=0 .. n=N-1 (a burst faster than the recorder writes)
+emit_changes() {
+    python3 - "$EVENTS" "$(pod_json batch worker-0)" "$1" <<'PY'
+import json, sys
+p = json.loads(sys.argv[2])
+with open(sys.argv[1], "a") as f:
+    for i in range(int(sys.argv[3])):
+        p["metadata"]["labels"] = {"n": str(i)}
+        f.write(json.dumps({"resource": "pods", "type": "MODIFIED",
+                            "object": p}) + "\n")
+PY
+}
+
 pod_json() {   # pod_json NAMESPACE NAME (from the live fixture)
     python3 -c 'import json,sys
 for p in json.load(open(sys.argv[1]))["items"]:
@@ -209,15 +223,7 @@ print(json.dumps(p))')
 @test "a burst faster than the disk: every change recorded, in order" {
     need python3
     start_recorder
-    python3 - "$EVENTS" "$(pod_json batch worker-0)" <<'PY'
-import json, sys
-p = json.loads(sys.argv[2])
-with open(sys.argv[1], "a") as f:
-    for i in range(3000):
-        p["metadata"]["labels"] = {"n": str(i)}
-        f.write(json.dumps({"resource": "pods", "type": "MODIFIED",
-                            "object": p}) + "\n")
-PY
+    emit_changes 3000
     wait_lines "$REC/changes-*.jsonl" 3000
     stop_recorder
     run bash -c "grep -o '\"labels\":{\"n\":\"[0-9]*\"}' '$REC'/changes-*.jsonl |
@@ -231,15 +237,7 @@ PY
 @test "kill -9 while changes are written: the recording loads, cut line and all" {
     need python3
     start_recorder
-    python3 - "$EVENTS" "$(pod_json batch worker-0)" <<'PY'
-import json, sys
-p = json.loads(sys.argv[2])
-with open(sys.argv[1], "a") as f:
-    for i in range(3000):
-        p["metadata"]["labels"] = {"n": str(i)}
-        f.write(json.dumps({"resource": "pods", "type": "MODIFIED",
-                            "object": p}) + "\n")
-PY
+    emit_changes 3000
     wait_lines "$REC/changes-*.jsonl" 200
     stop_recorder KILL
     run --separate-stderr "$KP" -f "$REC" -o name
@@ -255,15 +253,7 @@ PY
 @test "a full disk (a file size limit): writes fail whole, the recording loads" {
     need python3
     RECORD_PREFIX="prlimit --fsize=65536" start_recorder
-    python3 - "$EVENTS" "$(pod_json batch worker-0)" <<'PY'
-import json, sys
-p = json.loads(sys.argv[2])
-with open(sys.argv[1], "a") as f:
-    for i in range(2000):
-        p["metadata"]["labels"] = {"n": str(i)}
-        f.write(json.dumps({"resource": "pods", "type": "MODIFIED",
-                            "object": p}) + "\n")
-PY
+    emit_changes 2000
     for _ in $(seq 100); do
         grep -q 'cannot write the changes file' "$RECERR" && break
         sleep 0.1

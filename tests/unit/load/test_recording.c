@@ -4,6 +4,7 @@
  * newest snapshot at or before it, the changes after it in order, what
  * was deleted in explain's window restored, a line cut by a crash.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -88,25 +89,30 @@ test_durations(void)
     "\"type\":\"" type "\",\"object\":{\"apiVersion\":\"v1\",\"kind\":" \
     "\"Node\",\"metadata\":{\"name\":\"" name "\"}}}\n"
 
-/* The node names of the recording at `at` (ms), space separated. */
+/*
+ * The names of the recording's nodes (pods: its pods) at `at` (ms), with
+ * what was deleted from `from` on, space separated; the error instead.
+ */
 static const char *
-nodes_at(long long at, long long from, size_t *nwarn)
+names_at(bool pods, long long at, long long from, size_t *nwarn)
 {
     static char out[4200];
     struct kp_recording_query q = {at, from};
     struct kp_snapshot s;
     struct kp_error e;
-    size_t i;
+    size_t i, n;
 
     out[0] = '\0';
     kp_snapshot_init(&s);
     if (kp_recording_load(&s, tmpdir, &q, &e) < 0) {
         snprintf(out, sizeof(out), "error: %s", e.msg);
     } else {
-        for (i = 0; i < s.nnodes; i++) {
+        n = pods ? s.npods : s.nnodes;
+        for (i = 0; i < n; i++) {
             if (i)
                 strncat(out, " ", sizeof(out) - strlen(out) - 1);
-            strncat(out, s.nodes[i]->name, sizeof(out) - strlen(out) - 1);
+            strncat(out, pods ? s.pods[i]->name : s.nodes[i]->name,
+                    sizeof(out) - strlen(out) - 1);
         }
     }
     if (nwarn)
@@ -114,6 +120,9 @@ nodes_at(long long at, long long from, size_t *nwarn)
     kp_snapshot_release(&s);
     return out;
 }
+
+#define nodes_at(at, from, nwarn) names_at(false, at, from, nwarn)
+#define pods_at(at, from) names_at(true, at, from, NULL)
 
 static void
 test_moments(void)
@@ -153,30 +162,6 @@ test_moments(void)
     "[{\"name\":\"c\"}]}}"
 #define PODLINE(t, type, name) "{\"time\":\"1970-01-01T00:00:" t "Z\"," \
     "\"type\":\"" type "\",\"object\":" POD(name) "}\n"
-
-static const char *
-pods_at(long long at, long long from)
-{
-    static char out[4200];
-    struct kp_recording_query q = {at, from};
-    struct kp_snapshot s;
-    struct kp_error e;
-    size_t i;
-
-    out[0] = '\0';
-    kp_snapshot_init(&s);
-    if (kp_recording_load(&s, tmpdir, &q, &e) < 0) {
-        snprintf(out, sizeof(out), "error: %s", e.msg);
-    } else {
-        for (i = 0; i < s.npods; i++) {
-            if (i)
-                strncat(out, " ", sizeof(out) - strlen(out) - 1);
-            strncat(out, s.pods[i]->name, sizeof(out) - strlen(out) - 1);
-        }
-    }
-    kp_snapshot_release(&s);
-    return out;
-}
 
 /* explain's window: pods deleted in it come back as last seen */
 static void
