@@ -13,6 +13,7 @@
 #include "json_util.h"
 #include "quantity.h"
 #include "snapshot.h"
+#include "snapshot_load.h"
 #include "toleration_index.h"
 
 #define TMP_MAX 64

@@ -26,6 +26,7 @@
 
 #include "arena.h"
 #include "shortcut.h"
+#include "snapshot_load.h"
 #include "yaml_json.h"
 
 /* as snapshot.c's limit on one input */

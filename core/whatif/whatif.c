@@ -20,6 +20,7 @@
 #include "preemption.h"
 #include "report.h"
 #include "selector_parse.h"
+#include "snapshot_load.h"
 #include "yaml_json.h"
 
 #define KP_TAINT_UNSCHEDULABLE "node.kubernetes.io/unschedulable"

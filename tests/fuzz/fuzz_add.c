@@ -30,6 +30,7 @@
 #include "report.h"
 #include "simulate.h"
 #include "snapshot.h"
+#include "snapshot_load.h"
 #include "memfd_input.h"
 
 #define MAX_ANALYZE 200
