@@ -113,7 +113,8 @@ int kp_snapshot_add_event(struct kp_snapshot *s, const cJSON *obj,
                           const char *source, struct kp_error *err);
 void kp_snapshot_note_disruption(struct kp_snapshot *s, const cJSON *obj,
                                  const struct kp_pod *p);
-/* whatif.c: what a drain reads, the mirror annotation and emptyDir. */
+/* decode_pod.c: what a drain reads, the mirror annotation and emptyDir
+ * (kubectl drain's filters, k8s.io/kubectl/pkg/drain/filters.go). */
 int kp_whatif_decode_pod(struct kp_snapshot *s, const cJSON *md,
                          const cJSON *spec, struct kp_pod *p,
                          struct kp_error *err);

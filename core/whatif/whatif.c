@@ -26,27 +26,6 @@
 #define KP_TAINT_UNSCHEDULABLE "node.kubernetes.io/unschedulable"
 #define KP_MAX_ADD_NODE_COUNT 1000
 
-/* ---- decoding (decode_pod.c) ---- */
-
-int
-kp_whatif_decode_pod(struct kp_snapshot *s, const cJSON *md,
-                     const cJSON *spec, struct kp_pod *p,
-                     struct kp_error *err)
-{
-    const cJSON *ann = NULL, *vols = NULL, *it;
-
-    (void)s;
-    if (md && kp_json_obj(md, "annotations", &ann, err) < 0)
-        return kp_error_path(err, "metadata.annotations");
-    p->mirror = ann && kp_json_get(ann, "kubernetes.io/config.mirror");
-    if (spec && kp_json_arr(spec, "volumes", &vols, err) < 0)
-        return kp_error_path(err, "spec");
-    cJSON_ArrayForEach(it, vols)
-        if (cJSON_IsObject(it) && kp_json_get(it, "emptyDir"))
-            p->local_storage = true;
-    return 0;
-}
-
 bool
 kp_pod_is_added(const struct kp_pod *p)
 {
