@@ -41,7 +41,8 @@ CROSS_PKGS = gcc-aarch64-linux-gnu qemu-user debootstrap
 PLUGIN_DIRS = $(patsubst %/,%,$(sort $(dir \
                   $(wildcard core/sched/plugins/*/*.[ch]))))
 CORE_DIRS = core core/util core/api core/cluster core/load core/live \
-            core/sched core/sched/plugins $(PLUGIN_DIRS) core/sched/preemption \
+            core/sched core/sched/framework core/sched/plugins $(PLUGIN_DIRS) \
+            core/sched/preemption \
             core/config core/whatif core/report
 KP_INC   = $(CORE_DIRS:%=-I%)
 CORE_SRC = $(sort $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c)))
