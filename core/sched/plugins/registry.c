@@ -1,15 +1,14 @@
 /*
- * registry.c - the Filter plugins of the default profile, in upstream
- * order (pkg/scheduler/framework/plugins/registry.go names them;
+ * registry.c - the Filter and Score plugins of the default profile, in
+ * upstream order (pkg/scheduler/framework/plugins/registry.go names them;
  * pkg/scheduler/apis/config/v1/default_plugins.go orders them).  Moved
- * verbatim from framework.c (issue 28).
+ * verbatim from framework.c and score.c (issue 28).
  */
 #include "framework.h"
-
+#include "plugins.h"
+#include "score.h"
 
 /* ---- the default profile's Filter plugins, in upstream order ---- */
-
-#include "plugins.h"
 
 const struct kp_plugin *const kp_filter_plugins[] = {
     &kp_plugin_node_unschedulable,
@@ -28,3 +27,18 @@ const struct kp_plugin *const kp_filter_plugins[] = {
 
 const size_t kp_nfilter_plugins =
     sizeof(kp_filter_plugins) / sizeof(kp_filter_plugins[0]);
+
+/* ---- the default profile's Score plugins, in upstream order ---- */
+
+const struct kp_score_plugin *const kp_score_plugins[] = {
+    &kp_score_taint_toleration,
+    &kp_score_node_affinity,
+    &kp_score_node_resources_fit,
+    &kp_score_pod_topology_spread,
+    &kp_score_inter_pod_affinity,
+    &kp_score_balanced_allocation,
+    &kp_score_image_locality,
+};
+
+const size_t kp_nscore_plugins =
+    sizeof(kp_score_plugins) / sizeof(kp_score_plugins[0]);
