@@ -43,7 +43,8 @@ PLUGIN_DIRS = $(patsubst %/,%,$(sort $(dir \
 CORE_DIRS = core core/util core/api core/cluster core/load core/live \
             core/sched core/sched/framework core/sched/plugins $(PLUGIN_DIRS) \
             core/sched/preemption \
-            core/config core/whatif core/report
+            core/config core/whatif core/report/model core/report \
+            core/explain
 KP_INC   = $(CORE_DIRS:%=-I%)
 CORE_SRC = $(sort $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c)))
 CORE_HDR = $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.h))
