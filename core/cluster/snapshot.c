@@ -529,6 +529,17 @@ kp_pdb_matches(const struct kp_pdb *pdb, const struct kp_pod *pod)
     return kp_selector_matches(&pdb->selector, &pod->labels);
 }
 
+bool
+kp_pdb_in_disrupted(const struct kp_pdb *pdb, const struct kp_pod *pod)
+{
+    size_t i;
+
+    for (i = 0; i < pdb->ndisrupted; i++)
+        if (strcmp(pdb->disrupted[i], pod->name) == 0)
+            return true;
+    return false;
+}
+
 struct ns_pdbs {
     size_t n, cap;
     int *idx;

@@ -180,6 +180,8 @@ int kp_snapshot_sanitize_error(struct kp_error *err);
 
 /* Whether pdb protects pod (the scheduler's rule, 11.1). */
 bool kp_pdb_matches(const struct kp_pdb *pdb, const struct kp_pod *pod);
+/* Whether pod is listed in pdb's status.disruptedPods. */
+bool kp_pdb_in_disrupted(const struct kp_pdb *pdb, const struct kp_pod *pod);
 
 /* Storage look-ups (NULL when absent). */
 const struct kp_pvc *kp_snapshot_pvc(const struct kp_snapshot *s,

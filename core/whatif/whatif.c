@@ -17,7 +17,6 @@
 #include "whatif.h"
 #include "json_util.h"
 #include "read_file.h"
-#include "preemption.h"
 #include "report.h"
 #include "selector_parse.h"
 #include "snapshot_load.h"

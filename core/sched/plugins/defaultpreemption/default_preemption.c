@@ -49,17 +49,6 @@ kp_pod_eligible_to_preempt_others(const struct kp_cycle *c,
 /* ---- PDBs ---- */
 
 
-bool
-kp_pdb_in_disrupted(const struct kp_pdb *pdb, const struct kp_pod *pod)
-{
-    size_t i;
-
-    for (i = 0; i < pdb->ndisrupted; i++)
-        if (strcmp(pdb->disrupted[i], pod->name) == 0)
-            return true;
-    return false;
-}
-
 /*
  * filterPodsWithPDBViolation: split sorted pods into violating / ok.  The
  * budgets this node's victims use are counted down in a small table of

@@ -32,7 +32,7 @@
 #include <stdint.h>
 
 #include "framework.h"
-#include "preemption.h"
+#include "default_preemption.h"
 
 struct kp_victim_memo;
 

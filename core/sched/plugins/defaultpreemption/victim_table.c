@@ -7,7 +7,6 @@
  */
 #include "framework.h"
 #include "framework_int.h"
-#include "preemption.h"
 #include "selcount.h"
 
 #include <stdlib.h>
