@@ -6,22 +6,8 @@
 #ifndef KP_DEFAULT_PREEMPTION_H
 #define KP_DEFAULT_PREEMPTION_H
 
+#include "candidate.h"
 #include "framework.h"
-
-struct kp_preempt_args {
-    int min_candidate_nodes_percentage;     /* 10 */
-    int min_candidate_nodes_absolute;       /* 100 */
-    long offset;                            /* 0 */
-    bool record_nodes;                      /* fill out->nodes */
-};
-
-struct kp_candidate {
-    int node;
-    size_t nvictims;
-    const struct kp_pod **victims;          /* most important first */
-    bool *violating;                        /* per victim: PDB violated */
-    int num_pdb_violations;
-};
 
 /*
  * PodEligibleToPreemptOthers: NULL when the pod may preempt, else the

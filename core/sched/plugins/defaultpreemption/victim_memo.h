@@ -31,8 +31,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "candidate.h"
 #include "framework.h"
-#include "default_preemption.h"
 
 struct kp_victim_memo;
 
