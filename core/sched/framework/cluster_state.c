@@ -9,10 +9,7 @@
  */
 #include "framework.h"
 #include "framework_int.h"
-#include "score.h"
-#include "selcount.h"
 #include "shortcut.h"
-#include "victim_memo.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -291,49 +288,4 @@ kp_cluster_remove(struct kp_cluster *cl, const struct kp_pod *p)
         rebuild_table(cl, node);
     }
     cl->removed[p->index] = true;
-}
-
-void
-kp_cluster_free_caches(struct kp_cluster *cl)
-{
-    size_t i;
-
-    kp_selcount_free(cl->selcount);
-    kp_victim_memo_free(cl->victim_memo);
-    kp_image_index_free(cl->images, cl->snap ? cl->snap->nnodes : 0);
-    for (i = 0; i < cl->ncolumns; i++) {
-        free(cl->column[i]);
-        free((char *)(uintptr_t)cl->column_key[i]);
-    }
-    cl->selcount = NULL;
-    cl->victim_memo = NULL;
-    cl->images = NULL;
-    cl->ncolumns = 0;
-}
-
-static pthread_mutex_t column_lock = PTHREAD_MUTEX_INITIALIZER;
-
-const char *const *
-kp_cluster_label_column(const struct kp_cluster *cl, const char *key)
-{
-    struct kp_cluster *mcl = (struct kp_cluster *)(uintptr_t)cl;
-    const char **col = NULL;
-    size_t i, n = cl->snap->nnodes;
-
-    /* independent mode asks from several threads at once */
-    pthread_mutex_lock(&column_lock);
-    for (i = 0; i < cl->ncolumns && !col; i++)
-        if (cl->column_key[i] == key || strcmp(cl->column_key[i], key) == 0)
-            col = cl->column[i];
-    if (!col && cl->ncolumns < KP_MAX_COLUMNS) {
-        col = kp_xmalloc((n + 1) * sizeof(*col));
-        for (i = 0; i < n; i++)
-            col[i] = kp_labels_get(&cl->nodes[i].node->labels, key);
-        /* keys come from pods and the scratch arena: the column keeps a
-         * copy */
-        mcl->column_key[cl->ncolumns] = kp_xstrdup(key);
-        mcl->column[mcl->ncolumns++] = col;
-    }
-    pthread_mutex_unlock(&column_lock);
-    return col;
 }

@@ -1,12 +1,19 @@
 /*
  * registry.c - the Filter and Score plugins of the default profile, in
  * upstream order (pkg/scheduler/framework/plugins/registry.go names them;
- * pkg/scheduler/apis/config/v1/default_plugins.go orders them).  Moved
- * verbatim from framework.c and score.c (issue 28).
+ * pkg/scheduler/apis/config/v1/default_plugins.go orders them), and
+ * kp_cluster_free_caches, which frees the caches the plugins keep on the
+ * cluster.  Moved verbatim from framework.c (kp_cluster_free_caches: from
+ * cluster_state.c) and score.c (issue 28).
  */
 #include "framework.h"
 #include "plugins.h"
 #include "score.h"
+#include "selcount.h"
+#include "victim_memo.h"
+
+#include <stdint.h>
+#include <stdlib.h>
 
 /* ---- the default profile's Filter plugins, in upstream order ---- */
 
@@ -42,3 +49,23 @@ const struct kp_score_plugin *const kp_score_plugins[] = {
 
 const size_t kp_nscore_plugins =
     sizeof(kp_score_plugins) / sizeof(kp_score_plugins[0]);
+
+/* ---- the caches the plugins keep on the cluster ---- */
+
+void
+kp_cluster_free_caches(struct kp_cluster *cl)
+{
+    size_t i;
+
+    kp_selcount_free(cl->selcount);
+    kp_victim_memo_free(cl->victim_memo);
+    kp_image_index_free(cl->images, cl->snap ? cl->snap->nnodes : 0);
+    for (i = 0; i < cl->ncolumns; i++) {
+        free(cl->column[i]);
+        free((char *)(uintptr_t)cl->column_key[i]);
+    }
+    cl->selcount = NULL;
+    cl->victim_memo = NULL;
+    cl->images = NULL;
+    cl->ncolumns = 0;
+}
