@@ -106,9 +106,9 @@ $(BUILD)/tests/test_%: test_%.c $(BUILD)/libkp.a $(wildcard tests/unit/*.h)
 	$(CC) $(WARN) $(CFLAGS) $(KP_INC) -Itests/unit -o $@ $< \
 	    $(BUILD)/libkp.a $(LIBS)
 
-# the option parser's table test links cmd/options.o (and its --help,
-# cmd/help.o)
-OPT_OBJ  = $(BUILD)/cmd/options.o $(BUILD)/cmd/help.o
+# the option parser's table test links cmd/options.o (and the command
+# around it, cmd/command.o, and its --help, cmd/help.o)
+OPT_OBJ  = $(BUILD)/cmd/options.o $(BUILD)/cmd/command.o $(BUILD)/cmd/help.o
 $(BUILD)/tests/test_options: tests/unit/cmd/test_options.c \
                              $(OPT_OBJ) $(BUILD)/libkp.a \
                              $(wildcard tests/unit/*.h)
