@@ -80,10 +80,13 @@ kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
     cl->capnominated = kp_xcalloc(n ? n : 1, sizeof(size_t));
     cl->nominated_gen = kp_xcalloc(n ? n : 1, sizeof(unsigned long));
     cl->nominated_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
-    cl->nominated_copy = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated_copy));
+    cl->caches = kp_xcalloc(1, sizeof(*cl->caches));
+    cl->caches->nominated_copy =
+        kp_xcalloc(n ? n : 1, sizeof(*cl->caches->nominated_copy));
     for (i = 0; i < n; i++)
-        atomic_flag_clear(&cl->nominated_copy[i].busy);
-    cl->static_answers = kp_xcalloc(1, sizeof(*cl->static_answers));
+        atomic_flag_clear(&cl->caches->nominated_copy[i].busy);
+    cl->caches->static_answers =
+        kp_xcalloc(1, sizeof(*cl->caches->static_answers));
     cl->placed_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
     cl->removed = kp_xcalloc(snap->npods + 1, sizeof(bool));
     cl->pdb_allowed = kp_xcalloc(snap->npdbs + 1, sizeof(int32_t));
@@ -152,9 +155,9 @@ kp_cluster_release(struct kp_cluster *cl)
         free(cl->nominated_req[i]);
         free(cl->nominated_anti[i]);
         free(cl->nominated_ports[i]);
-        free(cl->nominated_copy[i].ni.used);
-        free(cl->nominated_copy[i].ni.pods);
-        kp_port_set_free(&cl->nominated_copy[i].ni.ports);
+        free(cl->caches->nominated_copy[i].ni.used);
+        free(cl->caches->nominated_copy[i].ni.pods);
+        kp_port_set_free(&cl->caches->nominated_copy[i].ni.ports);
         if (cl->vt)
             free_table(cl->vt[i]);
     }
@@ -174,12 +177,13 @@ kp_cluster_release(struct kp_cluster *cl)
     free(cl->capnominated);
     free(cl->nominated_node_of);
     free(cl->nominated_gen);
-    free(cl->nominated_copy);
-    for (i = 0; cl->static_answers && i < KP_STATIC_SLOTS; i++) {
-        free(cl->static_answers->slot[i].tag);
-        free(cl->static_answers->slot[i].st);
+    free(cl->caches->nominated_copy);
+    for (i = 0; cl->caches->static_answers && i < KP_STATIC_SLOTS; i++) {
+        free(cl->caches->static_answers->slot[i].tag);
+        free(cl->caches->static_answers->slot[i].st);
     }
-    free(cl->static_answers);
+    free(cl->caches->static_answers);
+    free(cl->caches);
     free(cl->placed_node_of);
     free(cl->removed);
     free(cl->pdb_allowed);

@@ -67,7 +67,7 @@ check_static(const struct kp_cycle *c, const struct kp_node_info *ni,
 struct kp_status
 kp_run_filters(const struct kp_cycle *c, const struct kp_node_info *ni)
 {
-    struct kp_static_answers *sa = c->cl->static_answers;
+    struct kp_static_answers *sa = c->cl->caches->static_answers;
     size_t i = 0;
 
     /*

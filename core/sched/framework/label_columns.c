@@ -13,23 +13,23 @@ static pthread_mutex_t column_lock = PTHREAD_MUTEX_INITIALIZER;
 const char *const *
 kp_cluster_label_column(const struct kp_cluster *cl, const char *key)
 {
-    struct kp_cluster *mcl = (struct kp_cluster *)(uintptr_t)cl;
+    struct kp_caches *cc = cl->caches;
     const char **col = NULL;
     size_t i, n = cl->snap->nnodes;
 
     /* independent mode asks from several threads at once */
     pthread_mutex_lock(&column_lock);
-    for (i = 0; i < cl->ncolumns && !col; i++)
-        if (cl->column_key[i] == key || strcmp(cl->column_key[i], key) == 0)
-            col = cl->column[i];
-    if (!col && cl->ncolumns < KP_MAX_COLUMNS) {
+    for (i = 0; i < cc->ncolumns && !col; i++)
+        if (cc->column_key[i] == key || strcmp(cc->column_key[i], key) == 0)
+            col = cc->column[i];
+    if (!col && cc->ncolumns < KP_MAX_COLUMNS) {
         col = kp_xmalloc((n + 1) * sizeof(*col));
         for (i = 0; i < n; i++)
             col[i] = kp_labels_get(&cl->nodes[i].node->labels, key);
         /* keys come from pods and the scratch arena: the column keeps a
          * copy */
-        mcl->column_key[cl->ncolumns] = kp_xstrdup(key);
-        mcl->column[mcl->ncolumns++] = col;
+        cc->column_key[cc->ncolumns] = kp_xstrdup(key);
+        cc->column[cc->ncolumns++] = col;
     }
     pthread_mutex_unlock(&column_lock);
     return col;

@@ -101,7 +101,7 @@ same_static_constraints(const struct kp_pod *a, const struct kp_pod *b)
 void
 kp_cycle_keep_static(const struct kp_cycle *c)
 {
-    struct kp_static_answers *sa = c->cl->static_answers;
+    struct kp_static_answers *sa = c->cl->caches->static_answers;
     struct kp_static_slot *sl = NULL;
     size_t i, j, n = static_prefix(), nnodes = c->cl->snap->nnodes;
 

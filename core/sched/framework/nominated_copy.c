@@ -124,10 +124,10 @@ run_with_kept_copy(const struct kp_cycle *c, const struct kp_node_info *ni,
     bool self;
     size_t i;
 
-    if (!cl->nominated_copy || ni != &cl->nodes[node])
+    if (!cl->caches->nominated_copy || ni != &cl->nodes[node])
         return false;
     self = cl->nominated_node_of[c->pod->index] == node;
-    e = &cl->nominated_copy[node];
+    e = &cl->caches->nominated_copy[node];
     if (atomic_flag_test_and_set_explicit(&e->busy, memory_order_acquire))
         return false;
     if (!(e->valid && !self && !e->self && e->lo < prio && prio <= e->hi &&

@@ -57,15 +57,19 @@ kp_cluster_free_caches(struct kp_cluster *cl)
 {
     size_t i;
 
-    kp_selcount_free(cl->selcount);
-    kp_victim_memo_free(cl->victim_memo);
-    kp_image_index_free(cl->images, cl->snap ? cl->snap->nnodes : 0);
-    for (i = 0; i < cl->ncolumns; i++) {
-        free(cl->column[i]);
-        free((char *)(uintptr_t)cl->column_key[i]);
+    struct kp_caches *cc = cl->caches;
+
+    if (!cc)
+        return;
+    kp_selcount_free(cc->selcount);
+    kp_victim_memo_free(cc->victim_memo);
+    kp_image_index_free(cc->images, cl->snap ? cl->snap->nnodes : 0);
+    for (i = 0; i < cc->ncolumns; i++) {
+        free(cc->column[i]);
+        free(cc->column_key[i]);
     }
-    cl->selcount = NULL;
-    cl->victim_memo = NULL;
-    cl->images = NULL;
-    cl->ncolumns = 0;
+    cc->selcount = NULL;
+    cc->victim_memo = NULL;
+    cc->images = NULL;
+    cc->ncolumns = 0;
 }
