@@ -2,6 +2,12 @@
  * label_columns.c - kp_cluster_label_column (framework.h): one node label
  * read for every node at once, kept on the cluster for the run.  Moved
  * verbatim from cluster_state.c (issue 28).
+ *
+ * When a column stops holding: never while the cluster lives (a node's
+ * labels do not change during a run); kp_cluster_free_caches frees the
+ * columns.  At most KP_MAX_COLUMNS keys get one (NULL after that: the
+ * caller reads the labels).  Made under a lock: independent mode asks
+ * from several threads.
  */
 #include "framework.h"
 

@@ -3,6 +3,16 @@
  * node_static, kept across pods with the same constraints.  No upstream
  * counterpart: kube-scheduler runs every Filter plugin for every pod.
  * Moved verbatim from framework.c (issue 28).
+ *
+ * When an answer stops holding: never while the cluster lives, for the
+ * pods whose constraints it was made for.  The node_static plugins
+ * (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity: the
+ * leading run of kp_filter_plugins) read the pod's constraints and the
+ * node's name, labels, taints and unschedulable flag, which no pod placed
+ * or removed changes.  A pod with other constraints (or another profile,
+ * or other plugins skipped) takes the least recently used slot, whose
+ * epoch is bumped: every node's answer in it is then stale.  Only a cycle
+ * that runs alone (kp_cycle.alone) reads or fills the slots.
  */
 #include "framework.h"
 #include "framework_int.h"

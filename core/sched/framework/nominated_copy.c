@@ -5,6 +5,15 @@
  * kept from one pod to the next.  No upstream counterpart: kube-scheduler
  * makes the copy for every pod.  Moved verbatim from framework.c
  * (issue 28).
+ *
+ * When a copy stops holding: it is used only while its node's generation
+ * (kp_node_info.gen, bumped by every pod placed on or removed from the
+ * node) and its nominated pods' version (kp_cluster.nominated_gen, bumped
+ * by every nomination made or cleared there) are those it was made from,
+ * and only for a pod whose priority adds the same nominated pods (lo <
+ * priority <= hi, the pod not nominated there itself); otherwise it is
+ * made again.  A copy another thread is using (busy) is left alone: that
+ * pod makes its own in its scratch arena.
  */
 #include "framework.h"
 #include "framework_int.h"
