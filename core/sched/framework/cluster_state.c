@@ -27,7 +27,8 @@
  * calculateResourceAllocatableRequest), so the others are read, if ever,
  * by kp_ni_used from the pods.  Without this, per-node extended
  * resource names made the arrays nodes x pods x distinct names (issue
- * 27).  KP_NO_SPARSE_RESOURCES=1: every resource gets a slot, as before.
+ * 27).  KP_NO_SPARSE_RESOURCES=1: every resource gets a slot (the
+ * shortcut off, shortcut.h: the answers are the same).
  */
 static void
 init_res_slots(struct kp_cluster *cl, const struct kp_snapshot *snap)

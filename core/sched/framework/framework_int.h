@@ -18,7 +18,9 @@
  * nominated pods' version.  The copy owns its arrays (malloc).  busy: a
  * pass takes each node once, but independent mode runs pods on several
  * threads at once, so a copy in use by another thread is not touched
- * (that pod makes its own in its scratch arena, as before).
+ * (that pod makes its own in its scratch arena, as kube-scheduler makes
+ * one for every pod: RunFilterPluginsWithNominatedPods,
+ * pkg/scheduler/framework/runtime/framework.go).
  */
 struct kp_nominated_copy {
     atomic_flag busy;

@@ -107,7 +107,13 @@ kp_node_info_remove(struct kp_node_info *ni, const struct kp_pod *p)
             break;
         }
     }
-    /* requests go even for a pod not found, as they always have */
+    /*
+     * The requests go even for a pod not found.  Upstream's
+     * NodeInfo.RemovePod (pkg/scheduler/framework/types.go) returns an
+     * error and leaves the requests then; every caller here removes a pod
+     * the NodeInfo holds (kp_cluster_remove: the node it was placed on or
+     * bound to; the dry run: the node's own victims), so the two agree.
+     */
     for (i = 0; i < p->req.n; i++) {
         int r = kp_ni_slot(ni, p->req.e[i].id);
 
