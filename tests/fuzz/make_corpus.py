@@ -430,7 +430,7 @@ def write_dict(target, tokens):
 
 def dictionaries():
     load = source_words(["core/load/decode_*.c", "core/cluster/snapshot.c",
-                         "core/api/labels.c", "core/sched/podinfo.c",
+                         "core/api/labels.c", "core/sched/framework/podinfo.c",
                          "core/sched/plugins/*/*.c"])
     write_dict("fuzz_load", ['"%s"' % w for w in load] +
                [':{"', '":"', '":[{"', '"},{"', '":null', '":true',
