@@ -286,6 +286,17 @@ kp_snapshot_default_storage_class(const struct kp_snapshot *s)
     return best;
 }
 
+const struct kp_spread_source *
+kp_snapshot_spread_source(const struct kp_snapshot *s,
+                          enum kp_spread_source_kind kind, const char *ns,
+                          const char *name)
+{
+    char key[1100];
+
+    snprintf(key, sizeof(key), "%d/%s/%s", (int)kind, ns, name);
+    return kp_strmap_get(&s->src_index, key);
+}
+
 bool
 kp_snapshot_volumes_evaluated(const struct kp_snapshot *s)
 {

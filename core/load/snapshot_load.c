@@ -466,17 +466,6 @@ add_stateful_set(struct kp_snapshot *s, const cJSON *obj,
     return add_spread_source(s, obj, KP_SRC_STATEFUL_SET, err);
 }
 
-const struct kp_spread_source *
-kp_snapshot_spread_source(const struct kp_snapshot *s,
-                          enum kp_spread_source_kind kind, const char *ns,
-                          const char *name)
-{
-    char key[1100];
-
-    snprintf(key, sizeof(key), "%d/%s/%s", (int)kind, ns, name);
-    return kp_strmap_get(&s->src_index, key);
-}
-
 /* kind, label, namespaced, defaults_namespace, list_marks_claims, add */
 static const struct kind_row kinds[] = {
     {"Pod", "pod", true, true, false, add_pod},
