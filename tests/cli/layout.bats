@@ -17,8 +17,8 @@ setup() {
 @test "layout: the tree as it is passes" {
     run "$ROOT/tests/tools/layout_check" --root "$T"
     assert_success
-    assert_line "ok 2 - every #include goes to its own room or one its row allows"
-    assert_line "ok 4 - no circle among the modules' #includes"
+    assert_line "ok 3 - every #include goes to its own room or one its row allows"
+    assert_line "ok 5 - no circle among the modules' #includes"
 }
 
 @test "layout: the cluster model including the loader fails, naming the line" {
@@ -26,7 +26,7 @@ setup() {
         "$T/core/cluster/snapshot.c"
     run "$ROOT/tests/tools/layout_check" --root "$T"
     assert_failure
-    assert_line "not ok 2 - every #include goes to its own room or one its row allows"
+    assert_line "not ok 3 - every #include goes to its own room or one its row allows"
     assert_line --partial "#   core/cluster/snapshot.c:12 includes snapshot_load.h: core/cluster -> core/load is not in the table"
 }
 
@@ -42,7 +42,7 @@ setup() {
     sed -i 's#^| `core/util` | |$#| `core/util` | `core/api` |#' "$T/README.md"
     run "$ROOT/tests/tools/layout_check" --root "$T"
     assert_failure
-    assert_line "not ok 3 - the table's rooms form floors (no circle)"
+    assert_line "not ok 4 - the table's rooms form floors (no circle)"
     assert_line --partial "#   circle in the table: core/api core/util"
 }
 
@@ -53,7 +53,7 @@ setup() {
         "$T/cmd/options.c"
     run "$ROOT/tests/tools/layout_check" --root "$T"
     assert_failure
-    assert_line "not ok 4 - no circle among the modules' #includes"
+    assert_line "not ok 5 - no circle among the modules' #includes"
     assert_line "#   circle: cmd/help cmd/options"
 }
 
@@ -63,4 +63,12 @@ setup() {
     run "$ROOT/tests/tools/layout_check" --root "$T"
     assert_failure
     assert_line "#   core/newroom/x.c: no room in README's table"
+}
+
+@test "layout: two headers of one name fail" {
+    cp "$T/core/util/arena.h" "$T/core/api/arena.h"
+    run "$ROOT/tests/tools/layout_check" --root "$T"
+    assert_failure
+    assert_line "not ok 1 - every header's base name is unique"
+    assert_line "#   arena.h: core/api/arena.h core/util/arena.h"
 }
