@@ -326,6 +326,71 @@ kp_pod_is_pending(const struct kp_pod *p, const char *scheduler_name)
         (arr)[(n)++] = (item);                                           \
     } while (0)
 
+/* ---- editing the model (core/whatif/, before kp_snapshot_finish) ---- */
+
+void
+kp_snapshot_push_pod(struct kp_snapshot *s, struct kp_pod *p)
+{
+    char key[1024];
+
+    if (s->npods == s->cappods) {
+        s->cappods = s->cappods ? s->cappods * 2 : 64;
+        s->pods = kp_xrealloc(s->pods, s->cappods * sizeof(*s->pods));
+    }
+    p->index = (int)s->npods;
+    s->pods[s->npods++] = p;
+    snprintf(key, sizeof(key), "%s/%s", p->ns, p->name);
+    kp_strmap_put(&s->pod_index, kp_arena_strdup(&s->arena, key), p);
+}
+
+void
+kp_snapshot_push_node(struct kp_snapshot *s, struct kp_node *n)
+{
+    if (s->nnodes == s->capnodes) {
+        s->capnodes = s->capnodes ? s->capnodes * 2 : 64;
+        s->nodes = kp_xrealloc(s->nodes, s->capnodes * sizeof(*s->nodes));
+    }
+    n->index = (int)s->nnodes;
+    s->nodes[s->nnodes++] = n;
+    kp_strmap_put(&s->node_index, n->name, n);
+}
+
+/* Drop the pods marked in drop[] (by index) from s, keeping the order. */
+void
+kp_snapshot_drop_pods(struct kp_snapshot *s, const bool *drop)
+{
+    size_t i, k = 0;
+    char key[1024];
+
+    for (i = 0; i < s->npods; i++) {
+        struct kp_pod *p = s->pods[i];
+
+        if (drop[i]) {
+            snprintf(key, sizeof(key), "%s/%s", p->ns, p->name);
+            kp_strmap_remove(&s->pod_index, key);
+            continue;
+        }
+        p->index = (int)k;
+        s->pods[k++] = p;
+    }
+    s->npods = k;
+}
+
+void
+kp_snapshot_drop_node(struct kp_snapshot *s, const struct kp_node *n)
+{
+    size_t i, k = 0;
+
+    kp_strmap_remove(&s->node_index, n->name);
+    for (i = 0; i < s->nnodes; i++) {
+        if (s->nodes[i] == n)
+            continue;
+        s->nodes[i]->index = (int)k;
+        s->nodes[k++] = s->nodes[i];
+    }
+    s->nnodes = k;
+}
+
 /* ---- rolling back a list (live: a restarted list) ---- */
 
 void

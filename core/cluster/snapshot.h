@@ -147,6 +147,17 @@ void kp_snapshot_rollback(struct kp_snapshot *s,
                           const struct kp_snapshot_mark *m);
 
 /*
+ * What core/whatif/ changes, before kp_snapshot_finish(): append a pod
+ * (its index set, in the pod index by "ns/name") or a node (in the node
+ * index); drop the pods marked in drop[] (by pod index, the order kept)
+ * or one node (the indexes renumbered).  Moved from whatif.c (issue 28).
+ */
+void kp_snapshot_push_pod(struct kp_snapshot *s, struct kp_pod *p);
+void kp_snapshot_push_node(struct kp_snapshot *s, struct kp_node *n);
+void kp_snapshot_drop_pods(struct kp_snapshot *s, const bool *drop);
+void kp_snapshot_drop_node(struct kp_snapshot *s, const struct kp_node *n);
+
+/*
  * After loading: resolve priorities (admission rules), index pods by node,
  * warn about pods bound to missing nodes.  scheduler_name selects which
  * pending pods must resolve their priority class.
