@@ -177,7 +177,9 @@ compare_setup(const struct kp_options *oin, struct kp_options *oin2,
  * are read otherwise) and the PDBs' empty-selector rule (1.38).
  */
 struct version_state {
-    size_t npods, npdbs;
+    size_t npods, npdbs, nnodes;
+    struct kp_node **nodes;
+    struct kp_resvec *alloc;    /* their allocatable (1.38: #141305) */
     struct kp_pod **pods;
     struct kp_resvec *req;
     int64_t *nonzero_cpu, *nonzero_mem;
@@ -204,6 +206,13 @@ version_save(struct version_state *v, const struct kp_snapshot *s)
     }
     for (i = 0; i < s->npdbs; i++)
         v->empty_all[i] = s->pdbs[i]->empty_selector_matches_all;
+    v->nnodes = s->nnodes;
+    v->nodes = kp_xmalloc((s->nnodes + 1) * sizeof(*v->nodes));
+    v->alloc = kp_xmalloc((s->nnodes + 1) * sizeof(*v->alloc));
+    for (i = 0; i < s->nnodes; i++) {
+        v->nodes[i] = s->nodes[i];
+        v->alloc[i] = s->nodes[i]->allocatable;
+    }
 }
 
 /* Put back what version_save kept (the PDBs: the first npdbs). */
@@ -219,6 +228,8 @@ version_restore(const struct version_state *v, struct kp_snapshot *s)
     }
     for (i = 0; i < v->npdbs && i < s->npdbs; i++)
         s->pdbs[i]->empty_selector_matches_all = v->empty_all[i];
+    for (i = 0; i < v->nnodes; i++)
+        v->nodes[i]->allocatable = v->alloc[i];
 }
 
 static void
@@ -229,6 +240,8 @@ version_release(struct version_state *v)
     free(v->nonzero_cpu);
     free(v->nonzero_mem);
     free(v->empty_all);
+    free(v->alloc);
+    free(v->nodes);
     memset(v, 0, sizeof(*v));
 }
 

@@ -177,6 +177,12 @@ struct kp_pod {
      * from v1.33).
      */
     const struct kp_pod_requests *before_134, *before_133;
+    /*
+     * req and nonzero_* as v1.38 computes them, NULL where the same: a
+     * quantity past int64 saturates there (#141305); req is what 1.31-1.37
+     * compute, where Value() and MilliValue() overflow.
+     */
+    const struct kp_pod_requests *from_138;
     size_t ntolerations;
     struct kp_toleration *tolerations;
     /* a set of tolerations when there are many (toleration_index.h) */
@@ -237,6 +243,12 @@ struct kp_node {
     size_t ntaints;
     struct kp_taint *taints;
     struct kp_resvec allocatable;
+    /*
+     * allocatable as v1.38 reads it, NULL where the same: a quantity past
+     * int64 saturates there (kubernetes/kubernetes#141305); allocatable is
+     * what 1.31-1.37 read (Value() and MilliValue() overflow).
+     */
+    const struct kp_resvec *allocatable_138;
     size_t nimages;
     struct kp_image *images;
     int index;

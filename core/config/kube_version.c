@@ -154,6 +154,12 @@ const struct kp_kube_rule_row kp_kube_rules[KP_NRULES] = {
      "of the namespace (before: none, countPodsMatchSelector's Empty() "
      "shortcut from #116607); no cherry-pick into 1.35-1.37 found",
      "tests/cli/fidelity_scoring.bats labelSelector {}"},
+    {KP_RULE_QUANTITY_SATURATE, 38, "kubernetes/kubernetes#141305",
+     "resource.Quantity Value() and MilliValue() saturate at the int64 "
+     "bounds (before: an int64Amount past int64 gives 0 or wraps, an "
+     "inf.Dec wraps), for requests and allocatable",
+     "tests/unit/api/test_quantity.c test_quantity__past_int64_by_version; "
+     "tests/cli/fidelity_quantity.bats"},
 };
 
 int

@@ -39,6 +39,7 @@ enum kp_kube_rule {
     KP_RULE_STORAGE_CAPACITY_SCORING, /* 1.37 */
     KP_RULE_PDB_EMPTY_SELECTOR,     /* 1.38 */
     KP_RULE_PTS_EMPTY_SELECTOR,     /* 1.38 */
+    KP_RULE_QUANTITY_SATURATE,      /* 1.38 */
     KP_NRULES
 };
 

@@ -43,7 +43,7 @@ kp_decode_resources(struct kp_snapshot *s, const cJSON *obj,
     cJSON_ArrayForEach(it, obj) {
         struct kp_quantity q;
         int id;
-        int64_t v;
+        int64_t v, v_old;
 
         if (kp_quantity_from_json(it, &q, err) < 0)
             return kp_error_prefix(err, "%s", it->string);
@@ -54,12 +54,24 @@ kp_decode_resources(struct kp_snapshot *s, const cJSON *obj,
             !is_scalar_resource(it->string))
             continue;       /* the scheduler ignores other names */
         id = kp_snapshot_resource_id(s, it->string);
-        v = id == KP_RES_CPU ? kp_quantity_milli_value(&q)
-                             : kp_quantity_value(&q);
-        if (v < 0)
+        /*
+         * The API server refuses a negative quantity (validation.go
+         * ValidateNonnegativeQuantity); a positive one whose int64 value
+         * wraps negative before v1.38 is stored and read as such.
+         */
+        if (q.negative)
             return kp_errorf(err, KP_EXIT_ERROR,
                              "%s: must be greater than or equal to 0",
                              it->string);
+        /* framework.Resource.Add: MilliValue for cpu, Value the rest */
+        v = id == KP_RES_CPU ? kp_quantity_milli_value(&q)
+                             : kp_quantity_value(&q);
+        v_old = id == KP_RES_CPU ? kp_quantity_milli_value_wrap(&q)
+                                 : kp_quantity_value_wrap(&q);
+        if (v != v_old)
+            s->quantity_wraps = true;
+        if (!s->quantity_saturate)
+            v = v_old;
         if (v == 0)
             continue;
         if (n == sizeof(tmp) / sizeof(tmp[0]))
@@ -202,6 +214,7 @@ kp_decode_node(struct kp_snapshot *s, const cJSON *obj, struct kp_node *n,
                struct kp_error *err)
 {
     const cJSON *md, *spec, *status, *alloc, *kv;
+    int rc;
 
     if (kp_json_obj(obj, "metadata", &md, err) < 0 ||
         kp_json_obj(obj, "spec", &spec, err) < 0 ||
@@ -220,8 +233,20 @@ kp_decode_node(struct kp_snapshot *s, const cJSON *obj, struct kp_node *n,
     if (kp_json_obj(status, "allocatable", &alloc, err) < 0 ||
         decode_images(s, status, n, err) < 0)
         return kp_error_path(err, "status");
+    s->quantity_wraps = false;
     if (kp_decode_resources(s, alloc, &n->allocatable, err) < 0)
         return kp_error_path(err, "status.allocatable");
+    if (s->quantity_wraps) {
+        /* v1.38's reading: the quantities past int64 saturate */
+        struct kp_resvec *v138 = kp_arena_alloc(&s->arena, sizeof(*v138));
+
+        s->quantity_saturate = true;
+        rc = kp_decode_resources(s, alloc, v138, err);
+        s->quantity_saturate = false;
+        if (rc < 0)
+            return kp_error_path(err, "status.allocatable");
+        n->allocatable_138 = v138;
+    }
     if (decode_declared_features(s, status, n, err) < 0)
         return kp_error_path(err, "status");
     kv = kp_json_get(kp_json_get(status, "nodeInfo"), "kubeletVersion");

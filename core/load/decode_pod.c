@@ -51,10 +51,17 @@ tmp_get(const struct tmpvec *v, int id)
     return 0;
 }
 
+/*
+ * a + b, saturated when both are non-negative (all v1.38 reads, which
+ * saturate each quantity: kp_quantity_value), else wrapped as Go's int64
+ * (before v1.38 a quantity past int64 can read negative).
+ */
 static int64_t
 sat_add(int64_t a, int64_t b)
 {
-    return a > INT64_MAX - b ? INT64_MAX : a + b;
+    if (a >= 0 && b >= 0)
+        return a > INT64_MAX - b ? INT64_MAX : a + b;
+    return (int64_t)((uint64_t)a + (uint64_t)b);
 }
 
 static void
@@ -399,9 +406,9 @@ resized_requests(struct kp_snapshot *s, const cJSON *spec,
 }
 
 static int
-decode_containers(struct kp_snapshot *s, const cJSON *spec,
-                  const cJSON *status, struct kp_pod *p,
-                  struct kp_error *err)
+decode_containers_once(struct kp_snapshot *s, const cJSON *spec,
+                       const cJSON *status, struct kp_pod *p,
+                       struct kp_error *err)
 {
     static const char *const keys[] = {"initContainers", "containers"};
     struct containers_ctx *x = kp_xcalloc(1, sizeof(*x));
@@ -501,6 +508,42 @@ out:
     free(x->images);
     free(x);
     return rc;
+}
+
+/*
+ * The containers as 1.31-1.37 read them (a quantity past int64 wraps or
+ * gives 0 in Value() and MilliValue()) and, when a quantity reads
+ * otherwise in v1.38 (it saturates there, kubernetes/kubernetes#141305),
+ * that reading's requests as well, in p->from_138.
+ */
+static int
+decode_containers(struct kp_snapshot *s, const cJSON *spec,
+                  const cJSON *status, struct kp_pod *p,
+                  struct kp_error *err)
+{
+    struct kp_pod keep;
+    struct kp_pod_requests *w;
+    int rc;
+
+    s->quantity_wraps = false;
+    if (decode_containers_once(s, spec, status, p, err) < 0)
+        return -1;
+    if (!s->quantity_wraps)
+        return 0;
+    keep = *p;
+    p->nhost_ports = p->nimages = p->ncontainers = 0;
+    s->quantity_saturate = true;
+    rc = decode_containers_once(s, spec, status, p, err);
+    s->quantity_saturate = false;
+    w = kp_arena_alloc(&s->arena, sizeof(*w));
+    w->req = p->req;
+    w->nonzero_cpu = p->nonzero_cpu;
+    w->nonzero_mem = p->nonzero_mem;
+    *p = keep;
+    if (rc < 0)
+        return -1;
+    p->from_138 = w;
+    return 0;
 }
 
 static int

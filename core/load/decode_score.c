@@ -26,10 +26,17 @@ named(const cJSON *container, const char *res)
            kp_json_get(kp_json_get(r, "limits"), res);
 }
 
+/*
+ * a + b, saturated when both are non-negative (all v1.38 reads, which
+ * saturate each quantity: kp_quantity_value), else wrapped as Go's int64
+ * (before v1.38 a quantity past int64 can read negative).
+ */
 static int64_t
 sat_add(int64_t a, int64_t b)
 {
-    return a > INT64_MAX - b ? INT64_MAX : a + b;
+    if (a >= 0 && b >= 0)
+        return a > INT64_MAX - b ? INT64_MAX : a + b;
+    return (int64_t)((uint64_t)a + (uint64_t)b);
 }
 
 void

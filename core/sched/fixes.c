@@ -317,6 +317,7 @@ try_requests(struct fixer *f)
     struct kp_pod *p = f->p;
     struct kp_resvec old = p->req;
     const struct kp_pod_requests *b134 = p->before_134, *b133 = p->before_133;
+    const struct kp_pod_requests *f138 = p->from_138;
     struct kp_res_entry *all = kp_xcalloc(old.n + 1, sizeof(*all));
     struct kp_buf aw, aj;
     size_t r, nshort = 0;
@@ -345,7 +346,7 @@ try_requests(struct fixer *f)
         memcpy(e, old.e, old.n * sizeof(*e));
         e[r].value = best;
         p->req.e = e;
-        p->before_134 = p->before_133 = NULL;
+        p->before_134 = p->before_133 = p->from_138 = NULL;
         qty(q, sizeof(q), id, best);
         qty(was, sizeof(was), id, want);
         snprintf(what, sizeof(what), "lower the %s request to %s (from "
@@ -363,13 +364,14 @@ try_requests(struct fixer *f)
         p->req = old;
         p->before_134 = b134;
         p->before_133 = b133;
+        p->from_138 = f138;
         free(e);
     }
     if (nshort > 1 && !done(f)) {
         char what[512], wj[1024];
 
         p->req.e = all;
-        p->before_134 = p->before_133 = NULL;
+        p->before_134 = p->before_133 = p->from_138 = NULL;
         snprintf(what, sizeof(what), "lower the requests to %s", aw.data);
         snprintf(wj, sizeof(wj), "\"change\": \"lowerRequests\", "
                  "\"requests\": [%s]", aj.data);
@@ -377,6 +379,7 @@ try_requests(struct fixer *f)
         p->req = old;
         p->before_134 = b134;
         p->before_133 = b133;
+        p->from_138 = f138;
     }
     free(all);
     kp_buf_release(&aw);
