@@ -372,6 +372,7 @@ set_form(const struct parsed *p, const struct suffix *sf,
     int64_t scale;
 
     q->dec = true;
+    q->dscale = 9;
     q->iscale = 0;
     q->ival = 0;
     if (sf->binary) {
@@ -583,10 +584,116 @@ scaled_wrap(const struct kp_quantity *q, int target)
                 return 0;
         return v;
     }
-    /* scaledValue from inf scale 9: rounded up, then big.Int.Int64 */
+    /*
+     * scaledValue(unscaled, dscale, -target): scaling down rounds up,
+     * scaling up by at most 10^18 multiplies; either way the low 64 bits
+     * of the result (big.Int.Int64, int64 products).  Scaling up by more,
+     * int64(math.Pow10(n)) is out of range: amd64's conversion gives
+     * INT64_MIN, the product INT64_MIN or 0 by the unscaled value's
+     * parity, bit 9 - dscale of the nano count (known to bit 72 of mod).
+     */
+    if ((int64_t)q->dscale + target <= -19) {
+        int64_t bit = 9 - (int64_t)q->dscale;
+
+        r = bit <= 72 && ((q->mod >> bit) & 1) ? (uint64_t)1 << 63 : 0;
+        return (int64_t)r;
+    }
     unit = pow10_u64(9 + target);
     r = (uint64_t)(q->mod / unit) + (q->mod % unit != 0);
     return q->negative ? (int64_t)(0 - r) : (int64_t)r;
+}
+
+/* positiveScaleInt64's ok: v * 10^d within int64 (v > 0, d > 0) */
+static bool
+scale_fits(int64_t v, int64_t d, int64_t *out)
+{
+    for (; d > 0; d--)
+        if (d > 19 || __builtin_mul_overflow(v, 10, &v))
+            return false;
+    *out = v;
+    return true;
+}
+
+/* the inf.Dec scale of q: an int64Amount's AsDec is -scale */
+static int32_t
+dec_scale(const struct kp_quantity *q)
+{
+    return q->dec ? q->dscale : -q->iscale;
+}
+
+void
+kp_quantity_add(struct kp_quantity *a, const struct kp_quantity *b)
+{
+    int64_t c;
+    int32_t sa = dec_scale(a), sb = dec_scale(b);
+    bool to_dec = false;
+
+    if (!a->dec && !b->dec) {
+        /* int64Amount.Add */
+        if (b->ival == 0) {
+            /* a unchanged */
+        } else if (a->ival == 0) {
+            a->ival = b->ival;
+            a->iscale = b->iscale;
+        } else if (a->iscale == b->iscale) {
+            to_dec = __builtin_add_overflow(a->ival, b->ival, &a->ival);
+        } else if (a->iscale > b->iscale) {
+            to_dec = !scale_fits(a->ival, (int64_t)a->iscale - b->iscale,
+                                 &c) ||
+                     __builtin_add_overflow(c, b->ival, &c);
+            if (!to_dec) {
+                a->ival = c;
+                a->iscale = b->iscale;
+            }
+        } else {
+            to_dec = !scale_fits(b->ival, (int64_t)b->iscale - a->iscale,
+                                 &c) ||
+                     __builtin_add_overflow(a->ival, c, &c);
+            if (!to_dec)
+                a->ival = c;
+        }
+    } else {
+        to_dec = true;
+    }
+    if (to_dec) {
+        /* ToDec, then inf.Dec.Add: the larger scale */
+        a->dec = true;
+        a->dscale = sa > sb ? sa : sb;
+        a->ival = 0;
+        a->iscale = 0;
+    }
+    a->nano = sat_add(a->nano, b->nano);
+    a->mod = (a->mod + b->mod) % MOD_NANO;
+    a->negative = false;
+}
+
+void
+kp_quantity_max(struct kp_quantity *a, const struct kp_quantity *b)
+{
+    bool either_dec = a->dec || b->dec;
+
+    if (b->nano <= a->nano)
+        return;
+    *a = *b;
+    if (either_dec && !a->dec) {
+        a->dscale = -a->iscale;
+        a->dec = true;
+        a->ival = 0;
+        a->iscale = 0;
+    }
+}
+
+void
+kp_quantity_scaled(struct kp_quantity *q, int64_t v, int scale)
+{
+    memset(q, 0, sizeof(*q));
+    q->ival = v;
+    q->iscale = scale;
+    q->dscale = 9;
+    q->nano = (unsigned __int128)v;
+    for (; scale > -9; scale--)
+        q->nano *= 10;
+    q->mod = q->nano % MOD_NANO;
 }
 
 int64_t

@@ -39,6 +39,7 @@ struct kp_quantity {
      */
     bool dec;
     int32_t iscale;
+    int32_t dscale;     /* the inf.Dec's scale: 9 from ParseQuantity */
     int64_t ival;
     unsigned __int128 mod;
 };
@@ -74,6 +75,21 @@ int64_t kp_quantity_value(const struct kp_quantity *q);
  */
 int64_t kp_quantity_milli_value_wrap(const struct kp_quantity *q);
 int64_t kp_quantity_value_wrap(const struct kp_quantity *q);
+
+/*
+ * The arithmetic of component-helpers' PodRequests, on non-negative
+ * quantities, with the form it leaves (which the two above read):
+ * kp_quantity_add is Quantity.Add (int64Amount.Add while the sum fits
+ * int64 at the smaller scale, else inf.Dec at the larger inf scale);
+ * kp_quantity_max is one step of maxResourceList, *a = max(*a, *b), where
+ * b's Cmp turns b into an inf.Dec when either side is one (AsDec on the
+ * receiver) and that copy is what is kept.  Comparisons are exact below
+ * 10^28 units; past that, values compare equal (a is kept).
+ */
+void kp_quantity_add(struct kp_quantity *a, const struct kp_quantity *b);
+void kp_quantity_max(struct kp_quantity *a, const struct kp_quantity *b);
+/* NewScaledQuantity(v, scale), v >= 0 and scale >= -9: an int64Amount */
+void kp_quantity_scaled(struct kp_quantity *q, int64_t v, int scale);
 
 /*
  * strconv.ParseInt(s[0:n], 10, 64): optional sign, decimal digits only,

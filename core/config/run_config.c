@@ -315,6 +315,10 @@ kp_run_config_mark_pods(struct kp_snapshot *snap, const struct kp_options *o)
 {
     size_t i;
 
+    /* the pods' requests as read, before the rules below replace them */
+    if (!kp_kube_rule_on(KP_RULE_QUANTITY_SATURATE, o->kube_minor))
+        quantity_warnings(snap, o->kube_minor ? o->kube_minor
+                                              : KP_KUBE_MINOR_DEFAULT);
     /*
      * PodLevelResources on by default from v1.34: before, spec.resources
      * is not read and the containers' requests count; before v1.33
@@ -349,9 +353,6 @@ kp_run_config_mark_pods(struct kp_snapshot *snap, const struct kp_options *o)
                 i < snap->nnodes; i++)
         if (snap->nodes[i]->allocatable_138)
             snap->nodes[i]->allocatable = *snap->nodes[i]->allocatable_138;
-    if (!kp_kube_rule_on(KP_RULE_QUANTITY_SATURATE, o->kube_minor))
-        quantity_warnings(snap, o->kube_minor ? o->kube_minor
-                                              : KP_KUBE_MINOR_DEFAULT);
     declared_features(snap, o->kube_minor ? o->kube_minor
                                           : KP_KUBE_MINOR_DEFAULT);
     if (!o->sched_config)

@@ -26,57 +26,62 @@ named(const cJSON *container, const char *res)
            kp_json_get(kp_json_get(r, "limits"), res);
 }
 
-/*
- * a + b, saturated when both are non-negative (all v1.38 reads, which
- * saturate each quantity: kp_quantity_value), else wrapped as Go's int64
- * (before v1.38 a quantity past int64 can read negative).
- */
-static int64_t
-sat_add(int64_t a, int64_t b)
+/* the quantity or zero */
+static struct kp_quantity
+or_zero(const struct kp_quantity *q)
 {
-    if (a >= 0 && b >= 0)
-        return a > INT64_MAX - b ? INT64_MAX : a + b;
-    return (int64_t)((uint64_t)a + (uint64_t)b);
+    struct kp_quantity z;
+
+    if (q)
+        return *q;
+    memset(&z, 0, sizeof(z));
+    return z;
 }
 
 void
 kp_nonzero_container(struct kp_nonzero *nz, const cJSON *container,
-                     bool init, bool sidecar, int64_t cpu, int64_t mem)
+                     bool init, bool sidecar, const struct kp_quantity *cpu,
+                     const struct kp_quantity *mem)
 {
-    int64_t v[2] = {cpu, mem};
+    struct kp_quantity v[2];
     int i;
 
+    v[0] = or_zero(cpu);
+    v[1] = or_zero(mem);
     for (i = 0; i < 2; i++) {
         if (!named(container, nonzero_names[i]))
-            v[i] = nonzero_defaults[i];
+            kp_quantity_scaled(&v[i], nonzero_defaults[i], i == 0 ? -3 : 0);
         if (!init) {
-            nz->sum[i] = sat_add(nz->sum[i], v[i]);
+            kp_quantity_add(&nz->sum[i], &v[i]);
         } else if (sidecar) {
-            nz->sum[i] = sat_add(nz->sum[i], v[i]);
-            nz->side[i] = sat_add(nz->side[i], v[i]);
-            if (nz->side[i] > nz->init[i])
-                nz->init[i] = nz->side[i];
-        } else if (sat_add(v[i], nz->side[i]) > nz->init[i]) {
-            nz->init[i] = sat_add(v[i], nz->side[i]);
+            kp_quantity_add(&nz->sum[i], &v[i]);
+            kp_quantity_add(&nz->side[i], &v[i]);
+            kp_quantity_max(&nz->init[i], &nz->side[i]);
+        } else {
+            kp_quantity_add(&v[i], &nz->side[i]);
+            kp_quantity_max(&nz->init[i], &v[i]);
         }
     }
 }
 
 void
-kp_nonzero_finish(struct kp_pod *p, const struct kp_nonzero *nz,
-                  const cJSON *pod_requests,
-                  const struct kp_resvec *pod_level,
-                  const struct kp_resvec *overhead)
+kp_nonzero_finish(struct kp_snapshot *s, struct kp_pod *p,
+                  const struct kp_nonzero *nz, const cJSON *pod_requests,
+                  const struct kp_quantity *const pod_level[2],
+                  const struct kp_quantity *const overhead[2])
 {
     static const int ids[2] = {KP_RES_CPU, KP_RES_MEMORY};
     int64_t v[2];
     int i;
 
     for (i = 0; i < 2; i++) {
-        v[i] = nz->sum[i] > nz->init[i] ? nz->sum[i] : nz->init[i];
+        struct kp_quantity q = nz->sum[i], o = or_zero(overhead[i]);
+
+        kp_quantity_max(&q, &nz->init[i]);
         if (kp_json_get(pod_requests, nonzero_names[i]))
-            v[i] = kp_resvec_get(pod_level, ids[i]);
-        v[i] = sat_add(v[i], kp_resvec_get(overhead, ids[i]));
+            q = or_zero(pod_level[i]);
+        kp_quantity_add(&q, &o);
+        v[i] = kp_quantity_read(s, ids[i], &q);
     }
     p->nonzero_cpu = v[0];
     p->nonzero_mem = v[1];

@@ -139,3 +139,44 @@ OUT
 ["later","Fits","Unschedulable","worse"]
 OUT
 }
+
+# sums.json: n1 (cpu 1m, 8Gi).  PodRequests sums and maxes quantities,
+# the scheduler reads the total once: two-halves (500u + 500u) requests
+# 1m exactly; two-5e (5E + 5E of memory) is the int64Amount {10, 18},
+# which 1.37 reads as 0; init-10e's init container (10E) beats its app
+# container (10^18, an inf.Dec): Cmp turns 10E into an inf.Dec of scale
+# -18 and 1.37 reads 10 * 10^18 wrapped, negative, which
+# NodeResourcesFit's SetMaxResource makes 0.  1.38 saturates both.
+
+@test "pod sums, independent: 500u + 500u is 1m in every release; 5E + 5E and a 10E init container fit in 1.37 only" {
+    need jq
+    run decisions sums.json independent --kube-version 1.37
+    assert_success
+    assert_output - <<'OUT'
+two-halves Fits n1
+two-5e Fits n1
+init-10e Fits n1
+OUT
+    run decisions sums.json independent --kube-version 1.38
+    assert_success
+    assert_output - <<'OUT'
+two-halves Fits n1
+two-5e Unschedulable -
+init-10e Unschedulable -
+OUT
+}
+
+@test "pod sums, queue: two-halves takes n1's 1m, the others then find no cpu" {
+    need jq
+    run decisions sums.json queue --kube-version 1.37
+    assert_success
+    assert_output - <<'OUT'
+two-halves Fits n1
+two-5e Unschedulable -
+init-10e Unschedulable -
+OUT
+    run --separate-stderr "$KP" -f "$FIX/sums.json" --kube-version 1.37
+    assert_line --index 0 --partial "NAME"
+    assert_equal "$stderr" "warning: pod 'q/two-5e': requests past int64: kube-scheduler 1.37 reads memory 0 where 1.38 reads 9223372036854775807 (Quantity.Value/MilliValue overflow before 1.38, kubernetes/kubernetes#141305)
+warning: pod 'q/init-10e': requests past int64: kube-scheduler 1.37 reads memory -8446744073709551616 where 1.38 reads 9223372036854775807 (Quantity.Value/MilliValue overflow before 1.38, kubernetes/kubernetes#141305)"
+}

@@ -628,11 +628,80 @@ test_quantity__past_int64_by_version(void)
     }
 }
 
+/*
+ * What PodRequests leaves for the scheduler to read: Quantity.Add and
+ * maxResourceList on the quantities, then Value()/MilliValue() once
+ * (apimachinery v0.37 quantity.go Add, amount.go int64Amount.Add,
+ * component-helpers helpers.go maxResourceList, whose Cmp turns its
+ * receiver into an inf.Dec when the other side is one).
+ */
+static void
+test_quantity__pod_sums_by_version(void)
+{
+    static const struct {
+        const char *a, *b;
+        bool max;                       /* max(a, b), else a + b */
+        int64_t value_old, milli_old;   /* 1.31-1.37 */
+        int64_t value_new, milli_new;   /* 1.38 */
+    } rows[] = {
+        /* exact: 0.5m + 0.5m is 1m (the int64 reads would give 2m) */
+        { "500u", "500u", false, 1, 1, 1, 1 },
+        { "0.5", "0.5", false, 1, 1000, 1, 1000 },
+        /* int64Amount {5,18} + {5,18} = {10,18}: Value's loop gives 0 */
+        { "5E", "5E", false, 0, 0, INT64_MAX, INT64_MAX },
+        /* 1E + 1E = {2,18}: fits Value, not MilliValue (10^21: 0) */
+        { "1E", "1E", false, 2000000000000000000LL, 0,
+          2000000000000000000LL, INT64_MAX },
+        /* {10,18} + {1,0}: 10^19 does not fit, inf.Dec at scale 0 */
+        { "10E", "1", false, -8446744073709551615LL,
+          1864712049423025128LL,
+          INT64_MAX, INT64_MAX },
+        /* max(inf.Dec 10^18, 10E): 10E wins as inf.Dec of scale -18:
+         * Value is 10 * int64(1e18), wrapped */
+        { "1000000000000000000", "10E", true, -8446744073709551616LL, 0,
+          INT64_MAX, INT64_MAX },
+        /* ... and MilliValue 9 * int64(math.Pow10(21)): INT64_MIN on
+         * amd64 (out of range), times 9 (odd): INT64_MIN */
+        { "1000000000000000000", "9E", true, 9000000000000000000LL,
+          INT64_MIN, 9000000000000000000LL, INT64_MAX },
+        /* both int64Amounts: no conversion, 10E keeps reading 0 */
+        { "1", "10E", true, 0, 0, INT64_MAX, INT64_MAX },
+        /* the larger is kept as it is; equal: a is kept */
+        { "2", "1", true, 2, 2000, 2, 2000 },
+    };
+    size_t i;
+
+    for (i = 0; i < NELEM(rows); i++) {
+        struct kp_quantity a, b;
+        struct kp_error err;
+
+        CHECK(kp_quantity_parse(rows[i].a, &a, &err) == 0);
+        CHECK(kp_quantity_parse(rows[i].b, &b, &err) == 0);
+        if (rows[i].max)
+            kp_quantity_max(&a, &b);
+        else
+            kp_quantity_add(&a, &b);
+        if (kp_quantity_value_wrap(&a) != rows[i].value_old ||
+            kp_quantity_milli_value_wrap(&a) != rows[i].milli_old ||
+            kp_quantity_value(&a) != rows[i].value_new ||
+            kp_quantity_milli_value(&a) != rows[i].milli_new) {
+            printf("#   %s %s %s: 1.37 %lld %lld, 1.38 %lld %lld\n",
+                   rows[i].a, rows[i].max ? "max" : "+", rows[i].b,
+                   (long long)kp_quantity_value_wrap(&a),
+                   (long long)kp_quantity_milli_value_wrap(&a),
+                   (long long)kp_quantity_value(&a),
+                   (long long)kp_quantity_milli_value(&a));
+            CHECK(0);
+        }
+    }
+}
+
 int
 main(void)
 {
     RUN(test_quantity__parse);
     RUN(test_quantity__past_int64_by_version);
+    RUN(test_quantity__pod_sums_by_version);
     RUN(test_quantity__parse_negative);
     RUN(test_quantity__parse_explicit_plus);
     RUN(test_quantity__parse_invalid);
