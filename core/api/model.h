@@ -203,6 +203,9 @@ struct kp_pod {
     const char **images;
     /* ---- read only by scoring (decode_score.c) ---- */
     size_t ncontainers;         /* init + app containers (ImageLocality) */
+    /* spec.volumes[].image.reference (ImageLocality from v1.36) */
+    size_t nimage_volumes;
+    const char **image_volumes;
     const char *controller_kind;/* ownerReferences[controller].kind */
     const char *controller_api; /* its apiVersion ("apps/v1") */
     const char *controller_name;/* its name */

@@ -137,6 +137,12 @@ const struct kp_kube_rule_row kp_kube_rules[KP_NRULES] = {
      "NodeDeclaredFeatures on by default (not simulated: a warning when "
      "nodes declare different features)",
      "tests/cli/config.bats NodeDeclaredFeatures"},
+    {KP_RULE_IMAGE_VOLUME_SCORE, 36, "kubernetes/kubernetes#130231",
+     "ImageLocality scores the images of image volumes "
+     "(spec.volumes[].image) with the containers' (before: containers "
+     "only)",
+     "tests/cli/fidelity_versions.bats ImageLocality image volume: "
+     "scored from 1.36"},
     {KP_RULE_PREEMPT_MESSAGE, 37, "kubernetes/kubernetes#140180",
      "a pod that preempts gets 'preemption: found a potential placement "
      "for pod on node X, preempting N victims'",
@@ -146,6 +152,11 @@ const struct kp_kube_rule_row kp_kube_rules[KP_NRULES] = {
      "KEP-4049 (StorageCapacityScoring beta)",
      "VolumeBindingArgs.shape is accepted (refused before)",
      "tests/cli/config.bats VolumeBindingArgs.shape"},
+    {KP_RULE_IMAGE_VOLUME_THRESHOLD, 37, "kubernetes/kubernetes#138951",
+     "ImageLocality's max threshold counts image volumes as well as "
+     "containers (1.36 scored them without counting them)",
+     "tests/cli/fidelity_versions.bats ImageLocality image volume: "
+     "threshold"},
     {KP_RULE_PDB_EMPTY_SELECTOR, 38, "kubernetes/kubernetes#141785",
      "a PDB with an empty selector protects every pod of its namespace",
      "tests/cli/config.bats --kube-version 1.38: an empty PDB selector"},

@@ -1086,6 +1086,7 @@ decode_spec(struct kp_snapshot *s, const cJSON *spec, const cJSON *status,
         decode_affinity(s, spec, p, err) < 0 ||
         decode_spread(s, spec, p, err) < 0 ||
         decode_volumes(s, spec, p, err) < 0 ||
+        kp_decode_image_volumes(&s->arena, spec, p, err) < 0 ||
         kp_json_obj(spec, "nodeSelector", &nsel, err) < 0)
         return -1;
     if (kp_labels_from_json(&s->arena, nsel, &p->node_selector, err) < 0)

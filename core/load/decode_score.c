@@ -88,6 +88,37 @@ kp_nonzero_finish(struct kp_snapshot *s, struct kp_pod *p,
 }
 
 int
+kp_decode_image_volumes(struct kp_arena *a, const cJSON *spec,
+                        struct kp_pod *p, struct kp_error *err)
+{
+    const cJSON *vols = kp_json_get(spec, "volumes"), *it;
+    size_t i = 0, n = 0;
+
+    p->nimage_volumes = 0;
+    p->image_volumes = NULL;
+    if (!cJSON_IsArray(vols))
+        return 0;       /* decode_volumes checks the type */
+    cJSON_ArrayForEach(it, vols)
+        if (cJSON_IsObject(kp_json_get(it, "image")))
+            n++;
+    if (n == 0)
+        return 0;
+    p->image_volumes = kp_arena_alloc(a, n * sizeof(char *));
+    cJSON_ArrayForEach(it, vols) {
+        const cJSON *img = kp_json_get(it, "image");
+        const char *ref;
+
+        if (cJSON_IsObject(img)) {
+            if (kp_json_istr(a, img, "reference", &ref, err) < 0)
+                return kp_error_path(err, "volumes[%zu].image", i);
+            p->image_volumes[p->nimage_volumes++] = ref ? ref : "";
+        }
+        i++;
+    }
+    return 0;
+}
+
+int
 kp_decode_controller_kind(struct kp_arena *a, const cJSON *md,
                           struct kp_pod *p, struct kp_error *err)
 {

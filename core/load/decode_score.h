@@ -58,6 +58,13 @@ void kp_nonzero_finish(struct kp_snapshot *s, struct kp_pod *p,
                        const struct kp_quantity *const pod_level[2],
                        const struct kp_quantity *const overhead[2]);
 /*
+ * spec.volumes[].image.reference into p->image_volumes (ImageLocality
+ * scores them from v1.36, #130231).  Errors name the field
+ * ("volumes[0].image.reference: expected a string").
+ */
+int kp_decode_image_volumes(struct kp_arena *a, const cJSON *spec,
+                            struct kp_pod *p, struct kp_error *err);
+/*
  * metadata.ownerReferences: p->controller_kind is the kind of the entry
  * with controller: true (interned), NULL when none.  Errors name the
  * field ("ownerReferences[0].kind: expected a string").

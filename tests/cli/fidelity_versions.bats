@@ -1,0 +1,66 @@
+#!/usr/bin/env bats
+# fidelity_versions.bats - issue 24, the version table: CHANGELOG entries
+# of 1.36 and 1.37 that change a replayed decision, each on both sides of
+# its release and in both modes, on tests/fixtures/fidelity-versions.
+#
+# ImageLocality (image_locality.go sumImageScores, calculatePriority):
+# image volumes (spec.volumes[].image) are scored from v1.36
+# (kubernetes/kubernetes#130231, CHANGELOG-1.36 v1.36.0-alpha.1) and
+# counted in the max threshold from v1.37 (#138951, v1.37.0-alpha.1).
+# Node a holds web's image volume's image, node b its container's; a
+# also runs a small pod, so the resource scorers favour b by a point or
+# two.  Scaled scores (size * nodes with it / 2 nodes), thresholds 23 MiB
+# and 1000 MiB per image:
+#
+# image_volumes.json (a 3 GB, b 2.4 GB: 1430 and 1144 MiB scaled):
+#   1.35 a 0, b 100 -> b; 1.36 both clamp at 100 -> b (resources);
+#   1.37 threshold 2000 MiB: a 71, b 56 -> a.
+# image_volumes_small.json (a 1.2 GB, b 0.6 GB: 572 and 286 MiB):
+#   1.35 a 0, b 26 -> b; 1.36 a 56, b 26 -> a; 1.37 a 27, b 13 -> a.
+#
+# KP_BIN overrides the binary under test (default build/kubectl-preempt).
+
+load '../helpers/common'
+
+FIX="$ROOT/tests/fixtures/fidelity-versions"
+
+# placed FILE VERSION: web's node in queue mode, then independently
+placed() {
+    local m
+    for m in queue independent; do
+        timeout -k 5 20 "$KP" -f "$FIX/$1" --mode "$m" --kube-version "$2" \
+            -o json | jq -r '.pods[] | select(.name == "web") | .node'
+    done
+}
+
+@test "ImageLocality image volume: threshold counts it from 1.37 (#138951): b up to 1.36, a from 1.37" {
+    need jq
+    local v want
+    for v in 1.35:b 1.36:b 1.37:a 1.38:a; do
+        want=${v#*:}
+        run placed image_volumes.json "${v%:*}"
+        assert_success
+        assert_output "$want
+$want"
+    done
+}
+
+@test "ImageLocality image volume: scored from 1.36 (#130231): b up to 1.35, a from 1.36" {
+    need jq
+    local v want
+    for v in 1.34:b 1.35:b 1.36:a 1.37:a; do
+        want=${v#*:}
+        run placed image_volumes_small.json "${v%:*}"
+        assert_success
+        assert_output "$want
+$want"
+    done
+}
+
+@test "ImageLocality image volume: a volume without image.reference is an error naming the field" {
+    run "$KP" -f <(jq '(.items[] | select(.metadata.name == "web")
+                        | .spec.volumes[0].image.reference) = 5' \
+                    "$FIX/image_volumes.json")
+    assert_failure 1
+    assert_output --partial "volumes[0].image.reference"
+}
