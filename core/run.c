@@ -183,6 +183,8 @@ struct version_state {
     struct kp_pod **pods;
     struct kp_resvec *req;
     int64_t *nonzero_cpu, *nonzero_mem;
+    struct kp_host_port **ports;    /* before 1.33 sidecars' are left out */
+    size_t *nports, *nsidecar_ports;
     bool *empty_all;
 };
 
@@ -197,12 +199,18 @@ version_save(struct version_state *v, const struct kp_snapshot *s)
     v->req = kp_xmalloc((s->npods + 1) * sizeof(*v->req));
     v->nonzero_cpu = kp_xmalloc((s->npods + 1) * sizeof(int64_t));
     v->nonzero_mem = kp_xmalloc((s->npods + 1) * sizeof(int64_t));
+    v->ports = kp_xmalloc((s->npods + 1) * sizeof(*v->ports));
+    v->nports = kp_xmalloc((s->npods + 1) * sizeof(size_t));
+    v->nsidecar_ports = kp_xmalloc((s->npods + 1) * sizeof(size_t));
     v->empty_all = kp_xmalloc(s->npdbs + 1);
     for (i = 0; i < s->npods; i++) {
         v->pods[i] = s->pods[i];
         v->req[i] = s->pods[i]->req;
         v->nonzero_cpu[i] = s->pods[i]->nonzero_cpu;
         v->nonzero_mem[i] = s->pods[i]->nonzero_mem;
+        v->ports[i] = s->pods[i]->host_ports;
+        v->nports[i] = s->pods[i]->nhost_ports;
+        v->nsidecar_ports[i] = s->pods[i]->nsidecar_host_ports;
     }
     for (i = 0; i < s->npdbs; i++)
         v->empty_all[i] = s->pdbs[i]->empty_selector_matches_all;
@@ -225,6 +233,9 @@ version_restore(const struct version_state *v, struct kp_snapshot *s)
         v->pods[i]->req = v->req[i];
         v->pods[i]->nonzero_cpu = v->nonzero_cpu[i];
         v->pods[i]->nonzero_mem = v->nonzero_mem[i];
+        v->pods[i]->host_ports = v->ports[i];
+        v->pods[i]->nhost_ports = v->nports[i];
+        v->pods[i]->nsidecar_host_ports = v->nsidecar_ports[i];
     }
     for (i = 0; i < v->npdbs && i < s->npdbs; i++)
         s->pdbs[i]->empty_selector_matches_all = v->empty_all[i];
@@ -239,6 +250,9 @@ version_release(struct version_state *v)
     free(v->req);
     free(v->nonzero_cpu);
     free(v->nonzero_mem);
+    free(v->ports);
+    free(v->nports);
+    free(v->nsidecar_ports);
     free(v->empty_all);
     free(v->alloc);
     free(v->nodes);

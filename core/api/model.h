@@ -193,6 +193,12 @@ struct kp_pod {
     struct kp_node_selector_term *preferred_node_affinity;
     int32_t *preferred_node_affinity_weight;
     size_t nhost_ports;
+    /*
+     * how many of host_ports, at their start, are restartable init
+     * containers' (sidecars'): NodePorts reads them from v1.33
+     * (kubernetes/kubernetes#132040, cherry-picked as #133390), not before
+     */
+    size_t nsidecar_host_ports;
     struct kp_host_port *host_ports;
     size_t naffinity, nanti_affinity, npref_affinity, npref_anti_affinity;
     struct kp_affinity_term *affinity, *anti_affinity;

@@ -112,6 +112,13 @@ const struct kp_kube_rule_row kp_kube_rules[KP_NRULES] = {
      "largest of spec, allocatedResources and status resources (before: "
      "the spec)",
      "tests/cli/config.bats in-place resize"},
+    {KP_RULE_SIDECAR_HOST_PORTS, 33,
+     "kubernetes/kubernetes#132040 (1.34), cherry-picked as #133390 "
+     "(1.33 patch)",
+     "NodePorts reads the host ports of restartable init containers "
+     "(sidecars), of the pod placed and of the pods on the node (before: "
+     "app containers only)",
+     "tests/cli/fidelity_versions.bats NodePorts sidecar"},
     {KP_RULE_FIT_UNRESOLVABLE, 34, "kubernetes/kubernetes#131345",
      "NodeResourcesFit: a request above the node's allocatable is "
      "UnschedulableAndUnresolvable (before: Unschedulable)",

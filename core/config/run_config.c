@@ -338,6 +338,19 @@ kp_run_config_mark_pods(struct kp_snapshot *snap, const struct kp_options *o)
             p->nonzero_mem = r->nonzero_mem;
         }
     }
+    /*
+     * before v1.33 (#132040, #133390): NodePorts does not read the host
+     * ports of sidecars (restartable init containers), a prefix of
+     * host_ports
+     */
+    for (i = 0; !kp_kube_rule_on(KP_RULE_SIDECAR_HOST_PORTS, o->kube_minor) &&
+                i < snap->npods; i++) {
+        struct kp_pod *p = snap->pods[i];
+
+        p->host_ports += p->nsidecar_host_ports;
+        p->nhost_ports -= p->nsidecar_host_ports;
+        p->nsidecar_host_ports = 0;
+    }
     /* v1.38 (#141305): quantities past int64 saturate, no longer wrap */
     for (i = 0; kp_kube_rule_on(KP_RULE_QUANTITY_SATURATE, o->kube_minor) &&
                 i < snap->npods; i++) {

@@ -241,6 +241,9 @@ decode_one_container(struct kp_snapshot *s, const cJSON *c, bool init,
     sidecar = init && policy && strcmp(policy, "Always") == 0;
     if ((!init || sidecar) && decode_ports(s, c, p, &x->ports, err) < 0)
         return -1;
+    /* init containers come first: the sidecars' ports are a prefix */
+    if (sidecar)
+        p->nsidecar_host_ports = p->nhost_ports;
     /* scoring: ImageLocality reads every container, init ones included */
     if (image) {
         if (p->nimages == x->capimages) {
@@ -566,6 +569,7 @@ decode_containers(struct kp_snapshot *s, const cJSON *spec,
         return 0;
     keep = *p;
     p->nhost_ports = p->nimages = p->ncontainers = 0;
+    p->nsidecar_host_ports = 0;
     s->quantity_saturate = true;
     rc = decode_containers_once(s, spec, status, p, err);
     s->quantity_saturate = false;

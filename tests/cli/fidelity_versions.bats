@@ -64,3 +64,55 @@ $want"
     assert_failure 1
     assert_output --partial "volumes[0].image.reference"
 }
+
+# NodePorts (node_ports.go getContainerPorts, NodeInfo's used ports):
+# sidecars' (restartable init containers') host ports count from
+# kubernetes/kubernetes#132040 (v1.34.0-alpha.1), cherry-picked into
+# 1.33 as #133390; 1.31 and 1.32 read app containers only.
+# sidecar_ports.json: n1 runs agent (a sidecar on host port 9100) and
+# holder (an app container on 9200), both of priority 100; web wants
+# 9100 in an app container, side 9200 in a sidecar.
+@test "NodePorts sidecar host ports: ignored up to 1.32, a conflict from 1.33 (#132040, #133390), both modes" {
+    need jq
+    local m v
+    for m in queue independent; do
+        for v in 1.31 1.32; do
+            run bash -c "'$KP' -f '$FIX/sidecar_ports.json' --mode $m \
+                --kube-version $v -o json | jq -r '.pods[] | .name + \" \" + .result + \" \" + (.node // \"-\")'"
+            assert_success
+            assert_output - <<'OUT'
+web Fits n1
+side Fits n1
+OUT
+        done
+        for v in 1.33 1.37; do
+            run bash -c "'$KP' -f '$FIX/sidecar_ports.json' --mode $m \
+                --kube-version $v -o json | jq -r '.pods[] | .name + \" \" + .result + \" \" + (.node // \"-\")'"
+            assert_success
+            assert_output - <<'OUT'
+web Unschedulable -
+side Unschedulable -
+OUT
+        done
+    done
+}
+
+@test "NodePorts sidecar host ports: --kube-version 1.32 --compare-kube-version 1.33 reads the ports again" {
+    need jq
+    run bash -c "'$KP' -f '$FIX/sidecar_ports.json' --kube-version 1.32 \
+        --compare-kube-version 1.33 -o json 2>/dev/null |
+        jq -c '.pods[] | [.name, .baseline.result, .result]'"
+    assert_success
+    assert_output - <<'OUT'
+["web","Fits","Unschedulable"]
+["side","Fits","Unschedulable"]
+OUT
+    run bash -c "'$KP' -f '$FIX/sidecar_ports.json' --kube-version 1.33 \
+        --compare-kube-version 1.32 -o json 2>/dev/null |
+        jq -c '.pods[] | [.name, .baseline.result, .result]'"
+    assert_success
+    assert_output - <<'OUT'
+["web","Unschedulable","Fits"]
+["side","Unschedulable","Fits"]
+OUT
+}
