@@ -435,13 +435,37 @@ resized_requests(struct kp_snapshot *s, const cJSON *spec,
     return 0;
 }
 
+/*
+ * A containers_ctx with its vectors empty: only their headers are set
+ * (tmp_slot clears an entry when it takes it), not the 5 x TMP_MAX
+ * quantities a calloc would clear for every pod.
+ */
+static struct containers_ctx *
+new_containers_ctx(void)
+{
+    struct containers_ctx *x = kp_xmalloc(sizeof(*x));
+    struct tmpvec *v[] = {&x->sum, &x->init_max, &x->side,
+                          &x->containers_only, &x->spec_only};
+    size_t i;
+
+    for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+        v[i]->n = 0;
+        v[i]->overflow = false;
+    }
+    memset(&x->nz, 0, sizeof(x->nz));
+    memset(&x->ports, 0, sizeof(x->ports));
+    x->images = NULL;
+    x->capimages = 0;
+    return x;
+}
+
 static int
 decode_containers_once(struct kp_snapshot *s, const cJSON *spec,
                        const cJSON *status, struct kp_pod *p,
                        struct kp_error *err)
 {
     static const char *const keys[] = {"initContainers", "containers"};
-    struct containers_ctx *x = kp_xcalloc(1, sizeof(*x));
+    struct containers_ctx *x = new_containers_ctx();
     const cJSON *pod_res, *pod_req, *overhead;
     struct kp_res_quantity pod_q[TMP_MAX], over_q[TMP_MAX];
     const struct kp_quantity *pod_nz[2] = {NULL, NULL};
