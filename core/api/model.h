@@ -169,6 +169,12 @@ struct kp_pod {
     /* for scoring: requests with 100m / 200Mi for a container without */
     int64_t nonzero_cpu, nonzero_mem;
     /*
+     * the same as 1.31 adds it to its node's NonZeroRequested (sidecars
+     * left out of the sum, kubernetes/kubernetes#127878 changed that in
+     * 1.32): KP_RULE_SIDECAR_NONZERO
+     */
+    int64_t nonzero131_cpu, nonzero131_mem;
+    /*
      * req and nonzero_* as older releases compute them, NULL where they
      * are the same: before_134 without pod-level requests (spec.resources;
      * PodLevelResources is on by default from v1.34), before_133 from the

@@ -112,6 +112,12 @@ const struct kp_kube_rule_row kp_kube_rules[KP_NRULES] = {
      "largest of spec, allocatedResources and status resources (before: "
      "the spec)",
      "tests/cli/config.bats in-place resize"},
+    {KP_RULE_SIDECAR_NONZERO, 32, "kubernetes/kubernetes#127878",
+     "a pod's share of its node's non-zero requests (LeastAllocated, "
+     "MostAllocated, RequestedToCapacityRatio) sums its sidecars with its "
+     "app containers (before: app containers against the largest init "
+     "container with the sidecars before it)",
+     "tests/cli/fidelity_versions.bats non-zero requests of sidecars"},
     {KP_RULE_SIDECAR_HOST_PORTS, 33,
      "kubernetes/kubernetes#132040 (1.34), cherry-picked as #133390 "
      "(1.33 patch)",

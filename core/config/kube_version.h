@@ -29,6 +29,7 @@ int kp_kube_version_from_server(const char *body, size_t len);
  */
 enum kp_kube_rule {
     KP_RULE_INPLACE_RESIZE,         /* 1.33 */
+    KP_RULE_SIDECAR_NONZERO,        /* 1.32 */
     KP_RULE_SIDECAR_HOST_PORTS,     /* 1.33 */
     KP_RULE_FIT_UNRESOLVABLE,       /* 1.34 */
     KP_RULE_DRA_POST_FILTER,        /* 1.34 */

@@ -38,6 +38,43 @@ or_zero(const struct kp_quantity *q)
     return z;
 }
 
+/* a quantity as 1.31 reads resource i (0: cpu, 1: memory) */
+static int64_t
+read131(const struct kp_quantity *q, int i)
+{
+    return i == 0 ? kp_quantity_milli_value_wrap(q)
+                  : kp_quantity_value_wrap(q);
+}
+
+/* calculateResource's ContainerFn before v1.32 (see decode_score.h) */
+static void
+old_container(struct kp_nonzero *nz, bool init, bool sidecar, int i,
+              bool is_named, const struct kp_quantity *q)
+{
+    struct kp_quantity cum;
+    bool any;
+    int64_t v;
+
+    if (!init) {
+        v = is_named ? read131(q, i) : nonzero_defaults[i];
+        nz->old_sum[i] = (int64_t)((uint64_t)nz->old_sum[i] + (uint64_t)v);
+        return;
+    }
+    if (sidecar) {
+        kp_quantity_add(&nz->old_side[i], q);
+        nz->old_side_named[i] = nz->old_side_named[i] || is_named;
+        cum = nz->old_side[i];
+        any = nz->old_side_named[i];
+    } else {
+        cum = *q;
+        kp_quantity_add(&cum, &nz->old_side[i]);
+        any = is_named || nz->old_side_named[i];
+    }
+    v = any ? read131(&cum, i) : nonzero_defaults[i];
+    if (v > nz->old_init[i])
+        nz->old_init[i] = v;
+}
+
 void
 kp_nonzero_container(struct kp_nonzero *nz, const cJSON *container,
                      bool init, bool sidecar, const struct kp_quantity *cpu,
@@ -49,6 +86,8 @@ kp_nonzero_container(struct kp_nonzero *nz, const cJSON *container,
     v[0] = or_zero(cpu);
     v[1] = or_zero(mem);
     for (i = 0; i < 2; i++) {
+        old_container(nz, init, sidecar, i,
+                      named(container, nonzero_names[i]), &v[i]);
         if (!named(container, nonzero_names[i]))
             kp_quantity_scaled(&v[i], nonzero_defaults[i], i == 0 ? -3 : 0);
         if (!init) {
@@ -71,7 +110,7 @@ kp_nonzero_finish(struct kp_snapshot *s, struct kp_pod *p,
                   const struct kp_quantity *const overhead[2])
 {
     static const int ids[2] = {KP_RES_CPU, KP_RES_MEMORY};
-    int64_t v[2];
+    int64_t v[2], v131[2];
     int i;
 
     for (i = 0; i < 2; i++) {
@@ -82,9 +121,15 @@ kp_nonzero_finish(struct kp_snapshot *s, struct kp_pod *p,
             q = or_zero(pod_level[i]);
         kp_quantity_add(&q, &o);
         v[i] = kp_quantity_read(s, ids[i], &q);
+        /* 1.31: max(app sum, init), plus the overhead read alone */
+        v131[i] = nz->old_sum[i] > nz->old_init[i] ? nz->old_sum[i]
+                                                   : nz->old_init[i];
+        v131[i] = (int64_t)((uint64_t)v131[i] + (uint64_t)read131(&o, i));
     }
     p->nonzero_cpu = v[0];
     p->nonzero_mem = v[1];
+    p->nonzero131_cpu = v131[0];
+    p->nonzero131_mem = v131[1];
 }
 
 int

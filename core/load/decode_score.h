@@ -33,6 +33,17 @@ struct kp_nonzero {
     struct kp_quantity sum[2];  /* app and restartable init containers */
     struct kp_quantity side[2]; /* restartable init containers so far */
     struct kp_quantity init[2]; /* max over init containers */
+    /*
+     * v1.31 (framework/types.go calculateResource before #127878): the
+     * app containers' non-zero requests read one by one and summed,
+     * against the largest of the init containers' cumulative lists
+     * (an init container with the sidecars before it, a sidecar with
+     * the sidecars up to it), read as a list: a default where no member
+     * names the resource.
+     */
+    int64_t old_sum[2], old_init[2];
+    struct kp_quantity old_side[2];
+    bool old_side_named[2];
 };
 
 /*

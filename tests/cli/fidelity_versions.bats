@@ -116,3 +116,27 @@ OUT
 ["side","Unschedulable","Fits"]
 OUT
 }
+
+# NonZeroRequested (framework/types.go calculateResource): from v1.32
+# (kubernetes/kubernetes#127878, v1.32.0-alpha.2, no cherry-pick found) a
+# pod's share sums its sidecars with its app containers, as PodRequests
+# does; 1.31 took max(app containers, largest init container with the
+# sidecars before it).  sidecar_nonzero.json: a runs mesh (sidecar 2 cpu
+# / 1Gi, app 500m / 512Mi), b runs plain (2200m / 1Gi); web wants 1 cpu
+# / 1Gi.  LeastAllocated: 1.32 a 2500m+1 -> 12, 2.5Gi -> 68: 40; b 20,
+# 75: 47.  1.31 a counts mesh as 2 cpu / 1Gi: 25, 75: 50.
+# BalancedAllocation (real requests, the same in both): a 71, b 72.
+# 1.31: a 121 > b 119; 1.32: a 111 < b 119.
+@test "non-zero requests of sidecars on a node: left out of the sum in 1.31, summed from 1.32 (#127878), both modes" {
+    need jq
+    local m v want
+    for m in queue independent; do
+        for v in 1.31:a 1.32:b 1.37:b; do
+            want=${v#*:}
+            run bash -c "'$KP' -f '$FIX/sidecar_nonzero.json' --mode $m \
+                --kube-version ${v%:*} -o json | jq -r '.pods[] | .name + \" \" + .node'"
+            assert_success
+            assert_output "web $want"
+        done
+    done
+}
