@@ -347,6 +347,8 @@ kp_run_config_mark_pods(struct kp_snapshot *snap, const struct kp_options *o)
                 i < snap->npods; i++) {
         struct kp_pod *p = snap->pods[i];
 
+        if (p->nsidecar_host_ports == 0)
+            continue;           /* host_ports may be NULL */
         p->host_ports += p->nsidecar_host_ports;
         p->nhost_ports -= p->nsidecar_host_ports;
         p->nsidecar_host_ports = 0;
