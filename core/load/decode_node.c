@@ -9,6 +9,7 @@
 #include "json_util.h"
 #include "quantity.h"
 #include "snapshot.h"
+#include "snapshot_load.h"
 
 static bool
 is_scalar_resource(const char *name)

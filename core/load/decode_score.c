@@ -11,6 +11,7 @@
 
 #include "json_util.h"
 #include "snapshot.h"
+#include "snapshot_load.h"
 
 static const char *const nonzero_names[2] = {"cpu", "memory"};
 static const int64_t nonzero_defaults[2] = {KP_DEFAULT_MILLI_CPU,
