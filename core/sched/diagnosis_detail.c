@@ -547,21 +547,37 @@ claims_detail(const struct kp_cycle *c, struct kp_buf *js, struct kp_buf *tx)
             kp_buf_printf(tx, ", bound to PV %s, which is not in the "
                           "snapshot", pvc->volume_name);
         if (pv) {
+            struct kp_buf names;
             size_t m = 0;
 
-            for (j = 0; j < snap->nnodes; j++)
-                m += kp_pv_matches_node(pv, snap->nodes[j]);
+            kp_buf_init(&names);
             kp_buf_puts(js, ", \"volumeZone\": ");
             kp_buf_json_str_or_null(js, pv_zone(pv));
             kp_buf_printf(js, ", \"volumeNodeAffinity\": %s, "
-                          "\"nodesMatchingVolume\": %zu",
-                          pv->node_affinity.is_null ? "false" : "true", m);
+                          "\"volumeNodes\": [",
+                          pv->node_affinity.is_null ? "false" : "true");
+            for (j = 0; j < snap->nnodes; j++) {
+                if (!kp_pv_matches_node(pv, snap->nodes[j]))
+                    continue;
+                if (m < LIST_JSON) {
+                    kp_buf_puts(js, m ? ", " : "");
+                    kp_buf_json_str(js, snap->nodes[j]->name);
+                }
+                if (m < LIST_TEXT)
+                    kp_buf_printf(&names, "%s%s", m ? ", " : "",
+                                  snap->nodes[j]->name);
+                m++;
+            }
+            kp_buf_printf(js, "], \"nodesMatchingVolume\": %zu", m);
             kp_buf_printf(tx, ", bound to PV %s", pv->name);
             if (pv_zone(pv))
                 kp_buf_printf(tx, " in zone %s", pv_zone(pv));
             if (!pv->node_affinity.is_null)
                 kp_buf_printf(tx, ", whose node affinity admits %zu "
-                              "node(s)", m);
+                              "node(s)%s%s%s%s", m, m ? " (" : "",
+                              m ? names.data : "",
+                              m > LIST_TEXT ? ", ..." : "", m ? ")" : "");
+            kp_buf_release(&names);
         }
         claim_users(c, p->ns, name, js, tx);
         kp_buf_puts(js, "}");
