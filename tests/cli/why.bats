@@ -287,7 +287,8 @@ fail-on pdb-violation: evicting pod batch/etl-worker-1 violated a PodDisruptionB
 
 @test "fixes: a nodeSelector no node matches is corrected or dropped; the change, applied by hand, gives the claimed outcome" {
     need jq
-    run "$KP" -f "$CLUSTER" -o json ml/train-1
+    # alone against the snapshot (queue mode: fix_queue.bats)
+    run "$KP" -f "$CLUSTER" --mode independent -o json ml/train-1
     assert_equal "$(jq -c '.pods[0].fixes' <<<"$output")" \
         '[{"change":"nodeSelector","key":"node.kubernetes.io/instance-type","value":"m6i.xlarge","was":"p4d.24xlarge","result":"Preempts","node":"node-c","victims":2,"pdbViolations":0},{"change":"dropNodeSelector","key":"node.kubernetes.io/instance-type","value":"p4d.24xlarge","result":"Preempts","node":"node-c","victims":2,"pdbViolations":0}]'
     # apply the first fix to the snapshot and run the pod alone
@@ -308,7 +309,7 @@ fail-on pdb-violation: evicting pod batch/etl-worker-1 violated a PodDisruptionB
     run diag ml/gpu-job-0
     assert_equal "$(jq -c '.pods[0].fixes' <<<"$output")" \
         '[{"change":"tolerate","key":"nvidia.com/gpu","value":"present","effect":"NoSchedule","result":"Fits","node":"gpu-1"}]'
-    run diag prod/big-0
+    run diag --mode independent prod/big-0
     assert_equal "$(jq -c '.pods[0].fixes' <<<"$output")" \
         '[{"change":"lowerRequest","resource":"cpu","request":"1900m","result":"Preempts","node":"node-c","victims":1,"pdbViolations":0}]'
     cat >"$BATS_TEST_TMPDIR/fixed.yaml" <<'YAML'
@@ -331,7 +332,7 @@ YAML
     run "$KP" -f "$CLUSTER" --add "$BATS_TEST_TMPDIR/fixed.yaml" --mode independent -o json ml/gpu-job-0 prod/big-0
     assert_equal "$(jq -c '[.pods[] | [.name, .result, .node // .nominatedNode, (.victims | length)]]' <<<"$output")" \
         '[["gpu-job-0","Fits","gpu-1",0],["big-0","Preempts","node-c",1]]'
-    run "$KP" -f "$CLUSTER" --add "$PODS" -o describe prod/big-0
+    run "$KP" -f "$CLUSTER" --add "$PODS" --mode independent -o describe prod/big-0
     assert_line 'Fixes:       each re-run alone against the snapshot'
     assert_line '  lower the cpu request to 1900m (from 8): Preempts on node node-c (1 victim(s), 0 PDB violation(s)) (verified)'
 }

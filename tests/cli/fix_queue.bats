@@ -1,0 +1,77 @@
+#!/usr/bin/env bats
+# fix_queue.bats - issue 26: in queue mode a fix is re-run at the pod's
+# turn in the queue, the pods before it placed as the run decided
+# (kp_analyze_at_turn), and the outcome shown is that re-run's: each one
+# applied here by hand to the input and run through the whole queue.
+#
+# KP_BIN overrides the binary under test (default build/kubectl-preempt).
+
+load '../helpers/common'
+
+CLUSTER="$ROOT/examples/cluster.json"
+DETAIL="$ROOT/tests/fixtures/why/detail.yaml"
+BOUND="$ROOT/tests/fixtures/why/bound.yaml"
+PODS="$ROOT/tests/fixtures/why/pods.yaml"
+
+run_all() { "$KP" -f "$CLUSTER" -f "$BOUND" --add "$1" --add "$PODS" "${@:2}" 2>/dev/null; }
+
+@test "queue mode: relaxing a spread constraint lands where the queue leaves room (node-a), not where the pod alone would (node-c)" {
+    need jq
+    run run_all "$DETAIL" -o json prod/spread-1
+    assert_equal "$(jq -c '.pods[0].fixes' <<<"$output")" \
+        '[{"change":"whenUnsatisfiable","topologyKey":"topology.example.com/rack","value":"ScheduleAnyway","result":"Fits","node":"node-a"}]'
+    run run_all "$DETAIL" --mode independent -o json prod/spread-1
+    assert_equal "$(jq -c '[.pods[0].fixes[] | [.result, .node]]' <<<"$output")" '[["Fits","node-c"]]'
+    # by hand: the change in the input, the whole queue run
+    sed 's|topology.example.com/rack, whenUnsatisfiable: DoNotSchedule|topology.example.com/rack, whenUnsatisfiable: ScheduleAnyway|' \
+        "$DETAIL" >"$BATS_TEST_TMPDIR/relaxed.yaml"
+    run run_all "$BATS_TEST_TMPDIR/relaxed.yaml" -o json
+    assert_equal "$(jq -c '.pods[] | select(.name == "spread-1") | [.result, .node]' <<<"$output")" '["Fits","node-a"]'
+    run run_all "$DETAIL" -o describe prod/spread-1
+    assert_line "Fixes:       each re-run at the pod's turn in the queue (the pods before it as decided)"
+    assert_line '  whenUnsatisfiable: ScheduleAnyway (topologyKey topology.example.com/rack): Fits on node node-a (verified)'
+}
+
+@test "queue mode: a raised priority takes an earlier turn; its outcome is the one the queue gives" {
+    need jq
+    run run_all "$DETAIL" -o json prod/spread-0
+    assert_equal "$(jq -c '.pods[0].fixes[] | select(.change == "priorityClass")' <<<"$output")" \
+        '{"change":"priorityClass","priorityClassName":"prod-critical","priority":"1000000","result":"Preempts","node":"node-a","victims":1,"pdbViolations":1}'
+    awk '/name: spread-0/ {p = 1} p && /priorityClassName: prod$/ {sub(/prod$/, "prod-critical"); p = 0} {print}' \
+        "$DETAIL" >"$BATS_TEST_TMPDIR/raised.yaml"
+    run run_all "$BATS_TEST_TMPDIR/raised.yaml" -o json
+    assert_equal "$(jq -c '.pods[] | select(.name == "spread-0") | [.queuePosition, .result, .nominatedNode, [.victims[].name], .pdbViolations]' <<<"$output")" \
+        '[2,"Preempts","node-a",["web-0"],1]'
+}
+
+@test "queue mode: a fix that helps the pod alone but not at its turn is not offered" {
+    need jq
+    # after checkout-0 and search-0 preempt, no m6i node has room for train-1
+    run "$KP" -f "$CLUSTER" -o json ml/train-1
+    assert_equal "$(jq -c '.pods[0].fixes' <<<"$output")" '[]'
+    jq '(.items[] | select(.kind == "Pod" and .metadata.name == "train-1")
+         | .spec.nodeSelector["node.kubernetes.io/instance-type"]) = "m6i.xlarge"' \
+        "$CLUSTER" >"$BATS_TEST_TMPDIR/fixed.json"
+    run "$KP" -f "$BATS_TEST_TMPDIR/fixed.json" -o json ml/train-1
+    assert_equal "$(jq -c '.pods[0].result' <<<"$output")" '"Unschedulable"'
+    run "$KP" -f "$CLUSTER" --mode independent -o json ml/train-1
+    assert_equal "$(jq -c '[.pods[0].fixes[] | .result]' <<<"$output")" '["Preempts","Preempts"]'
+}
+
+@test "queue mode: the raise that helps is the one whose earlier turn comes before the preemptor that takes the node" {
+    need jq
+    local early="$ROOT/tests/fixtures/why/early.yaml"
+    run "$KP" -f "$CLUSTER" --add "$early" -o json prod/early-0
+    # prod-critical queues it after checkout-0 (nominated to node-a): no
+    # room; system-cluster-critical queues it first
+    assert_equal "$(jq -c '.pods[0].fixes' <<<"$output")" \
+        '[{"change":"priorityClass","priorityClassName":"system-cluster-critical","priority":"2000000000","result":"Preempts","node":"node-a","victims":1,"pdbViolations":0}]'
+    for pc in prod-critical system-cluster-critical; do
+        sed "s/priorityClassName: prod\$/priorityClassName: $pc/" "$early" >"$BATS_TEST_TMPDIR/$pc.yaml"
+    done
+    run "$KP" -f "$CLUSTER" --add "$BATS_TEST_TMPDIR/prod-critical.yaml" -o json
+    assert_equal "$(jq -c '.pods[] | select(.name == "early-0") | [.queuePosition, .result]' <<<"$output")" '[2,"Unschedulable"]'
+    run "$KP" -f "$CLUSTER" --add "$BATS_TEST_TMPDIR/system-cluster-critical.yaml" -o json
+    assert_equal "$(jq -c '.pods[] | select(.name == "early-0") | [.queuePosition, .result, .nominatedNode, (.victims | length)]' <<<"$output")" \
+        '[1,"Preempts","node-a",1]'
+}
