@@ -374,10 +374,11 @@ YAML
     # etl-worker-2 is gone: search-0 now fits where it preempted
     assert_equal "$(jq -c '.replays[0] | [.preemptor.name, .recordedNode, .restoredVictims, .missingVictims, .result, .node, .sameNode]' <<<"$output")" \
         '["search-0","node-c",0,1,"Fits","node-c",true]'
-    # with etl-pdb recounted from the pods (0 allowed), node-a's two
-    # victims would violate it twice: the replay picks node-b
+    # etl-pdb's status (1 allowed, expectedPods 3: written before
+    # etl-worker-2 went) is what the scheduler read at 09:00:01; with it
+    # the replay picks node-a as recorded (explain_replay.bats)
     assert_equal "$(jq -c '.replays[1] | [.preemptor.name, .restoredVictims, .result, .node, .sameNode, .candidates, .decidedBy, .victims, .pdbViolations]' <<<"$output")" \
-        '["checkout-0",2,"Preempts","node-b",false,3,"sumOfVictimPriorities",["cache-0","web-1"],1]'
+        '["checkout-0",2,"Preempts","node-a",true,3,"highestVictimPriority",["etl-worker-0","etl-worker-1"],1]'
     # a budget of 1 (minAvailable 1): node-a again, one violation, decided by priority
     jq '(.items[] | select(.kind == "PodDisruptionBudget" and .metadata.name == "etl-pdb")
          | .spec.minAvailable) = 1' "$INCIDENT" >"$BATS_TEST_TMPDIR/one.json"
@@ -385,7 +386,7 @@ YAML
     assert_equal "$(jq -c '.replays[1] | [.result, .node, .sameNode, .decidedBy, .victims, .pdbViolations]' <<<"$output")" \
         '["Preempts","node-a",true,"highestVictimPriority",["etl-worker-0","etl-worker-1"],1]'
     run "$KP" explain -f "$BATS_TEST_TMPDIR/one.json" -o wide
-    assert_line '  prod/checkout-0 on node-a: Preempts on node-a (2 victim(s): etl-worker-0, etl-worker-1; 1 PDB violation(s); 3 candidate(s), decided by highestVictimPriority); the same node as recorded'
+    assert_line '  prod/checkout-0 on node-a: Preempts on node-a (2 victim(s): etl-worker-0, etl-worker-1; 1 PDB violation(s); 3 candidate(s), decided by highestVictimPriority); the same node as recorded; left out 2 pod(s) created and 0 bound after it; 1 PDB status(es) as the scheduler read them (written before it)'
     # the default table does not replay (it reads the files once)
     run "$KP" explain -f "$INCIDENT"
     refute_output --partial Replayed
