@@ -8,6 +8,7 @@
 
 #include "kp.h"
 #include "add.h"
+#include "fix_add_node.h"
 #include "fixes.h"
 #include "baseline.h"
 #include "input.h"
@@ -693,6 +694,7 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
         kp_kubectl_output(o)) {
         progress(o, "checking fixes", 0, 0);
         kp_suggest_fixes(&snap, o, &rep);
+        kp_fix_add_node(&snap, o, &rep);
     }
     if (changing) {
         kp_change_compute(&change, &base, &snap, &rep);

@@ -64,8 +64,14 @@ run_all() { "$KP" -f "$CLUSTER" -f "$BOUND" --add "$1" --add "$PODS" "${@:2}" 2>
     run "$KP" -f "$CLUSTER" --add "$early" -o json prod/early-0
     # prod-critical queues it after checkout-0 (nominated to node-a): no
     # room; system-cluster-critical queues it first
-    assert_equal "$(jq -c '.pods[0].fixes' <<<"$output")" \
+    assert_equal "$(jq -c '[.pods[0].fixes[] | select(.change == "priorityClass")]' <<<"$output")" \
         '[{"change":"priorityClass","priorityClassName":"system-cluster-critical","priority":"2000000000","result":"Preempts","node":"node-a","victims":1,"pdbViolations":0}]'
+    # a copy of node-a draws checkout-0 away: early-0 then preempts on node-a
+    assert_equal "$(jq -c '.pods[0].fixes[] | select(.change == "addNode")' <<<"$output")" \
+        '{"change":"addNode","like":"node-a","result":"Preempts","node":"node-a","victims":1,"pdbViolations":1}'
+    run "$KP" -f "$CLUSTER" --add "$early" --add-node node-a -o json
+    assert_equal "$(jq -c '[.pods[] | select(.name == "early-0" or .name == "checkout-0") | [.name, .result, .node // .nominatedNode, (.victims | length), .pdbViolations]]' <<<"$output")" \
+        '[["checkout-0","Fits","node-a-copy-1",0,0],["early-0","Preempts","node-a",1,1]]'
     for pc in prod-critical system-cluster-critical; do
         sed "s/priorityClassName: prod\$/priorityClassName: $pc/" "$early" >"$BATS_TEST_TMPDIR/$pc.yaml"
     done
@@ -74,4 +80,32 @@ run_all() { "$KP" -f "$CLUSTER" -f "$BOUND" --add "$1" --add "$PODS" "${@:2}" 2>
     run "$KP" -f "$CLUSTER" --add "$BATS_TEST_TMPDIR/system-cluster-critical.yaml" -o json
     assert_equal "$(jq -c '.pods[] | select(.name == "early-0") | [.queuePosition, .result, .nominatedNode, (.victims | length)]' <<<"$output")" \
         '[1,"Preempts","node-a",1]'
+}
+
+ADDNODE="$ROOT/tests/fixtures/why/addnode.yaml"
+
+@test "add a node like N: alone, a copy of node-a takes the pod; in the queue checkout-0 takes the copy first, so no such fix" {
+    need jq
+    run "$KP" -f "$CLUSTER" --add "$ADDNODE" --mode independent -o json batch/wide-0
+    assert_equal "$(jq -c '.pods[0].fixes[] | select(.change == "addNode")' <<<"$output")" \
+        '{"change":"addNode","like":"node-a","result":"Fits","node":"node-a-copy-1"}'
+    run "$KP" -f "$CLUSTER" --add "$ADDNODE" --mode independent -o describe batch/wide-0
+    assert_line '  add a node like node-a (--add-node node-a): Fits on node node-a-copy-1 (verified)'
+    # by hand: the same run with --add-node node-a
+    run "$KP" -f "$CLUSTER" --add "$ADDNODE" --add-node node-a --mode independent -o json
+    assert_equal "$(jq -c '.pods[] | select(.name == "wide-0") | [.result, .node]' <<<"$output")" '["Fits","node-a-copy-1"]'
+    # queue mode: not offered, and by hand the queue gives Unschedulable
+    run "$KP" -f "$CLUSTER" --add "$ADDNODE" -o json batch/wide-0
+    assert_equal "$(jq -c '[.pods[0].fixes[] | .change]' <<<"$output")" '["priorityClass"]'
+    run "$KP" -f "$CLUSTER" --add "$ADDNODE" --add-node node-a -o json
+    assert_equal "$(jq -c '[.pods[] | select(.name == "wide-0" or .name == "checkout-0") | [.name, .result, .node]]' <<<"$output")" \
+        '[["checkout-0","Fits","node-a-copy-1"],["wide-0","Unschedulable",null]]'
+}
+
+@test "add a node like N: none for a pod larger than any node or bound to labels no node has" {
+    need jq
+    run "$KP" -f "$CLUSTER" --add "$PODS" --mode independent -o json prod/big-0
+    refute_output --partial addNode
+    run "$KP" -f "$CLUSTER" --mode independent -o json ml/train-1
+    refute_output --partial addNode
 }
