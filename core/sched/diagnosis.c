@@ -564,9 +564,10 @@ kp_diagnose(const struct kp_cycle *c, struct kp_arena *ra,
         } else if (g[i].plugin && is_volume_plugin(g[i].plugin) &&
                    (!(seen & SEEN_CLAIMS) ||
                     strcmp(g[i].plugin, "NodeVolumeLimits") == 0)) {
-            seen |= SEEN_CLAIMS;
             kp_buf_puts(&tx, "      ");
-            kp_diag_volumes(c, st, g[i].plugin, &js, &tx);
+            kp_diag_volumes(c, st, g[i].plugin, !(seen & SEEN_CLAIMS), &js,
+                            &tx);
+            seen |= SEEN_CLAIMS;
             kp_buf_puts(&tx, "\n");
         } else if (g[i].plugin &&
                    strcmp(g[i].plugin, "NodeUnschedulable") == 0) {

@@ -587,9 +587,10 @@ claims_detail(const struct kp_cycle *c, struct kp_buf *js, struct kp_buf *tx)
         kp_buf_puts(tx, "no claim");
 }
 
+/* first: what goes before the first node (a new line after claims) */
 static void
 limits_detail(const struct kp_cycle *c, const struct kp_status *st,
-              struct kp_buf *js, struct kp_buf *tx)
+              const char *first, struct kp_buf *js, struct kp_buf *tx)
 {
     const struct kp_cluster *cl = c->cl;
     size_t i, m = 0;
@@ -612,7 +613,7 @@ limits_detail(const struct kp_cycle *c, const struct kp_status *st,
         }
         if (m < LIST_TEXT)
             kp_buf_printf(tx, "%s%s: %s %" PRId64 " attached + %" PRId64
-                          " > limit %" PRId64, m ? "; " : "\n      ",
+                          " > limit %" PRId64, m ? "; " : first,
                           cl->nodes[i].node->name, ex.driver, ex.attached,
                           ex.adding, ex.limit);
         m++;
@@ -624,11 +625,13 @@ limits_detail(const struct kp_cycle *c, const struct kp_status *st,
 
 void
 kp_diag_volumes(const struct kp_cycle *c, const struct kp_status *st,
-                const char *plugin, struct kp_buf *js, struct kp_buf *tx)
+                const char *plugin, bool claims, struct kp_buf *js,
+                struct kp_buf *tx)
 {
-    claims_detail(c, js, tx);
+    if (claims)
+        claims_detail(c, js, tx);
     if (strcmp(plugin, "NodeVolumeLimits") == 0)
-        limits_detail(c, st, js, tx);
+        limits_detail(c, st, claims ? "\n      " : "", js, tx);
 }
 
 /* ---- NodeUnschedulable, NodeName ---- */

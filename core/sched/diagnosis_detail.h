@@ -32,13 +32,13 @@ void kp_diag_spread(const struct kp_cycle *c, struct kp_buf *js,
 void kp_diag_pod_affinity(const struct kp_cycle *c, const char *reason,
                           struct kp_buf *js, struct kp_buf *tx);
 /*
- * The volume plugins: each claim of the pod, its StorageClass and
- * binding mode, its PersistentVolume with the zone and the nodes its
- * node affinity admits, the pods using it; for NodeVolumeLimits, the
- * attach limits of the nodes it rules out.
+ * The volume plugins: each claim of the pod (when claims: once per pod),
+ * its StorageClass and binding mode, its PersistentVolume with the zone
+ * and the nodes its node affinity admits, the pods using it; for
+ * NodeVolumeLimits, the attach limits of the nodes it rules out.
  */
 void kp_diag_volumes(const struct kp_cycle *c, const struct kp_status *st,
-                     const char *plugin, struct kp_buf *js,
+                     const char *plugin, bool claims, struct kp_buf *js,
                      struct kp_buf *tx);
 /* NodeUnschedulable: the cordoned nodes it rules out. */
 void kp_diag_unschedulable(const struct kp_cycle *c,

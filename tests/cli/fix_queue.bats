@@ -109,3 +109,16 @@ ADDNODE="$ROOT/tests/fixtures/why/addnode.yaml"
     run "$KP" -f "$CLUSTER" --mode independent -o json ml/train-1
     refute_output --partial addNode
 }
+
+@test "--add-node of a node without labels adds it (it crashed: rename_hostname copied no labels from NULL)" {
+    need jq
+    jq .snapshot "$ROOT/tests/cases/defaultpreemption/pod_with_tied_priority_is_still_unschedulable.json" \
+        >"$BATS_TEST_TMPDIR/nolabels.json"
+    run --separate-stderr "$KP" -f "$BATS_TEST_TMPDIR/nolabels.json" --add-node node1 -o json
+    assert_success
+    assert_equal "$(jq -c '.pods[0] | [.result, .node]' <<<"$output")" '["Fits","node1-copy-1"]'
+    # and the fix that tries it
+    run --separate-stderr "$KP" -f "$BATS_TEST_TMPDIR/nolabels.json" -o json
+    assert_success
+    assert_equal "$(jq -c '.pods[0].fixes[] | select(.change == "addNode")' <<<"$output")" '{"change":"addNode","like":"node1","result":"Fits","node":"node1-copy-1"}'
+}
