@@ -67,12 +67,6 @@ outcome(const struct kp_snapshot *s, const struct kp_pod_report *pr,
         out->victims[i] = kp_xstrdup(pr->victims[i].pod->name);
 }
 
-/*
- * A PDB's disruptionsAllowed with the victims back: recounted from the
- * pods when its spec says how (disruption.go: currentHealthy -
- * desiredHealthy, at least 0; expected = the matching pods), else the
- * status plus one for each Ready victim it covers.
- */
 /* the pods pdb selects that are not finished */
 static int64_t
 selected(const struct kp_snapshot *s, const struct kp_pdb *pdb)
@@ -81,10 +75,20 @@ selected(const struct kp_snapshot *s, const struct kp_pdb *pdb)
     size_t i;
 
     for (i = 0; i < s->npods; i++)
-        n += !kp_pod_is_terminal(s->pods[i]) && kp_pdb_matches(pdb, s->pods[i]);
+        n += !kp_pod_is_terminal(s->pods[i]) &&
+             kp_pdb_matches(pdb, s->pods[i]);
     return n;
 }
 
+/*
+ * A PDB's disruptionsAllowed with the victims back: recounted from the
+ * pods when its spec says how (disruption.go: currentHealthy -
+ * desiredHealthy, at least 0; expected = the matching pods), unless
+ * its status predates the decision (expectedPods is neither count: the
+ * pods it selects at the decision, now; *kept counted) and stands as the
+ * scheduler read it; else the status plus one for each Ready victim it
+ * covers.  *recounted counts the budgets recounted.
+ */
 static void
 recount(struct kp_snapshot *s, struct kp_pdb *pdb,
         const char *const *victim_ns, const char *const *victims,
@@ -133,7 +137,7 @@ recount(struct kp_snapshot *s, struct kp_pdb *pdb,
     pdb->disruptions_allowed = healthy > want ? (int32_t)(healthy - want) : 0;
 }
 
-/* Analyse p alone against s (finished); the report's pod into *pr_out. */
+/* Analyse p alone against s (finished): its report is rep->pods[0]. */
 static bool
 analyse_alone(const struct kp_snapshot *s, const struct kp_options *o,
               const struct kp_pod *p, struct kp_report *rep)
