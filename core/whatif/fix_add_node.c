@@ -207,6 +207,18 @@ append_fix(struct kp_report *rep, struct kp_pod_report *pr,
     kp_buf_release(&tx);
 }
 
+/* the -f files can be read again: none is standard input */
+static bool
+rereadable(const struct kp_options *o)
+{
+    size_t i;
+
+    for (i = 0; i < o->nfiles; i++)
+        if (strcmp(o->files[i], "-") == 0)
+            return false;
+    return o->nfiles > 0;
+}
+
 void
 kp_fix_add_node(const struct kp_snapshot *snap, const struct kp_options *o,
                 struct kp_report *rep)
@@ -214,7 +226,7 @@ kp_fix_add_node(const struct kp_snapshot *snap, const struct kp_options *o,
     struct add_run runs[KP_FIX_ADD_NODE_MAX_RUNS];
     size_t nruns = 0, i, k;
 
-    if (o->nfiles == 0 || kp_whatif_requested(o) || snap->rollouts ||
+    if (!rereadable(o) || kp_whatif_requested(o) || snap->rollouts ||
         o->compare_config || o->compare_profile || o->compare_kube_version)
         return;
     for (i = 0; i < rep->npods; i++) {

@@ -19,8 +19,8 @@
  * allocatable covers its requests), then the whole run again from o's
  * -f files with --add-node N added, as a user would run it; when the pod
  * then Fits or Preempts, the fix is appended to its fixes with that
- * outcome.  Nothing for a live cluster (not read twice), node what-ifs,
- * rollouts or --compare-*.
+ * outcome.  Nothing for a live cluster or -f - (not read twice), node
+ * what-ifs, rollouts or --compare-*.
  */
 void kp_fix_add_node(const struct kp_snapshot *snap,
                      const struct kp_options *o, struct kp_report *rep);

@@ -94,6 +94,9 @@ ADDNODE="$ROOT/tests/fixtures/why/addnode.yaml"
     # by hand: the same run with --add-node node-a
     run "$KP" -f "$CLUSTER" --add "$ADDNODE" --add-node node-a --mode independent -o json
     assert_equal "$(jq -c '.pods[] | select(.name == "wide-0") | [.result, .node]' <<<"$output")" '["Fits","node-a-copy-1"]'
+    # from standard input the files cannot be read again: not tried
+    run "$KP" -f - --add "$ADDNODE" --mode independent -o json batch/wide-0 <"$CLUSTER"
+    assert_equal "$(jq -c '[.pods[0].fixes[] | .change]' <<<"$output")" '["priorityClass"]'
     # queue mode: not offered, and by hand the queue gives Unschedulable
     run "$KP" -f "$CLUSTER" --add "$ADDNODE" -o json batch/wide-0
     assert_equal "$(jq -c '[.pods[0].fixes[] | .change]' <<<"$output")" '["priorityClass"]'
