@@ -227,6 +227,7 @@ collect(struct history *h, const struct kp_snapshot *s)
     for (pass = 0; pass < 2; pass++)
         for (i = 0; i < s->nevents; i++)
             if (s->events[i]->type != KP_EVENT_FAILED_SCHEDULING &&
+                s->events[i]->type != KP_EVENT_SCHEDULED &&
                 (s->events[i]->type == KP_EVENT_PREEMPTED) == (pass == 0))
                 add_event(h, s, s->events[i]);
 }

@@ -12,8 +12,8 @@
  *
  * The cluster is taken back to the moment of the decision as far as the
  * files tell: the pods created after it (creationTimestamp) and those
- * bound after it (condition PodScheduled's lastTransitionTime) are left
- * out; a PodDisruptionBudget whose status was written before the
+ * bound after it (condition PodScheduled's lastTransitionTime, else the
+ * pod's Scheduled Event) are left out; a PodDisruptionBudget whose status was written before the
  * decision (its status.expectedPods fits neither the pods it selects at
  * the decision nor those it selects now, so the disruption controller
  * has not written it since) stands as the scheduler read it, stale or
@@ -30,9 +30,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event.h"
 #include "explain_replay.h"
 #include "run.h"
 #include "simulate.h"
+#include "strmap.h"
 
 static struct kp_pod *
 find_pod(struct kp_snapshot *s, const char *ns, const char *name)
@@ -161,6 +163,53 @@ analyse_alone(const struct kp_snapshot *s, const struct kp_options *o,
     return kp_analyze_run(s, &o2, rep, &err) == 0;
 }
 
+/*
+ * The Scheduled Events by "namespace/name" of the pod, the latest of
+ * each (a pod recreated under its name is bound again).
+ */
+static void
+scheduled_events(struct kp_snapshot *s, struct kp_strmap *m)
+{
+    size_t i;
+
+    kp_strmap_init(m);
+    for (i = 0; i < s->nevents; i++) {
+        const struct kp_event *e = s->events[i], *old;
+        const char *key;
+
+        if (e->type != KP_EVENT_SCHEDULED || !e->has_time)
+            continue;
+        key = kp_arena_concat(&s->arena, e->regarding.ns, "/",
+                              e->regarding.name, NULL);
+        old = kp_strmap_get(m, key);
+        if (!old || old->time < e->time)
+            kp_strmap_put(m, key, (void *)e);
+    }
+}
+
+/*
+ * When q was bound: its PodScheduled condition, else its Scheduled
+ * Event (the same pod: its UID when the Event names one).
+ */
+static bool
+bound_at(const struct kp_strmap *m, const struct kp_pod *q, int64_t *t)
+{
+    const struct kp_event *e;
+    char key[1024];
+
+    if (q->has_scheduled_time) {
+        *t = q->scheduled_time;
+        return true;
+    }
+    snprintf(key, sizeof(key), "%s/%s", q->ns, q->name);
+    e = kp_strmap_get(m, key);
+    if (!e || (e->regarding.uid && e->regarding.uid[0] && q->uid[0] &&
+               strcmp(e->regarding.uid, q->uid) != 0))
+        return false;
+    *t = e->time;
+    return true;
+}
+
 static bool
 is_victim(const struct kp_pod *q, const char *const *victim_ns,
           const char *const *victims, size_t nvictims)
@@ -188,6 +237,7 @@ kp_explain_replay(const struct kp_options *o, const char *preemptor_ns,
     struct kp_pod *p;
     char default_ns[256] = "default";
     int64_t *now = NULL;
+    struct kp_strmap bound;
     size_t i, j;
     int rc = -1;
 
@@ -231,8 +281,10 @@ kp_explain_replay(const struct kp_options *o, const char *preemptor_ns,
         }
     }
     /* not there yet at the decision: left out as if finished */
+    scheduled_events(&s, &bound);
     for (i = 0; has_time && i < s.npods; i++) {
         struct kp_pod *q = s.pods[i];
+        int64_t t;
 
         if (q == p || kp_pod_is_terminal(q) ||
             is_victim(q, victim_ns, victims, nvictims))
@@ -240,12 +292,12 @@ kp_explain_replay(const struct kp_options *o, const char *preemptor_ns,
         if (q->has_creation_time && q->creation_time > time) {
             q->phase = KP_PHASE_SUCCEEDED;
             out->created_later++;
-        } else if (q->node_name && q->has_scheduled_time &&
-                   q->scheduled_time > time) {
+        } else if (q->node_name && bound_at(&bound, q, &t) && t > time) {
             q->phase = KP_PHASE_SUCCEEDED;
             out->bound_later++;
         }
     }
+    kp_strmap_release(&bound);
     if (kp_snapshot_finish(&s, o->scheduler_name, &err) < 0)
         goto done;
     for (j = 0; j < s.npdbs; j++)

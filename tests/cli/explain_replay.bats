@@ -85,3 +85,25 @@ with_late() {
     run --separate-stderr "$KP" explain -f "$BATS_TEST_TMPDIR/again.json" -o wide
     assert_line '    today: Preempts on node node-a with 2 victim(s)'
 }
+
+@test "without a PodScheduled condition, the pod's Scheduled Event tells when it was bound (the same pod: its UID)" {
+    need jq
+    jq '.items += [{"apiVersion": "v1", "kind": "Pod",
+          "metadata": {"name": "late-0", "namespace": "prod", "uid": "late-0-uid", "creationTimestamp": "2026-11-21T08:00:00Z"},
+          "spec": {"nodeName": "node-a", "priority": 100000, "containers": [{"name": "late", "image": "late:1", "resources": {"requests": {"cpu": "2"}}}]},
+          "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}]}},
+        {"apiVersion": "v1", "kind": "Event", "metadata": {"name": "late-0.1", "namespace": "prod"},
+          "involvedObject": {"kind": "Pod", "namespace": "prod", "name": "late-0", "uid": "late-0-uid"},
+          "reason": "Scheduled", "message": "Successfully assigned prod/late-0 to node-a", "lastTimestamp": "2026-11-21T09:30:00Z"}]' \
+        "$INCIDENT" >"$BATS_TEST_TMPDIR/event.json"
+    run --separate-stderr "$KP" explain -f "$BATS_TEST_TMPDIR/event.json" -o json
+    assert_equal "$(jq -c '.replays[1] | [.result, .node, .leftOut.boundLater]' <<<"$output")" '["Preempts","node-a",1]'
+    # an Event of another pod of that name says nothing about this one
+    jq '(.items[] | select(.kind == "Event" and .metadata.name == "late-0.1") | .involvedObject.uid) = "other-uid"' \
+        "$BATS_TEST_TMPDIR/event.json" >"$BATS_TEST_TMPDIR/other.json"
+    run --separate-stderr "$KP" explain -f "$BATS_TEST_TMPDIR/other.json" -o json
+    assert_equal "$(jq -c '.replays[1] | [.result, .node, .leftOut.boundLater]' <<<"$output")" '["Preempts","node-b",0]'
+    # the Scheduled Event is no preemption: the table is as without it
+    run --separate-stderr "$KP" explain -f "$BATS_TEST_TMPDIR/event.json"
+    assert_equal "$output" "$("$KP" explain -f "$INCIDENT")"
+}
