@@ -5,8 +5,9 @@
  * Scale):
  *
  *   KP_NO_TOLERATION_INDEX   core/api/toleration_index.c
- *   KP_NO_PORT_HASH          core/sched/host_port_info.c
- *   KP_NO_SPARSE_RESOURCES   core/sched/framework.c init_res_slots
+ *   KP_NO_PORT_HASH          core/sched/framework/host_port_info.c
+ *   KP_NO_SPARSE_RESOURCES   core/sched/framework/cluster_state.c
+ *                            (init_res_slots)
  *   KP_NO_YAML_STREAM        core/load/input.c load_yaml
  */
 #ifndef KP_SHORTCUT_H
