@@ -97,6 +97,16 @@ kp_run_load(struct kp_snapshot *s, const struct kp_options *o,
     return apply_changes(s, o, default_ns, w, err);
 }
 
+/* kp_fix_add_node's loader: the -f files again, changes applied */
+static int
+load_for_fix(struct kp_snapshot *s, const struct kp_options *o,
+             struct kp_whatif *w, struct kp_error *err)
+{
+    char default_ns[256] = "default";
+
+    return kp_run_load(s, o, NULL, default_ns, sizeof(default_ns), w, err);
+}
+
 /* A run with a change, analysed against the cluster without it. */
 static bool
 change_requested(const struct kp_options *o)
@@ -694,7 +704,7 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
         kp_kubectl_output(o)) {
         progress(o, "checking fixes", 0, 0);
         kp_suggest_fixes(&snap, o, &rep);
-        kp_fix_add_node(&snap, o, &rep);
+        kp_fix_add_node(&snap, o, &rep, load_for_fix);
     }
     if (changing) {
         kp_change_compute(&change, &base, &snap, &rep);

@@ -34,7 +34,6 @@
 #include "explain_replay.h"
 #include "run.h"
 #include "simulate.h"
-#include "strmap.h"
 
 static struct kp_pod *
 find_pod(struct kp_snapshot *s, const char *ns, const char *name)

@@ -460,6 +460,67 @@ try_spread(struct fixer *f)
     }
 }
 
+/* ---- the node "add a node like N" copies (fix_add_node.c) ---- */
+
+static bool
+tolerates_node(const struct kp_pod *p, const struct kp_node *n)
+{
+    size_t i;
+
+    for (i = 0; i < n->ntaints; i++) {
+        const struct kp_taint *t = &n->taints[i];
+
+        if ((strcmp(t->effect, "NoSchedule") == 0 ||
+             strcmp(t->effect, "NoExecute") == 0) && !kp_tolerates_any(p, t))
+            return false;
+    }
+    return true;
+}
+
+static bool
+affinity_matches(const struct kp_pod *p, const struct kp_node *n)
+{
+    size_t k;
+
+    if (!kp_labels_set_matches(&p->node_selector, &n->labels))
+        return false;
+    if (p->required_node_affinity.is_null)
+        return true;
+    for (k = 0; k < p->required_node_affinity.nterms; k++)
+        if (kp_node_selector_term_matches(
+                &p->required_node_affinity.terms[k], &n->labels, n->name))
+            return true;
+    return false;
+}
+
+static bool
+large_enough(const struct kp_pod *p, const struct kp_node *n)
+{
+    size_t r;
+
+    for (r = 0; r < p->req.n; r++)
+        if (p->req.e[r].id != KP_RES_PODS &&
+            kp_resvec_get(&n->allocatable, p->req.e[r].id) <
+            p->req.e[r].value)
+            return false;
+    return true;
+}
+
+const struct kp_node *
+kp_fix_like_node(const struct kp_snapshot *snap, const struct kp_pod *p)
+{
+    size_t i;
+
+    for (i = 0; i < snap->nnodes; i++) {
+        const struct kp_node *n = snap->nodes[i];
+
+        if (tolerates_node(p, n) && affinity_matches(p, n) &&
+            large_enough(p, n))
+            return n;
+    }
+    return NULL;
+}
+
 void
 kp_suggest_fixes(struct kp_snapshot *snap, const struct kp_options *o,
                  struct kp_report *rep)

@@ -7,83 +7,19 @@
  * so a pod before it may take the new node first.  The fix is shown
  * only when the pod then Fits or Preempts, with that outcome.
  *
- * The node N: the first, in the snapshot's order, whose taints the pod
- * tolerates (NoSchedule, NoExecute), whose labels its nodeSelector and
- * required node affinity match (a copy's hostname label is its own name,
- * which the re-run accounts for) and whose allocatable covers each of
- * its requests.  One load and analysis per distinct N, at most
- * KP_FIX_ADD_NODE_MAX_RUNS per run, their answers shared by the pods.
+ * The node N: kp_fix_like_node (fixes.h).  One load and analysis per
+ * distinct N, at most KP_FIX_ADD_NODE_MAX_RUNS per run, their answers
+ * shared by the pods.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "corev1.h"
 #include "fix_add_node.h"
 #include "fixes.h"
-#include "run.h"
 #include "run_config.h"
 #include "simulate.h"
 #include "whatif.h"
-
-static bool
-tolerates_node(const struct kp_pod *p, const struct kp_node *n)
-{
-    size_t i;
-
-    for (i = 0; i < n->ntaints; i++) {
-        const struct kp_taint *t = &n->taints[i];
-
-        if ((strcmp(t->effect, "NoSchedule") == 0 ||
-             strcmp(t->effect, "NoExecute") == 0) && !kp_tolerates_any(p, t))
-            return false;
-    }
-    return true;
-}
-
-static bool
-affinity_matches(const struct kp_pod *p, const struct kp_node *n)
-{
-    size_t k;
-
-    if (!kp_labels_set_matches(&p->node_selector, &n->labels))
-        return false;
-    if (p->required_node_affinity.is_null)
-        return true;
-    for (k = 0; k < p->required_node_affinity.nterms; k++)
-        if (kp_node_selector_term_matches(
-                &p->required_node_affinity.terms[k], &n->labels, n->name))
-            return true;
-    return false;
-}
-
-static bool
-large_enough(const struct kp_pod *p, const struct kp_node *n)
-{
-    size_t r;
-
-    for (r = 0; r < p->req.n; r++)
-        if (p->req.e[r].id != KP_RES_PODS &&
-            kp_resvec_get(&n->allocatable, p->req.e[r].id) <
-            p->req.e[r].value)
-            return false;
-    return true;
-}
-
-static const struct kp_node *
-like_node(const struct kp_snapshot *snap, const struct kp_pod *p)
-{
-    size_t i;
-
-    for (i = 0; i < snap->nnodes; i++) {
-        const struct kp_node *n = snap->nodes[i];
-
-        if (tolerates_node(p, n) && affinity_matches(p, n) &&
-            large_enough(p, n))
-            return n;
-    }
-    return NULL;
-}
 
 /* One re-run with --add-node N: its report, pods by namespace/name. */
 struct add_run {
@@ -95,12 +31,12 @@ struct add_run {
 };
 
 static void
-run_with(const struct kp_options *o, struct add_run *ar)
+run_with(const struct kp_options *o, kp_fix_load_fn *load,
+         struct add_run *ar)
 {
     struct kp_options o2 = *o;
     struct kp_error err = {0, ""};
     const char **nodes = kp_xcalloc(o->nadd_nodes + 2, sizeof(*nodes));
-    char default_ns[256] = "default";
     size_t i;
 
     if (o->nadd_nodes)
@@ -114,8 +50,7 @@ run_with(const struct kp_options *o, struct add_run *ar)
     kp_snapshot_init(&ar->snap);
     memset(&ar->rep, 0, sizeof(ar->rep));
     memset(&ar->whatif, 0, sizeof(ar->whatif));
-    if (kp_run_load(&ar->snap, &o2, NULL, default_ns, sizeof(default_ns),
-                    &ar->whatif, &err) < 0)
+    if (load(&ar->snap, &o2, &ar->whatif, &err) < 0)
         goto out;
     kp_run_config_mark_pods(&ar->snap, &o2);
     if (kp_snapshot_finish(&ar->snap, o2.scheduler_name, &err) < 0)
@@ -221,7 +156,7 @@ rereadable(const struct kp_options *o)
 
 void
 kp_fix_add_node(const struct kp_snapshot *snap, const struct kp_options *o,
-                struct kp_report *rep)
+                struct kp_report *rep, kp_fix_load_fn *load)
 {
     struct add_run runs[KP_FIX_ADD_NODE_MAX_RUNS];
     size_t nruns = 0, i, k;
@@ -237,7 +172,7 @@ kp_fix_add_node(const struct kp_snapshot *snap, const struct kp_options *o,
         if (!pr->fixes_json ||
             count_fixes(pr->fixes_json) >= KP_FIXES_MAX_SHOWN)
             continue;
-        n = like_node(snap, pr->pod);
+        n = kp_fix_like_node(snap, pr->pod);
         if (!n)
             continue;
         for (k = 0; k < nruns && strcmp(runs[k].node, n->name) != 0; k++)
@@ -247,7 +182,7 @@ kp_fix_add_node(const struct kp_snapshot *snap, const struct kp_options *o,
                 continue;
             memset(&runs[k], 0, sizeof(runs[k]));
             runs[k].node = n->name;
-            run_with(o, &runs[k]);
+            run_with(o, load, &runs[k]);
             nruns++;
         }
         got = find_in(&runs[k], pr->pod);
