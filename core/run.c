@@ -8,6 +8,7 @@
 
 #include "kp.h"
 #include "add.h"
+#include "fix_add_node.h"
 #include "fixes.h"
 #include "baseline.h"
 #include "input.h"
@@ -94,6 +95,16 @@ kp_run_load(struct kp_snapshot *s, const struct kp_options *o,
     if (load_cluster(s, o, live_resources, default_ns, ns_len, err) < 0)
         return -1;
     return apply_changes(s, o, default_ns, w, err);
+}
+
+/* kp_fix_add_node's loader: the -f files again, changes applied */
+static int
+load_for_fix(struct kp_snapshot *s, const struct kp_options *o,
+             struct kp_whatif *w, struct kp_error *err)
+{
+    char default_ns[256] = "default";
+
+    return kp_run_load(s, o, NULL, default_ns, sizeof(default_ns), w, err);
 }
 
 /* A run with a change, analysed against the cluster without it. */
@@ -720,6 +731,7 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
         kp_kubectl_output(o)) {
         progress(o, "checking fixes", 0, 0);
         kp_suggest_fixes(&snap, o, &rep);
+        kp_fix_add_node(&snap, o, &rep, load_for_fix);
     }
     if (changing) {
         kp_change_compute(&change, &base, &snap, &rep);

@@ -164,6 +164,12 @@ struct kp_pod {
     int64_t start_time;         /* ns since epoch */
     int64_t creation_time;      /* ns since epoch */
     bool has_creation_time;     /* metadata.creationTimestamp was set */
+    /*
+     * condition PodScheduled True: its lastTransitionTime (when it was
+     * bound; explain's replay leaves out pods bound after a preemption)
+     */
+    int64_t scheduled_time;     /* ns since epoch */
+    bool has_scheduled_time;
     size_t nscheduling_gates;
     struct kp_resvec req;       /* effective request (fit.go) */
     /* for scoring: requests with 100m / 200Mi for a container without */
@@ -290,6 +296,12 @@ struct kp_pdb {
      * Policy AlwaysAllow (else IfHealthyBudget, the default).
      */
     int32_t current_healthy, desired_healthy;
+    /*
+     * status.expectedPods (has_expected_pods when set): explain's replay
+     * tells by it a status written before a preemption (issue 26)
+     */
+    int32_t expected_pods;
+    bool has_expected_pods;
     bool unhealthy_always_allow;
     /*
      * --kube-version 1.38: an empty selector ({}) matches every pod of

@@ -1129,7 +1129,7 @@ decode_conditions(const cJSON *status, struct kp_pod *p,
 {
     const cJSON *arr, *it;
     size_t i = 0;
-    bool seen_target = false, seen_ready = false;
+    bool seen_target = false, seen_ready = false, seen_scheduled = false;
 
     if (kp_json_arr(status, "conditions", &arr, err) < 0)
         return -1;
@@ -1150,6 +1150,14 @@ decode_conditions(const cJSON *status, struct kp_pod *p,
         if (!seen_ready && strcmp(type->valuestring, "Ready") == 0) {
             seen_ready = true;
             p->ready = is_true;
+        } else if (!seen_scheduled &&
+                   strcmp(type->valuestring, "PodScheduled") == 0) {
+            const cJSON *t = kp_json_get(it, "lastTransitionTime");
+
+            /* a time that does not parse is no evidence: left unset */
+            seen_scheduled = true;
+            p->has_scheduled_time = is_true && cJSON_IsString(t) &&
+                kp_parse_rfc3339(t->valuestring, &p->scheduled_time) == 0;
         } else if (!seen_target &&
                    strcmp(type->valuestring, "DisruptionTarget") == 0) {
             seen_target = true;

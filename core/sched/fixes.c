@@ -7,9 +7,12 @@
  * PriorityClass, relax a DoNotSchedule spread constraint.  Only a change
  * whose run gives Fits or Preempts is reported, with that outcome.
  *
- * The re-run is the pod alone against the snapshot (--mode independent:
- * "if this pod were next"), with every other pod as the snapshot has
- * them; the change is made on the pod itself and undone after.  Bounded:
+ * The re-run is the run's own: in queue mode the pod's turn again, the
+ * pods before it in the queue placed, nominated and their victims gone as
+ * the run decided (simulate.h kp_analyze_at_turn; a raised priority takes
+ * an earlier turn); in independent mode, and with node what-ifs or
+ * rollouts (whose queue is not one pass), the pod alone against the
+ * snapshot.  The change is made on the pod itself and undone after.  Bounded:
  * the first KP_FIXES_MAX_PODS Unschedulable pods reported, at most
  * KP_FIXES_MAX_TRIES changes tried and KP_FIXES_MAX_SHOWN kept per pod.
  */
@@ -21,16 +24,40 @@
 #include "fixes.h"
 #include "simulate.h"
 
-struct trial {
-    struct kp_pod saved;
-    char what[512];             /* the change, in words */
-    char json[1024];            /* the change, as JSON members */
-};
+/* Fits or Preempts: the outcome in words and as JSON members */
+static bool
+outcome(const struct kp_snapshot *snap, const struct kp_pod_report *pr,
+        struct kp_buf *out, struct kp_buf *json)
+{
+    if (pr->result == KP_RESULT_FITS) {
+        kp_buf_printf(out, "Fits on node %s", snap->nodes[pr->node]->name);
+        kp_buf_puts(json, "\"result\": \"Fits\", \"node\": ");
+        kp_buf_json_str(json, snap->nodes[pr->node]->name);
+        return true;
+    }
+    if (pr->result == KP_RESULT_PREEMPTS) {
+        kp_buf_printf(out, "Preempts on node %s (%zu victim(s), %d PDB "
+                      "violation(s))", snap->nodes[pr->nominated_node]->name,
+                      pr->nvictims, pr->pdb_violations);
+        kp_buf_puts(json, "\"result\": \"Preempts\", \"node\": ");
+        kp_buf_json_str(json, snap->nodes[pr->nominated_node]->name);
+        kp_buf_printf(json, ", \"victims\": %zu, \"pdbViolations\": %d",
+                      pr->nvictims, pr->pdb_violations);
+        return true;
+    }
+    return false;
+}
 
-/* Run the analysis for p alone; the outcome into out/json. */
+/*
+ * Run the analysis for p as changed; the outcome into out/json.  Queue
+ * mode: p's turn in the queue of the run rep (kp_analyze_at_turn);
+ * else, or where the queue is not one pass (node what-ifs, rollouts),
+ * p alone against the snapshot.
+ */
 static bool
 rerun(const struct kp_snapshot *snap, const struct kp_options *o,
-      const struct kp_pod *p, struct kp_buf *out, struct kp_buf *json)
+      const struct kp_report *rep, const struct kp_pod *p,
+      struct kp_buf *out, struct kp_buf *json)
 {
     struct kp_options o2 = *o;
     struct kp_report tr;
@@ -39,10 +66,15 @@ rerun(const struct kp_snapshot *snap, const struct kp_options *o,
     size_t i;
     bool ok = false;
 
-    o2.mode = KP_MODE_INDEPENDENT;
     o2.explain_nodes = false;
     o2.output = KP_OUTPUT_TABLE;            /* no diagnosis, no fixes */
     o2.progress = NULL;
+    if (kp_analyze_at_turn(snap, &o2, rep, p, &tr)) {
+        ok = outcome(snap, &tr.pods[0], out, json);
+        kp_report_release(&tr);
+        return ok;
+    }
+    o2.mode = KP_MODE_INDEPENDENT;
     kp_analyze_queue(snap, &o2, &tr);
     for (i = 0; i < tr.npods && tr.pods[i].pod != p; i++)
         ;
@@ -55,23 +87,7 @@ rerun(const struct kp_snapshot *snap, const struct kp_options *o,
     tr.pods[0].reported = true;
     if (kp_analyze_run(snap, &o2, &tr, &err) == 0) {
         pr = &tr.pods[0];
-        if (pr->result == KP_RESULT_FITS) {
-            kp_buf_printf(out, "Fits on node %s",
-                          snap->nodes[pr->node]->name);
-            kp_buf_puts(json, "\"result\": \"Fits\", \"node\": ");
-            kp_buf_json_str(json, snap->nodes[pr->node]->name);
-            ok = true;
-        } else if (pr->result == KP_RESULT_PREEMPTS) {
-            kp_buf_printf(out, "Preempts on node %s (%zu victim(s), %d PDB "
-                          "violation(s))",
-                          snap->nodes[pr->nominated_node]->name,
-                          pr->nvictims, pr->pdb_violations);
-            kp_buf_puts(json, "\"result\": \"Preempts\", \"node\": ");
-            kp_buf_json_str(json, snap->nodes[pr->nominated_node]->name);
-            kp_buf_printf(json, ", \"victims\": %zu, \"pdbViolations\": %d",
-                          pr->nvictims, pr->pdb_violations);
-            ok = true;
-        }
+        ok = outcome(snap, pr, out, json);
     }
     kp_report_release(&tr);
     return ok;
@@ -80,6 +96,7 @@ rerun(const struct kp_snapshot *snap, const struct kp_options *o,
 struct fixer {
     const struct kp_snapshot *snap;
     const struct kp_options *o;
+    const struct kp_report *rep;        /* the run, for queue mode */
     struct kp_pod *p;
     size_t tries, shown;
     struct kp_buf text, json;
@@ -96,7 +113,7 @@ verify(struct fixer *f, const char *what, const char *what_json)
     f->tries++;
     kp_buf_init(&out);
     kp_buf_init(&js);
-    if (rerun(f->snap, f->o, f->p, &out, &js)) {
+    if (rerun(f->snap, f->o, f->rep, f->p, &out, &js)) {
         kp_buf_printf(&f->text, "  %s: %s (verified)\n", what, out.data);
         kp_buf_printf(&f->json, "%s{%s, ", f->shown ? ",\n        " :
                       "\n        ", what_json);
@@ -446,6 +463,67 @@ try_spread(struct fixer *f)
     }
 }
 
+/* ---- the node "add a node like N" copies (fix_add_node.c) ---- */
+
+static bool
+tolerates_node(const struct kp_pod *p, const struct kp_node *n)
+{
+    size_t i;
+
+    for (i = 0; i < n->ntaints; i++) {
+        const struct kp_taint *t = &n->taints[i];
+
+        if ((strcmp(t->effect, "NoSchedule") == 0 ||
+             strcmp(t->effect, "NoExecute") == 0) && !kp_tolerates_any(p, t))
+            return false;
+    }
+    return true;
+}
+
+static bool
+affinity_matches(const struct kp_pod *p, const struct kp_node *n)
+{
+    size_t k;
+
+    if (!kp_labels_set_matches(&p->node_selector, &n->labels))
+        return false;
+    if (p->required_node_affinity.is_null)
+        return true;
+    for (k = 0; k < p->required_node_affinity.nterms; k++)
+        if (kp_node_selector_term_matches(
+                &p->required_node_affinity.terms[k], &n->labels, n->name))
+            return true;
+    return false;
+}
+
+static bool
+large_enough(const struct kp_pod *p, const struct kp_node *n)
+{
+    size_t r;
+
+    for (r = 0; r < p->req.n; r++)
+        if (p->req.e[r].id != KP_RES_PODS &&
+            kp_resvec_get(&n->allocatable, p->req.e[r].id) <
+            p->req.e[r].value)
+            return false;
+    return true;
+}
+
+const struct kp_node *
+kp_fix_like_node(const struct kp_snapshot *snap, const struct kp_pod *p)
+{
+    size_t i;
+
+    for (i = 0; i < snap->nnodes; i++) {
+        const struct kp_node *n = snap->nodes[i];
+
+        if (tolerates_node(p, n) && affinity_matches(p, n) &&
+            large_enough(p, n))
+            return n;
+    }
+    return NULL;
+}
+
 void
 kp_suggest_fixes(struct kp_snapshot *snap, const struct kp_options *o,
                  struct kp_report *rep)
@@ -464,6 +542,7 @@ kp_suggest_fixes(struct kp_snapshot *snap, const struct kp_options *o,
         memset(&f, 0, sizeof(f));
         f.snap = snap;
         f.o = o;
+        f.rep = rep;
         f.p = snap->pods[pr->pod->index];
         kp_buf_init(&f.text);
         kp_buf_init(&f.json);

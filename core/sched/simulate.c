@@ -583,6 +583,7 @@ run_one(struct run_ctx *r, struct kp_pod_report *pr)
     /* independent mode: every pod alone, from the first node */
     if (r->o->mode != KP_MODE_QUEUE)
         r->next_start = 0;
+    pr->next_start = r->next_start;
     attempt_pod(&c, r->o, r->rep, &r->rep->arena, pr, &r->next_start);
     if (r->o->mode == KP_MODE_QUEUE) {
         apply_decision(r->cl, pr);
@@ -788,6 +789,63 @@ kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
     kp_arena_release(&scratch);
     kp_cluster_release(&cl);
     return 0;
+}
+
+bool
+kp_analyze_at_turn(const struct kp_snapshot *snap, const struct kp_options *o,
+                   const struct kp_report *rep, const struct kp_pod *p,
+                   struct kp_report *out)
+{
+    struct kp_cluster cl;
+    struct kp_arena scratch;
+    struct kp_cycle c;
+    struct kp_pod_report *pr;
+    size_t i, k, at = 0, next_start;
+
+    if (o->mode != KP_MODE_QUEUE || rep->whatif || snap->rollouts)
+        return false;
+    /*
+     * Its turn: after the pods that sort before it as it is now (a raised
+     * priority comes earlier), a prefix of rep's queue order
+     */
+    for (k = 0; k < rep->npods; k++)
+        if (rep->pods[k].pod != p && kp_queue_cmp(rep->pods[k].pod, p) > 0)
+            break;
+    for (i = 0; i < rep->npods; i++)
+        if (rep->pods[i].pod == p)
+            at = i;
+    if (k > at)
+        k = at;         /* the pods it kept ahead of, in rep's order */
+    for (i = 0; i < k; i++)
+        if (kp_queue_cmp(rep->pods[i].pod, p) > 0)
+            return false;
+    memset(out, 0, sizeof(*out));
+    kp_arena_init(&out->arena);
+    kp_strmap_init(&out->node_statuses);
+    out->mode = o->mode;
+    out->npods = 1;
+    out->pods = kp_arena_alloc(&out->arena, sizeof(*out->pods));
+    pr = &out->pods[0];
+    pr->pod = p;
+    pr->queue_position = (int)k + 1;
+    pr->reported = true;
+    kp_cluster_init(&cl, snap, o->scheduler_name);
+    kp_arena_init(&scratch);
+    /* the decisions of the pods before it, as run_one applied them */
+    for (i = 0; i < k; i++)
+        apply_decision(&cl, &rep->pods[i]);
+    memset(&c, 0, sizeof(c));
+    c.cl = &cl;
+    c.pod = pr->pod;
+    c.scratch = &scratch;
+    c.alone = true;
+    c.profile = kp_sched_config_profile(o->sched_config,
+                                        pr->pod->scheduler_name);
+    next_start = k < rep->npods ? rep->pods[k].next_start : 0;
+    attempt_pod(&c, o, out, &out->arena, pr, &next_start);
+    kp_arena_release(&scratch);
+    kp_cluster_release(&cl);
+    return true;
 }
 
 int
