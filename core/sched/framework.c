@@ -462,6 +462,13 @@ void
 kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
                 const char *scheduler_name)
 {
+    kp_cluster_init_tables(cl, snap, scheduler_name, true);
+}
+
+void
+kp_cluster_init_tables(struct kp_cluster *cl, const struct kp_snapshot *snap,
+                       const char *scheduler_name, bool tables)
+{
     size_t i, j, n = snap->nnodes;
 
     memset(cl, 0, sizeof(*cl));
@@ -523,7 +530,9 @@ kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
             kp_node_info_add(ni, snap->node_pods[i][j]);
     }
     cl->vt = kp_xcalloc(n ? n : 1, sizeof(*cl->vt));
-    for (i = 0; i < n; i++)
+    /* not built (simulate.c, one pod alone): built once its pods change */
+    cl->tables_lazy = !tables;
+    for (i = 0; tables && i < n; i++)
         rebuild_table(cl, (int)i);
     /* nominated pods: pending in this scheduler's queue, node exists */
     for (i = 0; i < snap->npods; i++) {

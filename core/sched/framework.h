@@ -159,6 +159,8 @@ struct kp_cluster {
     int64_t *used_block, *alloc_block;      /* nodes[i].used / .alloc */
     /* per node, rebuilt whenever its pods change (kp_victim_table) */
     struct kp_victim_table **vt;
+    /* kp_cluster_init_tables without tables: vt[i] NULL until a change */
+    bool tables_lazy;
     /*
      * Per node, the last nominated copy the Filter pass made
      * (framework.c, kp_run_filters_with_nominated): reused by the pods
@@ -376,6 +378,15 @@ extern const size_t kp_nfilter_plugins;
 /* cluster lifecycle */
 void kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
                      const char *scheduler_name);
+/*
+ * kp_cluster_init, the victim tables left unbuilt when tables is false
+ * (tables_lazy; simulate.c's runs of one pod alone): every reader then
+ * takes its path without a table (kp_node_table gives NULL), as for a
+ * NodeInfo changed outside the cluster.
+ */
+void kp_cluster_init_tables(struct kp_cluster *cl,
+                            const struct kp_snapshot *snap,
+                            const char *scheduler_name, bool tables);
 void kp_cluster_release(struct kp_cluster *cl);
 void kp_cluster_nominate(struct kp_cluster *cl, const struct kp_pod *p,
                          int node);
