@@ -223,6 +223,10 @@ struct kp_victim_table {
      */
     uint32_t *pdb_off;
     int32_t *pdb;
+    /* pdb numbered on this node (pdb_index.h): pdb[k] is pdb_ids[pdb_local[k]] */
+    uint32_t *pdb_local;
+    int32_t *pdb_ids;
+    size_t npdb_ids;
     uint32_t *tail_anti;        /* n + 1: pods with anti-affinity terms */
     uint32_t *tail_ports;       /* n + 1: pods with host ports */
     /* those pods in the NodeInfo's order (PodsWithRequiredAntiAffinity) */

@@ -96,7 +96,7 @@ limit() {
                 > "$BATS_TEST_TMPDIR/with"
             KP_NO_TOLERATION_INDEX=1 KP_NO_PORT_HASH=1 \
                 KP_NO_SPARSE_RESOURCES=1 KP_NO_LAZY_TABLES=1 \
-                KP_NO_PDB_SCRATCH=1 "$KP" -f "$f" -o json \
+                KP_NO_PDB_INDEX=1 "$KP" -f "$f" -o json \
                 --explain-nodes --mode "$mode" > "$BATS_TEST_TMPDIR/without"
             cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
                 fail "$(basename "$f") --mode $mode differs"
@@ -127,6 +127,32 @@ limit() {
     done
     # the re-runs had something to find: verified fixes in the reports
     [ "$fixes" -gt 0 ] || fail "no fix verified"
+}
+
+@test "PDB index (issue 31): KP_NO_PDB_INDEX=1 gives the same victims and PDB violations" {
+    # filterPodsWithPDBViolation counts budgets by the node's own PDB
+    # numbers (pdb_index.h); the switch counts them in a table per call
+    local f mode t
+    bench_cluster "$BATS_TEST_TMPDIR/pdb.json" 80 1600 120 40 --shape pdb
+    bench_cluster "$BATS_TEST_TMPDIR/nom.json" 80 1600 120 40 \
+        --shape nominated
+    for f in "$BATS_TEST_TMPDIR"/*.json; do
+        for mode in queue independent; do
+            for t in 1 2; do
+                KUBECTL_PREEMPT_PARALLELISM=$t "$KP" -f "$f" -o json \
+                    --mode "$mode" > "$BATS_TEST_TMPDIR/with"
+                KUBECTL_PREEMPT_PARALLELISM=$t KP_NO_PDB_INDEX=1 "$KP" \
+                    -f "$f" -o json --mode "$mode" \
+                    > "$BATS_TEST_TMPDIR/without"
+                cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
+                    fail "$(basename "$f") --mode $mode, $t threads differs"
+            done
+        done
+    done
+    # the split mattered: preemptions that violate a budget and some that do not
+    run jq '[.pods[] | select(.result == "Preempts") | .pdbViolations // 0 | if . > 0 then "v" else "ok" end] | unique | join(",")' \
+        "$BATS_TEST_TMPDIR/with"
+    assert_output '"ok,v"'
 }
 
 @test "YAML: a List is read item by item, not as one tree" {
