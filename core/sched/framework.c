@@ -141,26 +141,19 @@ account(struct kp_node_info *ni, const struct kp_pod *p, int sign)
 }
 
 int64_t
-kp_ni_used(const struct kp_node_info *ni, int id)
+kp_ni_used_sparse(const struct kp_node_info *ni, int id)
 {
-    int r = kp_ni_slot(ni, id);
     int64_t sum = 0;
     size_t k;
 
-    if (r >= 0)
-        return ni->used[r];
     for (k = 0; k < ni->npods; k++)
         sum = kp_wrap_add(sum, kp_resvec_get(&ni->pods[k]->req, id));
     return sum;
 }
 
 int64_t
-kp_ni_alloc(const struct kp_node_info *ni, int id)
+kp_ni_alloc_sparse(const struct kp_node_info *ni, int id)
 {
-    int r = kp_ni_slot(ni, id);
-
-    if (ni->alloc && r >= 0)
-        return ni->alloc[r];
     return kp_resvec_get(&ni->node->allocatable, id);
 }
 
@@ -476,7 +469,7 @@ void
 kp_cluster_init_tables(struct kp_cluster *cl, const struct kp_snapshot *snap,
                        const char *scheduler_name, bool tables)
 {
-    size_t i, j, n = snap->nnodes;
+    size_t i, j, n = snap->nnodes, stride;
 
     memset(cl, 0, sizeof(*cl));
     cl->snap = snap;
@@ -509,20 +502,26 @@ kp_cluster_init_tables(struct kp_cluster *cl, const struct kp_snapshot *snap,
         cl->nominated_node_of[i] = -1;
         cl->placed_node_of[i] = -1;
     }
-    /* node-major blocks: the Filter pass walks them in order */
-    cl->used_block = kp_xcalloc((n ? n : 1) * (cl->nres ? cl->nres : 1),
-                                sizeof(int64_t));
-    cl->alloc_block = kp_xcalloc((n ? n : 1) * (cl->nres ? cl->nres : 1),
-                                 sizeof(int64_t));
+    /*
+     * node-major, used then alloc, each node's pair from a 64-byte line
+     * (stride a multiple of 8): the Filter pass walks them in order
+     */
+    stride = (2 * (cl->nres ? cl->nres : 1) + 7) & ~(size_t)7;
+    if (posix_memalign((void **)&cl->res_block, 64,
+                       (n ? n : 1) * stride * sizeof(int64_t)) != 0) {
+        fputs("fatal: out of memory\n", stderr);
+        abort();
+    }
+    memset(cl->res_block, 0, (n ? n : 1) * stride * sizeof(int64_t));
     for (i = 0; i < n; i++) {
         struct kp_node_info *ni = &cl->nodes[i];
-        int64_t *alloc = &cl->alloc_block[i * cl->nres];
+        int64_t *alloc = &cl->res_block[i * stride + cl->nres];
 
         ni->node = snap->nodes[i];
         ni->index = (int)i;
         ni->unschedulable = ni->node->unschedulable;
         ni->ntaints = ni->node->ntaints;
-        ni->used = &cl->used_block[i * cl->nres];
+        ni->used = &cl->res_block[i * stride];
         ni->res_slot = cl->res_slot;
         ni->nres_ids = snap->nres;
         cl->nominated_max[i] = INT32_MIN;
@@ -578,8 +577,7 @@ kp_cluster_release(struct kp_cluster *cl)
     free(cl->vt);
     free(cl->res_slot);
     kp_cluster_free_caches(cl);
-    free(cl->used_block);
-    free(cl->alloc_block);
+    free(cl->res_block);
     free(cl->nominated_max);
     free(cl->nominated_req);
     free(cl->nominated_anti);

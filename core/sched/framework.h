@@ -156,7 +156,12 @@ struct kp_cluster {
     /* by PDB: pdb_clock when its pdb_allowed last changed (0: never) */
     unsigned long *pdb_changed, pdb_clock;
     const char *scheduler_name;
-    int64_t *used_block, *alloc_block;      /* nodes[i].used / .alloc */
+    /*
+     * nodes[i].used and .alloc side by side, each node's pair from a
+     * cache line of its own (kp_cluster_init): the Fit filter's reads of
+     * a node are one or two adjacent lines (issue 31)
+     */
+    int64_t *res_block;
     /* per node, rebuilt whenever its pods change (kp_victim_table) */
     struct kp_victim_table **vt;
     /* kp_cluster_init_tables without tables: vt[i] NULL until a change */
@@ -518,13 +523,30 @@ kp_ni_slot(const struct kp_node_info *ni, int id)
     return id >= 0 && (size_t)id < ni->nres_ids ? ni->res_slot[id] : -1;
 }
 
+/* kp_ni_used and kp_ni_alloc of a resource without a slot (framework.c) */
+int64_t kp_ni_used_sparse(const struct kp_node_info *ni, int id);
+int64_t kp_ni_alloc_sparse(const struct kp_node_info *ni, int id);
+
 /*
  * NodeInfo.Requested of resource id: the slot, or, for a resource kept
  * sparse, the sum of the requests of ni's pods (what the slot would hold)
  */
-int64_t kp_ni_used(const struct kp_node_info *ni, int id);
+static inline int64_t
+kp_ni_used(const struct kp_node_info *ni, int id)
+{
+    int r = kp_ni_slot(ni, id);
+
+    return r >= 0 ? ni->used[r] : kp_ni_used_sparse(ni, id);
+}
+
 /* the node's allocatable of resource id */
-int64_t kp_ni_alloc(const struct kp_node_info *ni, int id);
+static inline int64_t
+kp_ni_alloc(const struct kp_node_info *ni, int id)
+{
+    int r = kp_ni_slot(ni, id);
+
+    return ni->alloc && r >= 0 ? ni->alloc[r] : kp_ni_alloc_sparse(ni, id);
+}
 
 static inline int64_t
 kp_wrap_sub(int64_t a, int64_t b)
