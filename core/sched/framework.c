@@ -488,9 +488,13 @@ kp_cluster_init_tables(struct kp_cluster *cl, const struct kp_snapshot *snap,
     cl->capnominated = kp_xcalloc(n ? n : 1, sizeof(size_t));
     cl->nominated_gen = kp_xcalloc(n ? n : 1, sizeof(unsigned long));
     cl->nominated_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
-    cl->nominated_copy = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated_copy));
-    for (i = 0; i < n; i++)
-        atomic_flag_clear(&cl->nominated_copy[i].busy);
+    /* KP_NO_NOMINATED_COPY=1: every pod makes its nominated copies */
+    if (!kp_shortcut_off("KP_NO_NOMINATED_COPY")) {
+        cl->nominated_copy = kp_xcalloc(n ? n : 1,
+                                        sizeof(*cl->nominated_copy));
+        for (i = 0; i < n; i++)
+            atomic_flag_clear(&cl->nominated_copy[i].busy);
+    }
     cl->static_answers = kp_xcalloc(1, sizeof(*cl->static_answers));
     cl->placed_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
     cl->removed = kp_xcalloc(snap->npods + 1, sizeof(bool));
@@ -568,9 +572,11 @@ kp_cluster_release(struct kp_cluster *cl)
         free(cl->nominated_req[i]);
         free(cl->nominated_anti[i]);
         free(cl->nominated_ports[i]);
-        free(cl->nominated_copy[i].ni.used);
-        free(cl->nominated_copy[i].ni.pods);
-        kp_port_set_free(&cl->nominated_copy[i].ni.ports);
+        if (cl->nominated_copy) {
+            free(cl->nominated_copy[i].ni.used);
+            free(cl->nominated_copy[i].ni.pods);
+            kp_port_set_free(&cl->nominated_copy[i].ni.ports);
+        }
         if (cl->vt)
             free_table(cl->vt[i]);
     }

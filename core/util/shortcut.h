@@ -8,6 +8,12 @@
  *   KP_NO_PORT_HASH          core/sched/host_port_info.c
  *   KP_NO_SPARSE_RESOURCES   core/sched/framework.c init_res_slots
  *   KP_NO_YAML_STREAM        core/load/input.c load_yaml
+ *
+ * and issue 31's:
+ *
+ *   KP_NO_LAZY_TABLES        core/sched/simulate.c tables_wanted
+ *   KP_NO_PDB_INDEX          core/sched/plugins/defaultpreemption/pdb_index.h
+ *   KP_NO_NOMINATED_COPY     core/sched/framework.c run_with_kept_copy
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H
