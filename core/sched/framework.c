@@ -7,6 +7,7 @@
 #include "framework.h"
 #include "config.h"
 #include "pdb_index.h"
+#include "pool.h"
 #include "preemption.h"
 #include "score.h"
 #include "selcount.h"
@@ -462,14 +463,53 @@ void
 kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
                 const char *scheduler_name)
 {
-    kp_cluster_init_tables(cl, snap, scheduler_name, true);
+    kp_cluster_init_tables(cl, snap, scheduler_name, true, NULL);
+}
+
+struct fill_ctx {
+    struct kp_cluster *cl;
+    size_t stride;
+};
+
+/* NodeInfo i from the snapshot: allocatable, then the node's pods */
+static bool
+fill_node(void *ctx, size_t i, struct kp_arena *a)
+{
+    struct fill_ctx *fc = ctx;
+    struct kp_cluster *cl = fc->cl;
+    const struct kp_snapshot *snap = cl->snap;
+    struct kp_node_info *ni = &cl->nodes[i];
+    int64_t *alloc = &cl->res_block[i * fc->stride + cl->nres];
+    size_t j;
+
+    (void)a;
+    ni->node = snap->nodes[i];
+    ni->index = (int)i;
+    ni->unschedulable = ni->node->unschedulable;
+    ni->ntaints = ni->node->ntaints;
+    ni->used = &cl->res_block[i * fc->stride];
+    ni->res_slot = cl->res_slot;
+    ni->nres_ids = snap->nres;
+    cl->nominated_max[i] = INT32_MIN;
+    for (j = 0; j < ni->node->allocatable.n; j++) {
+        int slot = kp_ni_slot(ni, ni->node->allocatable.e[j].id);
+
+        if (slot >= 0 && (size_t)slot < cl->nres)
+            alloc[slot] = ni->node->allocatable.e[j].value;
+    }
+    ni->alloc = alloc;
+    for (j = 0; j < snap->node_npods[i]; j++)
+        kp_node_info_add(ni, snap->node_pods[i][j]);
+    return false;
 }
 
 void
 kp_cluster_init_tables(struct kp_cluster *cl, const struct kp_snapshot *snap,
-                       const char *scheduler_name, bool tables)
+                       const char *scheduler_name, bool tables,
+                       struct kp_pool *pool)
 {
-    size_t i, j, n = snap->nnodes, stride;
+    struct fill_ctx fc;
+    size_t i, n = snap->nnodes, stride;
 
     memset(cl, 0, sizeof(*cl));
     cl->snap = snap;
@@ -517,28 +557,13 @@ kp_cluster_init_tables(struct kp_cluster *cl, const struct kp_snapshot *snap,
         abort();
     }
     memset(cl->res_block, 0, (n ? n : 1) * stride * sizeof(int64_t));
-    for (i = 0; i < n; i++) {
-        struct kp_node_info *ni = &cl->nodes[i];
-        int64_t *alloc = &cl->res_block[i * stride + cl->nres];
-
-        ni->node = snap->nodes[i];
-        ni->index = (int)i;
-        ni->unschedulable = ni->node->unschedulable;
-        ni->ntaints = ni->node->ntaints;
-        ni->used = &cl->res_block[i * stride];
-        ni->res_slot = cl->res_slot;
-        ni->nres_ids = snap->nres;
-        cl->nominated_max[i] = INT32_MIN;
-        for (j = 0; j < ni->node->allocatable.n; j++) {
-            int slot = kp_ni_slot(ni, ni->node->allocatable.e[j].id);
-
-            if (slot >= 0 && (size_t)slot < cl->nres)
-                alloc[slot] = ni->node->allocatable.e[j].value;
-        }
-        ni->alloc = alloc;
-        for (j = 0; j < snap->node_npods[i]; j++)
-            kp_node_info_add(ni, snap->node_pods[i][j]);
-    }
+    fc.cl = cl;
+    fc.stride = stride;
+    /* each node's NodeInfo is its own: filled on the threads when given */
+    if (pool)
+        kp_pool_run(pool, n, 0, fill_node, &fc, NULL);
+    for (i = 0; !pool && i < n; i++)
+        fill_node(&fc, i, NULL);
     cl->vt = kp_xcalloc(n ? n : 1, sizeof(*cl->vt));
     /* not built (simulate.c, one pod alone): built once its pods change */
     cl->tables_lazy = !tables;

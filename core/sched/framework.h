@@ -391,11 +391,13 @@ void kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
  * kp_cluster_init, the victim tables left unbuilt when tables is false
  * (tables_lazy; simulate.c's runs of one pod alone): every reader then
  * takes its path without a table (kp_node_table gives NULL), as for a
- * NodeInfo changed outside the cluster.
+ * NodeInfo changed outside the cluster.  With a pool, the NodeInfos are
+ * filled on its threads (each node's alone; the same result).
  */
 void kp_cluster_init_tables(struct kp_cluster *cl,
                             const struct kp_snapshot *snap,
-                            const char *scheduler_name, bool tables);
+                            const char *scheduler_name, bool tables,
+                            struct kp_pool *pool);
 void kp_cluster_release(struct kp_cluster *cl);
 void kp_cluster_nominate(struct kp_cluster *cl, const struct kp_pod *p,
                          int node);

@@ -780,10 +780,10 @@ kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
     size_t i;
 
     (void)err;
-    kp_cluster_init_tables(&cl, snap, o->scheduler_name,
-                           tables_wanted(snap, o, rep));
-    kp_arena_init(&scratch);
     r.pool = kp_pool_new(kp_pool_default_threads());
+    kp_cluster_init_tables(&cl, snap, o->scheduler_name,
+                           tables_wanted(snap, o, rep), r.pool);
+    kp_arena_init(&scratch);
     KP_SELFCHECK_CLUSTER(&cl);
     if (r.pool && o->mode != KP_MODE_QUEUE && !rep->whatif &&
         !snap->rollouts && !o->explain_nodes) {
