@@ -503,10 +503,59 @@ fill_node(void *ctx, size_t i, struct kp_arena *a)
     return false;
 }
 
+/*
+ * Whether tmpl's NodeInfos are the ones cl would fill: the same
+ * snapshot and resource slots.  KP_NO_NODE_TEMPLATE=1: never.
+ */
+static bool
+template_fits(const struct kp_cluster *cl, const struct kp_cluster *tmpl)
+{
+    const struct kp_snapshot *snap = cl->snap;
+
+    if (!tmpl || tmpl->snap != snap || tmpl->nres != cl->nres ||
+        !tmpl->nodes || kp_shortcut_off("KP_NO_NODE_TEMPLATE"))
+        return false;
+    if (!tmpl->res_slot || !cl->res_slot)
+        return !tmpl->res_slot && !cl->res_slot;
+    return memcmp(tmpl->res_slot, cl->res_slot,
+                  snap->nres * sizeof(*cl->res_slot)) == 0;
+}
+
+/* NodeInfo i as tmpl has it, in cl's own memory */
+static void
+copy_node(struct kp_cluster *cl, const struct kp_cluster *tmpl, size_t i,
+          size_t stride)
+{
+    struct kp_node_info *ni = &cl->nodes[i];
+    const struct kp_node_info *t = &tmpl->nodes[i];
+
+    *ni = *t;
+    ni->used = &cl->res_block[i * stride];
+    ni->alloc = ni->used + cl->nres;
+    ni->res_slot = cl->res_slot;
+    ni->cap = t->npods;
+    ni->pods = NULL;
+    if (t->npods) {
+        ni->pods = kp_xmalloc(t->npods * sizeof(*ni->pods));
+        memcpy(ni->pods, t->pods, t->npods * sizeof(*ni->pods));
+    }
+    memset(&ni->ports, 0, sizeof(ni->ports));
+    kp_port_set_copy(&ni->ports, &t->ports, NULL);
+    cl->nominated_max[i] = INT32_MIN;
+}
+
 void
 kp_cluster_init_tables(struct kp_cluster *cl, const struct kp_snapshot *snap,
                        const char *scheduler_name, bool tables,
                        struct kp_pool *pool)
+{
+    kp_cluster_init_from(cl, snap, scheduler_name, tables, pool, NULL);
+}
+
+void
+kp_cluster_init_from(struct kp_cluster *cl, const struct kp_snapshot *snap,
+                     const char *scheduler_name, bool tables,
+                     struct kp_pool *pool, const struct kp_cluster *tmpl)
 {
     struct fill_ctx fc;
     size_t i, n = snap->nnodes, stride;
@@ -559,11 +608,19 @@ kp_cluster_init_tables(struct kp_cluster *cl, const struct kp_snapshot *snap,
     memset(cl->res_block, 0, (n ? n : 1) * stride * sizeof(int64_t));
     fc.cl = cl;
     fc.stride = stride;
-    /* each node's NodeInfo is its own: filled on the threads when given */
-    if (pool)
+    if (template_fits(cl, tmpl)) {
+        /* the same layout: the sums and allocatables in one copy */
+        memcpy(cl->res_block, tmpl->res_block,
+               (n ? n : 1) * stride * sizeof(int64_t));
+        for (i = 0; i < n; i++)
+            copy_node(cl, tmpl, i, stride);
+    } else if (pool) {
+        /* each node's NodeInfo is its own: filled on the threads */
         kp_pool_run(pool, n, 0, fill_node, &fc, NULL);
-    for (i = 0; !pool && i < n; i++)
-        fill_node(&fc, i, NULL);
+    } else {
+        for (i = 0; i < n; i++)
+            fill_node(&fc, i, NULL);
+    }
     cl->vt = kp_xcalloc(n ? n : 1, sizeof(*cl->vt));
     /* not built (simulate.c, one pod alone): built once its pods change */
     cl->tables_lazy = !tables;

@@ -398,6 +398,17 @@ void kp_cluster_init_tables(struct kp_cluster *cl,
                             const struct kp_snapshot *snap,
                             const char *scheduler_name, bool tables,
                             struct kp_pool *pool);
+/*
+ * The same, the NodeInfos copied from tmpl (a cluster of the same
+ * snapshot, its bound pods unchanged since) when its resource slots are
+ * the ones cl gets: what adding every bound pod would give, pods in the
+ * same order.  NULL tmpl, or other slots: filled as above.
+ */
+void kp_cluster_init_from(struct kp_cluster *cl,
+                          const struct kp_snapshot *snap,
+                          const char *scheduler_name, bool tables,
+                          struct kp_pool *pool,
+                          const struct kp_cluster *tmpl);
 void kp_cluster_release(struct kp_cluster *cl);
 void kp_cluster_nominate(struct kp_cluster *cl, const struct kp_pod *p,
                          int node);

@@ -781,8 +781,9 @@ kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
 
     (void)err;
     r.pool = kp_pool_new(kp_pool_default_threads());
-    kp_cluster_init_tables(&cl, snap, o->scheduler_name,
-                           tables_wanted(snap, o, rep), r.pool);
+    kp_cluster_init_from(&cl, snap, o->scheduler_name,
+                         tables_wanted(snap, o, rep), r.pool,
+                         o->node_template);
     kp_arena_init(&scratch);
     KP_SELFCHECK_CLUSTER(&cl);
     if (r.pool && o->mode != KP_MODE_QUEUE && !rep->whatif &&

@@ -14,6 +14,7 @@
  *   KP_NO_LAZY_TABLES        core/sched/simulate.c tables_wanted
  *   KP_NO_PDB_INDEX          core/sched/plugins/defaultpreemption/pdb_index.h
  *   KP_NO_NOMINATED_COPY     core/sched/framework.c run_with_kept_copy
+ *   KP_NO_NODE_TEMPLATE      core/sched/framework.c kp_cluster_init_from
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H

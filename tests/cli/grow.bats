@@ -97,6 +97,7 @@ limit() {
             KP_NO_TOLERATION_INDEX=1 KP_NO_PORT_HASH=1 \
                 KP_NO_SPARSE_RESOURCES=1 KP_NO_LAZY_TABLES=1 \
                 KP_NO_PDB_INDEX=1 KP_NO_NOMINATED_COPY=1 \
+                KP_NO_NODE_TEMPLATE=1 \
                 "$KP" -f "$f" -o json \
                 --explain-nodes --mode "$mode" > "$BATS_TEST_TMPDIR/without"
             cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
@@ -105,11 +106,13 @@ limit() {
     done
 }
 
-@test "lazy victim tables (issue 31): KP_NO_LAZY_TABLES=1 gives the same fixes and reports" {
+@test "fixes' re-runs (issue 31): KP_NO_LAZY_TABLES=1 and KP_NO_NODE_TEMPLATE=1 give the same fixes and reports" {
     # The fixes' re-runs (fixes.c) and a run of one pending pod in
     # independent mode build no victim table up front (simulate.c,
-    # tables_wanted): the passes read the nodes' pods instead.
-    local shape f mode fixes=0
+    # tables_wanted): the passes read the nodes' pods instead; the
+    # re-runs copy their NodeInfos from one cluster made once
+    # (kp_cluster_init_from).
+    local shape f mode sw fixes=0
     for shape in default affinity fits nominated pdb; do
         bench_cluster "$BATS_TEST_TMPDIR/$shape.json" 60 1200 60 30 \
             --shape "$shape"
@@ -118,10 +121,12 @@ limit() {
     for f in "$BATS_TEST_TMPDIR"/*.json; do
         for mode in queue independent; do
             "$KP" -f "$f" -o json --mode "$mode" > "$BATS_TEST_TMPDIR/with"
-            KP_NO_LAZY_TABLES=1 "$KP" -f "$f" -o json --mode "$mode" \
-                > "$BATS_TEST_TMPDIR/without"
-            cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
-                fail "$(basename "$f") --mode $mode differs"
+            for sw in KP_NO_LAZY_TABLES KP_NO_NODE_TEMPLATE; do
+                env "$sw=1" "$KP" -f "$f" -o json --mode "$mode" \
+                    > "$BATS_TEST_TMPDIR/without"
+                cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
+                    fail "$(basename "$f") --mode $mode differs with $sw"
+            done
             fixes=$((fixes + $(jq '[.pods[].fixes // [] | length] | add // 0' \
                 "$BATS_TEST_TMPDIR/with")))
         done
