@@ -40,9 +40,11 @@ CROSS_PKGS = gcc-aarch64-linux-gnu qemu-user debootstrap
 # plugin (upstream's plugins/<plugin>/), found here rather than listed.
 PLUGIN_DIRS = $(patsubst %/,%,$(sort $(dir \
                   $(wildcard core/sched/plugins/*/*.[ch]))))
-CORE_DIRS = core core/util core/api core/load core/live core/sched \
-            core/sched/plugins $(PLUGIN_DIRS) core/sched/preemption \
-            core/config core/whatif core/report
+CORE_DIRS = core core/util core/api core/cluster core/load core/live \
+            core/sched core/sched/framework core/sched/plugins $(PLUGIN_DIRS) \
+            core/sched/preemption \
+            core/config core/whatif core/report/model core/report \
+            core/explain
 KP_INC   = $(CORE_DIRS:%=-I%)
 CORE_SRC = $(sort $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c)))
 CORE_HDR = $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.h))
@@ -104,9 +106,9 @@ $(BUILD)/tests/test_%: test_%.c $(BUILD)/libkp.a $(wildcard tests/unit/*.h)
 	$(CC) $(WARN) $(CFLAGS) $(KP_INC) -Itests/unit -o $@ $< \
 	    $(BUILD)/libkp.a $(LIBS)
 
-# the option parser's table test links cmd/options.o (and its --help,
-# cmd/help.o)
-OPT_OBJ  = $(BUILD)/cmd/options.o $(BUILD)/cmd/help.o
+# the option parser's table test links cmd/options.o (and the command
+# around it, cmd/command.o, and its --help, cmd/help.o)
+OPT_OBJ  = $(BUILD)/cmd/options.o $(BUILD)/cmd/command.o $(BUILD)/cmd/help.o
 $(BUILD)/tests/test_options: tests/unit/cmd/test_options.c \
                              $(OPT_OBJ) $(BUILD)/libkp.a \
                              $(wildcard tests/unit/*.h)

@@ -16,7 +16,7 @@
 
 /*
  * Flags that explain does not take: it refuses the what-ifs, --add and
- * --explain-nodes (core/report/explain.c, check_options), and replays no
+ * --explain-nodes (core/explain/explain.c, check_options), and replays no
  * scheduling, so the simulation's flags do nothing there.  A flag not
  * listed (a new row of the table) is shown for both commands.
  */

@@ -4,7 +4,7 @@
  * handler parses numbers; every value is checked before it is used.
  */
 #include "options.h"
-#include "help.h"
+#include "options_int.h"
 
 #include "quantity.h"
 #include "recording.h"
@@ -777,19 +777,6 @@ const struct kp_flag kp_flags[] = {
 
 const size_t kp_nflags = sizeof(kp_flags) / sizeof(kp_flags[0]);
 
-void
-kp_usage(struct kp_buf *out)
-{
-    kp_usage_as(NULL, out);
-}
-
-/* the root command's help (help.c) */
-void
-kp_usage_as(const char *prog, struct kp_buf *out)
-{
-    kp_help(prog, NULL, out);
-}
-
 static bool
 reads_stdin_twice(const struct kp_options *o)
 {
@@ -803,14 +790,6 @@ reads_stdin_twice(const struct kp_options *o)
 }
 
 /* ---- the parser: spf13/pflag's rules (flag.go, parseArgs) ---- */
-
-struct parser {
-    struct kp_options *o;
-    int argc;
-    char **argv;
-    int i;                      /* the next argument to read */
-    struct kp_error *err;
-};
 
 /* kubectl's WordSepNormalizeFunc: "_" in a flag name reads as "-" */
 static bool
@@ -1001,7 +980,7 @@ push_pod(struct kp_options *o, const char *arg, struct kp_error *err)
     return 0;
 }
 
-static int
+int
 parse_args(struct parser *p, const char **command)
 {
     int rc = 0;
@@ -1028,7 +1007,7 @@ parse_args(struct parser *p, const char **command)
     return rc;
 }
 
-static int
+int
 check_options(struct kp_options *o, struct kp_error *err)
 {
     if (o->min_candidate_nodes_percentage == 0 &&
@@ -1067,7 +1046,7 @@ check_options(struct kp_options *o, struct kp_error *err)
 }
 
 /* The flags that belong to one command: record's, explain's. */
-static int
+int
 check_command(const struct kp_options *o, const char *command,
               struct kp_error *err)
 {
@@ -1101,53 +1080,6 @@ check_command(const struct kp_options *o, const char *command,
         return kp_errorf(err, KP_EXIT_USAGE, "--at needs a recording: -f "
                          "DIR or explain --from DIR");
     return 0;
-}
-
-/*
- * The command whose help --help asks for: the one before it, else the
- * first later word that names one ("--help explain"), as cobra finds the
- * command before it reads --help.
- */
-static const char *
-help_command(const struct parser *p, const char **command)
-{
-    int i;
-
-    if (command && *command)
-        return *command;
-    for (i = p->i; i < p->argc; i++)
-        if (p->argv[i][0] != '-' && kp_help_topic(p->argv[i]))
-            return p->argv[i];
-    return NULL;
-}
-
-int
-kp_options_parse_command(struct kp_options *o, int argc, char **argv,
-                         const char **command, struct kp_buf *out,
-                         struct kp_error *err)
-{
-    struct parser p = {o, argc, argv, 1, err};
-    int rc;
-
-    if (command)
-        *command = NULL;
-    rc = parse_args(&p, command);
-    if (rc == 1)
-        kp_help(o->program_name, help_command(&p, command), out);
-    if (rc == 2)
-        kp_version_text(out);
-    if (rc != 0)
-        return rc < 0 ? -1 : 1;
-    if (check_options(o, err) < 0)
-        return -1;
-    return check_command(o, command ? *command : NULL, err);
-}
-
-int
-kp_options_parse(struct kp_options *o, int argc, char **argv,
-                 struct kp_buf *out, struct kp_error *err)
-{
-    return kp_options_parse_command(o, argc, argv, NULL, out, err);
 }
 
 void

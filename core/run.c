@@ -701,7 +701,8 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
     }
     kp_run_config_describe(&snap, o, &rep);
     rep.one_namespace = o->namespace != NULL;
-    /* -v with the new flags; -v=2 and more always (-v alone as before) */
+    /* -v with --config, --profile or --kube-version (scheduler_shown);
+     * -v=2 and more always */
     if (o->verbose >= 2 || (o->verbose && rep.scheduler_shown))
         snprintf(r->scheduler_note, sizeof(r->scheduler_note), "%s",
                  rep.scheduler_line);

@@ -2,7 +2,7 @@
  * event.h - the evidence of past preemptions that a snapshot holds: an
  * Event of reason Preempted, or a pod's DisruptionTarget condition.
  * Decoded by core/load (decode_event.c), linked to the pods still in the
- * snapshot by "kubectl-preempt explain" (core/report/explain.c).
+ * snapshot by "kubectl-preempt explain" (core/explain/explain.c).
  *
  * Mirrors what pkg/scheduler/framework/preemption/executor.go
  * (prepareCandidate) writes back: the victim's condition and event, the

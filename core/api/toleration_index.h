@@ -9,7 +9,8 @@
  *
  * KP_NO_TOLERATION_INDEX=1 (any non-empty value but 0) in the
  * environment builds no index: every taint is compared with every
- * toleration, as before.  The answers are the same either way.
+ * toleration, as upstream's TolerationsTolerateTaint loops.  The answers
+ * are the same either way.
  */
 #ifndef KP_TOLERATION_INDEX_H
 #define KP_TOLERATION_INDEX_H

@@ -16,9 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "framework.h"
 #include "json_util.h"
-#include "score.h"
 #include "yaml_json.h"
 
 /* The extension points, in the order of the framework's getExtensionPoints. */
@@ -79,6 +77,46 @@ static const struct kp_cfg_plugin default_multipoint[] = {
     {"NodeResourcesBalancedAllocation", 1, true},
     {"ImageLocality", 1, true}, {"DefaultBinder", 0, false},
 };
+
+/*
+ * The simulated Filter plugins in kp_filter_plugins' order, with whether
+ * the simulation has a PreFilter for them, and the simulated Score
+ * plugins in kp_score_plugins' order (core/sched/plugins/registry.c): a
+ * profile's switches and weights are kept by these indexes.  Upstream
+ * names the plugins in the configuration
+ * (pkg/scheduler/apis/config/v1/default_plugins.go) and maps the names to
+ * plugins in the framework (pkg/scheduler/framework/plugins/registry.go);
+ * here too config/ reads names only, and test_registry checks that the
+ * lists agree with the tables.
+ */
+const struct kp_cfg_sim_plugin kp_cfg_sim_filters[] = {
+    {"NodeUnschedulable", false},
+    {"NodeName", false},
+    {"TaintToleration", false},
+    {"NodeAffinity", true},
+    {"NodePorts", true},
+    {"NodeResourcesFit", false},
+    {"VolumeRestrictions", true},
+    {"NodeVolumeLimits", true},
+    {"VolumeBinding", true},
+    {"VolumeZone", true},
+    {"PodTopologySpread", true},
+    {"InterPodAffinity", true},
+};
+const size_t kp_cfg_nsim_filters =
+    sizeof(kp_cfg_sim_filters) / sizeof(kp_cfg_sim_filters[0]);
+
+const char *const kp_cfg_sim_scores[] = {
+    "TaintToleration",
+    "NodeAffinity",
+    "NodeResourcesFit",
+    "PodTopologySpread",
+    "InterPodAffinity",
+    "NodeResourcesBalancedAllocation",
+    "ImageLocality",
+};
+const size_t kp_cfg_nsim_scores =
+    sizeof(kp_cfg_sim_scores) / sizeof(kp_cfg_sim_scores[0]);
 
 int
 kp_cfg_add_error(struct kp_cfg_errors *e, const char *fmt, ...)
@@ -499,16 +537,16 @@ kp_cfg_fill_profile(const struct kp_cfg_plugins *pl,
 {
     size_t i;
 
-    for (i = 0; i < kp_nfilter_plugins && i < KP_CFG_MAX_FILTERS; i++) {
-        const char *name = kp_filter_plugins[i]->name;
+    for (i = 0; i < kp_cfg_nsim_filters && i < KP_CFG_MAX_FILTERS; i++) {
+        const char *name = kp_cfg_sim_filters[i].name;
 
         p->pre_filter_on[i] = list_has(l->l[KP_EXT_PRE_FILTER],
                                        l->n[KP_EXT_PRE_FILTER], name);
         p->filter_on[i] = list_has(l->l[KP_EXT_FILTER], l->n[KP_EXT_FILTER],
                                    name);
     }
-    for (i = 0; i < kp_nscore_plugins && i < KP_CFG_MAX_SCORES; i++) {
-        const char *name = kp_score_plugins[i]->name;
+    for (i = 0; i < kp_cfg_nsim_scores && i < KP_CFG_MAX_SCORES; i++) {
+        const char *name = kp_cfg_sim_scores[i];
 
         p->score_weight[i] = 0;
         if (list_has(l->l[KP_EXT_SCORE], l->n[KP_EXT_SCORE], name))

@@ -22,8 +22,13 @@
 #include "error.h"
 #include "labels.h"
 
-#define KP_CFG_MAX_FILTERS 16       /* >= kp_nfilter_plugins */
-#define KP_CFG_MAX_SCORES 8         /* >= kp_nscore_plugins */
+#define KP_CFG_MAX_FILTERS 16       /* >= kp_cfg_nsim_filters */
+#define KP_CFG_MAX_SCORES 8         /* >= kp_cfg_nsim_scores */
+/*
+ * framework.MaxNodeScore (pkg/scheduler/framework/interface.go): here,
+ * below the framework, because the weights' validation reads it too.
+ */
+#define KP_MAX_NODE_SCORE 100
 #define KP_CFG_MAX_RES 16
 #define KP_CFG_MAX_SHAPE 16
 

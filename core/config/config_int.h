@@ -98,6 +98,15 @@ int kp_cfg_score_weight(const struct kp_cfg_plugins *pl, const char *name,
                         int64_t *w);
 int kp_cfg_check_weights(const struct kp_cfg_plugins *pl,
                          const struct kp_cfg_lists *l, struct kp_error *err);
+/* The simulation's plugins by name, in registry order (config.c). */
+struct kp_cfg_sim_plugin {
+    const char *name;
+    bool pre_filter;            /* the simulation has its PreFilter */
+};
+extern const struct kp_cfg_sim_plugin kp_cfg_sim_filters[];
+extern const size_t kp_cfg_nsim_filters;
+extern const char *const kp_cfg_sim_scores[];
+extern const size_t kp_cfg_nsim_scores;
 void kp_cfg_fill_profile(const struct kp_cfg_plugins *pl,
                          const struct kp_cfg_lists *l, struct kp_profile *p);
 /*

@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "config_int.h"
-#include "framework.h"
 #include "json_util.h"
 #include "read_file.h"
 #include "yaml_json.h"
@@ -677,13 +676,13 @@ profile_warnings(struct kp_sched_config *cfg, const struct kp_profile *p,
         warnf(cfg, "profile '%s': plugin '%s' is not an in-tree plugin; "
               "simulated without it (--ignore-unknown-plugins)",
               p->scheduler_name, u->names[i]);
-    for (i = 0; i < kp_nfilter_plugins && i < KP_CFG_MAX_FILTERS; i++)
+    for (i = 0; i < kp_cfg_nsim_filters && i < KP_CFG_MAX_FILTERS; i++)
         if (p->filter_on[i] && !p->pre_filter_on[i] &&
-            kp_filter_plugins[i]->pre_filter)
+            kp_cfg_sim_filters[i].pre_filter)
             warnf(cfg, "profile '%s': %s is a Filter without its PreFilter "
                   "(kube-scheduler fails its pods with an error); simulated "
                   "without that Filter", p->scheduler_name,
-                  kp_filter_plugins[i]->name);
+                  kp_cfg_sim_filters[i].name);
 }
 
 static int

@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "arena.h"
+#include "base64.h"
 #include "error.h"
 
 struct kp_conn_flags;
@@ -45,11 +46,6 @@ struct kp_kubeconfig_overrides {
     const struct kp_conn_flags *conn;
     kp_warn_fn warn;                    /* optional */
     void *warn_ctx;
-};
-
-struct kp_blob {
-    unsigned char *data;
-    size_t len;
 };
 
 struct kp_exec_env {
@@ -142,15 +138,5 @@ void kp_rest_config_release(struct kp_rest_config *rc);
  * exec_credential.c).
  */
 int kp_exec_credential_run(struct kp_rest_config *rc, struct kp_error *err);
-
-/*
- * Decode standard base64 (padding required, CR/LF ignored) into a new
- * arena blob.  On failure says at which input byte.
- */
-int kp_base64_decode(struct kp_arena *a, const char *in, struct kp_blob *out,
-                     struct kp_error *err);
-
-/* Standard base64 of data, kp_xmalloc'ed, NUL-terminated. */
-char *kp_base64_encode(const unsigned char *data, size_t len);
 
 #endif

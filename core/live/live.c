@@ -21,6 +21,7 @@
 #include "api_client.h"
 #include "kube_version.h"
 #include "snapshot_out.h"
+#include "snapshot_load.h"
 
 struct live_ctx {
     struct kp_snapshot *s;

@@ -23,6 +23,7 @@
 
 #include "arena.h"
 #include "snapshot.h"
+#include "snapshot_load.h"
 
 struct kp_snapshot_out {
     char *path;                 /* the file named, or the regular file a

@@ -13,6 +13,7 @@
 #include "json_util.h"
 #include "quantity.h"
 #include "snapshot.h"
+#include "snapshot_load.h"
 #include "toleration_index.h"
 
 #define TMP_MAX 64
@@ -1110,6 +1111,25 @@ decode_metadata(struct kp_snapshot *s, const cJSON *md, struct kp_pod *p,
                             &p->labels, err) < 0)
         return kp_error_path(err, "labels");
     return kp_decode_controller_kind(&s->arena, md, p, err);
+}
+
+int
+kp_whatif_decode_pod(struct kp_snapshot *s, const cJSON *md,
+                     const cJSON *spec, struct kp_pod *p,
+                     struct kp_error *err)
+{
+    const cJSON *ann = NULL, *vols = NULL, *it;
+
+    (void)s;
+    if (md && kp_json_obj(md, "annotations", &ann, err) < 0)
+        return kp_error_path(err, "metadata.annotations");
+    p->mirror = ann && kp_json_get(ann, "kubernetes.io/config.mirror");
+    if (spec && kp_json_arr(spec, "volumes", &vols, err) < 0)
+        return kp_error_path(err, "spec");
+    cJSON_ArrayForEach(it, vols)
+        if (cJSON_IsObject(it) && kp_json_get(it, "emptyDir"))
+            p->local_storage = true;
+    return 0;
 }
 
 int

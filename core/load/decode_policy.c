@@ -57,7 +57,9 @@ decode_unhealthy_policy(struct kp_snapshot *s, const cJSON *spec,
  * reads it (kube-scheduler does not): a value the disruption controller
  * could not scale either (GetScaledValueFromIntOrPercent: a string that
  * is not a percentage) leaves budget_kind 0, and explain then goes by
- * status.disruptionsAllowed, as before.
+ * status.disruptionsAllowed, the number the disruption controller
+ * publishes (what the eviction API checks: checkAndDecrement,
+ * pkg/registry/core/pod/storage/eviction.go).
  */
 static void
 decode_budget(const cJSON *spec, struct kp_pdb *p)

@@ -26,6 +26,7 @@
 
 #include "arena.h"
 #include "shortcut.h"
+#include "snapshot_load.h"
 #include "yaml_json.h"
 
 /* as snapshot.c's limit on one input */
@@ -156,7 +157,8 @@ insert_document(struct kp_error *err, const char *source, int n)
 
 /*
  * KP_NO_YAML_STREAM=1: the stream as one tree, then each document
- * through the JSON loader, as before issue 27 (the same report).
+ * through the JSON loader (the shortcut off, shortcut.h: the same
+ * report).
  */
 static int
 load_yaml_tree(struct kp_snapshot *s, const char *buf, size_t len,
@@ -313,7 +315,7 @@ load_file(struct kp_snapshot *s, const char *path, struct kp_error *err)
     if (!yaml) {
         struct stat st;
 
-        /* a regular file (standard input too) is mapped, as before */
+        /* a regular file (standard input too) is mapped (mapped_file.h) */
         if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
             lseek(fileno(f), -(off_t)nhead, SEEK_CUR) >= 0) {
             if (!is_stdin)

@@ -18,6 +18,7 @@
 #include "arena.h"
 #include "json_util.h"
 #include "read_file.h"
+#include "snapshot_load.h"
 #include "strmap.h"
 
 /* A changes line is one object: the loader's limit, and some room. */

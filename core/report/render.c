@@ -291,7 +291,7 @@ same_line(const struct kp_pod_report *pr, size_t i, size_t j)
  * Group the nodes that read the same (issue 26: 2,000 nodes, a handful
  * of reasons), in the order of their first node: first[g] is group g's
  * first node, group[i] node i's group.  Returns the number of groups.
- * Under -v every node is its own group, as before.
+ * Under -v every node is its own group: -v asks for each node's line.
  */
 static size_t
 group_nodes(const struct kp_report *rep, const struct kp_pod_report *pr,

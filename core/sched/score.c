@@ -24,41 +24,6 @@
 #define MIN_FEASIBLE_NODES_TO_FIND 100
 #define MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND 5
 
-const struct kp_score_plugin *const kp_score_plugins[] = {
-    &kp_score_taint_toleration,
-    &kp_score_node_affinity,
-    &kp_score_node_resources_fit,
-    &kp_score_pod_topology_spread,
-    &kp_score_inter_pod_affinity,
-    &kp_score_balanced_allocation,
-    &kp_score_image_locality,
-};
-
-const size_t kp_nscore_plugins =
-    sizeof(kp_score_plugins) / sizeof(kp_score_plugins[0]);
-
-void
-kp_default_normalize_score(int64_t max_priority, bool reverse,
-                           int64_t *scores, size_t n)
-{
-    int64_t max_count = 0;
-    size_t i;
-
-    for (i = 0; i < n; i++)
-        if (scores[i] > max_count)
-            max_count = scores[i];
-    if (max_count == 0) {
-        for (i = 0; reverse && i < n; i++)
-            scores[i] = max_priority;
-        return;
-    }
-    for (i = 0; i < n; i++) {
-        int64_t s = max_priority * scores[i] / max_count;
-
-        scores[i] = reverse ? max_priority - s : s;
-    }
-}
-
 /* One plugin's Score on the feasible nodes, on the cycle's threads. */
 struct score_batch {
     const struct kp_score_plugin *pl;

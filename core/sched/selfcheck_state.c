@@ -125,6 +125,7 @@ check_states(const struct kp_cycle *c, const struct kp_node_info *ni)
     const struct kp_cluster *cl = c->cl;
     const struct kp_node_info *orig = &cl->nodes[ni->index];
     struct kp_cluster sh = *cl, full = *cl;
+    struct kp_caches sh_caches = {0}, full_caches = {0};
     struct kp_selcount **own = kp_selcount_thread_cache_get();
     struct kp_node_info *nodes;
     struct kp_arena a;
@@ -138,17 +139,14 @@ check_states(const struct kp_cycle *c, const struct kp_node_info *ni)
      * PreFilter afresh counts everything, in caches of its own (this
      * may run on several threads; the cluster's are the main thread's)
      */
-    sh.selcount = full.selcount = NULL;
-    sh.victim_memo = full.victim_memo = NULL;
+    sh.caches = &sh_caches;
+    full.caches = &full_caches;
     /*
      * and not a thread's own cache of independent mode either: its
      * entries are found by cluster address, and sh and full are made at
      * the same address check after check, over different nodes
      */
     kp_selcount_thread_cache(NULL);
-    sh.images = full.images = NULL;
-    sh.ncolumns = full.ncolumns = 0;
-    sh.nominated_copy = full.nominated_copy = NULL;
     nodes = malloc((cl->snap->nnodes + 1) * sizeof(*nodes));
     memcpy(nodes, cl->nodes, cl->snap->nnodes * sizeof(*nodes));
     nodes[ni->index] = *ni;
@@ -387,10 +385,10 @@ check_table(const struct kp_cluster *cl, int node)
     } else {
         uint32_t *ids, *aids;
         int32_t *mult, *amult;
-        size_t ng = kp_term_groups((struct kp_cluster *)(uintptr_t)cl,
-                                   &cl->nodes[node], false, &ids, &mult);
-        size_t na = kp_term_groups((struct kp_cluster *)(uintptr_t)cl,
-                                   &cl->nodes[node], true, &aids, &amult);
+        size_t ng = kp_term_groups(cl, &cl->nodes[node], false, &ids,
+                                   &mult);
+        size_t na = kp_term_groups(cl, &cl->nodes[node], true, &aids,
+                                   &amult);
 
         if (ng != vt->ngrp ||
             (ng && (memcmp(ids, vt->grp_id, ng * sizeof(*ids)) ||

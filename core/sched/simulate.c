@@ -791,7 +791,7 @@ kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
         run_pods_alone(&r);
     } else {
         /* one pod at a time: SelectVictimsOnNode's answers may be kept */
-        cl.victim_memo = kp_victim_memo_new(&cl);
+        cl.caches->victim_memo = kp_victim_memo_new(&cl);
         for (i = 0; i < rep->npods; i++) {
             if (o->progress)
                 o->progress(o->progress_ctx, "analysing pending pods", i,

@@ -17,34 +17,13 @@
 #include "whatif.h"
 #include "json_util.h"
 #include "read_file.h"
-#include "preemption.h"
 #include "report.h"
 #include "selector_parse.h"
+#include "snapshot_load.h"
 #include "yaml_json.h"
 
 #define KP_TAINT_UNSCHEDULABLE "node.kubernetes.io/unschedulable"
 #define KP_MAX_ADD_NODE_COUNT 1000
-
-/* ---- decoding (decode_pod.c) ---- */
-
-int
-kp_whatif_decode_pod(struct kp_snapshot *s, const cJSON *md,
-                     const cJSON *spec, struct kp_pod *p,
-                     struct kp_error *err)
-{
-    const cJSON *ann = NULL, *vols = NULL, *it;
-
-    (void)s;
-    if (md && kp_json_obj(md, "annotations", &ann, err) < 0)
-        return kp_error_path(err, "metadata.annotations");
-    p->mirror = ann && kp_json_get(ann, "kubernetes.io/config.mirror");
-    if (spec && kp_json_arr(spec, "volumes", &vols, err) < 0)
-        return kp_error_path(err, "spec");
-    cJSON_ArrayForEach(it, vols)
-        if (cJSON_IsObject(it) && kp_json_get(it, "emptyDir"))
-            p->local_storage = true;
-    return 0;
-}
 
 bool
 kp_pod_is_added(const struct kp_pod *p)
@@ -57,71 +36,6 @@ kp_whatif_requested(const struct kp_options *o)
 {
     return o->ncordon || o->ndrain || o->ndrain_selectors || o->nremove ||
            o->nremove_selectors || o->nadd_nodes || o->nadd_node_files;
-}
-
-/* ---- editing the snapshot (before kp_snapshot_finish) ---- */
-
-static void
-push_pod(struct kp_snapshot *s, struct kp_pod *p)
-{
-    char key[1024];
-
-    if (s->npods == s->cappods) {
-        s->cappods = s->cappods ? s->cappods * 2 : 64;
-        s->pods = kp_xrealloc(s->pods, s->cappods * sizeof(*s->pods));
-    }
-    p->index = (int)s->npods;
-    s->pods[s->npods++] = p;
-    snprintf(key, sizeof(key), "%s/%s", p->ns, p->name);
-    kp_strmap_put(&s->pod_index, kp_arena_strdup(&s->arena, key), p);
-}
-
-static void
-push_node(struct kp_snapshot *s, struct kp_node *n)
-{
-    if (s->nnodes == s->capnodes) {
-        s->capnodes = s->capnodes ? s->capnodes * 2 : 64;
-        s->nodes = kp_xrealloc(s->nodes, s->capnodes * sizeof(*s->nodes));
-    }
-    n->index = (int)s->nnodes;
-    s->nodes[s->nnodes++] = n;
-    kp_strmap_put(&s->node_index, n->name, n);
-}
-
-/* Drop the pods marked in drop[] (by index) from s, keeping the order. */
-static void
-drop_pods(struct kp_snapshot *s, const bool *drop)
-{
-    size_t i, k = 0;
-    char key[1024];
-
-    for (i = 0; i < s->npods; i++) {
-        struct kp_pod *p = s->pods[i];
-
-        if (drop[i]) {
-            snprintf(key, sizeof(key), "%s/%s", p->ns, p->name);
-            kp_strmap_remove(&s->pod_index, key);
-            continue;
-        }
-        p->index = (int)k;
-        s->pods[k++] = p;
-    }
-    s->npods = k;
-}
-
-static void
-drop_node(struct kp_snapshot *s, const struct kp_node *n)
-{
-    size_t i, k = 0;
-
-    kp_strmap_remove(&s->node_index, n->name);
-    for (i = 0; i < s->nnodes; i++) {
-        if (s->nodes[i] == n)
-            continue;
-        s->nodes[i]->index = (int)k;
-        s->nodes[k++] = s->nodes[i];
-    }
-    s->nnodes = k;
 }
 
 /* A pod name not used in ns: base, else base-2, base-3, ... */
@@ -157,7 +71,7 @@ new_pending_copy(struct kp_snapshot *s, const struct kp_pod *p,
     q->pdbs = NULL;
     q->displaced = NULL;
     q->from_added_node = false;
-    push_pod(s, q);
+    kp_snapshot_push_pod(s, q);
     return q;
 }
 
@@ -763,7 +677,7 @@ add_node_copies(struct kp_whatif *w, struct kp_snapshot *s, const char *arg,
         n->nimages = 0;
         rename_hostname(s, n);
         uncordoned_taints(s, n);
-        push_node(s, n);
+        kp_snapshot_push_node(s, n);
         w->nadded_nodes++;
         copy_daemon_pods(w, s, src, n, clock);
     }
@@ -931,9 +845,9 @@ kp_whatif_apply(struct kp_whatif *w, struct kp_snapshot *s,
     w->ncordoned = cordoned.n + drained.n;
     for (i = 0; i < drained.n; i++)
         drain_node(w, s, drained.nodes[i], o->force, drop, &clock);
-    drop_pods(s, drop);
+    kp_snapshot_drop_pods(s, drop);
     for (i = 0; i < removed.n; i++)
-        drop_node(s, removed.nodes[i]);
+        kp_snapshot_drop_node(s, removed.nodes[i]);
     clear_nominations(s, &removed);
     /* what the disruption controller shows once the evictions are done */
     for (i = 0; i < s->npdbs; i++) {

@@ -1,7 +1,7 @@
 /*
  * fuzz_add.c - libFuzzer target: --add, a manifest (JSON or YAML, one or
  * more documents) expanded into pending pods against a small fixed
- * cluster (core/load/add.c, with core/load/yaml_json.c behind it).
+ * cluster (core/whatif/add.c, with core/util/yaml_json.c behind it).
  *
  * kp_snapshot_add_manifests() takes a path, so each input is written to a
  * memfd read as /proc/self/fd/N (as fuzz_kubeconfig does).  The cluster is
@@ -30,6 +30,7 @@
 #include "report.h"
 #include "simulate.h"
 #include "snapshot.h"
+#include "snapshot_load.h"
 #include "memfd_input.h"
 
 #define MAX_ANALYZE 200

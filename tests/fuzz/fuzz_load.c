@@ -22,6 +22,7 @@
 #include "report.h"
 #include "simulate.h"
 #include "snapshot.h"
+#include "snapshot_load.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

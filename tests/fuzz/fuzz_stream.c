@@ -1,6 +1,6 @@
 /*
  * fuzz_stream.c - libFuzzer target: the List-page splitter of the live
- * path (core/load/json_stream.c).
+ * path (core/util/json_stream.c).
  *
  * The first input byte picks a chunk size (1..256), the rest is one
  * page.  It is split twice, fed whole and fed in chunks of that size;

@@ -1,6 +1,6 @@
 /*
  * fuzz_yaml.c - libFuzzer target: the YAML to JSON converter behind
- * --add manifests (kp_yaml_to_json, core/load/yaml_json.c).
+ * --add manifests (kp_yaml_to_json, core/util/yaml_json.c).
  *
  * The input is a YAML stream, passed without a terminating NUL so that
  * ASan catches a read past its end.  A stream that converts must give a

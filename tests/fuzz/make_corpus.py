@@ -429,8 +429,8 @@ def write_dict(target, tokens):
 
 
 def dictionaries():
-    load = source_words(["core/load/decode_*.c", "core/load/snapshot.c",
-                         "core/api/labels.c", "core/sched/podinfo.c",
+    load = source_words(["core/load/decode_*.c", "core/cluster/snapshot.c",
+                         "core/api/labels.c", "core/sched/framework/podinfo.c",
                          "core/sched/plugins/*/*.c"])
     write_dict("fuzz_load", ['"%s"' % w for w in load] +
                [':{"', '":"', '":[{"', '"},{"', '":null', '":true',
@@ -450,7 +450,7 @@ def dictionaries():
                              ".inf", ".NaN", "2026-01-01T00:00:00Z",
                              "\\u00e9", "\\x41", "\\N", "\t", "\r\n",
                              "\ufeff"])
-    add = source_words(["core/load/add.c", "core/load/decode_pod.c",
+    add = source_words(["core/whatif/add.c", "core/load/decode_pod.c",
                         "core/load/decode_policy.c", "core/load/decode_storage.c"])
     write_dict("fuzz_add", [w + ": " for w in add] + ['"%s"' % w
                                                       for w in add] +

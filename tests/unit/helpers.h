@@ -12,6 +12,7 @@
 #include "report.h"
 #include "simulate.h"
 #include "snapshot.h"
+#include "snapshot_load.h"
 
 static inline int
 load_snapshot(struct kp_snapshot *s, const char *json)

@@ -369,7 +369,7 @@ kp_preempt(struct kp_cycle *c, const struct kp_status *statuses,
             out->nodes[i].outcome = KP_NODE_NOT_EVALUATED;
     }
     out->npotential = npotential;
-    c->memo_key = kp_victim_memo_key(c->cl->victim_memo, c);
+    c->memo_key = kp_victim_memo_key(c->cl->caches->victim_memo, c);
     if (npotential > 0) {
         size_t num_candidates =
             kp_calculate_num_candidates(args, npotential);

@@ -10,22 +10,8 @@
 #ifndef KP_PREEMPTION_H
 #define KP_PREEMPTION_H
 
+#include "default_preemption.h"
 #include "framework.h"
-
-struct kp_preempt_args {
-    int min_candidate_nodes_percentage;     /* 10 */
-    int min_candidate_nodes_absolute;       /* 100 */
-    long offset;                            /* 0 */
-    bool record_nodes;                      /* fill out->nodes */
-};
-
-struct kp_candidate {
-    int node;
-    size_t nvictims;
-    const struct kp_pod **victims;          /* most important first */
-    bool *violating;                        /* per victim: PDB violated */
-    int num_pdb_violations;
-};
 
 /*
  * What DryRunPreemption made of one node (recorded only on request).
@@ -87,7 +73,5 @@ void kp_preempt(struct kp_cycle *c, const struct kp_status *statuses,
 /* The histogram form of FitError: "<n> <reason>, ..." sorted as strings. */
 char *kp_reason_histogram(struct kp_arena *a, const struct kp_status *st,
                           size_t n, const char *absent_reason);
-/* Whether pod is listed in pdb's status.disruptedPods. */
-bool kp_pdb_in_disrupted(const struct kp_pdb *pdb, const struct kp_pod *pod);
 
 #endif

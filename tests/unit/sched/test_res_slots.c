@@ -1,6 +1,6 @@
 /*
  * test_res_slots.c - scalar resources kept sparse in the NodeInfos
- * (framework.c init_res_slots, issue 27): only cpu, memory,
+ * (cluster_state.c init_res_slots, issue 27): only cpu, memory,
  * ephemeral-storage, pods and the scalars some pod without a node
  * requests get a slot in the dense arrays; the amount of any other
  * resource is still NodeInfo.Requested (kp_ni_used sums the pods), and

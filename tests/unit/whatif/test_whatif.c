@@ -12,6 +12,7 @@
 #include "report.h"
 #include "simulate.h"
 #include "snapshot.h"
+#include "snapshot_load.h"
 #include "whatif.h"
 
 #define WNODE(name)                                                        \

@@ -52,17 +52,6 @@ kp_pod_eligible_to_preempt_others(const struct kp_cycle *c,
 /* ---- PDBs ---- */
 
 
-bool
-kp_pdb_in_disrupted(const struct kp_pdb *pdb, const struct kp_pod *pod)
-{
-    size_t i;
-
-    for (i = 0; i < pdb->ndisrupted; i++)
-        if (strcmp(pdb->disrupted[i], pod->name) == 0)
-            return true;
-    return false;
-}
-
 /*
  * filterPodsWithPDBViolation: split sorted pods into violating / ok.  The
  * budgets this node's victims use are counted down in a small table of
@@ -327,28 +316,29 @@ kp_select_victims_on_node(const struct kp_cycle *base, int node,
     size_t npotential = vt->n - first;
     struct kp_status st;
     bool *violating;
+    struct kp_victim_memo *memo = cl->caches->victim_memo;
     int got;
 
     if (npotential == 0)
         return kp_status_new(KP_UNRESOLVABLE, REASON_NO_VICTIMS);
     violating = kp_arena_alloc(a, npotential * sizeof(bool));
-    if (!base->memo_key || !cl->victim_memo ||
+    if (!base->memo_key || !memo ||
         cl->nominated_node_of[base->pod->index] == node)
         return select_victims(base, node, vt, first, violating, out);
-    got = kp_victim_memo_get(cl->victim_memo, base->memo_key, cl, node, vt,
-                             first, NULL, a, &st, out);
+    got = kp_victim_memo_get(memo, base->memo_key, cl, node, vt, first, NULL,
+                             a, &st, out);
     if (got < 0) {
         filter_pods_with_pdb_violation(a, cl, vt, first, violating);
-        got = kp_victim_memo_get(cl->victim_memo, base->memo_key, cl, node,
-                                 vt, first, violating, a, &st, out);
+        got = kp_victim_memo_get(memo, base->memo_key, cl, node, vt, first,
+                                 violating, a, &st, out);
     }
     if (got > 0) {
         CHECK_MEMO(base, node, vt, first, &st, out);
         return st;
     }
     st = select_victims(base, node, vt, first, violating, out);
-    kp_victim_memo_put(cl->victim_memo, base->memo_key, cl, node, violating,
-                       npotential, &st, out);
+    kp_victim_memo_put(memo, base->memo_key, cl, node, violating, npotential,
+                       &st, out);
     return st;
 }
 

@@ -6,7 +6,8 @@
 #ifndef KP_DEFAULT_PREEMPTION_H
 #define KP_DEFAULT_PREEMPTION_H
 
-#include "preemption.h"
+#include "candidate.h"
+#include "framework.h"
 
 /*
  * PodEligibleToPreemptOthers: NULL when the pod may preempt, else the

@@ -5,7 +5,7 @@
  * filterPodsWithPDBViolation: a copy of every matching PDB's
  * DisruptionsAllowed counted down per victim) counts the budgets of one
  * SelectVictimsOnNode in a dense array of m entries instead of searching
- * a table per call.  Built once with the victim table (framework.c,
+ * a table per call.  Built once with the victim table (victim_table.c,
  * build_table), so once per change of the node's pods, not once per pod
  * and node; KP_NO_PDB_INDEX=1 counts in the per-call table as before
  * (default_preemption.c).

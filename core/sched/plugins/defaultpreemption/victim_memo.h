@@ -31,8 +31,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "candidate.h"
 #include "framework.h"
-#include "preemption.h"
 
 struct kp_victim_memo;
 

@@ -159,9 +159,7 @@ cache_in(struct kp_selcount **slot)
 static struct kp_selcount *
 cache_of(const struct kp_cluster *cl)
 {
-    struct kp_cluster *mcl = (struct kp_cluster *)(uintptr_t)cl;
-
-    return cache_in(&mcl->selcount);
+    return cache_in(&cl->caches->selcount);
 }
 
 /* kp_selcount_thread_cache's slot of the calling thread, or NULL */
@@ -453,7 +451,7 @@ slots_grow(struct kp_selcount *sc)
 }
 
 uint32_t
-kp_term_intern(struct kp_cluster *cl, const struct kp_affinity_term *t,
+kp_term_intern(const struct kp_cluster *cl, const struct kp_affinity_term *t,
                const char *owner_ns, enum kp_term_kind kind)
 {
     struct kp_selcount *sc = cache_of(cl);
@@ -493,13 +491,13 @@ kp_term_intern(struct kp_cluster *cl, const struct kp_affinity_term *t,
 const struct kp_term_ref *
 kp_term_get(const struct kp_cluster *cl, uint32_t id)
 {
-    return &cl->selcount->terms[id];
+    return &cl->caches->selcount->terms[id];
 }
 
 size_t
 kp_term_count(const struct kp_cluster *cl)
 {
-    return cl->selcount ? cl->selcount->nterms : 0;
+    return cl->caches->selcount ? cl->caches->selcount->nterms : 0;
 }
 
 static void
@@ -523,7 +521,7 @@ group_add(uint32_t id, uint32_t **ids, int32_t **mult, size_t *n,
 }
 
 size_t
-kp_term_groups(struct kp_cluster *cl, const struct kp_node_info *ni,
+kp_term_groups(const struct kp_cluster *cl, const struct kp_node_info *ni,
                bool anti, uint32_t **ids, int32_t **mult)
 {
     size_t i, j, k, n = 0, cap = 0;

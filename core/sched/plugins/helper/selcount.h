@@ -108,7 +108,7 @@ struct kp_term_ref {
     enum kp_term_kind kind;
 };
 
-uint32_t kp_term_intern(struct kp_cluster *cl,
+uint32_t kp_term_intern(const struct kp_cluster *cl,
                         const struct kp_affinity_term *t,
                         const char *owner_ns, enum kp_term_kind kind);
 const struct kp_term_ref *kp_term_get(const struct kp_cluster *cl,
@@ -121,7 +121,8 @@ size_t kp_term_count(const struct kp_cluster *cl);
  * anti: the required anti-affinity terms alone (KP_TERM_REQ_ANTI), else
  * the three kinds PreScore reads.
  */
-size_t kp_term_groups(struct kp_cluster *cl, const struct kp_node_info *ni,
-                      bool anti, uint32_t **ids, int32_t **mult);
+size_t kp_term_groups(const struct kp_cluster *cl,
+                      const struct kp_node_info *ni, bool anti,
+                      uint32_t **ids, int32_t **mult);
 
 #endif

@@ -65,7 +65,6 @@ static pthread_mutex_t image_index_lock = PTHREAD_MUTEX_INITIALIZER;
 static const struct kp_image_index *
 image_index(const struct kp_cluster *cl)
 {
-    struct kp_cluster *mcl = (struct kp_cluster *)(uintptr_t)cl;
     const struct kp_snapshot *snap = cl->snap;
     struct kp_image_index *ix;
     size_t i, j, n = 0, cap = 0;
@@ -73,9 +72,9 @@ image_index(const struct kp_cluster *cl)
     /* made once, by whichever thread asks first (independent mode runs
      * pods on several) */
     pthread_mutex_lock(&image_index_lock);
-    if (cl->images) {
+    if (cl->caches->images) {
         pthread_mutex_unlock(&image_index_lock);
-        return cl->images;
+        return cl->caches->images;
     }
     ix = kp_xcalloc(1, sizeof(*ix));
     kp_strmap_init(&ix->names);
@@ -111,7 +110,7 @@ image_index(const struct kp_cluster *cl)
             }
         }
     }
-    mcl->images = ix;
+    cl->caches->images = ix;
     pthread_mutex_unlock(&image_index_lock);
     return ix;
 }
@@ -206,7 +205,7 @@ il_score(const struct kp_score_nodes *f, void *state, size_t idx)
     for (i = 0; i < s->n; i++) {
         const struct il_image *im = &s->images[i];
 
-        if (im->id >= 0 && node_has_image(f->c->cl->images,
+        if (im->id >= 0 && node_has_image(f->c->cl->caches->images,
                                           (size_t)ni->index, im->id))
             sum += (int64_t)((double)im->size *
                              ((double)im->num_nodes / total));

@@ -16,7 +16,11 @@
  * with its own labels as the selector, minus the per-pod and
  * per-revision labels a StatefulSet adds (statefulset.kubernetes.io/
  * pod-name, apps.kubernetes.io/pod-index, controller-revision-hash),
- * as before this input was read (the README says which objects to dump).
+ * standing in for the controller's selector that helper.DefaultSelector
+ * (pkg/scheduler/framework/plugins/helper/spread.go) would read from the
+ * controller's object: a ReplicaSet, ReplicationController or
+ * StatefulSet selects its pods by their template's labels (the README
+ * says which objects to dump).
  */
 #ifndef KP_SPREAD_H
 #define KP_SPREAD_H

@@ -26,6 +26,7 @@
 #include "corev1.h"
 #include "json_util.h"
 #include "rollout.h"
+#include "snapshot_load.h"
 #include "yaml_json.h"
 
 #define MAX_INPUT ((size_t)1 << 30)

@@ -11,8 +11,8 @@
  * CheckConflict looks at the triples of the wanted (port, protocol) only,
  * whatever their IPs, and Add and Remove find a triple without a scan
  * (issue 27: 65,000 host ports on four pods took 26 s).
- * KP_NO_PORT_HASH=1 in the environment keeps every set a scanned array,
- * as before; the answers are the same.
+ * KP_NO_PORT_HASH=1 in the environment keeps every set a scanned array
+ * (the shortcut off, shortcut.h); the answers are the same.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -14,9 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config.h"
 #include "framework.h"
-
-#define KP_MAX_NODE_SCORE 100
 
 /* The nodes being scored (feasible nodes, node indexes, input order). */
 struct kp_score_nodes {

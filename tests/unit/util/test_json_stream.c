@@ -1,5 +1,5 @@
 /*
- * test_json_stream.c - kp_list_stream (core/load/json_stream.c): List pages
+ * test_json_stream.c - kp_list_stream (core/util/json_stream.c): List pages
  * split into items while their bytes arrive, in chunks of any size, give
  * the items of a whole-document parse; malformed and truncated pages
  * give one clear error and never a crash.  Run from the repository root.

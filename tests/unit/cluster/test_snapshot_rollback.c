@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "snapshot.h"
+#include "snapshot_load.h"
 #include "strmap.h"
 
 static const char GPU_POD[] =

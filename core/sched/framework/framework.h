@@ -166,14 +166,26 @@ struct kp_cluster {
     struct kp_victim_table **vt;
     /* kp_cluster_init_tables without tables: vt[i] NULL until a change */
     bool tables_lazy;
+    /* what the run keeps for later pods (struct kp_caches) */
+    struct kp_caches *caches;
+};
+
+/*
+ * The caches kept on the cluster for the run, each in its own file with
+ * the rule that says when an entry stops holding.  kp_cluster points to
+ * them as mutable: the cycles read a const cluster and fill its caches,
+ * which changes nothing a cycle reads.  kp_cluster_init allocates them,
+ * kp_cluster_release frees them.
+ */
+struct kp_caches {
     /*
      * Per node, the last nominated copy the Filter pass made
-     * (framework.c, kp_run_filters_with_nominated): reused by the pods
-     * that follow while the node, its nominated pods and the set added
-     * stay the same.
+     * (nominated_copy.c, kp_run_filters_with_nominated): reused by the
+     * pods that follow while the node, its nominated pods and the set
+     * added stay the same.
      */
     struct kp_nominated_copy *nominated_copy;
-    /* the node_static plugins' answers kept per node (framework.c) */
+    /* the node_static plugins' answers kept per node (node_static_cache.c) */
     struct kp_static_answers *static_answers;
     /* matching-pod counts per node and selector (selcount.h), or NULL */
     struct kp_selcount *selcount;
@@ -184,9 +196,9 @@ struct kp_cluster {
     struct kp_victim_memo *victim_memo;
     /* the nodes' images by name (ImageLocality, score.h), or NULL */
     struct kp_image_index *images;
-    /* kp_cluster_label_column's columns */
+    /* kp_cluster_label_column's columns (label_columns.c) */
     size_t ncolumns;
-    const char *column_key[KP_MAX_COLUMNS];
+    char *column_key[KP_MAX_COLUMNS];
     const char **column[KP_MAX_COLUMNS];
 };
 
@@ -536,7 +548,7 @@ kp_ni_slot(const struct kp_node_info *ni, int id)
     return id >= 0 && (size_t)id < ni->nres_ids ? ni->res_slot[id] : -1;
 }
 
-/* kp_ni_used and kp_ni_alloc of a resource without a slot (framework.c) */
+/* kp_ni_used and kp_ni_alloc of a resource without a slot (node_info.c) */
 int64_t kp_ni_used_sparse(const struct kp_node_info *ni, int id);
 int64_t kp_ni_alloc_sparse(const struct kp_node_info *ni, int id);
 

@@ -1,5 +1,5 @@
 /*
- * test_add.c - core/load/add.c: what --add makes of the kinds issue 14 added
+ * test_add.c - core/whatif/add.c: what --add makes of the kinds issue 14 added
  * (CronJob, ReplicationController), and that an object with a pod
  * template of a kind it cannot expand is an error, not a silent skip.
  * Mirrors cronjob/utils.go (getJobFromTemplate2: one Job from

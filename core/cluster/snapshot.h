@@ -128,48 +128,6 @@ void kp_snapshot_init(struct kp_snapshot *s);
 void kp_snapshot_release(struct kp_snapshot *s);
 
 /*
- * Load every JSON document of buf (a List, an XxxList, a single object or
- * several concatenated documents).  source names the file in errors.
- */
-/* The List annotation --snapshot-out writes the server's version in. */
-#define KP_SERVER_VERSION_ANNOTATION "kubectl-preempt.io/server-version"
-
-int kp_snapshot_load_buffer(struct kp_snapshot *s, const char *buf,
-                            size_t len, const char *source,
-                            struct kp_error *err);
-/*
- * Load one item of a List whose items are of kind item_kind ("Pod"):
- * text is the item's JSON (len bytes, one value, already checked by
- * kp_json_scan_value), index its place in the page's items.  The same
- * path as the items of a List read from a file; kp_list_stream
- * (json_stream.h) feeds it from live pages.  source must outlive s (an
- * interned string); errors are prefixed with it.  When keep is not NULL
- * it receives the parsed item (the caller deletes it), else NULL.
- */
-int kp_snapshot_load_item(struct kp_snapshot *s, const char *text,
-                          size_t len, const char *item_kind, long index,
-                          const char *source, cJSON **keep,
-                          struct kp_error *err);
-
-/*
- * Pull the next item of a List: 1 with *item set (the caller deletes
- * it), 0 after the last one, -1 with err set.
- */
-typedef int (*kp_item_pull_fn)(void *ctx, cJSON **item,
-                               struct kp_error *err);
-/*
- * Load one document that is a List (kind List or XxxList, or no kind
- * and an items array) given as its members but items (header, "items"
- * an empty array) and its items, pulled one at a time: what
- * kp_snapshot_load_buffer does with the document's text, the same
- * checks in the same order and the same errors (prefixed with source),
- * without the items as one tree (YAML: input.c).
- */
-int kp_snapshot_load_list_pulled(struct kp_snapshot *s, cJSON *header,
-                                 kp_item_pull_fn pull, void *ctx,
-                                 const char *source, struct kp_error *err);
-
-/*
  * A point to roll back to: what was loaded after kp_snapshot_mark()
  * (objects of every kind, their names in the indexes, resource names,
  * Events, warnings, counters) is dropped by kp_snapshot_rollback(), as
@@ -188,23 +146,16 @@ void kp_snapshot_mark(const struct kp_snapshot *s,
 void kp_snapshot_rollback(struct kp_snapshot *s,
                           const struct kp_snapshot_mark *m);
 
-/* Read path ("-" for standard input) and load it. */
-int kp_snapshot_load_file(struct kp_snapshot *s, const char *path,
-                          struct kp_error *err);
 /*
- * Stream fd (a pipe, standard input, a device) into the loader as
- * kp_snapshot_load_file does, the first n bytes already read into pre
- * (what was read to tell JSON from YAML).
+ * What core/whatif/ changes, before kp_snapshot_finish(): append a pod
+ * (its index set, in the pod index by "ns/name") or a node (in the node
+ * index); drop the pods marked in drop[] (by pod index, the order kept)
+ * or one node (the indexes renumbered).  Moved from whatif.c (issue 28).
  */
-int kp_snapshot_load_fd(struct kp_snapshot *s, int fd, const char *source,
-                        const char *pre, size_t n, struct kp_error *err);
-/*
- * Decode one object of the given kind (items of XxxList lack "kind").
- * Unknown kinds are counted and skipped.
- */
-int kp_snapshot_add_object(struct kp_snapshot *s, const cJSON *obj,
-                           const char *kind, const char *source,
-                           struct kp_error *err);
+void kp_snapshot_push_pod(struct kp_snapshot *s, struct kp_pod *p);
+void kp_snapshot_push_node(struct kp_snapshot *s, struct kp_node *n);
+void kp_snapshot_drop_pods(struct kp_snapshot *s, const bool *drop);
+void kp_snapshot_drop_node(struct kp_snapshot *s, const struct kp_node *n);
 
 /*
  * After loading: resolve priorities (admission rules), index pods by node,
@@ -234,9 +185,14 @@ struct kp_pod *kp_snapshot_pod(const struct kp_snapshot *s, const char *ns,
 const char *kp_taint_reason_kv(struct kp_arena *a, const struct kp_taint *t);
 void kp_snapshot_warn(struct kp_snapshot *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* err's message with control and invalid UTF-8 bytes escaped (as
+ * kp_snapshot_warn's); returns -1. */
+int kp_snapshot_sanitize_error(struct kp_error *err);
 
 /* Whether pdb protects pod (the scheduler's rule, 11.1). */
 bool kp_pdb_matches(const struct kp_pdb *pdb, const struct kp_pod *pod);
+/* Whether pod is listed in pdb's status.disruptedPods. */
+bool kp_pdb_in_disrupted(const struct kp_pdb *pdb, const struct kp_pod *pod);
 
 /* Storage look-ups (NULL when absent). */
 const struct kp_pvc *kp_snapshot_pvc(const struct kp_snapshot *s,
@@ -271,55 +227,6 @@ bool kp_pod_is_terminal(const struct kp_pod *p);
  * NULL scheduler_name: for any profile of the configuration (in_profile).
  */
 bool kp_pod_is_pending(const struct kp_pod *p, const char *scheduler_name);
-
-/* Decoders (decode_*.c); obj is the object, errors are field paths. */
-int kp_decode_node(struct kp_snapshot *s, const cJSON *obj,
-                   struct kp_node *n, struct kp_error *err);
-int kp_decode_pod(struct kp_snapshot *s, const cJSON *obj,
-                  struct kp_pod *p, struct kp_error *err);
-int kp_decode_pdb(struct kp_snapshot *s, const cJSON *obj,
-                  struct kp_pdb *p, struct kp_error *err);
-int kp_decode_priority_class(struct kp_snapshot *s, const cJSON *obj,
-                             struct kp_priority_class *pc,
-                             struct kp_error *err);
-/* decode_storage.c: PersistentVolumeClaim, PersistentVolume,
- * StorageClass and CSINode (storage.k8s.io/v1). */
-int kp_decode_pvc(struct kp_snapshot *s, const cJSON *obj, struct kp_pvc *p,
-                  struct kp_error *err);
-int kp_decode_pv(struct kp_snapshot *s, const cJSON *obj, struct kp_pv *p,
-                 struct kp_error *err);
-int kp_decode_storage_class(struct kp_snapshot *s, const cJSON *obj,
-                            struct kp_storage_class *sc,
-                            struct kp_error *err);
-/* decode_workload.c: a Service, ReplicationController, ReplicaSet or
- * StatefulSet, for helper.DefaultSelector */
-int kp_decode_spread_source(struct kp_snapshot *s, const cJSON *obj,
-                            enum kp_spread_source_kind kind,
-                            struct kp_spread_source *out,
-                            struct kp_error *err);
-int kp_decode_csinode(struct kp_snapshot *s, const cJSON *obj,
-                      struct kp_csinode *cn, struct kp_error *err);
-/*
- * decode_namespace.c: name and labels, with the kubernetes.io/metadata.name
- * label the API server's defaulting gives every Namespace.
- */
-int kp_decode_namespace(struct kp_snapshot *s, const cJSON *obj,
-                        struct kp_namespace *ns, struct kp_error *err);
-/*
- * decode_event.c: keep an Event of reason Preempted (others are skipped),
- * and a pod's DisruptionTarget condition set by preemption.
- */
-int kp_snapshot_add_event(struct kp_snapshot *s, const cJSON *obj,
-                          const char *source, struct kp_error *err);
-void kp_snapshot_note_disruption(struct kp_snapshot *s, const cJSON *obj,
-                                 const struct kp_pod *p);
-/* whatif.c: what a drain reads, the mirror annotation and emptyDir. */
-int kp_whatif_decode_pod(struct kp_snapshot *s, const cJSON *md,
-                         const cJSON *spec, struct kp_pod *p,
-                         struct kp_error *err);
-/* A ResourceList object {name: quantity} into a sparse vector. */
-int kp_decode_resources(struct kp_snapshot *s, const cJSON *obj,
-                        struct kp_resvec *out, struct kp_error *err);
 
 /* Sparse vector helpers. */
 int64_t kp_resvec_get(const struct kp_resvec *v, int id);

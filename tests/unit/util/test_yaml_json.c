@@ -1,5 +1,5 @@
 /*
- * test_yaml_json.c - core/load/yaml_json.c: YAML manifests read as kubectl
+ * test_yaml_json.c - core/util/yaml_json.c: YAML manifests read as kubectl
  * reads them (sigs.k8s.io/yaml over go-yaml v2, whose resolve_test.go
  * lists the YAML 1.1 plain-scalar rows checked here).
  */

@@ -1,0 +1,311 @@
+/*
+ * cycle_state.c - one scheduling attempt of one pod (kp_cycle,
+ * framework.h): the plugins' PreFilter state, as
+ * pkg/scheduler/framework/cycle_state.go's CycleState, PreFilter
+ * (RunPreFilterPlugins of pkg/scheduler/framework/runtime/framework.go)
+ * and the PreFilterExtensions AddPod/RemovePod hooks the preemption dry
+ * run calls.  Moved verbatim from framework.c (issue 28).
+ */
+#include "framework.h"
+#include "framework_int.h"
+#include "config.h"
+
+#include <string.h>
+
+/* ---- cycle ---- */
+
+static bool
+name_in(const char *const *names, size_t n, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return true;
+    return false;
+}
+
+void
+kp_cycle_restrict_nodes(struct kp_cycle *c, int idx,
+                        const char *const *names, size_t n)
+{
+    const char **out = kp_arena_alloc(c->scratch, (n + 1) * sizeof(char *));
+    size_t i, k = 0;
+
+    for (i = 0; i < n; i++)
+        if ((!c->restricted || name_in(c->allowed, c->nallowed, names[i])) &&
+            !name_in(out, k, names[i]))
+            out[k++] = names[i];
+    c->allowed = out;
+    c->nallowed = k;
+    c->restricted = true;
+    if (c->nrestricting < KP_MAX_PLUGINS)
+        c->restricting[c->nrestricting++] = kp_filter_plugins[idx]->name;
+}
+
+bool
+kp_cycle_node_allowed(const struct kp_cycle *c, const struct kp_node *node)
+{
+    return !c->restricted || name_in(c->allowed, c->nallowed, node->name);
+}
+
+/* "[A B]" as Go prints a []string; sorted when sort is set. */
+static char *
+plugin_list(struct kp_arena *a, const struct kp_cycle *c, bool sort)
+{
+    const char *names[KP_MAX_PLUGINS];
+    size_t len = 3, i, j;
+    int n = c->nrestricting;
+    char *out;
+
+    for (i = 0; i < (size_t)n; i++) {
+        names[i] = c->restricting[i];
+        len += strlen(names[i]) + 1;
+    }
+    for (i = 1; sort && i < (size_t)n; i++)
+        for (j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            const char *t = names[j];
+
+            names[j] = names[j - 1];
+            names[j - 1] = t;
+        }
+    out = kp_arena_alloc(a, len);
+    out[0] = '[';
+    for (i = 0, len = 1; i < (size_t)n; i++) {
+        if (i)
+            out[len++] = ' ';
+        memcpy(out + len, names[i], strlen(names[i]));
+        len += strlen(names[i]);
+    }
+    out[len] = ']';
+    return out;
+}
+
+static struct kp_status
+join_status(struct kp_arena *a, const char *prefix, const char *what,
+            const char *suffix)
+{
+    return kp_status_new(KP_UNRESOLVABLE,
+                         kp_arena_concat(a, prefix, what, suffix, NULL));
+}
+
+struct kp_status
+kp_cycle_restricted_status(const struct kp_cycle *c)
+{
+    return join_status(c->scratch, "node(s) didn't satisfy plugin(s) ",
+                       plugin_list(c->scratch, c, true), "");
+}
+
+/* The merged PreFilterResult names no node at all. */
+static struct kp_status
+empty_result_status(const struct kp_cycle *c)
+{
+    if (c->nrestricting == 1)
+        return join_status(c->scratch, "node(s) didn't satisfy plugin ",
+                           c->restricting[0], "");
+    return join_status(c->scratch, "node(s) didn't satisfy plugin(s) ",
+                       plugin_list(c->scratch, c, false), " simultaneously");
+}
+
+struct kp_status
+kp_cycle_pre_filter(struct kp_cycle *c)
+{
+    size_t i;
+
+    c->restricted = false;
+    c->nallowed = 0;
+    c->allowed = NULL;
+    c->nrestricting = 0;
+    for (i = 0; i < kp_nfilter_plugins; i++) {
+        const struct kp_plugin *pl = kp_filter_plugins[i];
+        struct kp_status st;
+
+        c->state[i] = NULL;
+        /* a profile's disabled Filter is not run, nor without PreFilter */
+        c->skip[i] = c->profile && (!c->profile->filter_on[i] ||
+                                    (pl->pre_filter &&
+                                     !c->profile->pre_filter_on[i]));
+        if (!pl->pre_filter || (c->profile && !c->profile->pre_filter_on[i]))
+            continue;
+        st = pl->pre_filter(c, (int)i);
+        if (st.code == KP_SKIP) {
+            c->skip[i] = true;
+        } else if (st.code != KP_SUCCESS) {
+            st.plugin = pl->name;
+            return st;
+        } else if (c->restricted && c->nallowed == 0) {
+            st = empty_result_status(c);
+            st.plugin = pl->name;
+            return st;
+        }
+    }
+    return kp_status_ok();
+}
+
+void
+kp_cycle_clone(struct kp_cycle *dst, const struct kp_cycle *src)
+{
+    size_t i;
+
+    *dst = *src;
+    for (i = 0; i < kp_nfilter_plugins; i++)
+        if (src->state[i] && kp_filter_plugins[i]->clone_state)
+            dst->state[i] = kp_filter_plugins[i]->clone_state(src->scratch,
+                                                              src->state[i]);
+}
+
+/* the plugins' PreFilterExtensions AddPod / RemovePod */
+void
+add_hooks(struct kp_cycle *c, struct kp_node_info *ni, const struct kp_pod *p)
+{
+    size_t i;
+
+    /* each hook returns at once without a PreFilter state */
+    for (i = 0; i < kp_nfilter_plugins; i++)
+        if (c->state[i] && !c->skip[i] && kp_filter_plugins[i]->add_pod)
+            kp_filter_plugins[i]->add_pod(c, (int)i, p, ni);
+}
+
+static void
+remove_hooks(struct kp_cycle *c, struct kp_node_info *ni,
+             const struct kp_pod *p)
+{
+    size_t i;
+
+    for (i = 0; i < kp_nfilter_plugins; i++)
+        if (c->state[i] && !c->skip[i] && kp_filter_plugins[i]->remove_pod)
+            kp_filter_plugins[i]->remove_pod(c, (int)i, p, ni);
+}
+
+void
+kp_cycle_remove_pod(struct kp_cycle *c, struct kp_node_info *ni,
+                    const struct kp_pod *p)
+{
+    kp_node_info_remove(ni, p);
+    remove_hooks(c, ni, p);
+}
+
+/*
+ * Whether a RemovePod/AddPod hook of c can do anything: a plugin that has
+ * them, runs, and has a PreFilter state (each hook returns at once
+ * without one).
+ */
+bool
+kp_cycle_hooks_live(const struct kp_cycle *c)
+{
+    size_t i;
+
+    for (i = 0; i < kp_nfilter_plugins; i++)
+        if (!c->skip[i] && c->state[i] && (kp_filter_plugins[i]->add_pod ||
+                                           kp_filter_plugins[i]->remove_pod))
+            return true;
+    return false;
+}
+
+/* whether the table's pods[k] declares host ports */
+static inline bool
+table_has_ports(const struct kp_victim_table *vt, size_t k)
+{
+    return vt->tail_ports[k] != vt->tail_ports[k + 1];
+}
+
+void
+kp_cycle_remove_tail(struct kp_cycle *c, struct kp_node_info *ni,
+                     const struct kp_victim_table *vt, size_t first)
+{
+    const int64_t *row = &vt->tail_req[first * vt->nres];
+    size_t i, k, kept = 0, nout = 0;
+    /* by NodeInfo position: 1 goes, 2 goes and has host ports */
+    unsigned char *out = kp_arena_alloc_uninit(c->scratch, ni->npods + 1);
+    const struct kp_pod **gone = NULL;
+    bool hooks = kp_cycle_hooks_live(c), visit = hooks || vt->tail_ports[first] > 0;
+
+    memset(out, 0, ni->npods + 1);
+    for (k = first; k < vt->n; k++)
+        out[vt->pos[k]] = (unsigned char)(1 + table_has_ports(vt, k));
+    /*
+     * The pods that go are visited (no pod is read otherwise) only when a
+     * hook can use them or one of them frees host ports.
+     */
+    if (visit)
+        gone = kp_arena_alloc_uninit(c->scratch,
+                                     (vt->n - first + 1) * sizeof(*gone));
+    for (i = 0; i < ni->npods; i++) {
+        if (!out[i])
+            ni->pods[kept++] = ni->pods[i];
+        else if (visit && (hooks || out[i] == 2))
+            gone[nout++] = ni->pods[i];
+    }
+    ni->npods = kept;
+    for (i = 0; i < vt->nres; i++)
+        ni->used[i] = kp_wrap_sub(ni->used[i], row[i]);
+    ni->nanti -= vt->tail_anti[first];
+    for (i = 0; i < nout; i++)
+        ports_remove(ni, gone[i]);
+    /*
+     * The RemovePod hooks in the node's order, plugin by plugin (each
+     * changes its own state alone); a plugin may take them all at once.
+     */
+    for (k = 0; hooks && k < kp_nfilter_plugins; k++) {
+        const struct kp_plugin *pl = kp_filter_plugins[k];
+
+        if (c->skip[k])
+            continue;
+        if (pl->remove_pods)
+            pl->remove_pods(c, (int)k, gone, nout, ni);
+        else if (pl->remove_pod)
+            for (i = 0; i < nout; i++)
+                pl->remove_pod(c, (int)k, gone[i], ni);
+    }
+}
+
+/* pods[k]'s requests: the difference of two tail rows */
+static void
+table_account(struct kp_node_info *ni, const struct kp_victim_table *vt,
+              size_t k, int sign)
+{
+    const int64_t *row = &vt->tail_req[k * vt->nres];
+    const int64_t *next = row + vt->nres;
+    size_t r;
+
+    for (r = 0; r < vt->nres; r++) {
+        int64_t v = kp_wrap_sub(row[r], next[r]);
+
+        ni->used[r] = sign > 0 ? kp_wrap_add(ni->used[r], v) :
+                      kp_wrap_sub(ni->used[r], v);
+    }
+    if (vt->tail_anti[k] != vt->tail_anti[k + 1])
+        ni->nanti = sign > 0 ? ni->nanti + 1 : ni->nanti - 1;
+}
+
+void
+kp_cycle_add_table_pod(struct kp_cycle *c, struct kp_node_info *ni,
+                       const struct kp_victim_table *vt, size_t k)
+{
+    /* capacity was reserved by kp_node_info_clone */
+    ni->pods[ni->npods++] = vt->pods[k];
+    table_account(ni, vt, k, 1);
+    if (table_has_ports(vt, k))
+        ports_add(ni, c->scratch, vt->pods[k]);
+    add_hooks(c, ni, vt->pods[k]);
+}
+
+void
+kp_cycle_remove_table_pod(struct kp_cycle *c, struct kp_node_info *ni,
+                          const struct kp_victim_table *vt, size_t k)
+{
+    /* it was put back last */
+    ni->npods--;
+    table_account(ni, vt, k, -1);
+    if (table_has_ports(vt, k))
+        ports_remove(ni, vt->pods[k]);
+    remove_hooks(c, ni, vt->pods[k]);
+}
+
+void
+kp_cycle_add_pod(struct kp_cycle *c, struct kp_node_info *ni,
+                 const struct kp_pod *p)
+{
+    clone_add(c->scratch, ni, p);
+    add_hooks(c, ni, p);
+}

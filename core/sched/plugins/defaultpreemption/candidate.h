@@ -1,0 +1,34 @@
+/*
+ * candidate.h - what DefaultPreemption's SelectVictimsOnNode gives the
+ * Evaluator for one node (a candidate: its victims, most important first,
+ * and the PDBs they violate: the Candidate of
+ * pkg/scheduler/framework/preemption/preemption.go, candidate.go in newer
+ * releases) and the Evaluator's arguments
+ * (DefaultPreemptionArgs' minCandidateNodesPercentage/Absolute).  Moved
+ * verbatim from preemption.h (issue 28): default_preemption.c, its victim
+ * memo and the Evaluator all read them.
+ */
+#ifndef KP_CANDIDATE_H
+#define KP_CANDIDATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "framework.h"
+
+struct kp_preempt_args {
+    int min_candidate_nodes_percentage;     /* 10 */
+    int min_candidate_nodes_absolute;       /* 100 */
+    long offset;                            /* 0 */
+    bool record_nodes;                      /* fill out->nodes */
+};
+
+struct kp_candidate {
+    int node;
+    size_t nvictims;
+    const struct kp_pod **victims;          /* most important first */
+    bool *violating;                        /* per victim: PDB violated */
+    int num_pdb_violations;
+};
+
+#endif
