@@ -307,11 +307,13 @@ const struct kp_victim_table *
 kp_victim_table_build(const struct kp_cluster *cl, int node,
                       struct kp_arena *a);
 /*
- * MoreImportantPod as a comparison (preemption.c): < 0 when a is more
- * important: higher priority, then earlier start time, then namespace
+ * MoreImportantPod as a comparison (more_important_pod.c): < 0 when a is
+ * more important: higher priority, then earlier start time, then namespace
  * and name (our rule for the last tie).
  */
 int kp_importance_cmp(const struct kp_pod *a, const struct kp_pod *b);
+/* GetPodStartTime: a missing start time reads as INT64_MAX (now). */
+int64_t kp_pod_start_time(const struct kp_pod *p);
 
 #define KP_MAX_PLUGINS 16
 

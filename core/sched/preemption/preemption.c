@@ -24,28 +24,6 @@
 
 #define REASON_NOT_HELPFUL KP_REASON_PREEMPTION_NOT_HELPFUL
 
-/* ---- MoreImportantPod ---- */
-
-static int64_t
-start_time(const struct kp_pod *p)
-{
-    /* a missing start time reads as "now": later than any real one */
-    return p->has_start_time ? p->start_time : INT64_MAX;
-}
-
-int
-kp_importance_cmp(const struct kp_pod *a, const struct kp_pod *b)
-{
-    int c;
-
-    if (a->priority != b->priority)
-        return a->priority > b->priority ? -1 : 1;
-    if (start_time(a) != start_time(b))
-        return start_time(a) < start_time(b) ? -1 : 1;
-    c = strcmp(a->ns, b->ns);
-    return c ? c : strcmp(a->name, b->name);
-}
-
 /* ---- DryRunPreemption ---- */
 
 /* --explain-nodes: what the dry run made of node (out->nodes may be NULL) */
@@ -187,8 +165,8 @@ earliest_start_of_highest(const struct kp_candidate *cand)
 
     for (i = 0; i < cand->nvictims; i++)
         if (cand->victims[i]->priority == top &&
-            start_time(cand->victims[i]) < best)
-            best = start_time(cand->victims[i]);
+            kp_pod_start_time(cand->victims[i]) < best)
+            best = kp_pod_start_time(cand->victims[i]);
     return best;
 }
 
