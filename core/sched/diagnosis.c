@@ -86,6 +86,14 @@ find_group(struct group *g, size_t *ng, const char *plugin,
 {
     size_t i;
 
+    /*
+     * the same pointers first: most reasons and plugin names are static
+     * strings, the same for every node (issue 31: this walk over every
+     * node of every pod ran strcmp per group)
+     */
+    for (i = 0; i < *ng; i++)
+        if (g[i].reason == reason && g[i].plugin == plugin)
+            return i;
     for (i = 0; i < *ng; i++)
         if (strcmp(g[i].reason, reason) == 0 &&
             strcmp(g[i].plugin ? g[i].plugin : "",
@@ -150,11 +158,15 @@ has_reason(const struct kp_status *st, const char *plugin,
 {
     int k;
 
-    if (!st->plugin || !plugin || strcmp(st->plugin, plugin) != 0)
+    if (!st->plugin || !plugin ||
+        (st->plugin != plugin && strcmp(st->plugin, plugin) != 0))
         return false;
-    for (k = 0; k < st->nreasons; k++)
-        if (strcmp(kp_status_reason(st, k), reason) == 0)
+    for (k = 0; k < st->nreasons; k++) {
+        const char *r = kp_status_reason(st, k);
+
+        if (r == reason || strcmp(r, reason) == 0)
             return true;
+    }
     return false;
 }
 

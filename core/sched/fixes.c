@@ -22,6 +22,7 @@
 
 #include "corev1.h"
 #include "fixes.h"
+#include "framework.h"
 #include "simulate.h"
 
 /* Fits or Preempts: the outcome in words and as JSON members */
@@ -528,6 +529,8 @@ void
 kp_suggest_fixes(struct kp_snapshot *snap, const struct kp_options *o,
                  struct kp_report *rep)
 {
+    struct kp_options ot = *o;
+    struct kp_cluster tmpl;
     size_t i, npods = 0;
 
     /* no node: nothing a change to the pod can do */
@@ -538,10 +541,20 @@ kp_suggest_fixes(struct kp_snapshot *snap, const struct kp_options *o,
 
         if (!pr->reported || pr->result != KP_RESULT_UNSCHEDULABLE)
             continue;
-        npods++;
+        /*
+         * The changes are made to pending pods only: every re-run's
+         * NodeInfos (the bound pods) are the same, copied from one
+         * cluster made once (kp_cluster_init_from; issue 31: adding
+         * every bound pod again was most of what a re-run cost).
+         */
+        if (npods++ == 0) {
+            kp_cluster_init_tables(&tmpl, snap, o->scheduler_name, false,
+                                   NULL);
+            ot.node_template = &tmpl;
+        }
         memset(&f, 0, sizeof(f));
         f.snap = snap;
-        f.o = o;
+        f.o = &ot;
         f.rep = rep;
         f.p = snap->pods[pr->pod->index];
         kp_buf_init(&f.text);
@@ -560,4 +573,6 @@ kp_suggest_fixes(struct kp_snapshot *snap, const struct kp_options *o,
         kp_buf_release(&f.text);
         kp_buf_release(&f.json);
     }
+    if (npods)
+        kp_cluster_release(&tmpl);
 }

@@ -25,6 +25,7 @@
 #include "pool.h"
 #include "selfcheck.h"
 #include "report.h"
+#include "shortcut.h"
 #include "score.h"
 #include "selcount.h"
 #include "simulate.h"
@@ -752,6 +753,24 @@ run_rollouts(struct run_ctx *r, const struct kp_snapshot *snap)
     kp_rollout_finish(snap->rollouts, r->rep);
 }
 
+/*
+ * Whether the cluster's victim tables are worth building: not for one
+ * pod analysed alone (the fixes' re-runs, fixes.c: up to 80 of them,
+ * each a new cluster), where building every node's table cost more than
+ * the pod's own analysis (a fifth of the default shape's whole run at
+ * 2,000 nodes, issue 31); the pod's passes read the nodes' pods instead,
+ * as they do on a NodeInfo without a current table, and its dry run
+ * builds the tables of the nodes it visits.  KP_NO_LAZY_TABLES=1: built
+ * as for any run.
+ */
+static bool
+tables_wanted(const struct kp_snapshot *snap, const struct kp_options *o,
+              const struct kp_report *rep)
+{
+    return o->mode == KP_MODE_QUEUE || rep->npods != 1 || rep->whatif ||
+           snap->rollouts || kp_shortcut_off("KP_NO_LAZY_TABLES");
+}
+
 int
 kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
                struct kp_report *rep, struct kp_error *err)
@@ -762,9 +781,11 @@ kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
     size_t i;
 
     (void)err;
-    kp_cluster_init(&cl, snap, o->scheduler_name);
-    kp_arena_init(&scratch);
     r.pool = kp_pool_new(kp_pool_default_threads());
+    kp_cluster_init_from(&cl, snap, o->scheduler_name,
+                         tables_wanted(snap, o, rep), r.pool,
+                         o->node_template);
+    kp_arena_init(&scratch);
     KP_SELFCHECK_CLUSTER(&cl);
     if (r.pool && o->mode != KP_MODE_QUEUE && !rep->whatif &&
         !snap->rollouts && !o->explain_nodes) {
