@@ -51,6 +51,7 @@ enum kp_fail_on {
 
 struct kp_run_result;
 struct kp_sched_config;
+struct kp_cluster;
 
 /*
  * kubectl's connection flags beyond the basics (issue 29): impersonation
@@ -167,6 +168,12 @@ struct kp_options {
     void (*progress)(void *ctx, const char *phase, size_t done,
                      size_t total);
     void *progress_ctx;
+    /*
+     * The fixes' re-runs (fixes.c): a cluster of the same snapshot whose
+     * NodeInfos a run may copy instead of adding every bound pod again
+     * (kp_cluster_init_tables); NULL for any other run.
+     */
+    const struct kp_cluster *node_template;
 };
 
 void kp_options_init(struct kp_options *o);

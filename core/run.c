@@ -8,6 +8,7 @@
 
 #include "kp.h"
 #include "add.h"
+#include "fix_add_node.h"
 #include "fixes.h"
 #include "baseline.h"
 #include "input.h"
@@ -96,6 +97,16 @@ kp_run_load(struct kp_snapshot *s, const struct kp_options *o,
     return apply_changes(s, o, default_ns, w, err);
 }
 
+/* kp_fix_add_node's loader: the -f files again, changes applied */
+static int
+load_for_fix(struct kp_snapshot *s, const struct kp_options *o,
+             struct kp_whatif *w, struct kp_error *err)
+{
+    char default_ns[256] = "default";
+
+    return kp_run_load(s, o, NULL, default_ns, sizeof(default_ns), w, err);
+}
+
 /* A run with a change, analysed against the cluster without it. */
 static bool
 change_requested(const struct kp_options *o)
@@ -177,10 +188,14 @@ compare_setup(const struct kp_options *oin, struct kp_options *oin2,
  * are read otherwise) and the PDBs' empty-selector rule (1.38).
  */
 struct version_state {
-    size_t npods, npdbs;
+    size_t npods, npdbs, nnodes;
+    struct kp_node **nodes;
+    struct kp_resvec *alloc;    /* their allocatable (1.38: #141305) */
     struct kp_pod **pods;
     struct kp_resvec *req;
     int64_t *nonzero_cpu, *nonzero_mem;
+    struct kp_host_port **ports;    /* before 1.33 sidecars' are left out */
+    size_t *nports, *nsidecar_ports;
     bool *empty_all;
 };
 
@@ -195,15 +210,28 @@ version_save(struct version_state *v, const struct kp_snapshot *s)
     v->req = kp_xmalloc((s->npods + 1) * sizeof(*v->req));
     v->nonzero_cpu = kp_xmalloc((s->npods + 1) * sizeof(int64_t));
     v->nonzero_mem = kp_xmalloc((s->npods + 1) * sizeof(int64_t));
+    v->ports = kp_xmalloc((s->npods + 1) * sizeof(*v->ports));
+    v->nports = kp_xmalloc((s->npods + 1) * sizeof(size_t));
+    v->nsidecar_ports = kp_xmalloc((s->npods + 1) * sizeof(size_t));
     v->empty_all = kp_xmalloc(s->npdbs + 1);
     for (i = 0; i < s->npods; i++) {
         v->pods[i] = s->pods[i];
         v->req[i] = s->pods[i]->req;
         v->nonzero_cpu[i] = s->pods[i]->nonzero_cpu;
         v->nonzero_mem[i] = s->pods[i]->nonzero_mem;
+        v->ports[i] = s->pods[i]->host_ports;
+        v->nports[i] = s->pods[i]->nhost_ports;
+        v->nsidecar_ports[i] = s->pods[i]->nsidecar_host_ports;
     }
     for (i = 0; i < s->npdbs; i++)
         v->empty_all[i] = s->pdbs[i]->empty_selector_matches_all;
+    v->nnodes = s->nnodes;
+    v->nodes = kp_xmalloc((s->nnodes + 1) * sizeof(*v->nodes));
+    v->alloc = kp_xmalloc((s->nnodes + 1) * sizeof(*v->alloc));
+    for (i = 0; i < s->nnodes; i++) {
+        v->nodes[i] = s->nodes[i];
+        v->alloc[i] = s->nodes[i]->allocatable;
+    }
 }
 
 /* Put back what version_save kept (the PDBs: the first npdbs). */
@@ -216,9 +244,14 @@ version_restore(const struct version_state *v, struct kp_snapshot *s)
         v->pods[i]->req = v->req[i];
         v->pods[i]->nonzero_cpu = v->nonzero_cpu[i];
         v->pods[i]->nonzero_mem = v->nonzero_mem[i];
+        v->pods[i]->host_ports = v->ports[i];
+        v->pods[i]->nhost_ports = v->nports[i];
+        v->pods[i]->nsidecar_host_ports = v->nsidecar_ports[i];
     }
     for (i = 0; i < v->npdbs && i < s->npdbs; i++)
         s->pdbs[i]->empty_selector_matches_all = v->empty_all[i];
+    for (i = 0; i < v->nnodes; i++)
+        v->nodes[i]->allocatable = v->alloc[i];
 }
 
 static void
@@ -228,7 +261,12 @@ version_release(struct version_state *v)
     free(v->req);
     free(v->nonzero_cpu);
     free(v->nonzero_mem);
+    free(v->ports);
+    free(v->nports);
+    free(v->nsidecar_ports);
     free(v->empty_all);
+    free(v->alloc);
+    free(v->nodes);
     memset(v, 0, sizeof(*v));
 }
 
@@ -693,6 +731,7 @@ kp_run(const struct kp_options *oin, struct kp_run_result *r,
         kp_kubectl_output(o)) {
         progress(o, "checking fixes", 0, 0);
         kp_suggest_fixes(&snap, o, &rep);
+        kp_fix_add_node(&snap, o, &rep, load_for_fix);
     }
     if (changing) {
         kp_change_compute(&change, &base, &snap, &rep);

@@ -244,11 +244,81 @@ declared_features(struct kp_snapshot *snap, int minor)
     }
 }
 
+/*
+ * The first resource a (as 1.31-1.37 read it) and b (as 1.38 does) give
+ * differently, as "cpu -1000m where 1.38 reads 9223372036854775807m".
+ */
+static bool
+first_difference(const struct kp_snapshot *snap, const struct kp_resvec *a,
+                 const struct kp_resvec *b, char *out, size_t n)
+{
+    size_t i, k;
+
+    for (k = 0; k < 2; k++) {
+        const struct kp_resvec *v = k ? b : a;
+
+        for (i = 0; i < v->n; i++) {
+            int id = v->e[i].id;
+            int64_t x = kp_resvec_get(a, id), y = kp_resvec_get(b, id);
+            const char *u = id == KP_RES_CPU ? "m" : "";
+
+            if (x != y) {
+                snprintf(out, n, "%s %lld%s where 1.38 reads %lld%s",
+                         snap->res_names[id], (long long)x, u,
+                         (long long)y, u);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/*
+ * Before v1.38 a quantity past int64 reads as Value() and MilliValue()
+ * overflow (kubernetes/kubernetes#141305 made them saturate): kept, as
+ * kube-scheduler reads it, with a warning.
+ */
+static void
+quantity_warnings(struct kp_snapshot *snap, int minor)
+{
+    char what[256];
+    size_t i;
+
+    for (i = 0; i < snap->nnodes; i++) {
+        const struct kp_node *n = snap->nodes[i];
+
+        if (n->allocatable_138 &&
+            first_difference(snap, &n->allocatable, n->allocatable_138,
+                             what, sizeof(what)))
+            kp_snapshot_warn(snap, "node '%s': status.allocatable past "
+                             "int64: kube-scheduler 1.%d reads %s "
+                             "(Quantity.Value/MilliValue overflow before "
+                             "1.38, kubernetes/kubernetes#141305)",
+                             n->name, minor, what);
+    }
+    for (i = 0; i < snap->npods; i++) {
+        const struct kp_pod *p = snap->pods[i];
+
+        if (p->from_138 &&
+            first_difference(snap, &p->req, &p->from_138->req, what,
+                             sizeof(what)))
+            kp_snapshot_warn(snap, "pod '%s/%s': requests past int64: "
+                             "kube-scheduler 1.%d reads %s "
+                             "(Quantity.Value/MilliValue overflow before "
+                             "1.38, kubernetes/kubernetes#141305)",
+                             p->ns, p->name, minor, what);
+    }
+}
+
 void
 kp_run_config_mark_pods(struct kp_snapshot *snap, const struct kp_options *o)
 {
     size_t i;
 
+    /* the pods' requests as read, before the rules below replace them */
+    if (!kp_kube_rule_on(KP_RULE_QUANTITY_SATURATE, o->kube_minor))
+        quantity_warnings(snap, o->kube_minor ? o->kube_minor
+                                              : KP_KUBE_MINOR_DEFAULT);
     /*
      * PodLevelResources on by default from v1.34: before, spec.resources
      * is not read and the containers' requests count; before v1.33
@@ -268,6 +338,36 @@ kp_run_config_mark_pods(struct kp_snapshot *snap, const struct kp_options *o)
             p->nonzero_mem = r->nonzero_mem;
         }
     }
+    /*
+     * before v1.33 (#132040, #133390): NodePorts does not read the host
+     * ports of sidecars (restartable init containers), a prefix of
+     * host_ports
+     */
+    for (i = 0; !kp_kube_rule_on(KP_RULE_SIDECAR_HOST_PORTS, o->kube_minor) &&
+                i < snap->npods; i++) {
+        struct kp_pod *p = snap->pods[i];
+
+        if (p->nsidecar_host_ports == 0)
+            continue;           /* host_ports may be NULL */
+        p->host_ports += p->nsidecar_host_ports;
+        p->nhost_ports -= p->nsidecar_host_ports;
+        p->nsidecar_host_ports = 0;
+    }
+    /* v1.38 (#141305): quantities past int64 saturate, no longer wrap */
+    for (i = 0; kp_kube_rule_on(KP_RULE_QUANTITY_SATURATE, o->kube_minor) &&
+                i < snap->npods; i++) {
+        struct kp_pod *p = snap->pods[i];
+
+        if (p->from_138) {
+            p->req = p->from_138->req;
+            p->nonzero_cpu = p->from_138->nonzero_cpu;
+            p->nonzero_mem = p->from_138->nonzero_mem;
+        }
+    }
+    for (i = 0; kp_kube_rule_on(KP_RULE_QUANTITY_SATURATE, o->kube_minor) &&
+                i < snap->nnodes; i++)
+        if (snap->nodes[i]->allocatable_138)
+            snap->nodes[i]->allocatable = *snap->nodes[i]->allocatable_138;
     declared_features(snap, o->kube_minor ? o->kube_minor
                                           : KP_KUBE_MINOR_DEFAULT);
     if (!o->sched_config)

@@ -23,7 +23,14 @@ enum kp_event_type {
      * potential placement for pod on node X, preempting N victims");
      * explain shows a preemptor's latest (issue 26).
      */
-    KP_EVENT_FAILED_SCHEDULING
+    KP_EVENT_FAILED_SCHEDULING,
+    /*
+     * An Event of reason Scheduled ("Successfully assigned ns/pod to
+     * node"): regarding is the pod, time when it was bound; explain's
+     * replay leaves out a pod bound after a preemption (issue 26) when
+     * its PodScheduled condition does not say
+     */
+    KP_EVENT_SCHEDULED
 };
 
 /* An ObjectReference; absent fields are NULL. */

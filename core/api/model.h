@@ -164,10 +164,22 @@ struct kp_pod {
     int64_t start_time;         /* ns since epoch */
     int64_t creation_time;      /* ns since epoch */
     bool has_creation_time;     /* metadata.creationTimestamp was set */
+    /*
+     * condition PodScheduled True: its lastTransitionTime (when it was
+     * bound; explain's replay leaves out pods bound after a preemption)
+     */
+    int64_t scheduled_time;     /* ns since epoch */
+    bool has_scheduled_time;
     size_t nscheduling_gates;
     struct kp_resvec req;       /* effective request (fit.go) */
     /* for scoring: requests with 100m / 200Mi for a container without */
     int64_t nonzero_cpu, nonzero_mem;
+    /*
+     * the same as 1.31 adds it to its node's NonZeroRequested (sidecars
+     * left out of the sum, kubernetes/kubernetes#127878 changed that in
+     * 1.32): KP_RULE_SIDECAR_NONZERO
+     */
+    int64_t nonzero131_cpu, nonzero131_mem;
     /*
      * req and nonzero_* as older releases compute them, NULL where they
      * are the same: before_134 without pod-level requests (spec.resources;
@@ -177,6 +189,12 @@ struct kp_pod {
      * from v1.33).
      */
     const struct kp_pod_requests *before_134, *before_133;
+    /*
+     * req and nonzero_* as v1.38 computes them, NULL where the same: a
+     * quantity past int64 saturates there (#141305); req is what 1.31-1.37
+     * compute, where Value() and MilliValue() overflow.
+     */
+    const struct kp_pod_requests *from_138;
     size_t ntolerations;
     struct kp_toleration *tolerations;
     /* a set of tolerations when there are many (toleration_index.h) */
@@ -187,6 +205,12 @@ struct kp_pod {
     struct kp_node_selector_term *preferred_node_affinity;
     int32_t *preferred_node_affinity_weight;
     size_t nhost_ports;
+    /*
+     * how many of host_ports, at their start, are restartable init
+     * containers' (sidecars'): NodePorts reads them from v1.33
+     * (kubernetes/kubernetes#132040, cherry-picked as #133390), not before
+     */
+    size_t nsidecar_host_ports;
     struct kp_host_port *host_ports;
     size_t naffinity, nanti_affinity, npref_affinity, npref_anti_affinity;
     struct kp_affinity_term *affinity, *anti_affinity;
@@ -197,6 +221,9 @@ struct kp_pod {
     const char **images;
     /* ---- read only by scoring (decode_score.c) ---- */
     size_t ncontainers;         /* init + app containers (ImageLocality) */
+    /* spec.volumes[].image.reference (ImageLocality from v1.36) */
+    size_t nimage_volumes;
+    const char **image_volumes;
     const char *controller_kind;/* ownerReferences[controller].kind */
     const char *controller_api; /* its apiVersion ("apps/v1") */
     const char *controller_name;/* its name */
@@ -237,6 +264,12 @@ struct kp_node {
     size_t ntaints;
     struct kp_taint *taints;
     struct kp_resvec allocatable;
+    /*
+     * allocatable as v1.38 reads it, NULL where the same: a quantity past
+     * int64 saturates there (kubernetes/kubernetes#141305); allocatable is
+     * what 1.31-1.37 read (Value() and MilliValue() overflow).
+     */
+    const struct kp_resvec *allocatable_138;
     size_t nimages;
     struct kp_image *images;
     int index;
@@ -263,6 +296,12 @@ struct kp_pdb {
      * Policy AlwaysAllow (else IfHealthyBudget, the default).
      */
     int32_t current_healthy, desired_healthy;
+    /*
+     * status.expectedPods (has_expected_pods when set): explain's replay
+     * tells by it a status written before a preemption (issue 26)
+     */
+    int32_t expected_pods;
+    bool has_expected_pods;
     bool unhealthy_always_allow;
     /*
      * --kube-version 1.38: an empty selector ({}) matches every pod of

@@ -299,6 +299,101 @@ nano_magnitude(const struct parsed *p, const struct suffix *sf)
     return sat_add(n, frac_ceil(p, len - (size_t)j, len, 0, sh));
 }
 
+/* 10^9 * 2^64: what the low 64 bits of Value and MilliValue depend on */
+#define MOD_NANO ((unsigned __int128)NANO_PER_UNIT << 64)
+
+/* a * b mod MOD_NANO, both below it (< 2^94: doubling cannot overflow) */
+static unsigned __int128
+mulmod(unsigned __int128 a, unsigned __int128 b)
+{
+    unsigned __int128 r = 0;
+    int bit;
+
+    for (bit = 127; bit >= 0; bit--) {
+        r = (r << 1) % MOD_NANO;
+        if ((b >> bit) & 1)
+            r = (r + a) % MOD_NANO;
+    }
+    return r;
+}
+
+/* digits [from, to) modulo MOD_NANO */
+static unsigned __int128
+digits_mod(const struct parsed *p, size_t from, size_t to)
+{
+    unsigned __int128 r = 0;
+
+    for (; from < to; from++)
+        r = (r * 10 + digit_at(p, from)) % MOD_NANO;
+    return r;
+}
+
+/*
+ * The nano count modulo MOD_NANO of a decimal quantity too large for
+ * nano_magnitude to hold exactly: digits * 10^k rounded up, k = exponent
+ * - fraction digits + 9.  (A binary one is capped at 2^63-1, held.)
+ */
+static unsigned __int128
+nano_mod(const struct parsed *p, const struct suffix *sf)
+{
+    size_t len = p->nnum + p->nden;
+    int64_t k = sf->exp - (int64_t)p->nden + 9;
+    unsigned __int128 r, b = 10;
+    uint64_t e, j;
+
+    if (k >= 0) {
+        r = digits_mod(p, 0, len);
+        for (e = (uint64_t)k; e > 0; e >>= 1) {
+            if (e & 1)
+                r = mulmod(r, b);
+            b = mulmod(b, b);
+        }
+        return r;
+    }
+    j = (uint64_t)-k;
+    if (j >= len)
+        return frac_ceil(p, 0, len, j - len, 0);
+    return (digits_mod(p, 0, len - (size_t)j) +
+            frac_ceil(p, len - (size_t)j, len, 0, 0)) % MOD_NANO;
+}
+
+/*
+ * Which of ParseQuantity's two forms holds the quantity: its int64 fast
+ * path (an int64Amount: "precision" >= 0, a scale of at least nano, the
+ * digits times a binary suffix within int64) or inf.Dec.
+ */
+static void
+set_form(const struct parsed *p, const struct suffix *sf,
+         struct kp_quantity *q)
+{
+    int64_t nnum = p->nnum ? (int64_t)p->nnum : 1;  /* num "0" */
+    int64_t nden = (int64_t)p->nden;
+    uint64_t v = (uint64_t)digits_value(p, 0, p->nnum + p->nden);
+    int64_t scale;
+
+    q->dec = true;
+    q->dscale = 9;
+    q->iscale = 0;
+    q->ival = 0;
+    if (sf->binary) {
+        /* exponent*3/10 in float32, as upstream: exact for 10..60 */
+        if (nden > 0 || 15 - nnum - sf->exp * 3 / 10 - 1 < 0 ||
+            (sf->exp > 0 && v > (uint64_t)INT64_MAX >> sf->exp))
+            return;
+        q->dec = false;
+        q->ival = (int64_t)(v << sf->exp);
+    } else {
+        scale = sf->exp - nden;
+        if (18 - nnum - nden < 0 || scale < -9)
+            return;
+        q->dec = false;
+        q->ival = (int64_t)v;           /* at most 18 digits */
+        q->iscale = (int32_t)scale;
+    }
+    if (p->negative)
+        q->ival = -q->ival;
+}
+
 /* ParseQuantity on s[0:n]; -1 where upstream returns an error. */
 static int
 parse_span(const char *s, size_t n, struct kp_quantity *q)
@@ -306,8 +401,7 @@ parse_span(const char *s, size_t n, struct kp_quantity *q)
     struct parsed p;
     struct suffix sf;
 
-    q->negative = false;
-    q->nano = 0;
+    memset(q, 0, sizeof(*q));
     if (n == 0 || split_quantity(s, n, &p) < 0 ||
         interpret_suffix(p.suffix, p.nsuffix, &sf) < 0)
         return -1;
@@ -317,6 +411,8 @@ parse_span(const char *s, size_t n, struct kp_quantity *q)
     if (sf.binary && q->nano > NANO_MAX_ALLOWED)
         q->nano = NANO_MAX_ALLOWED;
     q->negative = p.negative && q->nano != 0;
+    set_form(&p, &sf, q);
+    q->mod = q->nano < NANO_CAP ? q->nano % MOD_NANO : nano_mod(&p, &sf);
     return 0;
 }
 
@@ -407,8 +503,7 @@ int
 kp_quantity_from_json(const cJSON *j, struct kp_quantity *q,
                       struct kp_error *err)
 {
-    q->negative = false;
-    q->nano = 0;
+    memset(q, 0, sizeof(*q));
     if (!j || cJSON_IsNull(j))
         return 0;
     if (cJSON_IsString(j) && j->valuestring)
@@ -441,4 +536,174 @@ int64_t
 kp_quantity_value(const struct kp_quantity *q)
 {
     return scaled_value(q, NANO_PER_UNIT);
+}
+
+/* 10^e for 0 <= e <= 18 */
+static uint64_t
+pow10_u64(int e)
+{
+    uint64_t r = 1;
+
+    while (e-- > 0)
+        r *= 10;
+    return r;
+}
+
+/*
+ * Quantity.ScaledValue(target) before v1.38 (target 0: Value, -3:
+ * MilliValue): see quantity.h.  Negative quantities never get here from
+ * the decoders (refused at load, as the API server's validation does);
+ * for them this mirrors the positive result.
+ */
+static int64_t
+scaled_wrap(const struct kp_quantity *q, int target)
+{
+    uint64_t r, unit;
+
+    if (q->nano == 0)
+        return 0;
+    if (!q->dec) {
+        /* int64Amount.AsScaledInt64, its ok dropped */
+        int64_t d = (int64_t)q->iscale - target, v = q->ival;
+        uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+        if (d < 0) {
+            /* negativeScaleInt64: rounded away from zero */
+            if (d <= -19)
+                return v < 0 ? -1 : 1;
+            unit = pow10_u64((int)-d);
+            m = m / unit + (m % unit != 0);
+            return v < 0 ? -(int64_t)m : (int64_t)m;
+        }
+        if (d == 0)
+            return v;
+        if (d == 1 || d == 2 || d == 3 || d == 6 || d == 9)
+            return (int64_t)((uint64_t)v * pow10_u64((int)d));
+        for (; d > 0; d--)
+            if (__builtin_mul_overflow(v, 10, &v))
+                return 0;
+        return v;
+    }
+    /*
+     * scaledValue(unscaled, dscale, -target): scaling down rounds up,
+     * scaling up by at most 10^18 multiplies; either way the low 64 bits
+     * of the result (big.Int.Int64, int64 products).  Scaling up by more,
+     * int64(math.Pow10(n)) is out of range: amd64's conversion gives
+     * INT64_MIN, the product INT64_MIN or 0 by the unscaled value's
+     * parity, bit 9 - dscale of the nano count (known to bit 72 of mod).
+     */
+    if ((int64_t)q->dscale + target <= -19) {
+        int64_t bit = 9 - (int64_t)q->dscale;
+
+        r = bit <= 72 && ((q->mod >> bit) & 1) ? (uint64_t)1 << 63 : 0;
+        return (int64_t)r;
+    }
+    unit = pow10_u64(9 + target);
+    r = (uint64_t)(q->mod / unit) + (q->mod % unit != 0);
+    return q->negative ? (int64_t)(0 - r) : (int64_t)r;
+}
+
+/* positiveScaleInt64's ok: v * 10^d within int64 (v > 0, d > 0) */
+static bool
+scale_fits(int64_t v, int64_t d, int64_t *out)
+{
+    for (; d > 0; d--)
+        if (d > 19 || __builtin_mul_overflow(v, 10, &v))
+            return false;
+    *out = v;
+    return true;
+}
+
+/* the inf.Dec scale of q: an int64Amount's AsDec is -scale */
+static int32_t
+dec_scale(const struct kp_quantity *q)
+{
+    return q->dec ? q->dscale : -q->iscale;
+}
+
+void
+kp_quantity_add(struct kp_quantity *a, const struct kp_quantity *b)
+{
+    int64_t c;
+    int32_t sa = dec_scale(a), sb = dec_scale(b);
+    bool to_dec = false;
+
+    if (!a->dec && !b->dec) {
+        /* int64Amount.Add */
+        if (b->ival == 0) {
+            /* a unchanged */
+        } else if (a->ival == 0) {
+            a->ival = b->ival;
+            a->iscale = b->iscale;
+        } else if (a->iscale == b->iscale) {
+            to_dec = __builtin_add_overflow(a->ival, b->ival, &a->ival);
+        } else if (a->iscale > b->iscale) {
+            to_dec = !scale_fits(a->ival, (int64_t)a->iscale - b->iscale,
+                                 &c) ||
+                     __builtin_add_overflow(c, b->ival, &c);
+            if (!to_dec) {
+                a->ival = c;
+                a->iscale = b->iscale;
+            }
+        } else {
+            to_dec = !scale_fits(b->ival, (int64_t)b->iscale - a->iscale,
+                                 &c) ||
+                     __builtin_add_overflow(a->ival, c, &c);
+            if (!to_dec)
+                a->ival = c;
+        }
+    } else {
+        to_dec = true;
+    }
+    if (to_dec) {
+        /* ToDec, then inf.Dec.Add: the larger scale */
+        a->dec = true;
+        a->dscale = sa > sb ? sa : sb;
+        a->ival = 0;
+        a->iscale = 0;
+    }
+    a->nano = sat_add(a->nano, b->nano);
+    a->mod = (a->mod + b->mod) % MOD_NANO;
+    a->negative = false;
+}
+
+void
+kp_quantity_max(struct kp_quantity *a, const struct kp_quantity *b)
+{
+    bool either_dec = a->dec || b->dec;
+
+    if (b->nano <= a->nano)
+        return;
+    *a = *b;
+    if (either_dec && !a->dec) {
+        a->dscale = -a->iscale;
+        a->dec = true;
+        a->ival = 0;
+        a->iscale = 0;
+    }
+}
+
+void
+kp_quantity_scaled(struct kp_quantity *q, int64_t v, int scale)
+{
+    memset(q, 0, sizeof(*q));
+    q->ival = v;
+    q->iscale = scale;
+    q->dscale = 9;
+    q->nano = (unsigned __int128)v;
+    for (; scale > -9; scale--)
+        q->nano *= 10;
+    q->mod = q->nano % MOD_NANO;
+}
+
+int64_t
+kp_quantity_milli_value_wrap(const struct kp_quantity *q)
+{
+    return scaled_wrap(q, -3);
+}
+
+int64_t
+kp_quantity_value_wrap(const struct kp_quantity *q)
+{
+    return scaled_wrap(q, 0);
 }

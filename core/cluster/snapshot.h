@@ -44,6 +44,15 @@ struct kp_snapshot {
     const struct kp_priority_class *default_class;
     struct kp_namespace **namespaces;
     size_t nnamespaces, capnamespaces;
+    /*
+     * Quantities past int64 (kp_decode_resources): read as Value() and
+     * MilliValue() overflow before v1.38 (kp_quantity_value_wrap), or as
+     * they saturate from v1.38 (quantity_saturate); quantity_wraps is set
+     * when a quantity read gives the two different results, so that the
+     * decoder keeps the other reading too (kp_pod.from_138,
+     * kp_node.allocatable_138).
+     */
+    bool quantity_saturate, quantity_wraps;
     /* resource registry: id -> name, id -> "Insufficient <name>" */
     const char **res_names;
     const char **res_reasons;

@@ -112,6 +112,19 @@ const struct kp_kube_rule_row kp_kube_rules[KP_NRULES] = {
      "largest of spec, allocatedResources and status resources (before: "
      "the spec)",
      "tests/cli/config.bats in-place resize"},
+    {KP_RULE_SIDECAR_NONZERO, 32, "kubernetes/kubernetes#127878",
+     "a pod's share of its node's non-zero requests (LeastAllocated, "
+     "MostAllocated, RequestedToCapacityRatio) sums its sidecars with its "
+     "app containers (before: app containers against the largest init "
+     "container with the sidecars before it)",
+     "tests/cli/fidelity_versions.bats non-zero requests of sidecars"},
+    {KP_RULE_SIDECAR_HOST_PORTS, 33,
+     "kubernetes/kubernetes#132040 (1.34), cherry-picked as #133390 "
+     "(1.33 patch)",
+     "NodePorts reads the host ports of restartable init containers "
+     "(sidecars), of the pod placed and of the pods on the node (before: "
+     "app containers only)",
+     "tests/cli/fidelity_versions.bats NodePorts sidecar"},
     {KP_RULE_FIT_UNRESOLVABLE, 34, "kubernetes/kubernetes#131345",
      "NodeResourcesFit: a request above the node's allocatable is "
      "UnschedulableAndUnresolvable (before: Unschedulable)",
@@ -137,6 +150,12 @@ const struct kp_kube_rule_row kp_kube_rules[KP_NRULES] = {
      "NodeDeclaredFeatures on by default (not simulated: a warning when "
      "nodes declare different features)",
      "tests/cli/config.bats NodeDeclaredFeatures"},
+    {KP_RULE_IMAGE_VOLUME_SCORE, 36, "kubernetes/kubernetes#130231",
+     "ImageLocality scores the images of image volumes "
+     "(spec.volumes[].image) with the containers' (before: containers "
+     "only)",
+     "tests/cli/fidelity_versions.bats ImageLocality image volume: "
+     "scored from 1.36"},
     {KP_RULE_PREEMPT_MESSAGE, 37, "kubernetes/kubernetes#140180",
      "a pod that preempts gets 'preemption: found a potential placement "
      "for pod on node X, preempting N victims'",
@@ -146,6 +165,11 @@ const struct kp_kube_rule_row kp_kube_rules[KP_NRULES] = {
      "KEP-4049 (StorageCapacityScoring beta)",
      "VolumeBindingArgs.shape is accepted (refused before)",
      "tests/cli/config.bats VolumeBindingArgs.shape"},
+    {KP_RULE_IMAGE_VOLUME_THRESHOLD, 37, "kubernetes/kubernetes#138951",
+     "ImageLocality's max threshold counts image volumes as well as "
+     "containers (1.36 scored them without counting them)",
+     "tests/cli/fidelity_versions.bats ImageLocality image volume: "
+     "threshold"},
     {KP_RULE_PDB_EMPTY_SELECTOR, 38, "kubernetes/kubernetes#141785",
      "a PDB with an empty selector protects every pod of its namespace",
      "tests/cli/config.bats --kube-version 1.38: an empty PDB selector"},
@@ -154,6 +178,12 @@ const struct kp_kube_rule_row kp_kube_rules[KP_NRULES] = {
      "of the namespace (before: none, countPodsMatchSelector's Empty() "
      "shortcut from #116607); no cherry-pick into 1.35-1.37 found",
      "tests/cli/fidelity_scoring.bats labelSelector {}"},
+    {KP_RULE_QUANTITY_SATURATE, 38, "kubernetes/kubernetes#141305",
+     "resource.Quantity Value() and MilliValue() saturate at the int64 "
+     "bounds (before: an int64Amount past int64 gives 0 or wraps, an "
+     "inf.Dec wraps), for requests and allocatable",
+     "tests/unit/api/test_quantity.c test_quantity__past_int64_by_version; "
+     "tests/cli/fidelity_quantity.bats"},
 };
 
 int

@@ -29,16 +29,21 @@ int kp_kube_version_from_server(const char *body, size_t len);
  */
 enum kp_kube_rule {
     KP_RULE_INPLACE_RESIZE,         /* 1.33 */
+    KP_RULE_SIDECAR_NONZERO,        /* 1.32 */
+    KP_RULE_SIDECAR_HOST_PORTS,     /* 1.33 */
     KP_RULE_FIT_UNRESOLVABLE,       /* 1.34 */
     KP_RULE_DRA_POST_FILTER,        /* 1.34 */
     KP_RULE_POD_LEVEL_RESOURCES,    /* 1.34 */
     KP_RULE_TAINT_GENERIC_REASON,   /* 1.34 */
     KP_RULE_BA_BALANCE_CHANGE,      /* 1.36 */
     KP_RULE_NODE_DECLARED_FEATURES, /* 1.36 */
+    KP_RULE_IMAGE_VOLUME_SCORE,     /* 1.36 */
     KP_RULE_PREEMPT_MESSAGE,        /* 1.37 */
     KP_RULE_STORAGE_CAPACITY_SCORING, /* 1.37 */
+    KP_RULE_IMAGE_VOLUME_THRESHOLD, /* 1.37 */
     KP_RULE_PDB_EMPTY_SELECTOR,     /* 1.38 */
     KP_RULE_PTS_EMPTY_SELECTOR,     /* 1.38 */
+    KP_RULE_QUANTITY_SATURATE,      /* 1.38 */
     KP_NRULES
 };
 

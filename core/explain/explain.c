@@ -227,6 +227,7 @@ collect(struct history *h, const struct kp_snapshot *s)
     for (pass = 0; pass < 2; pass++)
         for (i = 0; i < s->nevents; i++)
             if (s->events[i]->type != KP_EVENT_FAILED_SCHEDULING &&
+                s->events[i]->type != KP_EVENT_SCHEDULED &&
                 (s->events[i]->type == KP_EVENT_PREEMPTED) == (pass == 0))
                 add_event(h, s, s->events[i]);
 }
@@ -999,7 +1000,7 @@ replay_all(struct history *h, const struct kp_options *o)
     for (i = 0; i < h->n && h->nreplays < KP_EXPLAIN_MAX_REPLAYS; i++) {
         const struct preemption *p = &h->items[i];
         const char **vns, **vname;
-        size_t nv = 0;
+        size_t nv = 0, nl = 0;
 
         if (!p->preemptor.name || !p->node)
             continue;
@@ -1007,16 +1008,28 @@ replay_all(struct history *h, const struct kp_options *o)
             ;
         if (j < i)
             continue;
-        vns = kp_xcalloc(h->n + 1, sizeof(*vns));
-        vname = kp_xcalloc(h->n + 1, sizeof(*vname));
+        vns = kp_xcalloc(2 * h->n + 1, sizeof(*vns));
+        vname = kp_xcalloc(2 * h->n + 1, sizeof(*vname));
         for (k = i; k < h->n; k++)
             if (same_replay(&h->items[k], p) && h->items[k].victim.name) {
                 vns[nv] = h->items[k].victim.ns;
                 vname[nv++] = h->items[k].victim.name;
             }
+        /* after it, the victims of the later preemptions (time order) */
+        for (k = 0, nl = 0; p->has_time && k < h->n; k++)
+            if (!same_replay(&h->items[k], p) && h->items[k].has_time &&
+                h->items[k].time > p->time && h->items[k].victim.name) {
+                vns[nv + nl] = h->items[k].victim.ns;
+                vname[nv + nl++] = h->items[k].victim.name;
+            }
         h->replays[h->nreplays].first = p;
         kp_explain_replay(o, p->preemptor.ns, p->preemptor.name, nv, vns,
-                          vname, &h->replays[h->nreplays].r);
+                          vname, p->has_time, p->time, nl, vns + nv,
+                          vname + nv, &h->replays[h->nreplays].r);
+        kp_replay_why(&h->replays[h->nreplays].r, p->node);
+        /* "would it still preempt today" (issue 26) */
+        kp_explain_today(o, p->preemptor.ns, p->preemptor.name,
+                         &h->replays[h->nreplays].r);
         h->nreplays++;
         free(vns);
         free(vname);
@@ -1038,6 +1051,47 @@ replays_release(struct history *h)
 static const char *const replay_results[] = {"Fits", "Preempts",
                                              "Unschedulable", "NotEligible"};
 
+/* "today: ..." under a replay: the preemptor against the files as they are */
+static void
+render_today(const struct kp_replay *r, struct kp_buf *out)
+{
+    if (!r->today_done) {
+        kp_buf_puts(out, "    today: not run (the preemptor is gone or "
+                    "terminating)\n");
+        return;
+    }
+    kp_buf_printf(out, "    today: %s", replay_results[r->today_result]);
+    if (r->today_result == KP_RESULT_PREEMPTS)
+        kp_buf_printf(out, " on node %s with %zu victim(s)", r->today_node,
+                      r->today_victims);
+    else if (r->today_result == KP_RESULT_FITS)
+        kp_buf_printf(out, " on node %s: it would not preempt",
+                      r->today_node);
+    else if (r->today_result == KP_RESULT_NOT_ELIGIBLE && r->today_node)
+        kp_buf_printf(out, ", nominated to %s: it waits for its victims to "
+                      "terminate and would not preempt again",
+                      r->today_node);
+    else if (r->today_result == KP_RESULT_UNSCHEDULABLE)
+        kp_buf_puts(out, ": it would not fit even by preempting");
+    kp_buf_puts(out, "\n");
+}
+
+static void
+json_today(struct kp_buf *b, const struct kp_replay *r)
+{
+    kp_buf_puts(b, ", \"today\": ");
+    if (!r->today_done) {
+        kp_buf_puts(b, "null");
+        return;
+    }
+    kp_buf_printf(b, "{\"result\": \"%s\", \"node\": ",
+                  replay_results[r->today_result]);
+    kp_buf_json_str_or_null(b, r->today_node);
+    kp_buf_printf(b, ", \"victims\": %zu, \"message\": ", r->today_victims);
+    kp_buf_json_str_or_null(b, r->today_message);
+    kp_buf_puts(b, "}");
+}
+
 /* -o wide, under the table: what the replay decided, against the record */
 static void
 render_replays(const struct history *h, struct kp_buf *out)
@@ -1050,8 +1104,9 @@ render_replays(const struct history *h, struct kp_buf *out)
         const struct kp_replay *r = &it->r;
 
         if (i == 0)
-            kp_buf_puts(out, "Replayed (victims restored, the preemptor "
-                        "pending again, alone against the snapshot):\n");
+            kp_buf_puts(out, "Replayed as decided (victims restored, pods "
+                        "that came later left out, the preemptor pending "
+                        "again):\n");
         party_label(&it->first->preemptor, who, sizeof(who));
         kp_buf_printf(out, "  %s on %s: ", who, it->first->node);
         if (!r->done) {
@@ -1077,7 +1132,20 @@ render_replays(const struct history *h, struct kp_buf *out)
         if (r->missing)
             kp_buf_printf(out, "; %zu victim(s) gone from the snapshot, "
                           "not restored", r->missing);
+        if (r->undeleted)
+            kp_buf_printf(out, "; %zu victim(s) of later preemptions "
+                          "running again", r->undeleted);
+        if (r->created_later || r->bound_later)
+            kp_buf_printf(out, "; left out %zu pod(s) created and %zu "
+                          "bound after it", r->created_later,
+                          r->bound_later);
+        if (r->pdb_status_kept)
+            kp_buf_printf(out, "; %zu PDB status(es) as the scheduler read "
+                          "them (written before it)", r->pdb_status_kept);
         kp_buf_puts(out, "\n");
+        if (r->why)
+            kp_buf_printf(out, "    why it differs: %s\n", r->why);
+        render_today(r, out);
     }
 }
 
@@ -1119,7 +1187,14 @@ json_replays(struct kp_buf *b, const struct history *h)
             kp_buf_printf(b, "], \"pdbViolations\": %d, \"message\": ",
                           r->pdb_violations);
             kp_buf_json_str_or_null(b, r->message);
+            kp_buf_printf(b, ", \"leftOut\": {\"createdLater\": %zu, "
+                          "\"boundLater\": %zu}, \"laterVictimsRestored\": "
+                          "%zu, \"pdbStatusAsRead\": %zu, \"why\": ",
+                          r->created_later, r->bound_later, r->undeleted,
+                          r->pdb_status_kept);
+            kp_buf_json_str_or_null(b, r->why);
         }
+        json_today(b, r);
         kp_buf_puts(b, "}");
     }
     kp_buf_puts(b, h->nreplays ? "\n  ]" : "]");

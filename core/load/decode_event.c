@@ -180,8 +180,8 @@ event_note(struct kp_arena *a, const cJSON *obj, const char **note,
 }
 
 /*
- * A FailedScheduling Event of a pod, kept for explain (the run ignores
- * it: it stays counted with the ignored kinds).
+ * A FailedScheduling or Scheduled Event of a pod, kept for explain (the
+ * run ignores it: it stays counted with the ignored kinds).
  */
 static int
 failed_scheduling(struct kp_snapshot *s, const cJSON *obj,
@@ -193,10 +193,12 @@ failed_scheduling(struct kp_snapshot *s, const cJSON *obj,
 
     if (kp_json_str(&s->arena, obj, "reason", &reason, err) < 0)
         return -1;
-    if (!reason || strcmp(reason, "FailedScheduling") != 0)
+    if (!reason || (strcmp(reason, "FailedScheduling") != 0 &&
+                    strcmp(reason, "Scheduled") != 0))
         return 0;
     e = kp_arena_alloc(&s->arena, sizeof(*e));
-    e->type = KP_EVENT_FAILED_SCHEDULING;
+    e->type = strcmp(reason, "Scheduled") == 0 ? KP_EVENT_SCHEDULED
+                                                : KP_EVENT_FAILED_SCHEDULING;
     e->source = source;
     if (kp_json_str(&s->arena, obj, kp_json_get(obj, "note") ? "note" :
                     "message", &e->message, err) < 0 ||

@@ -9,6 +9,7 @@
 #include "json_util.h"
 #include "quantity.h"
 #include "snapshot.h"
+#include "snapshot_load.h"
 
 static bool
 is_scalar_resource(const char *name)
@@ -27,23 +28,19 @@ cmp_entry(const void *a, const void *b)
 }
 
 int
-kp_decode_resources(struct kp_snapshot *s, const cJSON *obj,
-                    struct kp_resvec *out, struct kp_error *err)
+kp_decode_quantities(struct kp_snapshot *s, const cJSON *obj,
+                     struct kp_res_quantity *out, size_t cap, size_t *n,
+                     struct kp_error *err)
 {
-    struct kp_res_entry tmp[64];
     const cJSON *it;
-    size_t n = 0;
 
-    out->n = 0;
-    out->e = NULL;
+    *n = 0;
     if (!obj)
         return 0;
     if (!cJSON_IsObject(obj))
         return kp_errorf(err, KP_EXIT_ERROR, "expected an object");
     cJSON_ArrayForEach(it, obj) {
         struct kp_quantity q;
-        int id;
-        int64_t v;
 
         if (kp_quantity_from_json(it, &q, err) < 0)
             return kp_error_prefix(err, "%s", it->string);
@@ -53,19 +50,59 @@ kp_decode_resources(struct kp_snapshot *s, const cJSON *obj,
             strcmp(it->string, "pods") != 0 &&
             !is_scalar_resource(it->string))
             continue;       /* the scheduler ignores other names */
-        id = kp_snapshot_resource_id(s, it->string);
-        v = id == KP_RES_CPU ? kp_quantity_milli_value(&q)
-                             : kp_quantity_value(&q);
-        if (v < 0)
+        /*
+         * The API server refuses a negative quantity (validation.go
+         * ValidateNonnegativeQuantity); a positive one whose int64 value
+         * wraps negative before v1.38 is stored and read as such.
+         */
+        if (q.negative)
             return kp_errorf(err, KP_EXIT_ERROR,
                              "%s: must be greater than or equal to 0",
                              it->string);
+        if (q.nano == 0)
+            continue;
+        if (*n == cap)
+            return kp_errorf(err, KP_EXIT_ERROR, "more than %zu "
+                             "resources (not supported)", cap);
+        out[*n].id = kp_snapshot_resource_id(s, it->string);
+        out[*n].q = q;
+        (*n)++;
+    }
+    return 0;
+}
+
+int64_t
+kp_quantity_read(struct kp_snapshot *s, int id, const struct kp_quantity *q)
+{
+    /* framework.Resource.Add: MilliValue for cpu, Value the rest */
+    int64_t v = id == KP_RES_CPU ? kp_quantity_milli_value(q)
+                                 : kp_quantity_value(q);
+    int64_t v_old = id == KP_RES_CPU ? kp_quantity_milli_value_wrap(q)
+                                     : kp_quantity_value_wrap(q);
+
+    if (v != v_old)
+        s->quantity_wraps = true;
+    return s->quantity_saturate ? v : v_old;
+}
+
+int
+kp_decode_resources(struct kp_snapshot *s, const cJSON *obj,
+                    struct kp_resvec *out, struct kp_error *err)
+{
+    struct kp_res_quantity rq[64];
+    struct kp_res_entry tmp[64];
+    size_t nq, n = 0, i;
+
+    out->n = 0;
+    out->e = NULL;
+    if (kp_decode_quantities(s, obj, rq, 64, &nq, err) < 0)
+        return -1;
+    for (i = 0; i < nq; i++) {
+        int64_t v = kp_quantity_read(s, rq[i].id, &rq[i].q);
+
         if (v == 0)
             continue;
-        if (n == sizeof(tmp) / sizeof(tmp[0]))
-            return kp_errorf(err, KP_EXIT_ERROR, "more than %zu "
-                             "resources (not supported)", n);
-        tmp[n].id = id;
+        tmp[n].id = rq[i].id;
         tmp[n].value = v;
         n++;
     }
@@ -202,6 +239,7 @@ kp_decode_node(struct kp_snapshot *s, const cJSON *obj, struct kp_node *n,
                struct kp_error *err)
 {
     const cJSON *md, *spec, *status, *alloc, *kv;
+    int rc;
 
     if (kp_json_obj(obj, "metadata", &md, err) < 0 ||
         kp_json_obj(obj, "spec", &spec, err) < 0 ||
@@ -220,8 +258,20 @@ kp_decode_node(struct kp_snapshot *s, const cJSON *obj, struct kp_node *n,
     if (kp_json_obj(status, "allocatable", &alloc, err) < 0 ||
         decode_images(s, status, n, err) < 0)
         return kp_error_path(err, "status");
+    s->quantity_wraps = false;
     if (kp_decode_resources(s, alloc, &n->allocatable, err) < 0)
         return kp_error_path(err, "status.allocatable");
+    if (s->quantity_wraps) {
+        /* v1.38's reading: the quantities past int64 saturate */
+        struct kp_resvec *v138 = kp_arena_alloc(&s->arena, sizeof(*v138));
+
+        s->quantity_saturate = true;
+        rc = kp_decode_resources(s, alloc, v138, err);
+        s->quantity_saturate = false;
+        if (rc < 0)
+            return kp_error_path(err, "status.allocatable");
+        n->allocatable_138 = v138;
+    }
     if (decode_declared_features(s, status, n, err) < 0)
         return kp_error_path(err, "status");
     kv = kp_json_get(kp_json_get(status, "nodeInfo"), "kubeletVersion");

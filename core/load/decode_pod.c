@@ -4,7 +4,9 @@
  * The effective request mirrors component-helpers/resource/helpers.go
  * (PodRequests): containers summed, init containers with restartable
  * sidecars, the max of both, pod-level requests, plus overhead.  Missing
- * requests default to limits, as API defaulting does.
+ * requests default to limits, as API defaulting does.  All of it on the
+ * quantities (Quantity.Add, maxResourceList: kp_quantity_add/max), each
+ * total read once as the release replayed reads it (tmp_to_resvec).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,77 +20,89 @@
 
 #define TMP_MAX 64
 
+/*
+ * Requests per resource as quantities: component-helpers sums and maxes
+ * Quantities (exactly, in their int64Amount or inf.Dec form) and the
+ * scheduler reads each total once (kp_quantity_read, tmp_to_resvec).
+ */
+struct tmp_entry {
+    int id;
+    struct kp_quantity q;
+};
+
 struct tmpvec {
     size_t n;
     bool overflow;      /* a resource past TMP_MAX: the pod is refused */
-    struct kp_res_entry e[TMP_MAX];
+    struct tmp_entry e[TMP_MAX];
 };
 
-static int64_t *
+static struct kp_quantity *
 tmp_slot(struct tmpvec *v, int id)
 {
     size_t i;
 
     for (i = 0; i < v->n; i++)
         if (v->e[i].id == id)
-            return &v->e[i].value;
+            return &v->e[i].q;
     if (v->n == TMP_MAX) {
         v->overflow = true;
         return NULL;
     }
     v->e[v->n].id = id;
-    v->e[v->n].value = 0;
-    return &v->e[v->n++].value;
+    memset(&v->e[v->n].q, 0, sizeof(v->e[v->n].q));
+    return &v->e[v->n++].q;
 }
 
-static int64_t
+/* the quantity of id, NULL when absent (or zero) */
+static const struct kp_quantity *
 tmp_get(const struct tmpvec *v, int id)
 {
     size_t i;
 
     for (i = 0; i < v->n; i++)
         if (v->e[i].id == id)
-            return v->e[i].value;
-    return 0;
+            return v->e[i].q.nano ? &v->e[i].q : NULL;
+    return NULL;
 }
 
-static int64_t
-sat_add(int64_t a, int64_t b)
-{
-    return a > INT64_MAX - b ? INT64_MAX : a + b;
-}
-
+/* addResourceList */
 static void
-tmp_add(struct tmpvec *acc, const struct kp_resvec *v)
+tmp_add_q(struct tmpvec *acc, const struct kp_res_quantity *v, size_t n)
 {
     size_t i;
 
-    for (i = 0; i < v->n; i++) {
-        int64_t *s = tmp_slot(acc, v->e[i].id);
+    for (i = 0; i < n; i++) {
+        struct kp_quantity *s = tmp_slot(acc, v[i].id);
 
         if (s)
-            *s = sat_add(*s, v->e[i].value);
+            kp_quantity_add(s, &v[i].q);
     }
 }
 
 static void
 tmp_add_tmp(struct tmpvec *acc, const struct tmpvec *v)
 {
-    struct kp_resvec rv = {v->n, (struct kp_res_entry *)v->e};
+    size_t i;
 
-    tmp_add(acc, &rv);
+    for (i = 0; i < v->n; i++) {
+        struct kp_quantity *s = tmp_slot(acc, v->e[i].id);
+
+        if (s)
+            kp_quantity_add(s, &v->e[i].q);
+    }
 }
 
+/* maxResourceList(acc, v) */
 static void
 tmp_max(struct tmpvec *acc, const struct tmpvec *v)
 {
     size_t i;
 
     for (i = 0; i < v->n; i++) {
-        int64_t *s = tmp_slot(acc, v->e[i].id);
+        struct kp_quantity *s = tmp_slot(acc, v->e[i].id);
 
-        if (s && v->e[i].value > *s)
-            *s = v->e[i].value;
+        if (s)
+            kp_quantity_max(s, &v->e[i].q);
     }
 }
 
@@ -100,17 +114,29 @@ cmp_entry(const void *a, const void *b)
     return (x->id > y->id) - (x->id < y->id);
 }
 
+/* the totals as the scheduler reads them (framework.Resource) */
 static void
-tmp_to_resvec(struct kp_arena *a, struct tmpvec *t, struct kp_resvec *out)
+tmp_to_resvec(struct kp_snapshot *s, const struct tmpvec *t,
+              struct kp_resvec *out)
 {
+    struct kp_res_entry e[TMP_MAX];
     size_t i, n = 0;
 
-    for (i = 0; i < t->n; i++)
-        if (t->e[i].value != 0 && t->e[i].id != KP_RES_PODS)
-            t->e[n++] = t->e[i];
-    qsort(t->e, n, sizeof(t->e[0]), cmp_entry);
+    for (i = 0; i < t->n; i++) {
+        int64_t v;
+
+        if (t->e[i].id == KP_RES_PODS)
+            continue;
+        v = kp_quantity_read(s, t->e[i].id, &t->e[i].q);
+        if (v == 0)
+            continue;
+        e[n].id = t->e[i].id;
+        e[n].value = v;
+        n++;
+    }
+    qsort(e, n, sizeof(e[0]), cmp_entry);
     out->n = n;
-    out->e = kp_arena_memdup(a, t->e, n * sizeof(t->e[0]));
+    out->e = kp_arena_memdup(&s->arena, e, n * sizeof(e[0]));
 }
 
 /* requests, with limits standing in for missing requests */
@@ -119,28 +145,29 @@ container_requests(struct kp_snapshot *s, const cJSON *c, struct tmpvec *out,
                    struct kp_error *err)
 {
     const cJSON *res, *req, *lim;
-    struct kp_resvec rv, lv;
-    size_t i;
+    struct kp_res_quantity rv[TMP_MAX], lv[TMP_MAX];
+    size_t nr, nl, i;
 
     out->n = 0;
+    out->overflow = false;
     if (kp_json_obj(c, "resources", &res, err) < 0)
         return -1;
     if (kp_json_obj(res, "requests", &req, err) < 0 ||
         kp_json_obj(res, "limits", &lim, err) < 0)
         return kp_error_path(err, "resources");
-    if (kp_decode_resources(s, req, &rv, err) < 0)
+    if (kp_decode_quantities(s, req, rv, TMP_MAX, &nr, err) < 0)
         return kp_error_path(err, "resources.requests");
-    if (kp_decode_resources(s, lim, &lv, err) < 0)
+    if (kp_decode_quantities(s, lim, lv, TMP_MAX, &nl, err) < 0)
         return kp_error_path(err, "resources.limits");
-    tmp_add(out, &rv);
-    for (i = 0; i < lv.n; i++) {
-        const char *name = s->res_names[lv.e[i].id];
+    tmp_add_q(out, rv, nr);
+    for (i = 0; i < nl; i++) {
+        const char *name = s->res_names[lv[i].id];
 
         if (!kp_json_get(req, name)) {
-            int64_t *slot = tmp_slot(out, lv.e[i].id);
+            struct kp_quantity *slot = tmp_slot(out, lv[i].id);
 
             if (slot)
-                *slot = lv.e[i].value;
+                *slot = lv[i].q;
         }
     }
     return 0;
@@ -215,6 +242,9 @@ decode_one_container(struct kp_snapshot *s, const cJSON *c, bool init,
     sidecar = init && policy && strcmp(policy, "Always") == 0;
     if ((!init || sidecar) && decode_ports(s, c, p, &x->ports, err) < 0)
         return -1;
+    /* init containers come first: the sidecars' ports are a prefix */
+    if (sidecar)
+        p->nsidecar_host_ports = p->nhost_ports;
     /* scoring: ImageLocality reads every container, init ones included */
     if (image) {
         if (p->nimages == x->capimages) {
@@ -305,17 +335,22 @@ resize_infeasible(const cJSON *status)
     return false;
 }
 
+/* the same values (Quantity.Cmp == 0 for every resource) */
 static bool
 tmp_equal(const struct tmpvec *a, const struct tmpvec *b)
 {
-    size_t i;
+    size_t i, k;
 
-    for (i = 0; i < a->n; i++)
-        if (tmp_get(b, a->e[i].id) != a->e[i].value)
-            return false;
-    for (i = 0; i < b->n; i++)
-        if (tmp_get(a, b->e[i].id) != b->e[i].value)
-            return false;
+    for (k = 0; k < 2; k++) {
+        const struct tmpvec *x = k ? b : a, *y = k ? a : b;
+
+        for (i = 0; i < x->n; i++) {
+            const struct kp_quantity *q = tmp_get(y, x->e[i].id);
+
+            if ((q ? q->nano : 0) != x->e[i].q.nano)
+                return false;
+        }
+    }
     return true;
 }
 
@@ -332,16 +367,18 @@ status_part(struct kp_snapshot *s, const cJSON *c, const cJSON *status,
     const cJSON *alloc = kp_json_get(cs, "allocatedResources");
     const cJSON *use = actuated && cJSON_IsObject(act) ? act :
                        cJSON_IsObject(alloc) ? alloc : NULL;
-    struct kp_resvec rv;
+    struct kp_res_quantity rv[TMP_MAX];
+    size_t nr;
 
     out->n = 0;
+    out->overflow = false;
     if (!use)
         return infeasible ? 0 : container_requests(s, c, out, err);
-    if (kp_decode_resources(s, use, &rv, err) < 0)
+    if (kp_decode_quantities(s, use, rv, TMP_MAX, &nr, err) < 0)
         return kp_error_path(err, "status %s of container %s", use == act ?
                              "resources.requests" : "allocatedResources",
                              cJSON_IsString(name) ? name->valuestring : "");
-    tmp_add(out, &rv);
+    tmp_add_q(out, rv, nr);
     return 0;
 }
 
@@ -399,16 +436,42 @@ resized_requests(struct kp_snapshot *s, const cJSON *spec,
     return 0;
 }
 
+/*
+ * A containers_ctx with its vectors empty: only their headers are set
+ * (tmp_slot clears an entry when it takes it), not the 5 x TMP_MAX
+ * quantities a calloc would clear for every pod.
+ */
+static struct containers_ctx *
+new_containers_ctx(void)
+{
+    struct containers_ctx *x = kp_xmalloc(sizeof(*x));
+    struct tmpvec *v[] = {&x->sum, &x->init_max, &x->side,
+                          &x->containers_only, &x->spec_only};
+    size_t i;
+
+    for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+        v[i]->n = 0;
+        v[i]->overflow = false;
+    }
+    memset(&x->nz, 0, sizeof(x->nz));
+    memset(&x->ports, 0, sizeof(x->ports));
+    x->images = NULL;
+    x->capimages = 0;
+    return x;
+}
+
 static int
-decode_containers(struct kp_snapshot *s, const cJSON *spec,
-                  const cJSON *status, struct kp_pod *p,
-                  struct kp_error *err)
+decode_containers_once(struct kp_snapshot *s, const cJSON *spec,
+                       const cJSON *status, struct kp_pod *p,
+                       struct kp_error *err)
 {
     static const char *const keys[] = {"initContainers", "containers"};
-    struct containers_ctx *x = kp_xcalloc(1, sizeof(*x));
+    struct containers_ctx *x = new_containers_ctx();
     const cJSON *pod_res, *pod_req, *overhead;
-    struct kp_resvec rv, pod_rv;
-    size_t k, i;
+    struct kp_res_quantity pod_q[TMP_MAX], over_q[TMP_MAX];
+    const struct kp_quantity *pod_nz[2] = {NULL, NULL};
+    const struct kp_quantity *over_nz[2] = {NULL, NULL};
+    size_t k, i, npod = 0, nover = 0;
     bool pod_level = false, resized = false;
     int rc = -1;
 
@@ -436,33 +499,38 @@ decode_containers(struct kp_snapshot *s, const cJSON *spec,
     }
     if (kp_json_obj(spec, "resources", &pod_res, err) < 0 ||
         kp_json_obj(pod_res, "requests", &pod_req, err) < 0 ||
-        kp_decode_resources(s, pod_req, &rv, err) < 0) {
+        kp_decode_quantities(s, pod_req, pod_q, TMP_MAX, &npod, err) < 0) {
         kp_error_path(err, "resources.requests");
         goto out;
     }
-    pod_rv = rv;
     x->containers_only = x->sum;
-    for (i = 0; i < rv.n; i++) {
-        const char *name = s->res_names[rv.e[i].id];
+    for (i = 0; i < npod; i++) {
+        const char *name = s->res_names[pod_q[i].id];
 
         /* IsSupportedPodLevelResource */
-        if (rv.e[i].id == KP_RES_CPU || rv.e[i].id == KP_RES_MEMORY ||
+        if (pod_q[i].id == KP_RES_CPU || pod_q[i].id == KP_RES_MEMORY ||
             strncmp(name, "hugepages-", 10) == 0) {
-            int64_t *slot = tmp_slot(&x->sum, rv.e[i].id);
+            struct kp_quantity *slot = tmp_slot(&x->sum, pod_q[i].id);
 
             if (slot)
-                *slot = rv.e[i].value;
+                *slot = pod_q[i].q;
             pod_level = true;
         }
+        if (pod_q[i].id == KP_RES_CPU || pod_q[i].id == KP_RES_MEMORY)
+            pod_nz[pod_q[i].id == KP_RES_MEMORY] = &pod_q[i].q;
     }
     if (kp_json_obj(spec, "overhead", &overhead, err) < 0 ||
-        kp_decode_resources(s, overhead, &rv, err) < 0) {
+        kp_decode_quantities(s, overhead, over_q, TMP_MAX, &nover,
+                             err) < 0) {
         kp_error_path(err, "overhead");
         goto out;
     }
-    tmp_add(&x->sum, &rv);
-    tmp_add(&x->containers_only, &rv);
-    tmp_add(&x->spec_only, &rv);
+    for (i = 0; i < nover; i++)
+        if (over_q[i].id == KP_RES_CPU || over_q[i].id == KP_RES_MEMORY)
+            over_nz[over_q[i].id == KP_RES_MEMORY] = &over_q[i].q;
+    tmp_add_q(&x->sum, over_q, nover);
+    tmp_add_q(&x->containers_only, over_q, nover);
+    tmp_add_q(&x->spec_only, over_q, nover);
     /* never a resource dropped: more than TMP_MAX is refused */
     if (x->sum.overflow || x->containers_only.overflow ||
         x->spec_only.overflow) {
@@ -471,15 +539,15 @@ decode_containers(struct kp_snapshot *s, const cJSON *spec,
                   TMP_MAX);
         goto out;
     }
-    tmp_to_resvec(&s->arena, &x->sum, &p->req);
+    tmp_to_resvec(s, &x->sum, &p->req);
     if (pod_level || resized) {
         /* without PodLevelResources (before v1.34): the containers' */
         struct kp_pod_requests *w = kp_arena_alloc(&s->arena, sizeof(*w));
 
-        kp_nonzero_finish(p, &x->nz, NULL, &pod_rv, &rv);
+        kp_nonzero_finish(s, p, &x->nz, NULL, pod_nz, over_nz);
         w->nonzero_cpu = p->nonzero_cpu;
         w->nonzero_mem = p->nonzero_mem;
-        tmp_to_resvec(&s->arena, &x->containers_only, &w->req);
+        tmp_to_resvec(s, &x->containers_only, &w->req);
         p->before_134 = w;
         if (resized) {
             /* without InPlacePodVerticalScaling (before v1.33): spec */
@@ -487,11 +555,11 @@ decode_containers(struct kp_snapshot *s, const cJSON *spec,
                                                         sizeof(*w2));
 
             *w2 = *w;
-            tmp_to_resvec(&s->arena, &x->spec_only, &w2->req);
+            tmp_to_resvec(s, &x->spec_only, &w2->req);
             p->before_133 = w2;
         }
     }
-    kp_nonzero_finish(p, &x->nz, pod_req, &pod_rv, &rv);
+    kp_nonzero_finish(s, p, &x->nz, pod_req, pod_nz, over_nz);
     p->host_ports = kp_arena_memdup(&s->arena, x->ports.e,
                                     p->nhost_ports * sizeof(*x->ports.e));
     p->images = kp_arena_memdup(&s->arena, x->images,
@@ -502,6 +570,43 @@ out:
     free(x->images);
     free(x);
     return rc;
+}
+
+/*
+ * The containers as 1.31-1.37 read them (a quantity past int64 wraps or
+ * gives 0 in Value() and MilliValue()) and, when a quantity reads
+ * otherwise in v1.38 (it saturates there, kubernetes/kubernetes#141305),
+ * that reading's requests as well, in p->from_138.
+ */
+static int
+decode_containers(struct kp_snapshot *s, const cJSON *spec,
+                  const cJSON *status, struct kp_pod *p,
+                  struct kp_error *err)
+{
+    struct kp_pod keep;
+    struct kp_pod_requests *w;
+    int rc;
+
+    s->quantity_wraps = false;
+    if (decode_containers_once(s, spec, status, p, err) < 0)
+        return -1;
+    if (!s->quantity_wraps)
+        return 0;
+    keep = *p;
+    p->nhost_ports = p->nimages = p->ncontainers = 0;
+    p->nsidecar_host_ports = 0;
+    s->quantity_saturate = true;
+    rc = decode_containers_once(s, spec, status, p, err);
+    s->quantity_saturate = false;
+    w = kp_arena_alloc(&s->arena, sizeof(*w));
+    w->req = p->req;
+    w->nonzero_cpu = p->nonzero_cpu;
+    w->nonzero_mem = p->nonzero_mem;
+    *p = keep;
+    if (rc < 0)
+        return -1;
+    p->from_138 = w;
+    return 0;
 }
 
 static int
@@ -1010,6 +1115,7 @@ decode_spec(struct kp_snapshot *s, const cJSON *spec, const cJSON *status,
         decode_affinity(s, spec, p, err) < 0 ||
         decode_spread(s, spec, p, err) < 0 ||
         decode_volumes(s, spec, p, err) < 0 ||
+        kp_decode_image_volumes(&s->arena, spec, p, err) < 0 ||
         kp_json_obj(spec, "nodeSelector", &nsel, err) < 0)
         return -1;
     if (kp_labels_from_json(&s->arena, nsel, &p->node_selector, err) < 0)
@@ -1023,7 +1129,7 @@ decode_conditions(const cJSON *status, struct kp_pod *p,
 {
     const cJSON *arr, *it;
     size_t i = 0;
-    bool seen_target = false, seen_ready = false;
+    bool seen_target = false, seen_ready = false, seen_scheduled = false;
 
     if (kp_json_arr(status, "conditions", &arr, err) < 0)
         return -1;
@@ -1044,6 +1150,14 @@ decode_conditions(const cJSON *status, struct kp_pod *p,
         if (!seen_ready && strcmp(type->valuestring, "Ready") == 0) {
             seen_ready = true;
             p->ready = is_true;
+        } else if (!seen_scheduled &&
+                   strcmp(type->valuestring, "PodScheduled") == 0) {
+            const cJSON *t = kp_json_get(it, "lastTransitionTime");
+
+            /* a time that does not parse is no evidence: left unset */
+            seen_scheduled = true;
+            p->has_scheduled_time = is_true && cJSON_IsString(t) &&
+                kp_parse_rfc3339(t->valuestring, &p->scheduled_time) == 0;
         } else if (!seen_target &&
                    strcmp(type->valuestring, "DisruptionTarget") == 0) {
             seen_target = true;

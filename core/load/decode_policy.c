@@ -139,6 +139,15 @@ kp_decode_pdb(struct kp_snapshot *s, const cJSON *obj, struct kp_pdb *p,
                     NULL, err) < 0)
         return kp_error_path(err, "status");
     p->desired_healthy = (int32_t)v;
+    {
+        /* read by explain alone, not by kube-scheduler: never refused */
+        struct kp_error ignored = {0, ""};
+
+        if (kp_json_int(status, "expectedPods", 0, INT32_MAX, &v,
+                        &p->has_expected_pods, &ignored) < 0)
+            p->has_expected_pods = false;
+        p->expected_pods = (int32_t)v;
+    }
     return decode_unhealthy_policy(s, spec, p, err);
 }
 

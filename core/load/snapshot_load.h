@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "quantity.h"
 #include "snapshot.h"
 
 /*
@@ -121,5 +122,24 @@ int kp_whatif_decode_pod(struct kp_snapshot *s, const cJSON *md,
 /* A ResourceList object {name: quantity} into a sparse vector. */
 int kp_decode_resources(struct kp_snapshot *s, const cJSON *obj,
                         struct kp_resvec *out, struct kp_error *err);
+/*
+ * The same as quantities, before they are read as int64 (a pod sums its
+ * containers' quantities first): the non-zero ones, at most cap (more
+ * is an error, as kp_decode_resources).
+ */
+struct kp_res_quantity {
+    int id;
+    struct kp_quantity q;
+};
+int kp_decode_quantities(struct kp_snapshot *s, const cJSON *obj,
+                         struct kp_res_quantity *out, size_t cap, size_t *n,
+                         struct kp_error *err);
+/*
+ * q as kube-scheduler reads resource id (MilliValue for cpu, Value for
+ * the rest): as 1.31-1.37 do, or 1.38 with s->quantity_saturate; sets
+ * s->quantity_wraps when the two differ.
+ */
+int64_t kp_quantity_read(struct kp_snapshot *s, int id,
+                         const struct kp_quantity *q);
 
 #endif

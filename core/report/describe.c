@@ -85,8 +85,15 @@ kp_render_describe(const struct kp_snapshot *snap,
         if (pr->diagnosis_text)
             kp_buf_puts(out, pr->diagnosis_text);
         if (pr->fixes_text) {
-            kp_buf_puts(out, "Fixes:       each re-run alone against the "
-                        "snapshot\n");
+            /* fixes.c: the re-run kp_analyze_at_turn does, else alone */
+            if (rep->mode == KP_MODE_QUEUE && !rep->whatif &&
+                !snap->rollouts)
+                kp_buf_puts(out, "Fixes:       each re-run at the pod's "
+                            "turn in the queue (the pods before it as "
+                            "decided)\n");
+            else
+                kp_buf_puts(out, "Fixes:       each re-run alone against "
+                            "the snapshot\n");
             kp_buf_puts(out, pr->fixes_text);
         }
     }

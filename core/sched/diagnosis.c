@@ -37,6 +37,7 @@
 
 #include "corev1.h"
 #include "diagnosis.h"
+#include "diagnosis_detail.h"
 #include "plugins.h"
 
 /* "8", "3900m"; "15Gi", "512Mi", "1000"; extended resources as counts */
@@ -85,6 +86,14 @@ find_group(struct group *g, size_t *ng, const char *plugin,
 {
     size_t i;
 
+    /*
+     * the same pointers first: most reasons and plugin names are static
+     * strings, the same for every node (issue 31: this walk over every
+     * node of every pod ran strcmp per group)
+     */
+    for (i = 0; i < *ng; i++)
+        if (g[i].reason == reason && g[i].plugin == plugin)
+            return i;
     for (i = 0; i < *ng; i++)
         if (strcmp(g[i].reason, reason) == 0 &&
             strcmp(g[i].plugin ? g[i].plugin : "",
@@ -149,11 +158,15 @@ has_reason(const struct kp_status *st, const char *plugin,
 {
     int k;
 
-    if (!st->plugin || !plugin || strcmp(st->plugin, plugin) != 0)
+    if (!st->plugin || !plugin ||
+        (st->plugin != plugin && strcmp(st->plugin, plugin) != 0))
         return false;
-    for (k = 0; k < st->nreasons; k++)
-        if (strcmp(kp_status_reason(st, k), reason) == 0)
+    for (k = 0; k < st->nreasons; k++) {
+        const char *r = kp_status_reason(st, k);
+
+        if (r == reason || strcmp(r, reason) == 0)
             return true;
+    }
     return false;
 }
 
@@ -406,10 +419,22 @@ ports_detail(const struct kp_cluster *cl, const struct kp_pod *p,
     kp_buf_puts(js, "]");
 }
 
+static bool
+is_volume_plugin(const char *plugin)
+{
+    return strcmp(plugin, "VolumeBinding") == 0 ||
+           strcmp(plugin, "VolumeZone") == 0 ||
+           strcmp(plugin, "VolumeRestrictions") == 0 ||
+           strcmp(plugin, "NodeVolumeLimits") == 0;
+}
+
+#define SEEN_SPREAD 1u
+#define SEEN_CLAIMS 2u
+
 /* ---- preemption ---- */
 
 static void
-preemption_detail(const struct kp_pod_report *pr,
+preemption_detail(const struct kp_cycle *c, const struct kp_pod_report *pr,
                   const struct kp_preempt_result *res, size_t n,
                   struct kp_buf *js, struct kp_buf *tx)
 {
@@ -438,7 +463,7 @@ preemption_detail(const struct kp_pod_report *pr,
     kp_buf_printf(js, "{\"eligible\": true, \"potentialNodes\": %zu, "
                   "\"candidates\": %zu, \"notTried\": %zu, "
                   "\"noLowerPriorityPods\": %zu, "
-                  "\"stillDoesNotFit\": %zu, \"notEvaluated\": %zu}",
+                  "\"stillDoesNotFit\": %zu, \"notEvaluated\": %zu",
                   res->npotential, pr->ncandidates, by[KP_NODE_NOT_TRIED],
                   novictims, by[KP_NODE_NO_VICTIMS_HELP] - novictims,
                   by[KP_NODE_NOT_EVALUATED]);
@@ -456,6 +481,9 @@ preemption_detail(const struct kp_pod_report *pr,
         kp_buf_printf(tx, ", %zu where the pod would not fit even with "
                       "every lower-priority pod gone",
                       by[KP_NODE_NO_VICTIMS_HELP] - novictims);
+    /* the PDBs the candidates' victims would violate (item 2) */
+    kp_diag_pdb_blocks(c, pr, js, tx);
+    kp_buf_puts(js, "}");
 }
 
 void
@@ -470,6 +498,7 @@ kp_diagnose(const struct kp_cycle *c, struct kp_arena *ra,
     struct group *g;
     struct kp_buf js, tx, tmp;
     int k;
+    unsigned seen = 0;
 
     if (n == 0)
         return;
@@ -531,13 +560,43 @@ kp_diagnose(const struct kp_cycle *c, struct kp_arena *ra,
             kp_buf_puts(&tx, "      ");
             ports_detail(cl, p, &js, &tx);
             kp_buf_puts(&tx, "\n");
+        } else if (g[i].plugin &&
+                   strcmp(g[i].plugin, "PodTopologySpread") == 0 &&
+                   !(seen & SEEN_SPREAD)) {
+            /* both of its reasons read the same constraints: once */
+            seen |= SEEN_SPREAD;
+            kp_buf_puts(&tx, "      ");
+            kp_diag_spread(c, &js, &tx);
+            kp_buf_puts(&tx, "\n");
+        } else if (g[i].plugin &&
+                   strcmp(g[i].plugin, "InterPodAffinity") == 0) {
+            kp_buf_puts(&tx, "      ");
+            kp_diag_pod_affinity(c, g[i].reason, &js, &tx);
+            kp_buf_puts(&tx, "\n");
+        } else if (g[i].plugin && is_volume_plugin(g[i].plugin) &&
+                   (!(seen & SEEN_CLAIMS) ||
+                    strcmp(g[i].plugin, "NodeVolumeLimits") == 0)) {
+            kp_buf_puts(&tx, "      ");
+            kp_diag_volumes(c, st, g[i].plugin, !(seen & SEEN_CLAIMS), &js,
+                            &tx);
+            seen |= SEEN_CLAIMS;
+            kp_buf_puts(&tx, "\n");
+        } else if (g[i].plugin &&
+                   strcmp(g[i].plugin, "NodeUnschedulable") == 0) {
+            kp_buf_puts(&tx, "      ");
+            kp_diag_unschedulable(c, st, &js, &tx);
+            kp_buf_puts(&tx, "\n");
+        } else if (g[i].plugin && strcmp(g[i].plugin, "NodeName") == 0) {
+            kp_buf_puts(&tx, "      ");
+            kp_diag_node_name(c, &js, &tx);
+            kp_buf_puts(&tx, "\n");
         }
         kp_buf_puts(&js, "}");
     }
     kp_buf_puts(&js, ng ? "\n      ],\n      \"preemption\": "
                         : "],\n      \"preemption\": ");
     kp_buf_puts(&tx, "Preemption:  ");
-    preemption_detail(pr, res, n, &js, &tx);
+    preemption_detail(c, pr, res, n, &js, &tx);
     kp_buf_puts(&js, "}");
     kp_buf_puts(&tx, "\n");
     pr->diagnosis_json = kp_arena_strndup(ra, js.data, js.len);

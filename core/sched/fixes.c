@@ -7,9 +7,12 @@
  * PriorityClass, relax a DoNotSchedule spread constraint.  Only a change
  * whose run gives Fits or Preempts is reported, with that outcome.
  *
- * The re-run is the pod alone against the snapshot (--mode independent:
- * "if this pod were next"), with every other pod as the snapshot has
- * them; the change is made on the pod itself and undone after.  Bounded:
+ * The re-run is the run's own: in queue mode the pod's turn again, the
+ * pods before it in the queue placed, nominated and their victims gone as
+ * the run decided (simulate.h kp_analyze_at_turn; a raised priority takes
+ * an earlier turn); in independent mode, and with node what-ifs or
+ * rollouts (whose queue is not one pass), the pod alone against the
+ * snapshot.  The change is made on the pod itself and undone after.  Bounded:
  * the first KP_FIXES_MAX_PODS Unschedulable pods reported, at most
  * KP_FIXES_MAX_TRIES changes tried and KP_FIXES_MAX_SHOWN kept per pod.
  */
@@ -19,18 +22,43 @@
 
 #include "corev1.h"
 #include "fixes.h"
+#include "framework.h"
 #include "simulate.h"
 
-struct trial {
-    struct kp_pod saved;
-    char what[512];             /* the change, in words */
-    char json[1024];            /* the change, as JSON members */
-};
+/* Fits or Preempts: the outcome in words and as JSON members */
+static bool
+outcome(const struct kp_snapshot *snap, const struct kp_pod_report *pr,
+        struct kp_buf *out, struct kp_buf *json)
+{
+    if (pr->result == KP_RESULT_FITS) {
+        kp_buf_printf(out, "Fits on node %s", snap->nodes[pr->node]->name);
+        kp_buf_puts(json, "\"result\": \"Fits\", \"node\": ");
+        kp_buf_json_str(json, snap->nodes[pr->node]->name);
+        return true;
+    }
+    if (pr->result == KP_RESULT_PREEMPTS) {
+        kp_buf_printf(out, "Preempts on node %s (%zu victim(s), %d PDB "
+                      "violation(s))", snap->nodes[pr->nominated_node]->name,
+                      pr->nvictims, pr->pdb_violations);
+        kp_buf_puts(json, "\"result\": \"Preempts\", \"node\": ");
+        kp_buf_json_str(json, snap->nodes[pr->nominated_node]->name);
+        kp_buf_printf(json, ", \"victims\": %zu, \"pdbViolations\": %d",
+                      pr->nvictims, pr->pdb_violations);
+        return true;
+    }
+    return false;
+}
 
-/* Run the analysis for p alone; the outcome into out/json. */
+/*
+ * Run the analysis for p as changed; the outcome into out/json.  Queue
+ * mode: p's turn in the queue of the run rep (kp_analyze_at_turn);
+ * else, or where the queue is not one pass (node what-ifs, rollouts),
+ * p alone against the snapshot.
+ */
 static bool
 rerun(const struct kp_snapshot *snap, const struct kp_options *o,
-      const struct kp_pod *p, struct kp_buf *out, struct kp_buf *json)
+      const struct kp_report *rep, const struct kp_pod *p,
+      struct kp_buf *out, struct kp_buf *json)
 {
     struct kp_options o2 = *o;
     struct kp_report tr;
@@ -39,10 +67,15 @@ rerun(const struct kp_snapshot *snap, const struct kp_options *o,
     size_t i;
     bool ok = false;
 
-    o2.mode = KP_MODE_INDEPENDENT;
     o2.explain_nodes = false;
     o2.output = KP_OUTPUT_TABLE;            /* no diagnosis, no fixes */
     o2.progress = NULL;
+    if (kp_analyze_at_turn(snap, &o2, rep, p, &tr)) {
+        ok = outcome(snap, &tr.pods[0], out, json);
+        kp_report_release(&tr);
+        return ok;
+    }
+    o2.mode = KP_MODE_INDEPENDENT;
     kp_analyze_queue(snap, &o2, &tr);
     for (i = 0; i < tr.npods && tr.pods[i].pod != p; i++)
         ;
@@ -55,23 +88,7 @@ rerun(const struct kp_snapshot *snap, const struct kp_options *o,
     tr.pods[0].reported = true;
     if (kp_analyze_run(snap, &o2, &tr, &err) == 0) {
         pr = &tr.pods[0];
-        if (pr->result == KP_RESULT_FITS) {
-            kp_buf_printf(out, "Fits on node %s",
-                          snap->nodes[pr->node]->name);
-            kp_buf_puts(json, "\"result\": \"Fits\", \"node\": ");
-            kp_buf_json_str(json, snap->nodes[pr->node]->name);
-            ok = true;
-        } else if (pr->result == KP_RESULT_PREEMPTS) {
-            kp_buf_printf(out, "Preempts on node %s (%zu victim(s), %d PDB "
-                          "violation(s))",
-                          snap->nodes[pr->nominated_node]->name,
-                          pr->nvictims, pr->pdb_violations);
-            kp_buf_puts(json, "\"result\": \"Preempts\", \"node\": ");
-            kp_buf_json_str(json, snap->nodes[pr->nominated_node]->name);
-            kp_buf_printf(json, ", \"victims\": %zu, \"pdbViolations\": %d",
-                          pr->nvictims, pr->pdb_violations);
-            ok = true;
-        }
+        ok = outcome(snap, pr, out, json);
     }
     kp_report_release(&tr);
     return ok;
@@ -80,6 +97,7 @@ rerun(const struct kp_snapshot *snap, const struct kp_options *o,
 struct fixer {
     const struct kp_snapshot *snap;
     const struct kp_options *o;
+    const struct kp_report *rep;        /* the run, for queue mode */
     struct kp_pod *p;
     size_t tries, shown;
     struct kp_buf text, json;
@@ -96,7 +114,7 @@ verify(struct fixer *f, const char *what, const char *what_json)
     f->tries++;
     kp_buf_init(&out);
     kp_buf_init(&js);
-    if (rerun(f->snap, f->o, f->p, &out, &js)) {
+    if (rerun(f->snap, f->o, f->rep, f->p, &out, &js)) {
         kp_buf_printf(&f->text, "  %s: %s (verified)\n", what, out.data);
         kp_buf_printf(&f->json, "%s{%s, ", f->shown ? ",\n        " :
                       "\n        ", what_json);
@@ -317,6 +335,7 @@ try_requests(struct fixer *f)
     struct kp_pod *p = f->p;
     struct kp_resvec old = p->req;
     const struct kp_pod_requests *b134 = p->before_134, *b133 = p->before_133;
+    const struct kp_pod_requests *f138 = p->from_138;
     struct kp_res_entry *all = kp_xcalloc(old.n + 1, sizeof(*all));
     struct kp_buf aw, aj;
     size_t r, nshort = 0;
@@ -345,7 +364,7 @@ try_requests(struct fixer *f)
         memcpy(e, old.e, old.n * sizeof(*e));
         e[r].value = best;
         p->req.e = e;
-        p->before_134 = p->before_133 = NULL;
+        p->before_134 = p->before_133 = p->from_138 = NULL;
         qty(q, sizeof(q), id, best);
         qty(was, sizeof(was), id, want);
         snprintf(what, sizeof(what), "lower the %s request to %s (from "
@@ -363,13 +382,14 @@ try_requests(struct fixer *f)
         p->req = old;
         p->before_134 = b134;
         p->before_133 = b133;
+        p->from_138 = f138;
         free(e);
     }
     if (nshort > 1 && !done(f)) {
         char what[512], wj[1024];
 
         p->req.e = all;
-        p->before_134 = p->before_133 = NULL;
+        p->before_134 = p->before_133 = p->from_138 = NULL;
         snprintf(what, sizeof(what), "lower the requests to %s", aw.data);
         snprintf(wj, sizeof(wj), "\"change\": \"lowerRequests\", "
                  "\"requests\": [%s]", aj.data);
@@ -377,6 +397,7 @@ try_requests(struct fixer *f)
         p->req = old;
         p->before_134 = b134;
         p->before_133 = b133;
+        p->from_138 = f138;
     }
     free(all);
     kp_buf_release(&aw);
@@ -443,10 +464,73 @@ try_spread(struct fixer *f)
     }
 }
 
+/* ---- the node "add a node like N" copies (fix_add_node.c) ---- */
+
+static bool
+tolerates_node(const struct kp_pod *p, const struct kp_node *n)
+{
+    size_t i;
+
+    for (i = 0; i < n->ntaints; i++) {
+        const struct kp_taint *t = &n->taints[i];
+
+        if ((strcmp(t->effect, "NoSchedule") == 0 ||
+             strcmp(t->effect, "NoExecute") == 0) && !kp_tolerates_any(p, t))
+            return false;
+    }
+    return true;
+}
+
+static bool
+affinity_matches(const struct kp_pod *p, const struct kp_node *n)
+{
+    size_t k;
+
+    if (!kp_labels_set_matches(&p->node_selector, &n->labels))
+        return false;
+    if (p->required_node_affinity.is_null)
+        return true;
+    for (k = 0; k < p->required_node_affinity.nterms; k++)
+        if (kp_node_selector_term_matches(
+                &p->required_node_affinity.terms[k], &n->labels, n->name))
+            return true;
+    return false;
+}
+
+static bool
+large_enough(const struct kp_pod *p, const struct kp_node *n)
+{
+    size_t r;
+
+    for (r = 0; r < p->req.n; r++)
+        if (p->req.e[r].id != KP_RES_PODS &&
+            kp_resvec_get(&n->allocatable, p->req.e[r].id) <
+            p->req.e[r].value)
+            return false;
+    return true;
+}
+
+const struct kp_node *
+kp_fix_like_node(const struct kp_snapshot *snap, const struct kp_pod *p)
+{
+    size_t i;
+
+    for (i = 0; i < snap->nnodes; i++) {
+        const struct kp_node *n = snap->nodes[i];
+
+        if (tolerates_node(p, n) && affinity_matches(p, n) &&
+            large_enough(p, n))
+            return n;
+    }
+    return NULL;
+}
+
 void
 kp_suggest_fixes(struct kp_snapshot *snap, const struct kp_options *o,
                  struct kp_report *rep)
 {
+    struct kp_options ot = *o;
+    struct kp_cluster tmpl;
     size_t i, npods = 0;
 
     /* no node: nothing a change to the pod can do */
@@ -457,10 +541,21 @@ kp_suggest_fixes(struct kp_snapshot *snap, const struct kp_options *o,
 
         if (!pr->reported || pr->result != KP_RESULT_UNSCHEDULABLE)
             continue;
-        npods++;
+        /*
+         * The changes are made to pending pods only: every re-run's
+         * NodeInfos (the bound pods) are the same, copied from one
+         * cluster made once (kp_cluster_init_from; issue 31: adding
+         * every bound pod again was most of what a re-run cost).
+         */
+        if (npods++ == 0) {
+            kp_cluster_init_tables(&tmpl, snap, o->scheduler_name, false,
+                                   NULL);
+            ot.node_template = &tmpl;
+        }
         memset(&f, 0, sizeof(f));
         f.snap = snap;
-        f.o = o;
+        f.o = &ot;
+        f.rep = rep;
         f.p = snap->pods[pr->pod->index];
         kp_buf_init(&f.text);
         kp_buf_init(&f.json);
@@ -478,4 +573,6 @@ kp_suggest_fixes(struct kp_snapshot *snap, const struct kp_options *o,
         kp_buf_release(&f.text);
         kp_buf_release(&f.json);
     }
+    if (npods)
+        kp_cluster_release(&tmpl);
 }

@@ -22,4 +22,15 @@
 void kp_suggest_fixes(struct kp_snapshot *snap, const struct kp_options *o,
                       struct kp_report *rep);
 
+/*
+ * The node a copy of which could take p (core/fix_add_node.c): the
+ * first, in the snapshot's order, whose NoSchedule and NoExecute taints
+ * p tolerates, whose labels p's nodeSelector and required node affinity
+ * match (a copy's hostname label is its own name: the re-run accounts
+ * for it) and whose allocatable covers each of p's requests; NULL when
+ * none.
+ */
+const struct kp_node *kp_fix_like_node(const struct kp_snapshot *snap,
+                                       const struct kp_pod *p);
+
 #endif

@@ -343,6 +343,9 @@ check_table(const struct kp_cluster *cl, int node)
     struct kp_arena a;
     size_t k;
 
+    /* never built (tables_lazy), not stale: the readers go without */
+    if (!vt && cl->tables_lazy && !cl->vt[node])
+        return;
     if (!vt) {
         kp_selfcheck_fail("victim table of %s: not current", name);
         return;
@@ -360,6 +363,11 @@ check_table(const struct kp_cluster *cl, int node)
                memcmp(vt->pdb_off, w->pdb_off,
                       (vt->n + 1) * sizeof(*vt->pdb_off)) ||
                memcmp(vt->pdb, w->pdb, vt->pdb_off[vt->n] * sizeof(*vt->pdb)) ||
+               vt->npdb_ids != w->npdb_ids ||
+               memcmp(vt->pdb_ids, w->pdb_ids,
+                      vt->npdb_ids * sizeof(*vt->pdb_ids)) ||
+               memcmp(vt->pdb_local, w->pdb_local,
+                      vt->pdb_off[vt->n] * sizeof(*vt->pdb_local)) ||
                memcmp(vt->tail_anti, w->tail_anti,
                       (vt->n + 1) * sizeof(*vt->tail_anti)) ||
                memcmp(vt->tail_ports, w->tail_ports,

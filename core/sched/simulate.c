@@ -25,6 +25,7 @@
 #include "pool.h"
 #include "selfcheck.h"
 #include "report.h"
+#include "shortcut.h"
 #include "score.h"
 #include "selcount.h"
 #include "simulate.h"
@@ -583,6 +584,7 @@ run_one(struct run_ctx *r, struct kp_pod_report *pr)
     /* independent mode: every pod alone, from the first node */
     if (r->o->mode != KP_MODE_QUEUE)
         r->next_start = 0;
+    pr->next_start = r->next_start;
     attempt_pod(&c, r->o, r->rep, &r->rep->arena, pr, &r->next_start);
     if (r->o->mode == KP_MODE_QUEUE) {
         apply_decision(r->cl, pr);
@@ -751,6 +753,24 @@ run_rollouts(struct run_ctx *r, const struct kp_snapshot *snap)
     kp_rollout_finish(snap->rollouts, r->rep);
 }
 
+/*
+ * Whether the cluster's victim tables are worth building: not for one
+ * pod analysed alone (the fixes' re-runs, fixes.c: up to 80 of them,
+ * each a new cluster), where building every node's table cost more than
+ * the pod's own analysis (a fifth of the default shape's whole run at
+ * 2,000 nodes, issue 31); the pod's passes read the nodes' pods instead,
+ * as they do on a NodeInfo without a current table, and its dry run
+ * builds the tables of the nodes it visits.  KP_NO_LAZY_TABLES=1: built
+ * as for any run.
+ */
+static bool
+tables_wanted(const struct kp_snapshot *snap, const struct kp_options *o,
+              const struct kp_report *rep)
+{
+    return o->mode == KP_MODE_QUEUE || rep->npods != 1 || rep->whatif ||
+           snap->rollouts || kp_shortcut_off("KP_NO_LAZY_TABLES");
+}
+
 int
 kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
                struct kp_report *rep, struct kp_error *err)
@@ -761,9 +781,11 @@ kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
     size_t i;
 
     (void)err;
-    kp_cluster_init(&cl, snap, o->scheduler_name);
-    kp_arena_init(&scratch);
     r.pool = kp_pool_new(kp_pool_default_threads());
+    kp_cluster_init_from(&cl, snap, o->scheduler_name,
+                         tables_wanted(snap, o, rep), r.pool,
+                         o->node_template);
+    kp_arena_init(&scratch);
     KP_SELFCHECK_CLUSTER(&cl);
     if (r.pool && o->mode != KP_MODE_QUEUE && !rep->whatif &&
         !snap->rollouts && !o->explain_nodes) {
@@ -788,6 +810,63 @@ kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
     kp_arena_release(&scratch);
     kp_cluster_release(&cl);
     return 0;
+}
+
+bool
+kp_analyze_at_turn(const struct kp_snapshot *snap, const struct kp_options *o,
+                   const struct kp_report *rep, const struct kp_pod *p,
+                   struct kp_report *out)
+{
+    struct kp_cluster cl;
+    struct kp_arena scratch;
+    struct kp_cycle c;
+    struct kp_pod_report *pr;
+    size_t i, k, at = 0, next_start;
+
+    if (o->mode != KP_MODE_QUEUE || rep->whatif || snap->rollouts)
+        return false;
+    /*
+     * Its turn: after the pods that sort before it as it is now (a raised
+     * priority comes earlier), a prefix of rep's queue order
+     */
+    for (k = 0; k < rep->npods; k++)
+        if (rep->pods[k].pod != p && kp_queue_cmp(rep->pods[k].pod, p) > 0)
+            break;
+    for (i = 0; i < rep->npods; i++)
+        if (rep->pods[i].pod == p)
+            at = i;
+    if (k > at)
+        k = at;         /* the pods it kept ahead of, in rep's order */
+    for (i = 0; i < k; i++)
+        if (kp_queue_cmp(rep->pods[i].pod, p) > 0)
+            return false;
+    memset(out, 0, sizeof(*out));
+    kp_arena_init(&out->arena);
+    kp_strmap_init(&out->node_statuses);
+    out->mode = o->mode;
+    out->npods = 1;
+    out->pods = kp_arena_alloc(&out->arena, sizeof(*out->pods));
+    pr = &out->pods[0];
+    pr->pod = p;
+    pr->queue_position = (int)k + 1;
+    pr->reported = true;
+    kp_cluster_init(&cl, snap, o->scheduler_name);
+    kp_arena_init(&scratch);
+    /* the decisions of the pods before it, as run_one applied them */
+    for (i = 0; i < k; i++)
+        apply_decision(&cl, &rep->pods[i]);
+    memset(&c, 0, sizeof(c));
+    c.cl = &cl;
+    c.pod = pr->pod;
+    c.scratch = &scratch;
+    c.alone = true;
+    c.profile = kp_sched_config_profile(o->sched_config,
+                                        pr->pod->scheduler_name);
+    next_start = k < rep->npods ? rep->pods[k].next_start : 0;
+    attempt_pod(&c, o, out, &out->arena, pr, &next_start);
+    kp_arena_release(&scratch);
+    kp_cluster_release(&cl);
+    return true;
 }
 
 int

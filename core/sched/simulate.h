@@ -30,6 +30,21 @@ void kp_analyze_queue(const struct kp_snapshot *snap,
 int kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
                    struct kp_report *rep, struct kp_error *err);
 
+/*
+ * Queue mode, after kp_analyze_run filled rep: pod p's turn again (issue
+ * 26, fixes.c), p as it is now (a caller may have changed it in place;
+ * a raised priority moves its turn earlier), the cluster as the run left
+ * it at that turn (the decisions of rep's pods before it applied,
+ * nextStartNodeIndex as it was).  out gets one reported pod (released by
+ * kp_report_release).  False, out untouched, in independent mode and
+ * where the queue is not one pass in rep's order (node what-ifs,
+ * rollouts).
+ */
+bool kp_analyze_at_turn(const struct kp_snapshot *snap,
+                        const struct kp_options *o,
+                        const struct kp_report *rep, const struct kp_pod *p,
+                        struct kp_report *out);
+
 /* PrioritySort: higher priority first, then creationTimestamp, ns, name. */
 int kp_queue_cmp(const struct kp_pod *a, const struct kp_pod *b);
 

@@ -9,6 +9,16 @@
  *   KP_NO_SPARSE_RESOURCES   core/sched/framework/cluster_state.c
  *                            (init_res_slots)
  *   KP_NO_YAML_STREAM        core/load/input.c load_yaml
+ *
+ * and issue 31's:
+ *
+ *   KP_NO_LAZY_TABLES        core/sched/simulate.c tables_wanted
+ *   KP_NO_PDB_INDEX          core/sched/plugins/defaultpreemption/
+ *                            default_preemption.c (pdb_index.h)
+ *   KP_NO_NOMINATED_COPY     core/sched/framework/cluster_state.c
+ *                            (nominated_copy.c)
+ *   KP_NO_NODE_TEMPLATE      core/sched/framework/cluster_state.c
+ *                            (kp_cluster_init_from)
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H

@@ -553,6 +553,9 @@ rename_hostname(struct kp_snapshot *s, struct kp_node *n)
     struct kp_label *l;
     size_t i;
 
+    /* a node without labels has no hostname to rename (and no items) */
+    if (!n->labels.items || n->labels.n == 0)
+        return;
     l = kp_arena_memdup(&s->arena, n->labels.items,
                         (n->labels.n + 1) * sizeof(*l));
     for (i = 0; i < n->labels.n; i++)

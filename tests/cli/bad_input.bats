@@ -294,7 +294,9 @@ EOF
            {"requests": {"cpu": "100m"}}}]},
   "status": {"phase": "Pending"}}]}
 JSON
-    run_kp -f "$BATS_TEST_TMPDIR/huge.json" --mode queue -o json
+    # 1.38 saturates both at 2^63-1 (#141305): p fits big
+    run_kp -f "$BATS_TEST_TMPDIR/huge.json" --mode queue -o json \
+        --kube-version 1.38
     assert_equal "$status" 0
     test_cmp /dev/null "$ERR"
     run jq -r '.pods[] | "\(.name) \(.result)"' "$OUT"
@@ -302,4 +304,15 @@ JSON
 p Fits
 q Fits
 OUT
+    # up to 1.37 big's cpu reads -1000m (MilliValue wraps): a warning,
+    # and p fits nowhere (tests/cli/fidelity_quantity.bats)
+    run_kp -f "$BATS_TEST_TMPDIR/huge.json" --mode queue -o json
+    assert_equal "$status" 0
+    run jq -r '.pods[] | "\(.name) \(.result)"' "$OUT"
+    assert_output - <<'OUT'
+p Unschedulable
+q Fits
+OUT
+    run cat "$ERR"
+    assert_output --partial "node 'big': status.allocatable past int64"
 }

@@ -80,6 +80,11 @@ struct kp_pod_report {
     const char *diagnosis_json, *diagnosis_text;
     /* the first Unschedulable ones: verified fixes (fixes.h), else NULL */
     const char *fixes_json, *fixes_text;
+    /*
+     * Queue mode: nextStartNodeIndex when the pod's turn came, so that a
+     * fix re-run at that turn (kp_analyze_at_turn) filters as the run did
+     */
+    size_t next_start;
 };
 
 /* A pod named or matched but not analysed, and why (run.c). */

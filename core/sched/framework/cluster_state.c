@@ -9,9 +9,11 @@
  */
 #include "framework.h"
 #include "framework_int.h"
+#include "pool.h"
 #include "shortcut.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,7 +64,102 @@ void
 kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
                 const char *scheduler_name)
 {
-    size_t i, j, n = snap->nnodes;
+    kp_cluster_init_tables(cl, snap, scheduler_name, true, NULL);
+}
+
+struct fill_ctx {
+    struct kp_cluster *cl;
+    size_t stride;
+};
+
+/* NodeInfo i from the snapshot: allocatable, then the node's pods */
+static bool
+fill_node(void *ctx, size_t i, struct kp_arena *a)
+{
+    struct fill_ctx *fc = ctx;
+    struct kp_cluster *cl = fc->cl;
+    const struct kp_snapshot *snap = cl->snap;
+    struct kp_node_info *ni = &cl->nodes[i];
+    int64_t *alloc = &cl->res_block[i * fc->stride + cl->nres];
+    size_t j;
+
+    (void)a;
+    ni->node = snap->nodes[i];
+    ni->index = (int)i;
+    ni->unschedulable = ni->node->unschedulable;
+    ni->ntaints = ni->node->ntaints;
+    ni->used = &cl->res_block[i * fc->stride];
+    ni->res_slot = cl->res_slot;
+    ni->nres_ids = snap->nres;
+    cl->nominated_max[i] = INT32_MIN;
+    for (j = 0; j < ni->node->allocatable.n; j++) {
+        int slot = kp_ni_slot(ni, ni->node->allocatable.e[j].id);
+
+        if (slot >= 0 && (size_t)slot < cl->nres)
+            alloc[slot] = ni->node->allocatable.e[j].value;
+    }
+    ni->alloc = alloc;
+    for (j = 0; j < snap->node_npods[i]; j++)
+        kp_node_info_add(ni, snap->node_pods[i][j]);
+    return false;
+}
+
+/*
+ * Whether tmpl's NodeInfos are the ones cl would fill: the same
+ * snapshot and resource slots.  KP_NO_NODE_TEMPLATE=1: never.
+ */
+static bool
+template_fits(const struct kp_cluster *cl, const struct kp_cluster *tmpl)
+{
+    const struct kp_snapshot *snap = cl->snap;
+
+    if (!tmpl || tmpl->snap != snap || tmpl->nres != cl->nres ||
+        !tmpl->nodes || kp_shortcut_off("KP_NO_NODE_TEMPLATE"))
+        return false;
+    if (!tmpl->res_slot || !cl->res_slot)
+        return !tmpl->res_slot && !cl->res_slot;
+    return memcmp(tmpl->res_slot, cl->res_slot,
+                  snap->nres * sizeof(*cl->res_slot)) == 0;
+}
+
+/* NodeInfo i as tmpl has it, in cl's own memory */
+static void
+copy_node(struct kp_cluster *cl, const struct kp_cluster *tmpl, size_t i,
+          size_t stride)
+{
+    struct kp_node_info *ni = &cl->nodes[i];
+    const struct kp_node_info *t = &tmpl->nodes[i];
+
+    *ni = *t;
+    ni->used = &cl->res_block[i * stride];
+    ni->alloc = ni->used + cl->nres;
+    ni->res_slot = cl->res_slot;
+    ni->cap = t->npods;
+    ni->pods = NULL;
+    if (t->npods) {
+        ni->pods = kp_xmalloc(t->npods * sizeof(*ni->pods));
+        memcpy(ni->pods, t->pods, t->npods * sizeof(*ni->pods));
+    }
+    memset(&ni->ports, 0, sizeof(ni->ports));
+    kp_port_set_copy(&ni->ports, &t->ports, NULL);
+    cl->nominated_max[i] = INT32_MIN;
+}
+
+void
+kp_cluster_init_tables(struct kp_cluster *cl, const struct kp_snapshot *snap,
+                       const char *scheduler_name, bool tables,
+                       struct kp_pool *pool)
+{
+    kp_cluster_init_from(cl, snap, scheduler_name, tables, pool, NULL);
+}
+
+void
+kp_cluster_init_from(struct kp_cluster *cl, const struct kp_snapshot *snap,
+                     const char *scheduler_name, bool tables,
+                     struct kp_pool *pool, const struct kp_cluster *tmpl)
+{
+    struct fill_ctx fc;
+    size_t i, n = snap->nnodes, stride;
 
     memset(cl, 0, sizeof(*cl));
     cl->snap = snap;
@@ -82,10 +179,13 @@ kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
     cl->nominated_gen = kp_xcalloc(n ? n : 1, sizeof(unsigned long));
     cl->nominated_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
     cl->caches = kp_xcalloc(1, sizeof(*cl->caches));
-    cl->caches->nominated_copy =
-        kp_xcalloc(n ? n : 1, sizeof(*cl->caches->nominated_copy));
-    for (i = 0; i < n; i++)
-        atomic_flag_clear(&cl->caches->nominated_copy[i].busy);
+    /* KP_NO_NOMINATED_COPY=1: every pod makes its nominated copies */
+    if (!kp_shortcut_off("KP_NO_NOMINATED_COPY")) {
+        cl->caches->nominated_copy =
+            kp_xcalloc(n ? n : 1, sizeof(*cl->caches->nominated_copy));
+        for (i = 0; i < n; i++)
+            atomic_flag_clear(&cl->caches->nominated_copy[i].busy);
+    }
     cl->caches->static_answers =
         kp_xcalloc(1, sizeof(*cl->caches->static_answers));
     cl->placed_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
@@ -98,35 +198,36 @@ kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
         cl->nominated_node_of[i] = -1;
         cl->placed_node_of[i] = -1;
     }
-    /* node-major blocks: the Filter pass walks them in order */
-    cl->used_block = kp_xcalloc((n ? n : 1) * (cl->nres ? cl->nres : 1),
-                                sizeof(int64_t));
-    cl->alloc_block = kp_xcalloc((n ? n : 1) * (cl->nres ? cl->nres : 1),
-                                 sizeof(int64_t));
-    for (i = 0; i < n; i++) {
-        struct kp_node_info *ni = &cl->nodes[i];
-        int64_t *alloc = &cl->alloc_block[i * cl->nres];
-
-        ni->node = snap->nodes[i];
-        ni->index = (int)i;
-        ni->unschedulable = ni->node->unschedulable;
-        ni->ntaints = ni->node->ntaints;
-        ni->used = &cl->used_block[i * cl->nres];
-        ni->res_slot = cl->res_slot;
-        ni->nres_ids = snap->nres;
-        cl->nominated_max[i] = INT32_MIN;
-        for (j = 0; j < ni->node->allocatable.n; j++) {
-            int slot = kp_ni_slot(ni, ni->node->allocatable.e[j].id);
-
-            if (slot >= 0 && (size_t)slot < cl->nres)
-                alloc[slot] = ni->node->allocatable.e[j].value;
-        }
-        ni->alloc = alloc;
-        for (j = 0; j < snap->node_npods[i]; j++)
-            kp_node_info_add(ni, snap->node_pods[i][j]);
+    /*
+     * node-major, used then alloc, each node's pair from a 64-byte line
+     * (stride a multiple of 8): the Filter pass walks them in order
+     */
+    stride = (2 * (cl->nres ? cl->nres : 1) + 7) & ~(size_t)7;
+    if (posix_memalign((void **)&cl->res_block, 64,
+                       (n ? n : 1) * stride * sizeof(int64_t)) != 0) {
+        fputs("fatal: out of memory\n", stderr);
+        abort();
+    }
+    memset(cl->res_block, 0, (n ? n : 1) * stride * sizeof(int64_t));
+    fc.cl = cl;
+    fc.stride = stride;
+    if (template_fits(cl, tmpl)) {
+        /* the same layout: the sums and allocatables in one copy */
+        memcpy(cl->res_block, tmpl->res_block,
+               (n ? n : 1) * stride * sizeof(int64_t));
+        for (i = 0; i < n; i++)
+            copy_node(cl, tmpl, i, stride);
+    } else if (pool) {
+        /* each node's NodeInfo is its own: filled on the threads */
+        kp_pool_run(pool, n, 0, fill_node, &fc, NULL);
+    } else {
+        for (i = 0; i < n; i++)
+            fill_node(&fc, i, NULL);
     }
     cl->vt = kp_xcalloc(n ? n : 1, sizeof(*cl->vt));
-    for (i = 0; i < n; i++)
+    /* not built (simulate.c, one pod alone): built once its pods change */
+    cl->tables_lazy = !tables;
+    for (i = 0; tables && i < n; i++)
         rebuild_table(cl, (int)i);
     /* nominated pods: pending in this scheduler's queue, node exists */
     for (i = 0; i < snap->npods; i++) {
@@ -156,17 +257,18 @@ kp_cluster_release(struct kp_cluster *cl)
         free(cl->nominated_req[i]);
         free(cl->nominated_anti[i]);
         free(cl->nominated_ports[i]);
-        free(cl->caches->nominated_copy[i].ni.used);
-        free(cl->caches->nominated_copy[i].ni.pods);
-        kp_port_set_free(&cl->caches->nominated_copy[i].ni.ports);
+        if (cl->caches->nominated_copy) {
+            free(cl->caches->nominated_copy[i].ni.used);
+            free(cl->caches->nominated_copy[i].ni.pods);
+            kp_port_set_free(&cl->caches->nominated_copy[i].ni.ports);
+        }
         if (cl->vt)
             free_table(cl->vt[i]);
     }
     free(cl->vt);
     free(cl->res_slot);
     kp_cluster_free_caches(cl);
-    free(cl->used_block);
-    free(cl->alloc_block);
+    free(cl->res_block);
     free(cl->nominated_max);
     free(cl->nominated_req);
     free(cl->nominated_anti);

@@ -156,9 +156,16 @@ struct kp_cluster {
     /* by PDB: pdb_clock when its pdb_allowed last changed (0: never) */
     unsigned long *pdb_changed, pdb_clock;
     const char *scheduler_name;
-    int64_t *used_block, *alloc_block;      /* nodes[i].used / .alloc */
+    /*
+     * nodes[i].used and .alloc side by side, each node's pair from a
+     * cache line of its own (kp_cluster_init): the Fit filter's reads of
+     * a node are one or two adjacent lines (issue 31)
+     */
+    int64_t *res_block;
     /* per node, rebuilt whenever its pods change (kp_victim_table) */
     struct kp_victim_table **vt;
+    /* kp_cluster_init_tables without tables: vt[i] NULL until a change */
+    bool tables_lazy;
     /* what the run keeps for later pods (struct kp_caches) */
     struct kp_caches *caches;
 };
@@ -233,6 +240,10 @@ struct kp_victim_table {
      */
     uint32_t *pdb_off;
     int32_t *pdb;
+    /* pdb numbered on this node (pdb_index.h): pdb[k] is pdb_ids[pdb_local[k]] */
+    uint32_t *pdb_local;
+    int32_t *pdb_ids;
+    size_t npdb_ids;
     uint32_t *tail_anti;        /* n + 1: pods with anti-affinity terms */
     uint32_t *tail_ports;       /* n + 1: pods with host ports */
     /* those pods in the NodeInfo's order (PodsWithRequiredAntiAffinity) */
@@ -390,6 +401,28 @@ extern const size_t kp_nfilter_plugins;
 /* cluster lifecycle */
 void kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
                      const char *scheduler_name);
+/*
+ * kp_cluster_init, the victim tables left unbuilt when tables is false
+ * (tables_lazy; simulate.c's runs of one pod alone): every reader then
+ * takes its path without a table (kp_node_table gives NULL), as for a
+ * NodeInfo changed outside the cluster.  With a pool, the NodeInfos are
+ * filled on its threads (each node's alone; the same result).
+ */
+void kp_cluster_init_tables(struct kp_cluster *cl,
+                            const struct kp_snapshot *snap,
+                            const char *scheduler_name, bool tables,
+                            struct kp_pool *pool);
+/*
+ * The same, the NodeInfos copied from tmpl (a cluster of the same
+ * snapshot, its bound pods unchanged since) when its resource slots are
+ * the ones cl gets: what adding every bound pod would give, pods in the
+ * same order.  NULL tmpl, or other slots: filled as above.
+ */
+void kp_cluster_init_from(struct kp_cluster *cl,
+                          const struct kp_snapshot *snap,
+                          const char *scheduler_name, bool tables,
+                          struct kp_pool *pool,
+                          const struct kp_cluster *tmpl);
 void kp_cluster_release(struct kp_cluster *cl);
 void kp_cluster_nominate(struct kp_cluster *cl, const struct kp_pod *p,
                          int node);
@@ -517,13 +550,30 @@ kp_ni_slot(const struct kp_node_info *ni, int id)
     return id >= 0 && (size_t)id < ni->nres_ids ? ni->res_slot[id] : -1;
 }
 
+/* kp_ni_used and kp_ni_alloc of a resource without a slot (node_info.c) */
+int64_t kp_ni_used_sparse(const struct kp_node_info *ni, int id);
+int64_t kp_ni_alloc_sparse(const struct kp_node_info *ni, int id);
+
 /*
  * NodeInfo.Requested of resource id: the slot, or, for a resource kept
  * sparse, the sum of the requests of ni's pods (what the slot would hold)
  */
-int64_t kp_ni_used(const struct kp_node_info *ni, int id);
+static inline int64_t
+kp_ni_used(const struct kp_node_info *ni, int id)
+{
+    int r = kp_ni_slot(ni, id);
+
+    return r >= 0 ? ni->used[r] : kp_ni_used_sparse(ni, id);
+}
+
 /* the node's allocatable of resource id */
-int64_t kp_ni_alloc(const struct kp_node_info *ni, int id);
+static inline int64_t
+kp_ni_alloc(const struct kp_node_info *ni, int id)
+{
+    int r = kp_ni_slot(ni, id);
+
+    return ni->alloc && r >= 0 ? ni->alloc[r] : kp_ni_alloc_sparse(ni, id);
+}
 
 static inline int64_t
 kp_wrap_sub(int64_t a, int64_t b)

@@ -35,26 +35,19 @@ account(struct kp_node_info *ni, const struct kp_pod *p, int sign)
 }
 
 int64_t
-kp_ni_used(const struct kp_node_info *ni, int id)
+kp_ni_used_sparse(const struct kp_node_info *ni, int id)
 {
-    int r = kp_ni_slot(ni, id);
     int64_t sum = 0;
     size_t k;
 
-    if (r >= 0)
-        return ni->used[r];
     for (k = 0; k < ni->npods; k++)
         sum = kp_wrap_add(sum, kp_resvec_get(&ni->pods[k]->req, id));
     return sum;
 }
 
 int64_t
-kp_ni_alloc(const struct kp_node_info *ni, int id)
+kp_ni_alloc_sparse(const struct kp_node_info *ni, int id)
 {
-    int r = kp_ni_slot(ni, id);
-
-    if (ni->alloc && r >= 0)
-        return ni->alloc[r];
     return kp_resvec_get(&ni->node->allocatable, id);
 }
 

@@ -8,6 +8,7 @@
  * nano units (white box: struct kp_quantity's nano field).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -551,10 +552,156 @@ test_quantity__parse_int64(void)
     }
 }
 
+/*
+ * Value() and MilliValue() past int64, per release (kp_kube_rules
+ * KP_RULE_QUANTITY_SATURATE).  v1.38 (kubernetes/kubernetes#141305,
+ * CHANGELOG-1.38 v1.38.0-alpha.1): they saturate.  1.31-1.37
+ * (apimachinery v0.31.0 to v0.37.0-beta.0, where amount.go, math.go and
+ * scale_int.go do not change): ScaledValue drops AsScaledInt64's ok, so
+ * an int64Amount scaled by 10^3, 10^6 or 10^9 wraps
+ * (int64MultiplyScale*), by any other power past int64 gives 0
+ * (positiveScaleInt64's loop), and an inf.Dec gives the low 64 bits of
+ * the rounded-up result (scaledValue, big.Int.Int64).  Expected wrapped
+ * values: the exact product modulo 2^64, worked out by hand (Python).
+ */
+static void
+test_quantity__past_int64_by_version(void)
+{
+    static const struct {
+        const char *in;
+        int64_t value_old, milli_old;   /* 1.31-1.37 */
+        int64_t value_new, milli_new;   /* 1.38 */
+    } rows[] = {
+        /* just below, at, and past 2^63 */
+        { "9223372036854775", 9223372036854775LL, 9223372036854775000LL,
+          9223372036854775LL, 9223372036854775000LL },
+        /* inf.Dec (19 digits): * 1000 wraps to -1000 */
+        { "9223372036854775807", INT64_MAX, -1000, INT64_MAX, INT64_MAX },
+        { "9223372036854775808", INT64_MIN, 0, INT64_MAX, INT64_MAX },
+        /* the #141305 example, NewScaledQuantity(MaxInt64, 1): -10 */
+        { "9223372036854775807e1", -10, -10000, INT64_MAX, INT64_MAX },
+        /* int64Amount {9223372036854776, 3}: * 10^3 and 10^6 wrap */
+        { "9223372036854776k", -9223372036854775616LL, 192000,
+          INT64_MAX, INT64_MAX },
+        { "9223372036854775k", 9223372036854775000LL, -808000,
+          9223372036854775000LL, INT64_MAX },
+        /* int64Amount at 10^15 and 10^18 and 10^19: the loop gives 0 */
+        { "9300P", 0, 0, INT64_MAX, INT64_MAX },
+        { "100E", 0, 0, INT64_MAX, INT64_MAX },
+        { "1e19", 0, 0, INT64_MAX, INT64_MAX },
+        { "1E", 1000000000000000000LL, 0, 1000000000000000000LL, INT64_MAX },
+        /* cpu past int64 milli-units */
+        { "9223372036854775808m", 9223372036854776LL, INT64_MIN,
+          9223372036854776LL, INT64_MAX },
+        { "9223372036854775807m", 9223372036854776LL, INT64_MAX,
+          9223372036854776LL, INT64_MAX },
+        /* BinarySI is capped at 2^63-1 on parse: only milli wraps */
+        { "8Ei", INT64_MAX, -1000, INT64_MAX, INT64_MAX },
+        /* far past int64: the low 64 bits of the exact value */
+        { "123456789012345678901234567890123456789012345",
+          -1199228034047877255LL, -189669256756399960LL,
+          INT64_MAX, INT64_MAX },
+        { "1e40", 0, 0, INT64_MAX, INT64_MAX },
+        /* fractions: rounded up, the same in every release */
+        { "0.5", 1, 500, 1, 500 }, { "1.5Gi", 1610612736LL,
+          1610612736000LL, 1610612736LL, 1610612736000LL },
+        { "100n", 1, 1, 1, 1 }, { "0", 0, 0, 0, 0 },
+    };
+    size_t i;
+
+    for (i = 0; i < NELEM(rows); i++) {
+        struct kp_quantity q;
+        struct kp_error err;
+
+        CHECK(kp_quantity_parse(rows[i].in, &q, &err) == 0);
+        if (kp_quantity_value_wrap(&q) != rows[i].value_old ||
+            kp_quantity_milli_value_wrap(&q) != rows[i].milli_old ||
+            kp_quantity_value(&q) != rows[i].value_new ||
+            kp_quantity_milli_value(&q) != rows[i].milli_new) {
+            printf("#   %s: 1.37 %lld %lld, 1.38 %lld %lld\n", rows[i].in,
+                   (long long)kp_quantity_value_wrap(&q),
+                   (long long)kp_quantity_milli_value_wrap(&q),
+                   (long long)kp_quantity_value(&q),
+                   (long long)kp_quantity_milli_value(&q));
+            CHECK(0);
+        }
+    }
+}
+
+/*
+ * What PodRequests leaves for the scheduler to read: Quantity.Add and
+ * maxResourceList on the quantities, then Value()/MilliValue() once
+ * (apimachinery v0.37 quantity.go Add, amount.go int64Amount.Add,
+ * component-helpers helpers.go maxResourceList, whose Cmp turns its
+ * receiver into an inf.Dec when the other side is one).
+ */
+static void
+test_quantity__pod_sums_by_version(void)
+{
+    static const struct {
+        const char *a, *b;
+        bool max;                       /* max(a, b), else a + b */
+        int64_t value_old, milli_old;   /* 1.31-1.37 */
+        int64_t value_new, milli_new;   /* 1.38 */
+    } rows[] = {
+        /* exact: 0.5m + 0.5m is 1m (the int64 reads would give 2m) */
+        { "500u", "500u", false, 1, 1, 1, 1 },
+        { "0.5", "0.5", false, 1, 1000, 1, 1000 },
+        /* int64Amount {5,18} + {5,18} = {10,18}: Value's loop gives 0 */
+        { "5E", "5E", false, 0, 0, INT64_MAX, INT64_MAX },
+        /* 1E + 1E = {2,18}: fits Value, not MilliValue (10^21: 0) */
+        { "1E", "1E", false, 2000000000000000000LL, 0,
+          2000000000000000000LL, INT64_MAX },
+        /* {10,18} + {1,0}: 10^19 does not fit, inf.Dec at scale 0 */
+        { "10E", "1", false, -8446744073709551615LL,
+          1864712049423025128LL,
+          INT64_MAX, INT64_MAX },
+        /* max(inf.Dec 10^18, 10E): 10E wins as inf.Dec of scale -18:
+         * Value is 10 * int64(1e18), wrapped */
+        { "1000000000000000000", "10E", true, -8446744073709551616LL, 0,
+          INT64_MAX, INT64_MAX },
+        /* ... and MilliValue 9 * int64(math.Pow10(21)): INT64_MIN on
+         * amd64 (out of range), times 9 (odd): INT64_MIN */
+        { "1000000000000000000", "9E", true, 9000000000000000000LL,
+          INT64_MIN, 9000000000000000000LL, INT64_MAX },
+        /* both int64Amounts: no conversion, 10E keeps reading 0 */
+        { "1", "10E", true, 0, 0, INT64_MAX, INT64_MAX },
+        /* the larger is kept as it is; equal: a is kept */
+        { "2", "1", true, 2, 2000, 2, 2000 },
+    };
+    size_t i;
+
+    for (i = 0; i < NELEM(rows); i++) {
+        struct kp_quantity a, b;
+        struct kp_error err;
+
+        CHECK(kp_quantity_parse(rows[i].a, &a, &err) == 0);
+        CHECK(kp_quantity_parse(rows[i].b, &b, &err) == 0);
+        if (rows[i].max)
+            kp_quantity_max(&a, &b);
+        else
+            kp_quantity_add(&a, &b);
+        if (kp_quantity_value_wrap(&a) != rows[i].value_old ||
+            kp_quantity_milli_value_wrap(&a) != rows[i].milli_old ||
+            kp_quantity_value(&a) != rows[i].value_new ||
+            kp_quantity_milli_value(&a) != rows[i].milli_new) {
+            printf("#   %s %s %s: 1.37 %lld %lld, 1.38 %lld %lld\n",
+                   rows[i].a, rows[i].max ? "max" : "+", rows[i].b,
+                   (long long)kp_quantity_value_wrap(&a),
+                   (long long)kp_quantity_milli_value_wrap(&a),
+                   (long long)kp_quantity_value(&a),
+                   (long long)kp_quantity_milli_value(&a));
+            CHECK(0);
+        }
+    }
+}
+
 int
 main(void)
 {
     RUN(test_quantity__parse);
+    RUN(test_quantity__past_int64_by_version);
+    RUN(test_quantity__pod_sums_by_version);
     RUN(test_quantity__parse_negative);
     RUN(test_quantity__parse_explicit_plus);
     RUN(test_quantity__parse_invalid);

@@ -7,6 +7,7 @@
  */
 #include "framework.h"
 #include "framework_int.h"
+#include "pdb_index.h"
 #include "selcount.h"
 
 #include <stdlib.h>
@@ -40,7 +41,7 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
         npdb += ni->pods[k]->npdbs;
     sz = sizeof(*vt) + (n + 1) * nres * sizeof(int64_t) +
          (n + 1) * sizeof(void *) + (n + 1) * sizeof(int32_t) +
-         4 * (n + 1) * sizeof(uint32_t) + (npdb + 1) * sizeof(int32_t) +
+         4 * (n + 1) * sizeof(uint32_t) + 3 * (npdb + 1) * sizeof(int32_t) +
          3 * (n + 1) * sizeof(void *);
     mem = a ? kp_arena_alloc(a, sz) : kp_xcalloc(1, sz);
     vt = (struct kp_victim_table *)(void *)mem;
@@ -66,6 +67,10 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
     vt->tail_ports = (uint32_t *)(void *)mem;
     mem += (n + 1) * sizeof(uint32_t);
     vt->pdb = (int32_t *)(void *)mem;
+    mem += (npdb + 1) * sizeof(int32_t);
+    vt->pdb_ids = (int32_t *)(void *)mem;
+    mem += (npdb + 1) * sizeof(int32_t);
+    vt->pdb_local = (uint32_t *)(void *)mem;
     vt->n = n;
     vt->nres = nres;
     vt->gen = ni->gen;
@@ -93,6 +98,8 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
                 vt->pdb[npdb++] = p->pdbs[r];
     }
     vt->pdb_off[n] = (uint32_t)npdb;
+    vt->npdb_ids = kp_pdb_index_build(vt->pdb, npdb, vt->pdb_local,
+                                      vt->pdb_ids);
     free(order);
     memset(&vt->tail_req[n * nres], 0, nres * sizeof(int64_t));
     vt->tail_anti[n] = 0;

@@ -65,6 +65,20 @@ bool kp_claim_delay_binding(const struct kp_snapshot *s,
 bool kp_pv_matches_node(const struct kp_pv *pv, const struct kp_node *node);
 
 /*
+ * NodeVolumeLimits (nodevolumelimits/csi.c) on node ni: true when the
+ * pod would exceed a CSI driver's attach limit there, with that driver,
+ * the volumes of it the node's pods attach, the pod's new ones and the
+ * CSINode's allocatable.count (for diagnosis_detail.c).
+ */
+struct kp_csi_excess {
+    const char *driver;
+    int64_t attached, adding, limit;
+};
+bool kp_csi_limit_excess(const struct kp_cycle *c,
+                         const struct kp_node_info *ni,
+                         struct kp_csi_excess *ex);
+
+/*
  * In-tree to CSI (csi-translation-lib): the CSI driver of an in-tree
  * plugin, and the volume handle its translation gives.  NULL for sources
  * that are not migrated (or a translation error).

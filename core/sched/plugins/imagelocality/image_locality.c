@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
+#include "kube_version.h"
 #include "score.h"
 #include "strmap.h"
 
@@ -159,6 +161,18 @@ image_state(const struct kp_cluster *cl, struct il_image *im)
     im->id = slot ? ix->sum[slot - 1].id : -1;
 }
 
+/* the release replayed (kp_kube_rules) */
+static int
+minor(const struct kp_score_nodes *f)
+{
+    return f->c->profile ? f->c->profile->kube_minor : 0;
+}
+
+/*
+ * sumImageScores reads the containers' images and, from v1.36
+ * (kubernetes/kubernetes#130231, KP_RULE_IMAGE_VOLUME_SCORE), the image
+ * volumes' (spec.volumes[].image.reference).
+ */
 static bool
 il_pre_score(const struct kp_score_nodes *f, void **state)
 {
@@ -166,12 +180,17 @@ il_pre_score(const struct kp_score_nodes *f, void **state)
     struct il_state *s = kp_arena_alloc(f->c->scratch, sizeof(*s));
     size_t i;
 
-    s->n = p->nimages;
+    size_t nvol = kp_kube_rule_on(KP_RULE_IMAGE_VOLUME_SCORE, minor(f)) ?
+                  p->nimage_volumes : 0;
+
+    s->n = p->nimages + nvol;
     s->images = kp_arena_alloc(f->c->scratch,
-                               (p->nimages + 1) * sizeof(*s->images));
-    for (i = 0; i < p->nimages; i++) {
-        s->images[i].name = normalized_image_name(f->c->scratch,
-                                                  p->images[i]);
+                               (s->n + 1) * sizeof(*s->images));
+    for (i = 0; i < s->n; i++) {
+        const char *name = i < p->nimages ? p->images[i] :
+                           p->image_volumes[i - p->nimages];
+
+        s->images[i].name = normalized_image_name(f->c->scratch, name);
         image_state(f->c->cl, &s->images[i]);
     }
     *state = s;
@@ -210,7 +229,15 @@ il_score(const struct kp_score_nodes *f, void *state, size_t idx)
             sum += (int64_t)((double)im->size *
                              ((double)im->num_nodes / total));
     }
-    return calculate_priority(sum, f->c->pod->ncontainers);
+    /*
+     * calculatePriority's image count: init and app containers; from
+     * v1.37 (#138951, KP_RULE_IMAGE_VOLUME_THRESHOLD) image volumes too,
+     * which 1.36 scored but did not count
+     */
+    return calculate_priority(sum, f->c->pod->ncontainers +
+                              (kp_kube_rule_on(KP_RULE_IMAGE_VOLUME_THRESHOLD,
+                                               minor(f)) ?
+                               f->c->pod->nimage_volumes : 0));
 }
 
 const struct kp_score_plugin kp_score_image_locality = {

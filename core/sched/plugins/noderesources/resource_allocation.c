@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "kube_version.h"
 #include "resource_allocation.h"
 #include "score.h"
 
@@ -26,6 +27,7 @@ struct strategy_state {
     int id[KP_CFG_MAX_RES];         /* -1: the snapshot never names it */
     bool scalar[KP_CFG_MAX_RES];
     int64_t pod[KP_CFG_MAX_RES];
+    bool nonzero131;    /* NonZeroRequested as 1.31 sums it (#127878) */
 };
 
 static int
@@ -48,6 +50,9 @@ pod_requests(const struct kp_score_nodes *f, const struct kp_res_spec *res,
     size_t i;
 
     s->n = n;
+    s->nonzero131 = !kp_kube_rule_on(KP_RULE_SIDECAR_NONZERO,
+                                     f->c->profile ? f->c->profile->kube_minor
+                                                   : 0);
     for (i = 0; i < n; i++) {
         s->id[i] = resource_id(f->c->cl->snap, res[i].name);
         s->scalar[i] = strcmp(res[i].name, "cpu") != 0 &&
@@ -79,10 +84,15 @@ alloc_request(const struct kp_node_info *ni, const struct strategy_state *s,
     *req = kp_ni_used(ni, id);
     if (nonzero && (id == KP_RES_CPU || id == KP_RES_MEMORY)) {
         *req = 0;
-        for (k = 0; k < ni->npods; k++)
+        for (k = 0; k < ni->npods; k++) {
+            const struct kp_pod *q = ni->pods[k];
+
             *req = kp_wrap_add(*req, id == KP_RES_CPU ?
-                               ni->pods[k]->nonzero_cpu :
-                               ni->pods[k]->nonzero_mem);
+                               (s->nonzero131 ? q->nonzero131_cpu
+                                              : q->nonzero_cpu) :
+                               (s->nonzero131 ? q->nonzero131_mem
+                                              : q->nonzero_mem));
+        }
     }
     *req = kp_wrap_add(*req, s->pod[i]);
     return true;

@@ -211,8 +211,13 @@ count_driver(const struct attach_set *s, const char *driver,
     return n;
 }
 
+/*
+ * The Filter's check; on "exceed max volume count" *ex (when not NULL)
+ * gets the driver over its limit and the counts (diagnosis_detail.c).
+ */
 static struct kp_status
-filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
+check_limits(const struct kp_cycle *c, const struct kp_node_info *ni,
+             struct kp_csi_excess *ex)
 {
     const struct kp_csinode *cn = kp_snapshot_csinode(c->cl->snap,
                                                       ni->node->name);
@@ -220,7 +225,6 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
     struct kp_status st;
     size_t i;
 
-    (void)idx;
     st = attachable_volumes(c, c->pod, cn, true, &fresh);
     if (st.code != KP_SUCCESS || fresh.n == 0)
         return st;
@@ -238,11 +242,32 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
         int64_t limit = driver_limit(cn, d);
 
         if (limit >= 0 && count_driver(&attached, d, NULL) +
-                          count_driver(&fresh, d, &attached) > limit)
+                          count_driver(&fresh, d, &attached) > limit) {
+            if (ex) {
+                ex->driver = d;
+                ex->attached = count_driver(&attached, d, NULL);
+                ex->adding = count_driver(&fresh, d, &attached);
+                ex->limit = limit;
+            }
             return kp_status_new(KP_UNSCHEDULABLE,
                                  KP_REASON_MAX_VOLUME_COUNT);
+        }
     }
     return kp_status_ok();
+}
+
+static struct kp_status
+filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
+{
+    (void)idx;
+    return check_limits(c, ni, NULL);
+}
+
+bool
+kp_csi_limit_excess(const struct kp_cycle *c, const struct kp_node_info *ni,
+                    struct kp_csi_excess *ex)
+{
+    return check_limits(c, ni, ex).code == KP_UNSCHEDULABLE;
 }
 
 const struct kp_plugin kp_plugin_node_volume_limits = {

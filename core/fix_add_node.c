@@ -1,0 +1,198 @@
+/*
+ * fix_add_node.c - the checked fix "add a node like N" (issue 26): for a
+ * pod no node has room for, a node whose copy could take it, and the
+ * analysis run again with --add-node N (whatif.c add_node_copies: the
+ * copy uncordoned, its DaemonSet pods queued), the way a user would run
+ * it by hand: every pending pod in the run's mode, the queue included,
+ * so a pod before it may take the new node first.  The fix is shown
+ * only when the pod then Fits or Preempts, with that outcome.
+ *
+ * The node N: kp_fix_like_node (fixes.h).  One load and analysis per
+ * distinct N, at most KP_FIX_ADD_NODE_MAX_RUNS per run, their answers
+ * shared by the pods.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fix_add_node.h"
+#include "fixes.h"
+#include "run_config.h"
+#include "simulate.h"
+#include "whatif.h"
+
+/* One re-run with --add-node N: its report, pods by namespace/name. */
+struct add_run {
+    const char *node;                   /* N (the snapshot's string) */
+    bool ok;
+    struct kp_snapshot snap;
+    struct kp_report rep;
+    struct kp_whatif whatif;
+};
+
+static void
+run_with(const struct kp_options *o, kp_fix_load_fn *load,
+         struct add_run *ar)
+{
+    struct kp_options o2 = *o;
+    struct kp_error err = {0, ""};
+    const char **nodes = kp_xcalloc(o->nadd_nodes + 2, sizeof(*nodes));
+    size_t i;
+
+    if (o->nadd_nodes)
+        memcpy(nodes, o->add_nodes, o->nadd_nodes * sizeof(*nodes));
+    nodes[o->nadd_nodes] = ar->node;
+    o2.add_nodes = nodes;
+    o2.nadd_nodes = o->nadd_nodes + 1;
+    o2.explain_nodes = false;
+    o2.output = KP_OUTPUT_TABLE;        /* no diagnosis, no fixes */
+    o2.progress = NULL;
+    kp_snapshot_init(&ar->snap);
+    memset(&ar->rep, 0, sizeof(ar->rep));
+    memset(&ar->whatif, 0, sizeof(ar->whatif));
+    if (load(&ar->snap, &o2, &ar->whatif, &err) < 0)
+        goto out;
+    kp_run_config_mark_pods(&ar->snap, &o2);
+    if (kp_snapshot_finish(&ar->snap, o2.scheduler_name, &err) < 0)
+        goto out;
+    kp_analyze_queue(&ar->snap, &o2, &ar->rep);
+    ar->rep.whatif = &ar->whatif;
+    for (i = 0; i < ar->rep.npods; i++)
+        ar->rep.pods[i].reported = true;
+    ar->ok = kp_analyze_run(&ar->snap, &o2, &ar->rep, &err) == 0;
+out:
+    free(nodes);
+}
+
+static const struct kp_pod_report *
+find_in(const struct add_run *ar, const struct kp_pod *p)
+{
+    size_t i;
+
+    for (i = 0; ar->ok && i < ar->rep.npods; i++) {
+        const struct kp_pod *q = ar->rep.pods[i].pod;
+
+        if (strcmp(q->ns, p->ns) == 0 && strcmp(q->name, p->name) == 0 &&
+            !q->displaced)
+            return &ar->rep.pods[i];
+    }
+    return NULL;
+}
+
+static size_t
+count_fixes(const char *json)
+{
+    size_t n = 0;
+    const char *s = json;
+
+    while ((s = strstr(s, "{\"change\"")) != NULL) {
+        n++;
+        s++;
+    }
+    return n;
+}
+
+/* Append the fix to pr's text and JSON (both in rep's arena). */
+static void
+append_fix(struct kp_report *rep, struct kp_pod_report *pr,
+           const struct kp_snapshot *s2, const char *like,
+           const struct kp_pod_report *got)
+{
+    struct kp_buf js, tx;
+    const char *node = got->result == KP_RESULT_FITS ?
+                       s2->nodes[got->node]->name :
+                       s2->nodes[got->nominated_node]->name;
+    size_t len;
+
+    kp_buf_init(&js);
+    kp_buf_init(&tx);
+    kp_buf_puts(&js, "{\"change\": \"addNode\", \"like\": ");
+    kp_buf_json_str(&js, like);
+    kp_buf_printf(&tx, "  add a node like %s (--add-node %s): ", like, like);
+    if (got->result == KP_RESULT_FITS) {
+        kp_buf_puts(&js, ", \"result\": \"Fits\", \"node\": ");
+        kp_buf_json_str(&js, node);
+        kp_buf_printf(&tx, "Fits on node %s", node);
+    } else {
+        kp_buf_puts(&js, ", \"result\": \"Preempts\", \"node\": ");
+        kp_buf_json_str(&js, node);
+        kp_buf_printf(&js, ", \"victims\": %zu, \"pdbViolations\": %d",
+                      got->nvictims, got->pdb_violations);
+        kp_buf_printf(&tx, "Preempts on node %s (%zu victim(s), %d PDB "
+                      "violation(s))", node, got->nvictims,
+                      got->pdb_violations);
+    }
+    kp_buf_puts(&js, "}");
+    kp_buf_puts(&tx, " (verified)\n");
+    /* "[" alone, or "[\n        {...}\n      ]" */
+    len = strlen(pr->fixes_json);
+    if (count_fixes(pr->fixes_json) == 0)
+        pr->fixes_json = kp_arena_concat(&rep->arena, "[\n        ",
+                                         js.data, "\n      ]", NULL);
+    else
+        pr->fixes_json = kp_arena_concat(&rep->arena,
+            kp_arena_strndup(&rep->arena, pr->fixes_json, len - 8),
+            ",\n        ", js.data, "\n      ]", NULL);
+    if (!pr->fixes_text || strncmp(pr->fixes_text, "  none found", 12) == 0)
+        pr->fixes_text = kp_arena_strndup(&rep->arena, tx.data, tx.len);
+    else
+        pr->fixes_text = kp_arena_concat(&rep->arena, pr->fixes_text,
+                                         tx.data, NULL);
+    kp_buf_release(&js);
+    kp_buf_release(&tx);
+}
+
+/* the -f files can be read again: none is standard input */
+static bool
+rereadable(const struct kp_options *o)
+{
+    size_t i;
+
+    for (i = 0; i < o->nfiles; i++)
+        if (strcmp(o->files[i], "-") == 0)
+            return false;
+    return o->nfiles > 0;
+}
+
+void
+kp_fix_add_node(const struct kp_snapshot *snap, const struct kp_options *o,
+                struct kp_report *rep, kp_fix_load_fn *load)
+{
+    struct add_run runs[KP_FIX_ADD_NODE_MAX_RUNS];
+    size_t nruns = 0, i, k;
+
+    if (!rereadable(o) || kp_whatif_requested(o) || snap->rollouts ||
+        o->compare_config || o->compare_profile || o->compare_kube_version)
+        return;
+    for (i = 0; i < rep->npods; i++) {
+        struct kp_pod_report *pr = &rep->pods[i];
+        const struct kp_node *n;
+        const struct kp_pod_report *got;
+
+        if (!pr->fixes_json ||
+            count_fixes(pr->fixes_json) >= KP_FIXES_MAX_SHOWN)
+            continue;
+        n = kp_fix_like_node(snap, pr->pod);
+        if (!n)
+            continue;
+        for (k = 0; k < nruns && strcmp(runs[k].node, n->name) != 0; k++)
+            ;
+        if (k == nruns) {
+            if (nruns == KP_FIX_ADD_NODE_MAX_RUNS)
+                continue;
+            memset(&runs[k], 0, sizeof(runs[k]));
+            runs[k].node = n->name;
+            run_with(o, load, &runs[k]);
+            nruns++;
+        }
+        got = find_in(&runs[k], pr->pod);
+        if (got && (got->result == KP_RESULT_FITS ||
+                    got->result == KP_RESULT_PREEMPTS))
+            append_fix(rep, pr, &runs[k].snap, n->name, got);
+    }
+    for (k = 0; k < nruns; k++) {
+        kp_report_release(&runs[k].rep);
+        kp_whatif_release(&runs[k].whatif);
+        kp_snapshot_release(&runs[k].snap);
+    }
+}
