@@ -317,15 +317,6 @@ kp_pod_is_pending(const struct kp_pod *p, const char *scheduler_name)
                            : p->in_profile);
 }
 
-#define PUSH(arr, n, cap, item)                                          \
-    do {                                                                 \
-        if ((n) == (cap)) {                                              \
-            (cap) = (cap) ? (cap) * 2 : 64;                              \
-            (arr) = kp_xrealloc((arr), (cap) * sizeof(*(arr)));          \
-        }                                                                \
-        (arr)[(n)++] = (item);                                           \
-    } while (0)
-
 /* ---- editing the model (core/whatif/, before kp_snapshot_finish) ---- */
 
 void
@@ -500,7 +491,7 @@ add_system_class(struct kp_snapshot *s, const char *name, int32_t value)
     pc->name = kp_arena_intern(&s->arena, name);
     pc->value = value;
     kp_strmap_put(&s->pc_index, pc->name, pc);
-    PUSH(s->pcs, s->npcs, s->cappcs, pc);
+    KP_PUSH(s->pcs, s->npcs, s->cappcs, pc);
 }
 
 static const struct kp_priority_class *

@@ -29,15 +29,6 @@
 #define KP_MAX_JSON_NESTING 512
 
 
-#define PUSH(arr, n, cap, item)                                          \
-    do {                                                                 \
-        if ((n) == (cap)) {                                              \
-            (cap) = (cap) ? (cap) * 2 : 64;                              \
-            (arr) = kp_xrealloc((arr), (cap) * sizeof(*(arr)));          \
-        }                                                                \
-        (arr)[(n)++] = (item);                                           \
-    } while (0)
-
 /* "PodList" -> "podlist", as kubectl names kinds in messages. */
 static void
 lower_kind(const char *kind, char *buf, size_t n)
@@ -264,7 +255,7 @@ add_pod(struct kp_snapshot *s, const cJSON *obj, const char *source,
         return -1;
     if (r)
         return 0;
-    PUSH(s->pods, s->npods, s->cappods, p);
+    KP_PUSH(s->pods, s->npods, s->cappods, p);
     kp_snapshot_note_disruption(s, obj, p);
     return 0;
 }
@@ -284,7 +275,7 @@ add_node(struct kp_snapshot *s, const cJSON *obj, const char *source,
         return -1;
     if (r)
         return 0;
-    PUSH(s->nodes, s->nnodes, s->capnodes, n);
+    KP_PUSH(s->nodes, s->nnodes, s->capnodes, n);
     return 0;
 }
 
@@ -301,7 +292,7 @@ add_pdb(struct kp_snapshot *s, const cJSON *obj, const char *source,
         return -1;
     if (r)
         return 0;
-    PUSH(s->pdbs, s->npdbs, s->cappdbs, p);
+    KP_PUSH(s->pdbs, s->npdbs, s->cappdbs, p);
     return 0;
 }
 
@@ -319,7 +310,7 @@ add_namespace(struct kp_snapshot *s, const cJSON *obj, const char *source,
         return -1;
     if (r)
         return 0;
-    PUSH(s->namespaces, s->nnamespaces, s->capnamespaces, ns);
+    KP_PUSH(s->namespaces, s->nnamespaces, s->capnamespaces, ns);
     return 0;
 }
 
@@ -336,7 +327,7 @@ add_priority_class(struct kp_snapshot *s, const cJSON *obj,
         return -1;
     if (r)
         return 0;
-    PUSH(s->pcs, s->npcs, s->cappcs, pc);
+    KP_PUSH(s->pcs, s->npcs, s->cappcs, pc);
     return 0;
 }
 
@@ -355,7 +346,7 @@ add_pvc(struct kp_snapshot *s, const cJSON *obj, const char *source,
         return -1;
     if (r)
         return 0;
-    PUSH(s->pvcs, s->npvcs, s->cappvcs, p);
+    KP_PUSH(s->pvcs, s->npvcs, s->cappvcs, p);
     s->has_pvc_input = true;
     return 0;
 }
@@ -375,7 +366,7 @@ add_pv(struct kp_snapshot *s, const cJSON *obj, const char *source,
         return -1;
     if (r)
         return 0;
-    PUSH(s->pvs, s->npvs, s->cappvs, p);
+    KP_PUSH(s->pvs, s->npvs, s->cappvs, p);
     return 0;
 }
 
@@ -392,7 +383,7 @@ add_storage_class(struct kp_snapshot *s, const cJSON *obj,
         return -1;
     if (r)
         return 0;
-    PUSH(s->scs, s->nscs, s->capscs, sc);
+    KP_PUSH(s->scs, s->nscs, s->capscs, sc);
     return 0;
 }
 
@@ -409,7 +400,7 @@ add_csinode(struct kp_snapshot *s, const cJSON *obj, const char *source,
         return -1;
     if (r)
         return 0;
-    PUSH(s->csinodes, s->ncsinodes, s->capcsinodes, cn);
+    KP_PUSH(s->csinodes, s->ncsinodes, s->capcsinodes, cn);
     return 0;
 }
 
@@ -429,7 +420,7 @@ add_spread_source(struct kp_snapshot *s, const cJSON *obj,
     if (index_unique(&s->src_index, kp_arena_strdup(&s->arena, key), src,
                      err) < 0)
         return -1;
-    PUSH(s->srcs, s->nsrcs, s->capsrcs, src);
+    KP_PUSH(s->srcs, s->nsrcs, s->capsrcs, src);
     s->has_spread_input |= 1u << kind;
     return 0;
 }

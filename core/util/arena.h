@@ -34,6 +34,17 @@ struct kp_arena {
 void *kp_xmalloc(size_t n);
 void *kp_xcalloc(size_t n, size_t size);
 void *kp_xrealloc(void *p, size_t n);
+
+/* append item to the array arr of n items and cap slots, doubling it (64
+ * at first) when full; kp_xrealloc stops the program when memory is out */
+#define KP_PUSH(arr, n, cap, item)                                       \
+    do {                                                                 \
+        if ((n) == (cap)) {                                              \
+            (cap) = (cap) ? (cap) * 2 : 64;                              \
+            (arr) = kp_xrealloc((arr), (cap) * sizeof(*(arr)));          \
+        }                                                                \
+        (arr)[(n)++] = (item);                                           \
+    } while (0)
 char *kp_xstrdup(const char *s);
 
 void kp_arena_init(struct kp_arena *a);
