@@ -692,18 +692,6 @@ has_pdb(const struct kp_pod *q, int j)
     return false;
 }
 
-/* the bound pods of the cluster that PDB j covers */
-static size_t
-covered(const struct kp_cluster *cl, int j)
-{
-    size_t i, k, m = 0;
-
-    for (i = 0; i < cl->snap->nnodes; i++)
-        for (k = 0; k < cl->nodes[i].npods; k++)
-            m += has_pdb(cl->nodes[i].pods[k], j);
-    return m;
-}
-
 /* one PDB that candidate cand's victims exceed */
 static void
 block_one(const struct kp_cycle *c, const struct kp_candidate *cand, int j,
@@ -712,7 +700,7 @@ block_one(const struct kp_cycle *c, const struct kp_candidate *cand, int j,
     const struct kp_cluster *cl = c->cl;
     const struct kp_snapshot *snap = cl->snap;
     const struct kp_pdb *pdb = snap->pdbs[j];
-    size_t v, m = 0, cov = covered(cl, j), viol;
+    size_t v, m = 0, cov = cl->pdb_covered[j], viol;
 
     kp_buf_puts(js, nth ? ", {\"node\": " : "{\"node\": ");
     kp_buf_json_str(js, snap->nodes[cand->node]->name);

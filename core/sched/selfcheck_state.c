@@ -486,6 +486,30 @@ check_budgets(const struct kp_cluster *cl)
     }
 }
 
+/* the pods on the nodes each PDB selects, counted afresh */
+static void
+check_covered(const struct kp_cluster *cl)
+{
+    const struct kp_snapshot *snap = cl->snap;
+    uint32_t *want = kp_xcalloc(snap->npdbs + 1, sizeof(uint32_t));
+    size_t i, k, j;
+
+    for (i = 0; i < snap->nnodes; i++)
+        for (k = 0; k < cl->nodes[i].npods; k++) {
+            const struct kp_pod *p = cl->nodes[i].pods[k];
+
+            for (j = 0; j < snap->npdbs; j++)
+                want[j] += kp_pdb_matches(snap->pdbs[j], p);
+        }
+    for (j = 0; j < snap->npdbs; j++)
+        if (want[j] != cl->pdb_covered[j])
+            kp_selfcheck_fail("PDB %s/%s: covers %u pod(s) on the nodes, "
+                              "counted afresh %u", snap->pdbs[j]->ns,
+                              snap->pdbs[j]->name, cl->pdb_covered[j],
+                              want[j]);
+    free(want);
+}
+
 void
 kp_selfcheck_cluster(const struct kp_cluster *cl)
 {
@@ -531,4 +555,5 @@ kp_selfcheck_cluster(const struct kp_cluster *cl)
                               cl->nodes[node].node->name);
     }
     check_budgets(cl);
+    check_covered(cl);
 }

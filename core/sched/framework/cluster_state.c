@@ -153,6 +153,25 @@ kp_cluster_init_tables(struct kp_cluster *cl, const struct kp_snapshot *snap,
     kp_cluster_init_from(cl, snap, scheduler_name, tables, pool, NULL);
 }
 
+/* the PDBs of pods: d = 1 for the pods of ni, as they are added */
+static void
+cover_pod(struct kp_cluster *cl, const struct kp_pod *p, int d)
+{
+    size_t k;
+
+    for (k = 0; k < p->npdbs; k++)
+        cl->pdb_covered[p->pdbs[k]] += (uint32_t)d;
+}
+
+static void
+cover(struct kp_cluster *cl, const struct kp_node_info *ni, int d)
+{
+    size_t k;
+
+    for (k = 0; k < ni->npods; k++)
+        cover_pod(cl, ni->pods[k], d);
+}
+
 void
 kp_cluster_init_from(struct kp_cluster *cl, const struct kp_snapshot *snap,
                      const char *scheduler_name, bool tables,
@@ -192,6 +211,7 @@ kp_cluster_init_from(struct kp_cluster *cl, const struct kp_snapshot *snap,
     cl->removed = kp_xcalloc(snap->npods + 1, sizeof(bool));
     cl->pdb_allowed = kp_xcalloc(snap->npdbs + 1, sizeof(int32_t));
     cl->pdb_changed = kp_xcalloc(snap->npdbs + 1, sizeof(unsigned long));
+    cl->pdb_covered = kp_xcalloc(snap->npdbs + 1, sizeof(uint32_t));
     for (i = 0; i < snap->npdbs; i++)
         cl->pdb_allowed[i] = snap->pdbs[i]->disruptions_allowed;
     for (i = 0; i < snap->npods; i++) {
@@ -224,6 +244,12 @@ kp_cluster_init_from(struct kp_cluster *cl, const struct kp_snapshot *snap,
         for (i = 0; i < n; i++)
             fill_node(&fc, i, NULL);
     }
+    if (template_fits(cl, tmpl))
+        memcpy(cl->pdb_covered, tmpl->pdb_covered,
+               snap->npdbs * sizeof(uint32_t));
+    else
+        for (i = 0; i < n; i++)
+            cover(cl, &cl->nodes[i], 1);
     cl->vt = kp_xcalloc(n ? n : 1, sizeof(*cl->vt));
     /* not built (simulate.c, one pod alone): built once its pods change */
     cl->tables_lazy = !tables;
@@ -291,6 +317,7 @@ kp_cluster_release(struct kp_cluster *cl)
     free(cl->removed);
     free(cl->pdb_allowed);
     free(cl->pdb_changed);
+    free(cl->pdb_covered);
     memset(cl, 0, sizeof(*cl));
 }
 
@@ -376,6 +403,7 @@ kp_cluster_place(struct kp_cluster *cl, const struct kp_pod *p, int node)
 {
     kp_cluster_clear_nomination(cl, p);
     kp_node_info_add(&cl->nodes[node], p);
+    cover_pod(cl, p, 1);
     rebuild_table(cl, node);
     cl->placed_node_of[p->index] = node;
 }
@@ -392,6 +420,7 @@ kp_cluster_remove(struct kp_cluster *cl, const struct kp_pod *p)
     }
     if (node >= 0) {
         kp_node_info_remove(&cl->nodes[node], p);
+        cover_pod(cl, p, -1);
         rebuild_table(cl, node);
     }
     cl->removed[p->index] = true;

@@ -155,6 +155,12 @@ struct kp_cluster {
     int32_t *pdb_allowed;                   /* disruptionsAllowed, by PDB */
     /* by PDB: pdb_clock when its pdb_allowed last changed (0: never) */
     unsigned long *pdb_changed, pdb_clock;
+    /*
+     * by PDB: the pods on the nodes that it selects (kp_pod.pdbs), kept
+     * by kp_cluster_place and kp_cluster_remove; the diagnosis's
+     * pdbBlocks[].coveredPods (the self-check counts it afresh)
+     */
+    uint32_t *pdb_covered;
     const char *scheduler_name;
     /*
      * nodes[i].used and .alloc side by side, each node's pair from a
