@@ -692,7 +692,10 @@ has_pdb(const struct kp_pod *q, int j)
     return false;
 }
 
-/* one PDB that candidate cand's victims exceed */
+/*
+ * one PDB that candidate cand's victims exceed, the nth found: in JSON
+ * the first LIST_JSON, in words the first LIST_TEXT (then only counted)
+ */
 static void
 block_one(const struct kp_cycle *c, const struct kp_candidate *cand, int j,
           size_t under, size_t nth, struct kp_buf *js, struct kp_buf *tx)
@@ -701,7 +704,12 @@ block_one(const struct kp_cycle *c, const struct kp_candidate *cand, int j,
     const struct kp_snapshot *snap = cl->snap;
     const struct kp_pdb *pdb = snap->pdbs[j];
     size_t v, m = 0, cov = cl->pdb_covered[j], viol;
+    bool words = nth < LIST_TEXT;
 
+    if (nth >= LIST_JSON)
+        return;
+    viol = under - (size_t)(cl->pdb_allowed[j] > 0 ? cl->pdb_allowed[j]
+                                                    : 0);
     kp_buf_puts(js, nth ? ", {\"node\": " : "{\"node\": ");
     kp_buf_json_str(js, snap->nodes[cand->node]->name);
     kp_buf_puts(js, ", \"podDisruptionBudget\": ");
@@ -709,8 +717,10 @@ block_one(const struct kp_cycle *c, const struct kp_candidate *cand, int j,
                                         NULL));
     kp_buf_printf(js, ", \"disruptionsAllowed\": %d, \"coveredPods\": %zu, "
                   "\"victims\": [", (int)cl->pdb_allowed[j], cov);
-    kp_buf_printf(tx, "\n  candidate %s: %zu victim(s) under PDB %s/%s (",
-                  snap->nodes[cand->node]->name, under, pdb->ns, pdb->name);
+    if (words)
+        kp_buf_printf(tx, "\n  candidate %s: %zu victim(s) under PDB %s/%s (",
+                      snap->nodes[cand->node]->name, under, pdb->ns,
+                      pdb->name);
     for (v = 0; v < cand->nvictims; v++) {
         const struct kp_pod *q = cand->victims[v];
 
@@ -718,14 +728,15 @@ block_one(const struct kp_cycle *c, const struct kp_candidate *cand, int j,
             continue;
         kp_buf_puts(js, m ? ", " : "");
         kp_buf_json_str(js, q->name);
-        kp_buf_printf(tx, "%s%s", m++ ? ", " : "", q->name);
+        if (words)
+            kp_buf_printf(tx, "%s%s", m ? ", " : "", q->name);
+        m++;
     }
-    viol = under - (size_t)(cl->pdb_allowed[j] > 0 ? cl->pdb_allowed[j]
-                                                    : 0);
     kp_buf_printf(js, "], \"violations\": %zu}", viol);
-    kp_buf_printf(tx, "), which allows %d disruption(s) and covers %zu "
-                  "pod(s): %zu violation(s)", (int)cl->pdb_allowed[j], cov,
-                  viol);
+    if (words)
+        kp_buf_printf(tx, "), which allows %d disruption(s) and covers %zu "
+                      "pod(s): %zu violation(s)", (int)cl->pdb_allowed[j],
+                      cov, viol);
 }
 
 size_t
@@ -765,6 +776,9 @@ kp_diag_pdb_blocks(const struct kp_cycle *c, const struct kp_pod_report *pr,
         }
     }
     if (nth)
-        kp_buf_puts(js, "]");
+        kp_buf_printf(js, "], \"pdbBlockCount\": %zu", nth);
+    if (nth > LIST_TEXT)
+        kp_buf_printf(tx, "\n  %zu more candidate PDB(s) exceeded",
+                      nth - LIST_TEXT);
     return nth;
 }

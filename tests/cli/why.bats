@@ -179,7 +179,7 @@ diag() { "$KP" -f "$CLUSTER" --add "$PODS" -o json "$@" 2>/dev/null; }
     assert_equal "$(jq -c '.pods[0].diagnosis.filters[0] | [.mostFree, .mostFreeNode, .totalFree, .fragmented]' <<<"$output")" \
         '["800m","node-b","1600m",true]'
     assert_equal "$(jq -c '.pods[0].diagnosis.preemption' <<<"$output")" \
-        '{"eligible":true,"potentialNodes":3,"candidates":1,"notTried":1,"noLowerPriorityPods":2,"stillDoesNotFit":0,"notEvaluated":0,"pdbBlocks":[{"node":"node-c","podDisruptionBudget":"batch/etl-pdb","disruptionsAllowed":0,"coveredPods":1,"victims":["etl-worker-2"],"violations":1}]}'
+        '{"eligible":true,"potentialNodes":3,"candidates":1,"notTried":1,"noLowerPriorityPods":2,"stillDoesNotFit":0,"notEvaluated":0,"pdbBlocks":[{"node":"node-c","podDisruptionBudget":"batch/etl-pdb","disruptionsAllowed":0,"coveredPods":1,"victims":["etl-worker-2"],"violations":1}],"pdbBlockCount":1}'
 }
 
 @test "diagnosis: a nodeSelector no node matches names the values the nodes have" {

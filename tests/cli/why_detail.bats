@@ -106,3 +106,26 @@ detail() { "$KP" -f "$CLUSTER" -f "$BOUND" --add "$DETAIL" "$@" 2>/dev/null; }
     run "$KP" -f "$BATS_TEST_TMPDIR/loose.json" -o json prod/checkout-0
     assert_equal "$(jq -c '.pods[0].diagnosis.preemption | has("pdbBlocks")' <<<"$output")" false
 }
+
+@test "preemption: pdbBlocks is capped at 20 in JSON and 5 in words, with its count" {
+    need jq
+    # 25 one-CPU nodes, each full with a pod of one PDB that allows no
+    # disruption: each candidate node's victim exceeds it
+    local f="$BATS_TEST_TMPDIR/blocks.json" i items=""
+    for i in $(seq 1 25); do
+        items="$items{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n$i\",\"labels\":{\"kubernetes.io/hostname\":\"n$i\"}},\"status\":{\"allocatable\":{\"cpu\":\"1\",\"memory\":\"1Gi\",\"pods\":\"10\"}}},"
+        items="$items{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"v$i\",\"namespace\":\"a\",\"uid\":\"u$i\",\"labels\":{\"app\":\"v\"}},\"spec\":{\"nodeName\":\"n$i\",\"priority\":0,\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"1\"}}}]},\"status\":{\"phase\":\"Running\",\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}},"
+    done
+    items="$items{\"apiVersion\":\"policy/v1\",\"kind\":\"PodDisruptionBudget\",\"metadata\":{\"name\":\"v\",\"namespace\":\"a\"},\"spec\":{\"minAvailable\":25,\"selector\":{\"matchLabels\":{\"app\":\"v\"}}},\"status\":{\"disruptionsAllowed\":0,\"currentHealthy\":25,\"desiredHealthy\":25,\"expectedPods\":25}},"
+    items="$items{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"big\",\"namespace\":\"a\",\"uid\":\"ub\"},\"spec\":{\"priority\":1000,\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"1\"}}}]},\"status\":{\"phase\":\"Pending\"}}"
+    printf '{"apiVersion":"v1","kind":"List","items":[%s]}\n' "$items" >"$f"
+    run "$KP" -f "$f" -o json a/big
+    assert_success
+    assert_equal "$(jq -c '.pods[0].result' <<<"$output")" '"Preempts"'
+    assert_equal "$(jq -c '.pods[0].diagnosis.preemption | [(.pdbBlocks | length), .pdbBlockCount, .candidates]' <<<"$output")" \
+        '[20,25,25]'
+    run "$KP" -f "$f" -o describe a/big
+    assert_success
+    assert_equal "$(grep -c '^  candidate n[0-9]*: 1 victim(s) under PDB a/v' <<<"$output")" 5
+    assert_line '  20 more candidate PDB(s) exceeded'
+}
