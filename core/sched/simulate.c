@@ -850,7 +850,14 @@ kp_analyze_at_turn(const struct kp_snapshot *snap, const struct kp_options *o,
     pr->pod = p;
     pr->queue_position = (int)k + 1;
     pr->reported = true;
-    kp_cluster_init(&cl, snap, o->scheduler_name);
+    /*
+     * One pod analysed: no victim table up front, none rebuilt for the
+     * decisions replayed (KP_NO_LAZY_TABLES=1: all of them); the bound
+     * pods' NodeInfos copied from the fixes' template when there is one
+     */
+    kp_cluster_init_from(&cl, snap, o->scheduler_name,
+                         kp_shortcut_off("KP_NO_LAZY_TABLES"), NULL,
+                         o->node_template);
     kp_arena_init(&scratch);
     /* the decisions of the pods before it, as run_one applied them */
     for (i = 0; i < k; i++)

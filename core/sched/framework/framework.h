@@ -170,7 +170,7 @@ struct kp_cluster {
     int64_t *res_block;
     /* per node, rebuilt whenever its pods change (kp_victim_table) */
     struct kp_victim_table **vt;
-    /* kp_cluster_init_tables without tables: vt[i] NULL until a change */
+    /* kp_cluster_init_tables without tables: vt[i] NULL, kept so on changes */
     bool tables_lazy;
     /* what the run keeps for later pods (struct kp_caches) */
     struct kp_caches *caches;

@@ -139,6 +139,11 @@ rebuild_table(struct kp_cluster *cl, int node)
     struct kp_victim_table *vt;
 
     free_table(cl->vt[node]);
+    /* a cluster without tables (tables_lazy) stays without */
+    if (cl->tables_lazy) {
+        cl->vt[node] = NULL;
+        return;
+    }
     vt = build_table(NULL, cl->snap, &cl->nodes[node], cl->nres);
     vt->ngrp = kp_term_groups(cl, &cl->nodes[node], false, &vt->grp_id,
                               &vt->grp_mult);
