@@ -48,6 +48,7 @@
 #include "diagnosis_detail.h"
 #include "plugins.h"
 #include "podinfo.h"
+#include "selcount.h"
 #include "spread.h"
 #include "strmap.h"
 #include "volume.h"
@@ -313,7 +314,7 @@ terms_detail(const struct kp_cycle *c, const struct kp_affinity_term *terms,
     const struct kp_snapshot *snap = cl->snap;
     const struct kp_pod *p = c->pod;
     const unsigned char **sel;
-    size_t k, i, j, usable = kp_affinity_terms_usable(terms, nterms);
+    size_t k, i, usable = kp_affinity_terms_usable(terms, nterms);
 
     sel = kp_affinity_terms_merge_namespaces(c->scratch, snap, terms,
                                              usable);
@@ -324,18 +325,27 @@ terms_detail(const struct kp_cycle *c, const struct kp_affinity_term *terms,
         struct domains d;
         int64_t m = 0;
 
+        /*
+         * the pods of each node the term matches, as InterPodAffinity's
+         * PreFilter counts them: through the run's per-node counts
+         * (selcount.h) and the label column of the topology key
+         */
+        struct kp_selcount_entry *e =
+            kp_selcount_term(cl, t, sel ? sel[k] : NULL, p->ns);
+        const char *const *col = kp_cluster_label_column(cl, t->topology_key);
+
         domains_init(&d);
         for (i = 0; i < snap->nnodes; i++) {
             const struct kp_node_info *ni = &cl->nodes[i];
-            const char *v = kp_labels_get(&ni->node->labels, t->topology_key);
+            int64_t cnt = ni->npods ? kp_selcount_node(e, ni) : 0;
+            const char *v;
 
-            for (j = 0; j < ni->npods; j++) {
-                if (!kp_incoming_term_matches(t, sel ? sel[k] : NULL, p->ns,
-                                              ni->pods[j]))
-                    continue;
-                m++;
-                domains_add(&d, v ? v : "<no key>", 1);
-            }
+            if (cnt == 0)
+                continue;
+            v = col ? col[i] : kp_labels_get(&ni->node->labels,
+                                             t->topology_key);
+            m += cnt;
+            domains_add(&d, v ? v : "<no key>", cnt);
         }
         kp_buf_printf(js, "%s{\"term\": %zu, \"topologyKey\": ",
                       k ? ", " : "", k);

@@ -97,11 +97,38 @@ limit() {
             KP_NO_TOLERATION_INDEX=1 KP_NO_PORT_HASH=1 \
                 KP_NO_SPARSE_RESOURCES=1 KP_NO_LAZY_TABLES=1 \
                 KP_NO_PDB_INDEX=1 KP_NO_NOMINATED_COPY=1 \
-                KP_NO_NODE_TEMPLATE=1 \
+                KP_NO_NODE_TEMPLATE=1 KP_NO_SELCOUNT=1 KP_NO_VICTIM_MEMO=1 \
                 "$KP" -f "$f" -o json \
                 --explain-nodes --mode "$mode" > "$BATS_TEST_TMPDIR/without"
             cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
                 fail "$(basename "$f") --mode $mode differs"
+        done
+    done
+}
+
+@test "kept across pods (issue 31): KP_NO_SELCOUNT=1 and KP_NO_VICTIM_MEMO=1 give the same reports" {
+    # selcount.h: matching-pod counts per node and selector, kept while
+    # the node's pods do not change (spread, InterPodAffinity, and the
+    # diagnosis's affinity terms); victim_memo.h: SelectVictimsOnNode's
+    # answers kept per node and pod signature
+    local shape f mode sw t
+    for shape in default affinity fits nominated pdb; do
+        bench_cluster "$BATS_TEST_TMPDIR/$shape.json" 60 1500 90 30 \
+            --shape "$shape"
+    done
+    for f in "$BATS_TEST_TMPDIR"/*.json; do
+        for mode in queue independent; do
+            for t in 1 2; do
+                KUBECTL_PREEMPT_PARALLELISM=$t "$KP" -f "$f" -o json \
+                    --mode "$mode" > "$BATS_TEST_TMPDIR/with"
+                for sw in KP_NO_SELCOUNT KP_NO_VICTIM_MEMO; do
+                    env "$sw=1" KUBECTL_PREEMPT_PARALLELISM=$t "$KP" -f "$f" \
+                        -o json --mode "$mode" > "$BATS_TEST_TMPDIR/without"
+                    cmp "$BATS_TEST_TMPDIR/with" \
+                        "$BATS_TEST_TMPDIR/without" ||
+                        fail "$(basename "$f") --mode $mode, $t thread(s): differs with $sw"
+                done
+            done
         done
     done
 }

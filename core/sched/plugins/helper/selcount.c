@@ -2,6 +2,8 @@
  * selcount.c - see selcount.h.
  */
 #include "selcount.h"
+
+#include "shortcut.h"
 #include "hash.h"
 #include "podinfo.h"
 #include "selfcheck.h"
@@ -33,6 +35,8 @@ struct kp_selcount_entry {
     /* per node: count, and its NodeInfo's gen + 1 (0: not counted) */
     int64_t *count;
     unsigned long *stamp;
+    /* KP_NO_SELCOUNT=1: nothing remembered, every count and match afresh */
+    bool off;
 };
 
 struct term_slot {
@@ -245,6 +249,7 @@ kp_selcount_spread(const struct kp_cluster *cl, const struct kp_selector *sel,
     put_str(&kb, ns);
     e = lookup(cl, &kb, &fresh);
     free(kb.p);
+    e->off = kp_shortcut_off("KP_NO_SELCOUNT");
     if (fresh) {
         e->kind = SC_SPREAD;
         copy_selector(&entries_of(cl)->arena, &e->sel, sel);
@@ -279,6 +284,7 @@ kp_selcount_term(const struct kp_cluster *cl, const struct kp_affinity_term *t,
     put_str(&kb, owner_ns);
     e = lookup(cl, &kb, &fresh);
     free(kb.p);
+    e->off = kp_shortcut_off("KP_NO_SELCOUNT");
     if (fresh) {
         e->kind = SC_TERM;
         memset(&e->sel, 0, sizeof(e->sel));
@@ -313,7 +319,7 @@ kp_selcount_term_matches(struct kp_selcount_entry *e, unsigned long made,
     size_t i = (size_t)q->index;
     unsigned char m;
 
-    if (e->made != made || e->kind != SC_TERM || q->index < 0 ||
+    if (e->off || e->made != made || e->kind != SC_TERM || q->index < 0 ||
         i >= e->npm || i >= e->cl->snap->npods || e->cl->snap->pods[i] != q)
         return kp_incoming_term_matches(t, nssel, owner_ns, q);
     /* threads may race to fill it in: they find the same */
@@ -388,7 +394,7 @@ kp_selcount_node(struct kp_selcount_entry *e, const struct kp_node_info *ni)
     size_t idx = (size_t)ni->index;
     unsigned long want = ni->gen + 1;
 
-    if (ni->index < 0 || idx >= e->cl->snap->nnodes ||
+    if (e->off || ni->index < 0 || idx >= e->cl->snap->nnodes ||
         ni != &e->cl->nodes[idx])
         return kp_selcount_recount(e, ni);
     if (e->stamp[idx] != want || want == 0) {
