@@ -142,6 +142,14 @@ check_states(const struct kp_cycle *c, const struct kp_node_info *ni)
     sh.caches = &sh_caches;
     full.caches = &full_caches;
     /*
+     * sh's NodeInfos are the cluster's: its pods by label may be read,
+     * from the cluster's index; full's node ni is not, so no node_of
+     * (selcount.c then counts node by node)
+     */
+    sh_caches.index_home = cl->caches->index_home ? cl->caches->index_home :
+                           cl->caches;
+    full.node_of = NULL;
+    /*
      * and not a thread's own cache of independent mode either: its
      * entries are found by cluster address, and sh and full are made at
      * the same address check after check, over different nodes
@@ -510,6 +518,28 @@ check_covered(const struct kp_cluster *cl)
     free(want);
 }
 
+/* kp_cluster.node_of against the NodeInfos' pods (label_index.h) */
+static void
+check_node_of(const struct kp_cluster *cl)
+{
+    const struct kp_snapshot *snap = cl->snap;
+    int *want = malloc((snap->npods + 1) * sizeof(*want));
+    size_t i, j;
+
+    for (i = 0; i < snap->npods; i++)
+        want[i] = -1;
+    for (i = 0; i < snap->nnodes; i++)
+        for (j = 0; j < cl->nodes[i].npods; j++)
+            want[cl->nodes[i].pods[j]->index] = (int)i;
+    for (i = 0; i < snap->npods; i++)
+        if (want[i] != cl->node_of[i])
+            kp_selfcheck_fail("pod %s/%s: on node %d by the cluster's "
+                              "node_of, %d by the NodeInfos",
+                              snap->pods[i]->ns, snap->pods[i]->name,
+                              cl->node_of[i], want[i]);
+    free(want);
+}
+
 void
 kp_selfcheck_cluster(const struct kp_cluster *cl)
 {
@@ -556,4 +586,5 @@ kp_selfcheck_cluster(const struct kp_cluster *cl)
     }
     check_budgets(cl);
     check_covered(cl);
+    check_node_of(cl);
 }

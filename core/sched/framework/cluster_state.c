@@ -172,6 +172,18 @@ cover(struct kp_cluster *cl, const struct kp_node_info *ni, int d)
         cover_pod(cl, ni->pods[k], d);
 }
 
+/* kp_cluster.node_of of ni's pods */
+static void
+node_of_set(struct kp_cluster *cl, const struct kp_node_info *ni, int node)
+{
+    size_t k;
+
+    for (k = 0; k < ni->npods; k++)
+        if (ni->pods[k]->index >= 0 &&
+            (size_t)ni->pods[k]->index < cl->snap->npods)
+            cl->node_of[ni->pods[k]->index] = node;
+}
+
 void
 kp_cluster_init_from(struct kp_cluster *cl, const struct kp_snapshot *snap,
                      const char *scheduler_name, bool tables,
@@ -209,6 +221,7 @@ kp_cluster_init_from(struct kp_cluster *cl, const struct kp_snapshot *snap,
         kp_xcalloc(1, sizeof(*cl->caches->static_answers));
     cl->placed_node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
     cl->removed = kp_xcalloc(snap->npods + 1, sizeof(bool));
+    cl->node_of = kp_xmalloc((snap->npods + 1) * sizeof(int));
     cl->pdb_allowed = kp_xcalloc(snap->npdbs + 1, sizeof(int32_t));
     cl->pdb_changed = kp_xcalloc(snap->npdbs + 1, sizeof(unsigned long));
     cl->pdb_covered = kp_xcalloc(snap->npdbs + 1, sizeof(uint32_t));
@@ -217,6 +230,7 @@ kp_cluster_init_from(struct kp_cluster *cl, const struct kp_snapshot *snap,
     for (i = 0; i < snap->npods; i++) {
         cl->nominated_node_of[i] = -1;
         cl->placed_node_of[i] = -1;
+        cl->node_of[i] = -1;
     }
     /*
      * node-major, used then alloc, each node's pair from a 64-byte line
@@ -250,6 +264,12 @@ kp_cluster_init_from(struct kp_cluster *cl, const struct kp_snapshot *snap,
     else
         for (i = 0; i < n; i++)
             cover(cl, &cl->nodes[i], 1);
+    for (i = 0; i < n; i++)
+        node_of_set(cl, &cl->nodes[i], (int)i);
+    /* the same snapshot: its pods by label as the template has them */
+    if (template_fits(cl, tmpl))
+        cl->caches->index_home = tmpl->caches->index_home ?
+                                 tmpl->caches->index_home : tmpl->caches;
     cl->vt = kp_xcalloc(n ? n : 1, sizeof(*cl->vt));
     /* not built (simulate.c, one pod alone): built once its pods change */
     cl->tables_lazy = !tables;
@@ -314,6 +334,7 @@ kp_cluster_release(struct kp_cluster *cl)
     free(cl->caches->static_answers);
     free(cl->caches);
     free(cl->placed_node_of);
+    free(cl->node_of);
     free(cl->removed);
     free(cl->pdb_allowed);
     free(cl->pdb_changed);
@@ -406,6 +427,7 @@ kp_cluster_place(struct kp_cluster *cl, const struct kp_pod *p, int node)
     cover_pod(cl, p, 1);
     rebuild_table(cl, node);
     cl->placed_node_of[p->index] = node;
+    cl->node_of[p->index] = node;
 }
 
 void
@@ -424,4 +446,5 @@ kp_cluster_remove(struct kp_cluster *cl, const struct kp_pod *p)
         rebuild_table(cl, node);
     }
     cl->removed[p->index] = true;
+    cl->node_of[p->index] = -1;
 }

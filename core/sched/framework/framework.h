@@ -151,6 +151,13 @@ struct kp_cluster {
     /* per node: changed with its nominated pods (from nominated_clock) */
     unsigned long *nominated_gen, nominated_clock;
     int *placed_node_of;                    /* by pod index; -1 none */
+    /*
+     * by pod index: the node whose NodeInfo holds the pod now, -1 none
+     * (the initial fill, kp_cluster_place, kp_cluster_remove; the
+     * self-check compares it with the NodeInfos' pods); NULL in a copy
+     * whose NodeInfos differ from it (the self-check's)
+     */
+    int *node_of;
     bool *removed;                          /* by pod index */
     int32_t *pdb_allowed;                   /* disruptionsAllowed, by PDB */
     /* by PDB: pdb_clock when its pdb_allowed last changed (0: never) */
@@ -202,6 +209,10 @@ struct kp_caches {
     struct kp_victim_memo *victim_memo;
     /* the nodes' images by name (ImageLocality, score.h), or NULL */
     struct kp_image_index *images;
+    /* the snapshot's pods by label (label_index.h), or NULL: none yet */
+    struct kp_label_index *label_index;
+    /* where label_index is kept when not here (a template's), or NULL */
+    struct kp_caches *index_home;
     /* kp_cluster_label_column's columns (label_columns.c) */
     size_t ncolumns;
     char *column_key[KP_MAX_COLUMNS];

@@ -7,6 +7,7 @@
  * cluster_state.c) and score.c (issue 28).
  */
 #include "framework.h"
+#include "label_index.h"
 #include "plugins.h"
 #include "score.h"
 #include "selcount.h"
@@ -64,6 +65,10 @@ kp_cluster_free_caches(struct kp_cluster *cl)
     kp_selcount_free(cc->selcount);
     kp_victim_memo_free(cc->victim_memo);
     kp_image_index_free(cc->images, cl->snap ? cl->snap->nnodes : 0);
+    if (!cc->index_home)
+        kp_label_index_free(cc->label_index);
+    cc->label_index = NULL;
+    cc->index_home = NULL;
     for (i = 0; i < cc->ncolumns; i++) {
         free(cc->column[i]);
         free(cc->column_key[i]);

@@ -3,6 +3,7 @@
  */
 #include "selcount.h"
 
+#include "label_index.h"
 #include "shortcut.h"
 #include "hash.h"
 #include "podinfo.h"
@@ -236,6 +237,72 @@ lookup(const struct kp_cluster *cl, struct keybuf *kb, bool *fresh)
     return e;
 }
 
+/*
+ * Whether e, counted by kp_selcount_recount, counts pod q: the same
+ * predicate, pod by pod (what recount passes over on the victim table's
+ * namespaces it would also refuse here).
+ */
+static bool
+entry_counts(const struct kp_selcount_entry *e, const struct kp_pod *q)
+{
+    if (e->kind == SC_SPREAD)
+        return !q->deleting && (q->ns == e->ns || strcmp(q->ns, e->ns) == 0) &&
+               kp_selector_matches(&e->sel, &q->labels);
+    return kp_incoming_term_matches(e->term, e->nssel, e->owner_ns, q);
+}
+
+/*
+ * A fresh entry's count on every node of the cluster at once, from the
+ * pods carrying the labels its narrowest requirement needs
+ * (label_index.h), each added to the count of the node it is on now
+ * (kp_cluster.node_of), every node then stamped as kp_selcount_node
+ * would: the same counts as kp_selcount_recount node by node, reading
+ * only the pods the selector can match.  Nothing done (the nodes counted
+ * one by one as asked) for a selector without such a requirement, a
+ * cluster without node_of (the self-check's copy), or
+ * KP_NO_LABEL_INDEX=1.
+ */
+static void
+fill_from_index(struct kp_selcount_entry *e)
+{
+    const struct kp_cluster *cl = e->cl;
+    const struct kp_selector *sel =
+        e->kind == SC_SPREAD ? &e->sel : &e->term->selector;
+    const struct kp_label_index *ix;
+    const struct kp_requirement *r;
+    size_t i, j, k, n, total, nv;
+
+    if (e->off || !cl->node_of || kp_shortcut_off("KP_NO_LABEL_INDEX"))
+        return;
+    /* an empty selector counts nothing (spread) or every pod: no list */
+    if (sel->is_null || sel->invalid || sel->nreq == 0)
+        return;
+    ix = kp_label_index_get(cl);
+    r = kp_label_index_narrowest(ix, sel, &total);
+    if (!r)
+        return;
+    memset(e->count, 0, cl->snap->nnodes * sizeof(*e->count));
+    nv = r->op == KP_OP_EXISTS ? 1 : r->nvalues;
+    for (j = 0; j < nv; j++) {
+        const uint32_t *pods;
+
+        if (r->op == KP_OP_EXISTS)
+            pods = kp_label_index_pods(ix, r->key, NULL, &n);
+        else if (kp_label_index_value_repeats(r, j))
+            continue;
+        else
+            pods = kp_label_index_pods(ix, r->key, r->values[j], &n);
+        for (k = 0; k < n; k++) {
+            int node = cl->node_of[pods[k]];
+
+            if (node >= 0 && entry_counts(e, cl->snap->pods[pods[k]]))
+                e->count[node]++;
+        }
+    }
+    for (i = 0; i < cl->snap->nnodes; i++)
+        e->stamp[i] = cl->nodes[i].gen + 1;
+}
+
 struct kp_selcount_entry *
 kp_selcount_spread(const struct kp_cluster *cl, const struct kp_selector *sel,
                    const char *ns)
@@ -257,6 +324,7 @@ kp_selcount_spread(const struct kp_cluster *cl, const struct kp_selector *sel,
         e->term = NULL;
         e->nssel = NULL;
         e->owner_ns = NULL;
+        fill_from_index(e);
     }
     return e;
 }
@@ -300,6 +368,7 @@ kp_selcount_term(const struct kp_cluster *cl, const struct kp_affinity_term *t,
         }
         for (i = 0; i < e->npm; i++)
             atomic_init(&e->pm[i], 0);
+        fill_from_index(e);
     }
     return e;
 }
