@@ -26,13 +26,18 @@ struct kp_label_index {
 
 static pthread_mutex_t index_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* hk: the key's own hash (key_hash) */
 static uint64_t
-slot_hash(const char *key, const char *value)
+slot_hash_from(uint64_t hk, const char *value)
 {
-    uint64_t h = kp_hash_byte(kp_hash_str(KP_HASH_SEED, key), 0);
+    return value ? kp_hash_str(kp_hash_byte(hk, 'v'), value) :
+                   kp_hash_byte(hk, 'k');
+}
 
-    return value ? kp_hash_str(kp_hash_byte(h, 'v'), value) :
-                   kp_hash_byte(h, 'k');
+static uint64_t
+key_hash(const char *key)
+{
+    return kp_hash_byte(kp_hash_str(KP_HASH_SEED, key), 0);
 }
 
 static bool
@@ -48,11 +53,14 @@ slot_is(const struct ix_slot *s, uint64_t h, const char *key,
     return s->value == value || strcmp(s->value, value) == 0;
 }
 
-/* the slot of (key, value): found, or the free one where it would go */
+/*
+ * the slot of (key, value), h its hash: found, or the free one where it
+ * would go
+ */
 static struct ix_slot *
-find(const struct kp_label_index *ix, const char *key, const char *value)
+find(const struct kp_label_index *ix, uint64_t h, const char *key,
+     const char *value)
 {
-    uint64_t h = slot_hash(key, value);
     size_t j;
 
     for (j = h & (ix->cap - 1); ix->slots[j].key; j = (j + 1) & (ix->cap - 1))
@@ -89,15 +97,19 @@ add_pods(struct kp_label_index *ix, const struct kp_snapshot *snap, int pass)
         const struct kp_labels *l = &snap->pods[i]->labels;
 
         for (j = 0; j < l->n; j++) {
+            uint64_t hk;
+
             if (!first_of_key(l, j))
                 continue;
+            hk = key_hash(l->items[j].key);
             for (v = 0; v < 2; v++) {
                 const char *value = v ? l->items[j].value : NULL;
-                struct ix_slot *s = find(ix, l->items[j].key, value);
+                uint64_t h = slot_hash_from(hk, value);
+                struct ix_slot *s = find(ix, h, l->items[j].key, value);
 
                 if (pass == 0) {
                     if (!s->key) {
-                        s->hash = slot_hash(l->items[j].key, value);
+                        s->hash = h;
                         s->key = l->items[j].key;
                         s->value = value;
                     }
@@ -153,7 +165,8 @@ const uint32_t *
 kp_label_index_pods(const struct kp_label_index *ix, const char *key,
                     const char *value, size_t *n)
 {
-    const struct ix_slot *s = find(ix, key, value);
+    const struct ix_slot *s = find(ix, slot_hash_from(key_hash(key), value),
+                                   key, value);
 
     *n = s->key ? s->n : 0;
     return s->key ? &ix->pods[s->start] : NULL;
