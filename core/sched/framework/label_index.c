@@ -10,20 +10,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* one (key, value) or, value NULL, one key; its pods are pods[start..] */
+/* one (key, value) or, value NULL, one key; its n pods in pods[] */
 struct ix_slot {
     uint64_t hash;
     const char *key;            /* NULL: a free slot */
     const char *value;
-    uint32_t start, n;
+    uint32_t *pods;             /* in its key's block */
+    uint32_t n, filled;
 };
 
+/*
+ * A key is indexed (its slot, value NULL, present) the first time a
+ * selector asks for it: one pass over the snapshot's pods reading that
+ * key alone (kp_labels_get), its lists in one block of their own, never
+ * moved, so a list handed out stays valid while other keys are added.
+ */
 struct kp_label_index {
+    const struct kp_snapshot *snap;
     struct ix_slot *slots;
-    size_t cap;                 /* a power of two */
-    uint32_t *pods;
+    size_t cap, used;           /* cap a power of two */
+    void **blocks;              /* what it owns: lists, copies of keys */
+    size_t nblocks, capblocks;
 };
 
+/* kp_label_index_get and the keys indexed on first use */
 static pthread_mutex_t index_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* hk: the key's own hash (key_hash) */
@@ -69,107 +79,160 @@ find(const struct kp_label_index *ix, uint64_t h, const char *key,
     return &ix->slots[j];
 }
 
-/*
- * Whether label i of l is the one kp_labels_get finds for its key (the
- * first of that key): a pod is listed once per key.
- */
-static bool
-first_of_key(const struct kp_labels *l, size_t i)
+static void
+grow(struct kp_label_index *ix)
 {
-    size_t k;
+    size_t cap = ix->cap * 2, i, j;
+    struct ix_slot *s = kp_xcalloc(cap, sizeof(*s));
 
-    for (k = 0; k < i; k++)
-        if (strcmp(l->items[k].key, l->items[i].key) == 0)
-            return false;
-    return true;
+    for (i = 0; i < ix->cap; i++) {
+        if (!ix->slots[i].key)
+            continue;
+        for (j = ix->slots[i].hash & (cap - 1); s[j].key; j = (j + 1) &
+             (cap - 1))
+            ;
+        s[j] = ix->slots[i];
+    }
+    free(ix->slots);
+    ix->slots = s;
+    ix->cap = cap;
+}
+
+/* (key, value)'s slot, made (no pods yet) when there is none */
+static struct ix_slot *
+slot_of(struct kp_label_index *ix, uint64_t hk, const char *key,
+        const char *value)
+{
+    uint64_t h = slot_hash_from(hk, value);
+    struct ix_slot *s;
+
+    if ((ix->used + 1) * 2 > ix->cap)
+        grow(ix);
+    s = find(ix, h, key, value);
+    if (!s->key) {
+        s->hash = h;
+        s->key = key;
+        s->value = value;
+        ix->used++;
+    }
+    return s;
+}
+
+/* p is freed with the index */
+static void
+own(struct kp_label_index *ix, void *p)
+{
+    if (ix->nblocks == ix->capblocks) {
+        ix->capblocks = ix->capblocks ? ix->capblocks * 2 : 16;
+        ix->blocks = kp_xrealloc(ix->blocks,
+                                 ix->capblocks * sizeof(*ix->blocks));
+    }
+    ix->blocks[ix->nblocks++] = p;
 }
 
 /*
- * pass 0 counts each slot's pods (making the slots), pass 1 lists them:
- * pods in snapshot order, so each list ascends
+ * Index key: every pod's value of it (the one kp_labels_get finds, so a
+ * pod is listed once per key), the pods in snapshot order, so each list
+ * ascends.  The slots keep the key and values of the pods' labels (the
+ * snapshot's, which outlive the cluster).
  */
 static void
-add_pods(struct kp_label_index *ix, const struct kp_snapshot *snap, int pass)
+index_key(struct kp_label_index *ix, uint64_t hk, const char *key)
 {
-    size_t i, j, v;
+    const struct kp_snapshot *snap = ix->snap;
+    const char **vals = kp_xmalloc((snap->npods + 1) * sizeof(*vals));
+    const char *kkey = NULL;
+    struct ix_slot *ks;
+    uint32_t *block, at;
+    size_t i, k;
 
+    /* the first pod's own key pointer, else a copy that outlives none */
     for (i = 0; i < snap->npods; i++) {
         const struct kp_labels *l = &snap->pods[i]->labels;
 
-        for (j = 0; j < l->n; j++) {
-            uint64_t hk;
-
-            if (!first_of_key(l, j))
-                continue;
-            hk = key_hash(l->items[j].key);
-            for (v = 0; v < 2; v++) {
-                const char *value = v ? l->items[j].value : NULL;
-                uint64_t h = slot_hash_from(hk, value);
-                struct ix_slot *s = find(ix, h, l->items[j].key, value);
-
-                if (pass == 0) {
-                    if (!s->key) {
-                        s->hash = h;
-                        s->key = l->items[j].key;
-                        s->value = value;
-                    }
-                    s->n++;
-                } else {
-                    ix->pods[s->start + s->n++] = (uint32_t)i;
-                }
-            }
-        }
+        vals[i] = kp_labels_get(l, key);
+        for (k = 0; vals[i] && !kkey && k < l->n; k++)
+            if (strcmp(l->items[k].key, key) == 0)
+                kkey = l->items[k].key;
     }
-}
+    if (!kkey) {
+        /* no pod has it: an empty list, under a copy of the key */
+        size_t len = strlen(key) + 1;
+        char *copy = kp_xmalloc(len);
 
-static struct kp_label_index *
-build(const struct kp_snapshot *snap)
-{
-    struct kp_label_index *ix = kp_xcalloc(1, sizeof(*ix));
-    size_t i, nlabels = 0;
-    uint32_t at = 0;
-
+        memcpy(copy, key, len);
+        kkey = copy;
+        own(ix, copy);
+    }
+    slot_of(ix, hk, kkey, NULL);
     for (i = 0; i < snap->npods; i++)
-        nlabels += snap->pods[i]->labels.n;
-    /* at most two slots a label, at most half full */
-    for (ix->cap = 64; ix->cap < 4 * nlabels; ix->cap *= 2)
-        ;
-    ix->slots = kp_xcalloc(ix->cap, sizeof(*ix->slots));
-    add_pods(ix, snap, 0);
-    for (i = 0; i < ix->cap; i++) {
-        ix->slots[i].start = at;
-        at += ix->slots[i].n;
-        ix->slots[i].n = 0;
+        if (vals[i])
+            slot_of(ix, hk, kkey, vals[i])->n++;
+    /* the key's slot again: making slots may have moved them */
+    ks = find(ix, slot_hash_from(hk, NULL), kkey, NULL);
+    for (i = 0; i < snap->npods; i++)
+        ks->n += vals[i] != NULL;
+    if (ks->n == 0) {
+        free(vals);
+        return;
     }
-    ix->pods = kp_xmalloc(((size_t)at + 1) * sizeof(*ix->pods));
-    add_pods(ix, snap, 1);
-    return ix;
+    block = kp_xmalloc((size_t)ks->n * 2 * sizeof(*block));
+    own(ix, block);
+    ks->pods = block;
+    at = ks->n;
+    for (i = 0; i < snap->npods; i++) {
+        struct ix_slot *vs;
+
+        if (!vals[i])
+            continue;
+        ks->pods[ks->filled++] = (uint32_t)i;
+        vs = find(ix, slot_hash_from(hk, vals[i]), kkey, vals[i]);
+        if (!vs->pods) {
+            vs->pods = block + at;
+            at += vs->n;
+        }
+        vs->pods[vs->filled++] = (uint32_t)i;
+    }
+    free(vals);
 }
 
-const struct kp_label_index *
+struct kp_label_index *
 kp_label_index_get(const struct kp_cluster *cl)
 {
     struct kp_caches *home = cl->caches->index_home ?
                              cl->caches->index_home : cl->caches;
-    const struct kp_label_index *ix;
+    struct kp_label_index *ix;
 
     pthread_mutex_lock(&index_lock);
-    if (!home->label_index)
-        home->label_index = build(cl->snap);
+    if (!home->label_index) {
+        ix = kp_xcalloc(1, sizeof(*ix));
+        ix->snap = cl->snap;
+        ix->cap = 64;
+        ix->slots = kp_xcalloc(ix->cap, sizeof(*ix->slots));
+        home->label_index = ix;
+    }
     ix = home->label_index;
     pthread_mutex_unlock(&index_lock);
     return ix;
 }
 
 const uint32_t *
-kp_label_index_pods(const struct kp_label_index *ix, const char *key,
+kp_label_index_pods(struct kp_label_index *ix, const char *key,
                     const char *value, size_t *n)
 {
-    const struct ix_slot *s = find(ix, slot_hash_from(key_hash(key), value),
-                                   key, value);
+    uint64_t hk = key_hash(key);
+    const struct ix_slot *s;
+    const uint32_t *pods;
 
+    /* independent mode asks from several threads at once */
+    pthread_mutex_lock(&index_lock);
+    if (!find(ix, slot_hash_from(hk, NULL), key, NULL)->key)
+        index_key(ix, hk, key);
+    s = find(ix, slot_hash_from(hk, value), key, value);
     *n = s->key ? s->n : 0;
-    return s->key ? &ix->pods[s->start] : NULL;
+    pods = s->key ? s->pods : NULL;
+    pthread_mutex_unlock(&index_lock);
+    return pods;
 }
 
 /* whether value i of r repeats an earlier one (its pods counted once) */
@@ -185,7 +248,7 @@ kp_label_index_value_repeats(const struct kp_requirement *r, size_t i)
 }
 
 const struct kp_requirement *
-kp_label_index_narrowest(const struct kp_label_index *ix,
+kp_label_index_narrowest(struct kp_label_index *ix,
                          const struct kp_selector *sel, size_t *total)
 {
     const struct kp_requirement *best = NULL;
@@ -221,9 +284,13 @@ kp_label_index_narrowest(const struct kp_label_index *ix,
 void
 kp_label_index_free(struct kp_label_index *ix)
 {
+    size_t i;
+
     if (!ix)
         return;
+    for (i = 0; i < ix->nblocks; i++)
+        free(ix->blocks[i]);
+    free(ix->blocks);
     free(ix->slots);
-    free(ix->pods);
     free(ix);
 }

@@ -16,9 +16,10 @@
  * pod of the snapshot (bound, pending, terminal) by the labels it was
  * loaded with, which no placement or removal changes; which node a pod
  * is on now is the cluster's (kp_cluster.node_of), not the index's.
- * Built on first use, under a lock (independent mode asks from several
- * threads); a cluster made from a template (kp_cluster_init_from) uses
- * the template's index, built there once for every cluster made from it.
+ * Made on first use, each key's lists the first time a selector needs
+ * that key, under a lock (independent mode asks from several threads); a
+ * cluster made from a template (kp_cluster_init_from) uses the
+ * template's index, kept there for every cluster made from it.
  * kp_cluster_free_caches frees an index the cluster owns.
  */
 #ifndef KP_LABEL_INDEX_H
@@ -32,15 +33,19 @@
 
 struct kp_label_index;
 
-/* cl's index, built on first use (any thread). */
-const struct kp_label_index *kp_label_index_get(const struct kp_cluster *cl);
+/*
+ * cl's index (any thread): made empty on first use; each key's lists are
+ * made the first time kp_label_index_pods asks for that key, in one pass
+ * over the snapshot's pods reading that key alone, and never change.
+ */
+struct kp_label_index *kp_label_index_get(const struct kp_cluster *cl);
 
 /*
  * The snapshot pod indices (ascending) of the pods whose label key has
  * value (value NULL: has the label key, any value); *n of them, none when
  * no pod does.  A pod is listed once per key.
  */
-const uint32_t *kp_label_index_pods(const struct kp_label_index *ix,
+const uint32_t *kp_label_index_pods(struct kp_label_index *ix,
                                     const char *key, const char *value,
                                     size_t *n);
 
@@ -54,7 +59,7 @@ const uint32_t *kp_label_index_pods(const struct kp_label_index *ix,
  * key, so they never repeat one).
  */
 const struct kp_requirement *
-kp_label_index_narrowest(const struct kp_label_index *ix,
+kp_label_index_narrowest(struct kp_label_index *ix,
                          const struct kp_selector *sel, size_t *total);
 
 /* Whether value i of r repeats an earlier one (its pods listed once). */

@@ -44,7 +44,7 @@ static void
 test_label_index__lists_and_narrowest(void)
 {
     struct row_fixture fx;
-    const struct kp_label_index *ix;
+    struct kp_label_index *ix;
     const struct kp_requirement *r;
     const struct kp_pod *p1;
     const uint32_t *pods;
@@ -93,7 +93,7 @@ test_label_index__no_list_without_a_label_requirement(void)
                                     T_SEL(T_EXPR("app", "DoesNotExist", "")),
                                     ""))));
     struct row_fixture fx;
-    const struct kp_label_index *ix;
+    struct kp_label_index *ix;
     const struct kp_pod *a;
     size_t total, i;
 

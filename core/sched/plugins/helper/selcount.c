@@ -268,7 +268,7 @@ fill_from_index(struct kp_selcount_entry *e)
     const struct kp_cluster *cl = e->cl;
     const struct kp_selector *sel =
         e->kind == SC_SPREAD ? &e->sel : &e->term->selector;
-    const struct kp_label_index *ix;
+    struct kp_label_index *ix;
     const struct kp_requirement *r;
     size_t i, j, k, n, total, nv;
 
@@ -471,6 +471,7 @@ kp_selcount_node(struct kp_selcount_entry *e, const struct kp_node_info *ni)
         e->stamp[idx] = want;
     }
 #ifdef KP_SELFCHECK
+    /* kept, or filled for every node at once (fill_from_index) */
     else {
         int64_t fresh = kp_selcount_recount(e, ni);
 

@@ -12,6 +12,11 @@
  * the NodeInfo it was counted from (kp_node_info.gen, bumped by every
  * pod added or removed), and a node's count is counted again only when
  * its NodeInfo changed since (the queue placed or removed a pod there).
+ * A new entry whose selector needs a label (an In or Exists requirement)
+ * is counted on every node at once, from the pods carrying it
+ * (label_index.h) each on the node it is on now; KP_NO_LABEL_INDEX=1, or
+ * a selector needing none, leaves each node to be counted from its pods
+ * when asked.
  *
  * An entry is found (or made) once per pod and constraint or term, on
  * the thread running the cycle; kp_selcount_node may then be called for
