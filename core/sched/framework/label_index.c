@@ -131,30 +131,23 @@ own(struct kp_label_index *ix, void *p)
 }
 
 /*
- * Index key: every pod's value of it (the one kp_labels_get finds, so a
- * pod is listed once per key), the pods in snapshot order, so each list
- * ascends.  The slots keep the key and values of the pods' labels (the
- * snapshot's, which outlive the cluster).
+ * Index key, whose value on pod i is vals[i * stride] (the one
+ * kp_labels_get finds, so a pod is listed once per key) and whose
+ * pointer in the pods' labels is kkey (NULL: no pod has it), the pods in
+ * snapshot order, so each list ascends.  The slots keep the key and
+ * values of the pods' labels (the snapshot's, which outlive the
+ * cluster).
  */
 static void
-index_key(struct kp_label_index *ix, uint64_t hk, const char *key)
+index_key(struct kp_label_index *ix, const char *key, const char *kkey,
+          const char *const *vals, size_t stride)
 {
     const struct kp_snapshot *snap = ix->snap;
-    const char **vals = kp_xmalloc((snap->npods + 1) * sizeof(*vals));
-    const char *kkey = NULL;
+    uint64_t hk = key_hash(key);
     struct ix_slot *ks;
     uint32_t *block, at;
-    size_t i, k;
+    size_t i;
 
-    /* the first pod's own key pointer, else a copy that outlives none */
-    for (i = 0; i < snap->npods; i++) {
-        const struct kp_labels *l = &snap->pods[i]->labels;
-
-        vals[i] = kp_labels_get(l, key);
-        for (k = 0; vals[i] && !kkey && k < l->n; k++)
-            if (strcmp(l->items[k].key, key) == 0)
-                kkey = l->items[k].key;
-    }
     if (!kkey) {
         /* no pod has it: an empty list, under a copy of the key */
         size_t len = strlen(key) + 1;
@@ -166,33 +159,84 @@ index_key(struct kp_label_index *ix, uint64_t hk, const char *key)
     }
     slot_of(ix, hk, kkey, NULL);
     for (i = 0; i < snap->npods; i++)
-        if (vals[i])
-            slot_of(ix, hk, kkey, vals[i])->n++;
+        if (vals[i * stride])
+            slot_of(ix, hk, kkey, vals[i * stride])->n++;
     /* the key's slot again: making slots may have moved them */
     ks = find(ix, slot_hash_from(hk, NULL), kkey, NULL);
     for (i = 0; i < snap->npods; i++)
-        ks->n += vals[i] != NULL;
-    if (ks->n == 0) {
-        free(vals);
+        ks->n += vals[i * stride] != NULL;
+    if (ks->n == 0)
         return;
-    }
     block = kp_xmalloc((size_t)ks->n * 2 * sizeof(*block));
     own(ix, block);
     ks->pods = block;
     at = ks->n;
     for (i = 0; i < snap->npods; i++) {
+        const char *v = vals[i * stride];
         struct ix_slot *vs;
 
-        if (!vals[i])
+        if (!v)
             continue;
         ks->pods[ks->filled++] = (uint32_t)i;
-        vs = find(ix, slot_hash_from(hk, vals[i]), kkey, vals[i]);
+        vs = find(ix, slot_hash_from(hk, v), kkey, v);
         if (!vs->pods) {
             vs->pods = block + at;
             at += vs->n;
         }
         vs->pods[vs->filled++] = (uint32_t)i;
     }
+}
+
+static bool
+indexed(const struct kp_label_index *ix, const char *key)
+{
+    return find(ix, slot_hash_from(key_hash(key), NULL), key, NULL)->key;
+}
+
+/*
+ * Index those of the nk keys not indexed yet, in one pass over the
+ * pods' labels for all of them (a selector's requirements name several:
+ * a workload's matchLabels has up to 7 in the bench's shapes).
+ */
+static void
+index_keys(struct kp_label_index *ix, const char **keys, size_t nk)
+{
+    const struct kp_snapshot *snap = ix->snap;
+    const char **kkey, **vals;
+    size_t i, j, k, m = 0;
+
+    for (k = 0; k < nk; k++) {
+        bool seen = indexed(ix, keys[k]);
+
+        for (j = 0; j < m && !seen; j++)
+            seen = strcmp(keys[j], keys[k]) == 0;
+        if (!seen)
+            keys[m++] = keys[k];
+    }
+    if (m == 0)
+        return;
+    kkey = kp_xcalloc(m, sizeof(*kkey));
+    vals = kp_xcalloc(snap->npods * m + 1, sizeof(*vals));
+    for (i = 0; i < snap->npods; i++) {
+        const struct kp_labels *l = &snap->pods[i]->labels;
+
+        for (j = 0; j < l->n; j++) {
+            const char *lk = l->items[j].key;
+
+            for (k = 0; k < m; k++) {
+                /* the first label of the key, as kp_labels_get */
+                if (vals[i * m + k] ||
+                    (lk != keys[k] && strcmp(lk, keys[k]) != 0))
+                    continue;
+                vals[i * m + k] = l->items[j].value;
+                if (!kkey[k])
+                    kkey[k] = lk;
+            }
+        }
+    }
+    for (k = 0; k < m; k++)
+        index_key(ix, keys[k], kkey[k], vals + k, m);
+    free(kkey);
     free(vals);
 }
 
@@ -226,8 +270,8 @@ kp_label_index_pods(struct kp_label_index *ix, const char *key,
 
     /* independent mode asks from several threads at once */
     pthread_mutex_lock(&index_lock);
-    if (!find(ix, slot_hash_from(hk, NULL), key, NULL)->key)
-        index_key(ix, hk, key);
+    if (!indexed(ix, key))
+        index_keys(ix, &key, 1);
     s = find(ix, slot_hash_from(hk, value), key, value);
     *n = s->key ? s->n : 0;
     pods = s->key ? s->pods : NULL;
@@ -252,11 +296,21 @@ kp_label_index_narrowest(struct kp_label_index *ix,
                          const struct kp_selector *sel, size_t *total)
 {
     const struct kp_requirement *best = NULL;
-    size_t i, j, n, sum;
+    const char **keys;
+    size_t i, j, n, sum, nk = 0;
 
     *total = 0;
-    if (sel->is_null || sel->invalid)
+    if (sel->is_null || sel->invalid || sel->nreq == 0)
         return NULL;
+    /* the keys it names, indexed together */
+    keys = kp_xmalloc(sel->nreq * sizeof(*keys));
+    for (i = 0; i < sel->nreq; i++)
+        if (sel->reqs[i].op == KP_OP_EXISTS || sel->reqs[i].op == KP_OP_IN)
+            keys[nk++] = sel->reqs[i].key;
+    pthread_mutex_lock(&index_lock);
+    index_keys(ix, keys, nk);
+    pthread_mutex_unlock(&index_lock);
+    free(keys);
     for (i = 0; i < sel->nreq; i++) {
         const struct kp_requirement *r = &sel->reqs[i];
 
