@@ -18,17 +18,66 @@
 #include "fix_add_node.h"
 #include "fixes.h"
 #include "run_config.h"
+#include "shortcut.h"
 #include "simulate.h"
 #include "whatif.h"
 
 /* One re-run with --add-node N: its report, pods by namespace/name. */
 struct add_run {
     const char *node;                   /* N (the snapshot's string) */
+    /* the pods of rep that ask for N's answer, in rep's order */
+    const struct kp_pod **want;
+    size_t nwant;
     bool ok;
     struct kp_snapshot snap;
     struct kp_report rep;
     struct kp_whatif whatif;
 };
+
+/* whether q (of the re-run's snapshot) is one of ar's pods */
+static bool
+wanted(const struct add_run *ar, const struct kp_pod *q)
+{
+    size_t i;
+
+    if (q->displaced)
+        return false;
+    for (i = 0; i < ar->nwant; i++)
+        if (strcmp(q->ns, ar->want[i]->ns) == 0 &&
+            strcmp(q->name, ar->want[i]->name) == 0)
+            return true;
+    return false;
+}
+
+/*
+ * Only what the answers need: in queue mode the queue up to the last
+ * pod asking (the pods after it cannot change its turn), in independent
+ * mode those pods alone (each is analysed alone anyway).
+ */
+static void
+keep_wanted(const struct kp_options *o, struct add_run *ar)
+{
+    size_t i, k = 0, last = 0;
+    bool any = false;
+
+    for (i = 0; i < ar->rep.npods; i++)
+        if (wanted(ar, ar->rep.pods[i].pod)) {
+            last = i;
+            any = true;
+        }
+    if (!any) {
+        ar->rep.npods = 0;
+        return;
+    }
+    if (o->mode == KP_MODE_QUEUE) {
+        ar->rep.npods = last + 1;
+        return;
+    }
+    for (i = 0; i <= last; i++)
+        if (wanted(ar, ar->rep.pods[i].pod))
+            ar->rep.pods[k++] = ar->rep.pods[i];
+    ar->rep.npods = k;
+}
 
 static void
 run_with(const struct kp_options *o, kp_fix_load_fn *load,
@@ -56,6 +105,9 @@ run_with(const struct kp_options *o, kp_fix_load_fn *load,
     if (kp_snapshot_finish(&ar->snap, o2.scheduler_name, &err) < 0)
         goto out;
     kp_analyze_queue(&ar->snap, &o2, &ar->rep);
+    /* KP_NO_FIX_PREFIX=1: every pending pod, as the run itself */
+    if (!kp_shortcut_off("KP_NO_FIX_PREFIX"))
+        keep_wanted(&o2, ar);
     ar->rep.whatif = &ar->whatif;
     for (i = 0; i < ar->rep.npods; i++)
         ar->rep.pods[i].reported = true;
@@ -159,40 +211,59 @@ kp_fix_add_node(const struct kp_snapshot *snap, const struct kp_options *o,
                 struct kp_report *rep, kp_fix_load_fn *load)
 {
     struct add_run runs[KP_FIX_ADD_NODE_MAX_RUNS];
+    const struct kp_node **like;
     size_t nruns = 0, i, k;
 
     if (!rereadable(o) || kp_whatif_requested(o) || snap->rollouts ||
         o->compare_config || o->compare_profile || o->compare_kube_version)
         return;
+    /* first the node N of each pod, and the pods each re-run answers */
+    like = kp_xcalloc(rep->npods + 1, sizeof(*like));
     for (i = 0; i < rep->npods; i++) {
         struct kp_pod_report *pr = &rep->pods[i];
-        const struct kp_node *n;
-        const struct kp_pod_report *got;
 
         if (!pr->fixes_json ||
             count_fixes(pr->fixes_json) >= KP_FIXES_MAX_SHOWN)
             continue;
-        n = kp_fix_like_node(snap, pr->pod);
-        if (!n)
+        like[i] = kp_fix_like_node(snap, pr->pod);
+        if (!like[i])
             continue;
-        for (k = 0; k < nruns && strcmp(runs[k].node, n->name) != 0; k++)
+        for (k = 0; k < nruns && strcmp(runs[k].node, like[i]->name) != 0;
+             k++)
             ;
         if (k == nruns) {
-            if (nruns == KP_FIX_ADD_NODE_MAX_RUNS)
+            if (nruns == KP_FIX_ADD_NODE_MAX_RUNS) {
+                like[i] = NULL;
                 continue;
+            }
             memset(&runs[k], 0, sizeof(runs[k]));
-            runs[k].node = n->name;
-            run_with(o, load, &runs[k]);
+            runs[k].node = like[i]->name;
+            runs[k].want = kp_xcalloc(rep->npods + 1, sizeof(*runs[k].want));
             nruns++;
         }
+        runs[k].want[runs[k].nwant++] = pr->pod;
+    }
+    for (k = 0; k < nruns; k++)
+        run_with(o, load, &runs[k]);
+    for (i = 0; i < rep->npods; i++) {
+        struct kp_pod_report *pr = &rep->pods[i];
+        const struct kp_pod_report *got;
+
+        if (!like[i])
+            continue;
+        for (k = 0; k < nruns && strcmp(runs[k].node, like[i]->name) != 0;
+             k++)
+            ;
         got = find_in(&runs[k], pr->pod);
         if (got && (got->result == KP_RESULT_FITS ||
                     got->result == KP_RESULT_PREEMPTS))
-            append_fix(rep, pr, &runs[k].snap, n->name, got);
+            append_fix(rep, pr, &runs[k].snap, like[i]->name, got);
     }
     for (k = 0; k < nruns; k++) {
         kp_report_release(&runs[k].rep);
         kp_whatif_release(&runs[k].whatif);
         kp_snapshot_release(&runs[k].snap);
+        free(runs[k].want);
     }
+    free(like);
 }

@@ -754,13 +754,36 @@ kp_diag_pdb_blocks(const struct kp_cycle *c, const struct kp_pod_report *pr,
                    struct kp_buf *js, struct kp_buf *tx)
 {
     const struct kp_cluster *cl = c->cl;
-    size_t i, v, k, nth = 0;
+    size_t npdbs = cl->snap->npdbs, i, v, k, nth = 0;
+    /*
+     * by PDB, stamped with the candidate (index + 1) they were set for:
+     * how many of its victims the PDB covers, and whether a violating
+     * victim before has it (counted once, at the first)
+     */
+    uint32_t *cnt = NULL, *cnt_at = NULL, *seen_at = NULL;
 
     for (i = 0; i < pr->ncandidates; i++) {
         const struct kp_candidate *cand = &pr->candidates[i];
+        uint32_t st = (uint32_t)i + 1;
 
         if (cand->num_pdb_violations == 0)
             continue;
+        if (!cnt) {
+            cnt = kp_arena_alloc(c->scratch, (npdbs + 1) * sizeof(*cnt));
+            cnt_at = kp_arena_alloc(c->scratch, (npdbs + 1) * sizeof(*cnt));
+            seen_at = kp_arena_alloc(c->scratch,
+                                     (npdbs + 1) * sizeof(*cnt));
+        }
+        for (v = 0; v < cand->nvictims; v++)
+            for (k = 0; k < cand->victims[v]->npdbs; k++) {
+                int j = cand->victims[v]->pdbs[k];
+
+                if (cnt_at[j] != st) {
+                    cnt_at[j] = st;
+                    cnt[j] = 0;
+                }
+                cnt[j]++;
+            }
         /* the PDBs of the violating victims, each once */
         for (v = 0; v < cand->nvictims; v++) {
             const struct kp_pod *q = cand->victims[v];
@@ -769,19 +792,15 @@ kp_diag_pdb_blocks(const struct kp_cycle *c, const struct kp_pod_report *pr,
                 continue;
             for (k = 0; k < q->npdbs; k++) {
                 int j = q->pdbs[k];
-                size_t w, under = 0;
 
-                for (w = 0; w < cand->nvictims; w++)
-                    under += has_pdb(cand->victims[w], j);
-                /* counted once, at its first violating victim */
-                for (w = 0; w < v; w++)
-                    if (cand->violating[w] && has_pdb(cand->victims[w], j))
-                        break;
-                if (w < v || (int64_t)under <= cl->pdb_allowed[j])
+                if (seen_at[j] == st)
+                    continue;
+                seen_at[j] = st;
+                if ((int64_t)cnt[j] <= cl->pdb_allowed[j])
                     continue;
                 if (nth == 0)
                     kp_buf_puts(js, ", \"pdbBlocks\": [");
-                block_one(c, cand, j, under, nth++, js, tx);
+                block_one(c, cand, j, cnt[j], nth++, js, tx);
             }
         }
     }

@@ -821,6 +821,7 @@ kp_analyze_at_turn(const struct kp_snapshot *snap, const struct kp_options *o,
     struct kp_arena scratch;
     struct kp_cycle c;
     struct kp_pod_report *pr;
+    struct kp_pool *pool;
     size_t i, k, at = 0, next_start;
 
     if (o->mode != KP_MODE_QUEUE || rep->whatif || snap->rollouts)
@@ -855,8 +856,10 @@ kp_analyze_at_turn(const struct kp_snapshot *snap, const struct kp_options *o,
      * decisions replayed (KP_NO_LAZY_TABLES=1: all of them); the bound
      * pods' NodeInfos copied from the fixes' template when there is one
      */
+    /* the pod's passes on the run's threads, as run_one's */
+    pool = kp_pool_new(kp_pool_default_threads());
     kp_cluster_init_from(&cl, snap, o->scheduler_name,
-                         kp_shortcut_off("KP_NO_LAZY_TABLES"), NULL,
+                         kp_shortcut_off("KP_NO_LAZY_TABLES"), pool,
                          o->node_template);
     kp_arena_init(&scratch);
     /* the decisions of the pods before it, as run_one applied them */
@@ -866,6 +869,7 @@ kp_analyze_at_turn(const struct kp_snapshot *snap, const struct kp_options *o,
     c.cl = &cl;
     c.pod = pr->pod;
     c.scratch = &scratch;
+    c.pool = pool;
     c.alone = true;
     c.profile = kp_sched_config_profile(o->sched_config,
                                         pr->pod->scheduler_name);
@@ -873,6 +877,7 @@ kp_analyze_at_turn(const struct kp_snapshot *snap, const struct kp_options *o,
     attempt_pod(&c, o, out, &out->arena, pr, &next_start);
     kp_arena_release(&scratch);
     kp_cluster_release(&cl);
+    kp_pool_free(pool);
     return true;
 }
 

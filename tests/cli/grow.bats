@@ -98,6 +98,7 @@ limit() {
                 KP_NO_SPARSE_RESOURCES=1 KP_NO_LAZY_TABLES=1 \
                 KP_NO_PDB_INDEX=1 KP_NO_NOMINATED_COPY=1 \
                 KP_NO_NODE_TEMPLATE=1 KP_NO_SELCOUNT=1 KP_NO_VICTIM_MEMO=1 \
+                KP_NO_FIX_PREFIX=1 \
                 "$KP" -f "$f" -o json \
                 --explain-nodes --mode "$mode" > "$BATS_TEST_TMPDIR/without"
             cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
@@ -133,7 +134,7 @@ limit() {
     done
 }
 
-@test "fixes' re-runs (issue 31): KP_NO_LAZY_TABLES=1 and KP_NO_NODE_TEMPLATE=1 give the same fixes and reports" {
+@test "fixes' re-runs (issue 31): KP_NO_LAZY_TABLES=1, KP_NO_NODE_TEMPLATE=1 and KP_NO_FIX_PREFIX=1 give the same fixes and reports" {
     # The fixes' re-runs (fixes.c) and a run of one pending pod in
     # independent mode build no victim table up front (simulate.c,
     # tables_wanted): the passes read the nodes' pods instead; the
@@ -148,7 +149,7 @@ limit() {
     for f in "$BATS_TEST_TMPDIR"/*.json; do
         for mode in queue independent; do
             "$KP" -f "$f" -o json --mode "$mode" > "$BATS_TEST_TMPDIR/with"
-            for sw in KP_NO_LAZY_TABLES KP_NO_NODE_TEMPLATE; do
+            for sw in KP_NO_LAZY_TABLES KP_NO_NODE_TEMPLATE KP_NO_FIX_PREFIX; do
                 env "$sw=1" "$KP" -f "$f" -o json --mode "$mode" \
                     > "$BATS_TEST_TMPDIR/without"
                 cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
