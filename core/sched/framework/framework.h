@@ -404,7 +404,11 @@ struct kp_plugin {
                        const struct kp_node_info *ni);
     /*
      * Optional: remove_pod for pods[0..n), all of ni, at once (the state
-     * must end as n calls would leave it).
+     * must end as n calls would leave it).  Called by
+     * kp_cycle_remove_tail alone, after the pods left ni, a copy of the
+     * cluster's NodeInfo cl->nodes[ni->index] made for this removal: the
+     * pods ni still holds and pods[0..n) are that NodeInfo's pods, and
+     * the plugin may read it.
      */
     void (*remove_pods)(struct kp_cycle *c, int idx,
                         const struct kp_pod *const *pods, size_t n,
@@ -517,7 +521,8 @@ void kp_cycle_remove_pod(struct kp_cycle *c, struct kp_node_info *ni,
                          const struct kp_pod *p);
 /*
  * The same with the table's figures instead of the pods': take out
- * pods[first..n) (a clone of the table's node), put pods[k] back, take
+ * pods[first..n) (ni a clone of the table's node, the cluster's
+ * NodeInfo cl->nodes[ni->index], unchanged since), put pods[k] back, take
  * pods[k] out again (it is the last pod of ni: just put back).
  */
 void kp_cycle_remove_tail(struct kp_cycle *c, struct kp_node_info *ni,

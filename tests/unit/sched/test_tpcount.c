@@ -117,6 +117,45 @@ test_tpcount__add_entry_counts_as_add(void)
     kp_arena_release(&ar);
 }
 
+/*
+ * kp_tpcount_any_label looks up only the node labels of keys the map
+ * lists (tpcount.h, keys): a key a clone adds, one spelled in another
+ * string, and past KP_TPCOUNT_KEYS keys (none listed: every label).
+ */
+static void
+test_tpcount__any_label_sees_every_key(void)
+{
+    static const char *const extra[] = {"k1", "k2", "k3", "k4", "k5"};
+    char rack[] = "example.com/rack";   /* not the literal's pointer */
+    const struct kp_label items[] = {
+        {HOST, "n1"}, {ZONE, "z1"}, {"example.com/rack", "r1"},
+        {"k5", "v"},
+    };
+    const struct kp_labels node = {4, items};
+    struct kp_tpcount base, c, wide;
+    struct kp_arena ar;
+    size_t i;
+
+    kp_arena_init(&ar);
+    kp_tpcount_init(&base);
+    kp_tpcount_add(&ar, &base, HOST, "n2", 1);
+    CHECK(!kp_tpcount_any_label(&base, &node));
+    kp_tpcount_clone(&c, &base);
+    kp_tpcount_add(&ar, &c, rack, "r1", 1);
+    CHECK_EQ_INT(c.nkeys, 2);
+    CHECK_EQ_INT(base.nkeys, 1);
+    CHECK(kp_tpcount_any_label(&c, &node));
+    CHECK(!kp_tpcount_any_label(&base, &node));
+    kp_tpcount_add(&ar, &c, rack, "r1", -1);
+    CHECK(!kp_tpcount_any_label(&c, &node));
+    kp_tpcount_init(&wide);
+    for (i = 0; i < sizeof(extra) / sizeof(extra[0]); i++)
+        kp_tpcount_add(&ar, &wide, extra[i], "v", 1);
+    CHECK(wide.nkeys > KP_TPCOUNT_KEYS);
+    CHECK(kp_tpcount_any_label(&wide, &node));
+    kp_arena_release(&ar);
+}
+
 int
 main(void)
 {
@@ -124,5 +163,6 @@ main(void)
     RUN(test_tpcount__zeroed_entry_leaves_len);
     RUN(test_tpcount__same_tells_domains_apart);
     RUN(test_tpcount__add_entry_counts_as_add);
+    RUN(test_tpcount__any_label_sees_every_key);
     return check_done();
 }

@@ -101,6 +101,28 @@ kp_tpcount_has(const struct kp_tpcount *m, const char *key,
     return false;
 }
 
+static bool
+key_listed(const struct kp_tpcount *m, const char *key)
+{
+    size_t i;
+
+    for (i = 0; i < m->nkeys; i++)
+        if (m->keys[i] == key || strcmp(m->keys[i], key) == 0)
+            return true;
+    return false;
+}
+
+/* key has an entry now: list it (or stop listing past KP_TPCOUNT_KEYS) */
+static void
+note_key(struct kp_tpcount *m, const char *key)
+{
+    if (m->nkeys > KP_TPCOUNT_KEYS || key_listed(m, key))
+        return;
+    if (m->nkeys < KP_TPCOUNT_KEYS)
+        m->keys[m->nkeys] = key;
+    m->nkeys++;
+}
+
 void
 kp_tpcount_add(struct kp_arena *a, struct kp_tpcount *m, const char *key,
                const char *value, int64_t delta)
@@ -132,6 +154,7 @@ kp_tpcount_add(struct kp_arena *a, struct kp_tpcount *m, const char *key,
         s->value = value;
         s->n = 0;
         m->nslots++;
+        note_key(m, key);
     }
     s->n += delta;
     if (!present)
@@ -171,6 +194,8 @@ kp_tpcount_clone(struct kp_tpcount *dst, const struct kp_tpcount *src)
     dst->base = src;
     dst->used = src->used;
     dst->nonzero = src->nonzero;
+    dst->nkeys = src->nkeys;
+    memcpy(dst->keys, src->keys, sizeof(dst->keys));
 }
 
 void
@@ -208,8 +233,14 @@ kp_tpcount_any_label(const struct kp_tpcount *m,
 
     if (m->nonzero == 0)
         return false;
+    /*
+     * A label whose key no entry has has no count: with the keys listed,
+     * only the labels of those keys are looked up (hashed).
+     */
     for (i = 0; i < node_labels->n; i++)
-        if (kp_tpcount_get(m, node_labels->items[i].key,
+        if ((m->nkeys > KP_TPCOUNT_KEYS ||
+             key_listed(m, node_labels->items[i].key)) &&
+            kp_tpcount_get(m, node_labels->items[i].key,
                            node_labels->items[i].value) > 0)
             return true;
     return false;
@@ -247,6 +278,14 @@ same_pair(void *arg, const char *key, const char *value)
 
     if (!x->ok)
         return;
+    /* the key lists (kp_tpcount_any_label) hold every key of an entry */
+    if ((ha && x->a->nkeys <= KP_TPCOUNT_KEYS && !key_listed(x->a, key)) ||
+        (hb && x->b->nkeys <= KP_TPCOUNT_KEYS && !key_listed(x->b, key))) {
+        x->ok = false;
+        snprintf(x->why, x->whylen, "(%s=%s): key %s not listed", key, value,
+                 key);
+        return;
+    }
     if (na != nb || (x->domains && ha != hb)) {
         x->ok = false;
         snprintf(x->why, x->whylen, "(%s=%s): %s%lld, want %s%lld", key,

@@ -33,6 +33,9 @@ struct kp_tpcount_slot {
     int64_t n;
 };
 
+/* at most this many distinct keys are listed in kp_tpcount.keys */
+#define KP_TPCOUNT_KEYS 4
+
 struct kp_tpcount {
     size_t cap;                 /* power of two, or 0 */
     size_t nslots;              /* own slots in use */
@@ -40,6 +43,13 @@ struct kp_tpcount {
     size_t nonzero;             /* entries with n != 0, base's too */
     struct kp_tpcount_slot *slots;  /* own counts, or deltas over base */
     const struct kp_tpcount *base;  /* the map this clone overlays */
+    /*
+     * The distinct keys of the entries, the base's included, when there
+     * are at most KP_TPCOUNT_KEYS (nkeys above: more, not listed): a
+     * node label of another key has no count (kp_tpcount_any_label).
+     */
+    size_t nkeys;
+    const char *keys[KP_TPCOUNT_KEYS];
 };
 
 void kp_tpcount_init(struct kp_tpcount *m);

@@ -573,9 +573,79 @@ remove_pod(struct kp_cycle *c, int idx, const struct kp_pod *pod,
 }
 
 /*
+ * The cluster's NodeInfo the dry run's copy ni was made from, when
+ * kp_cycle_remove_tail's contract holds (framework.h, remove_pods: ni a
+ * copy of cl->nodes[ni->index] less the n pods removed), else NULL.
+ */
+static const struct kp_node_info *
+removal_origin(const struct kp_cycle *c, const struct kp_node_info *ni,
+               size_t n)
+{
+    const struct kp_node_info *o;
+
+    if (ni->index < 0 || (size_t)ni->index >= c->cl->snap->nnodes)
+        return NULL;
+    o = &c->cl->nodes[ni->index];
+    if (o == ni || o->node != ni->node || o->npods != ni->npods + n)
+        return NULL;
+    return o;
+}
+
+/*
+ * How many of the removed pods the incoming term it matches: counted on
+ * them, or (when fewer pods stay than go) as the term's count on the
+ * node the copy was made from (selcount.h, counted in PreFilter's node
+ * pass) less the pods that stay.  Either way the sum of
+ * kp_selcount_term_matches over the removed pods.
+ */
+static int64_t
+removed_matching(const struct inc_term *it, const char *owner_ns,
+                 const struct kp_pod *const *pods, size_t n,
+                 const struct kp_node_info *ni,
+                 const struct kp_node_info *origin)
+{
+    int64_t cnt = 0;
+    size_t i;
+
+    if (origin && ni->npods < n && kp_selcount_made(it->e) == it->made) {
+        cnt = kp_selcount_node(it->e, origin);
+        for (i = 0; i < ni->npods; i++)
+            cnt -= kp_selcount_term_matches(it->e, it->made, it->t, it->sel,
+                                            owner_ns, ni->pods[i]);
+#ifdef KP_SELFCHECK
+        {
+            int64_t walk = 0;
+
+            for (i = 0; i < n; i++)
+                walk += kp_incoming_term_matches(it->t, it->sel, owner_ns,
+                                                 pods[i]);
+            kp_selfcheck_count();
+            if (walk != cnt)
+                kp_selfcheck_fail("InterPodAffinity RemovePod on %s: %lld "
+                                  "removed pods matching from the node's "
+                                  "count, %lld from the pods",
+                                  ni->node->name, (long long)cnt,
+                                  (long long)walk);
+        }
+#endif
+        return cnt;
+    }
+    for (i = 0; i < n; i++)
+        cnt += kp_selcount_term_matches(it->e, it->made, it->t, it->sel,
+                                        owner_ns, pods[i]);
+    return cnt;
+}
+
+/*
  * RemovePod for several pods of one node: the same updates, summed per
  * map and topology key (the node has one value per key) before they go
- * into the maps, one addition each rather than one per pod.
+ * into the maps, one addition each rather than one per pod.  The node's
+ * topology values are read once per term, not once per pod; a term whose
+ * key the node lacks adds nothing (update) and is not matched; the
+ * incoming pod's terms counted per node (s->it) are counted per term
+ * (removed_matching); and when none of the removed pods has required
+ * anti-affinity terms (the copy's PodsWithRequiredAntiAffinity count is
+ * its origin's), none is read for existingAntiAffinityCounts.
  */
 static void
 remove_pods(struct kp_cycle *c, int idx, const struct kp_pod *const *pods,
@@ -583,16 +653,39 @@ remove_pods(struct kp_cycle *c, int idx, const struct kp_pod *const *pods,
 {
     struct ipa_state *s = c->state[idx];
     struct emit em = {c->scratch, true, NULL, 0, 0};
+    const struct kp_pod *p = c->pod;
+    const struct kp_node_info *origin;
     size_t i, j, k, nsum = 0;
 
     if (!s || n == 0)
         return;
-    for (i = 0; i < n; i++)
-        update_existing_anti(&em, s, &s->existing_anti, pods[i], c->pod,
-                             ni->node, -1);
-    for (i = 0; i < n; i++) {
-        update_affinity(&em, s, &s->affinity, c->pod, pods[i], ni->node, -1);
-        update_anti(&em, s, &s->anti, c->pod, pods[i], ni->node, -1);
+    origin = removal_origin(c, ni, n);
+    if (!origin || origin->nanti != ni->nanti)
+        for (i = 0; i < n; i++)
+            update_existing_anti(&em, s, &s->existing_anti, pods[i], p,
+                                 ni->node, -1);
+    if (s->it) {
+        /* affinity term (at most one) first, then anti-affinity terms */
+        for (k = 0; k < p->naffinity + p->nanti_affinity; k++) {
+            const struct inc_term *it = &s->it[k];
+            const char *v = it->col ? it->col[ni->node->index] :
+                            kp_labels_get(&ni->node->labels,
+                                          it->t->topology_key);
+            int64_t cnt;
+
+            if (!v)
+                continue;
+            cnt = removed_matching(it, p->ns, pods, n, ni, origin);
+            /* this state's maps: it->m are those of PreFilter's state */
+            if (cnt)
+                emit_add(&em, k < p->naffinity ? &s->affinity : &s->anti,
+                         it->t->topology_key, v, -cnt);
+        }
+    } else {
+        for (i = 0; i < n; i++) {
+            update_affinity(&em, s, &s->affinity, p, pods[i], ni->node, -1);
+            update_anti(&em, s, &s->anti, p, pods[i], ni->node, -1);
+        }
     }
     /* sum in place: em.r[0..nsum) the distinct (map, key) pairs */
     for (j = 0; j < em.n; j++) {

@@ -266,7 +266,8 @@ update_with_pod(struct kp_cycle *c, struct pts_state *s,
 {
     size_t i;
 
-    if (!s || strcmp(q->ns, c->pod->ns) != 0 ||
+    /* the same pointer first: namespaces are mostly interned */
+    if (!s || (q->ns != c->pod->ns && strcmp(q->ns, c->pod->ns) != 0) ||
         !kp_spread_node_has_keys(node, s->cons, s->n))
         return;
     for (i = 0; i < s->n; i++) {
