@@ -107,11 +107,16 @@ limit() {
     done
 }
 
-@test "kept across pods (issue 31): KP_NO_SELCOUNT=1 and KP_NO_VICTIM_MEMO=1 give the same reports" {
+@test "kept across pods (issue 31): KP_NO_SELCOUNT=1, KP_NO_VICTIM_MEMO=1 and KP_NO_LABEL_INDEX=1 give the same reports" {
     # selcount.h: matching-pod counts per node and selector, kept while
     # the node's pods do not change (spread, InterPodAffinity, and the
     # diagnosis's affinity terms); victim_memo.h: SelectVictimsOnNode's
-    # answers kept per node and pod signature
+    # answers kept per node and pod signature; label_index.h: a new
+    # selector's counts on every node at once, from the pods carrying the
+    # label its narrowest requirement needs, each on the node
+    # kp_cluster.node_of says (the queue places and preempts pods between
+    # the pods that make new selectors, so a pod counted on a node it no
+    # longer is on shows here)
     local shape f mode sw t
     for shape in default affinity fits nominated pdb; do
         bench_cluster "$BATS_TEST_TMPDIR/$shape.json" 60 1500 90 30 \
@@ -122,40 +127,13 @@ limit() {
             for t in 1 2; do
                 KUBECTL_PREEMPT_PARALLELISM=$t "$KP" -f "$f" -o json \
                     --mode "$mode" > "$BATS_TEST_TMPDIR/with"
-                for sw in KP_NO_SELCOUNT KP_NO_VICTIM_MEMO; do
+                for sw in KP_NO_SELCOUNT KP_NO_VICTIM_MEMO KP_NO_LABEL_INDEX; do
                     env "$sw=1" KUBECTL_PREEMPT_PARALLELISM=$t "$KP" -f "$f" \
                         -o json --mode "$mode" > "$BATS_TEST_TMPDIR/without"
                     cmp "$BATS_TEST_TMPDIR/with" \
                         "$BATS_TEST_TMPDIR/without" ||
                         fail "$(basename "$f") --mode $mode, $t thread(s): differs with $sw"
                 done
-            done
-        done
-    done
-}
-
-@test "label index (issue 31): KP_NO_LABEL_INDEX=1 gives the same reports" {
-    # label_index.h: a new selector's counts on every node at once, from
-    # the pods carrying the label its narrowest requirement needs, each
-    # on the node kp_cluster.node_of says (selcount.c, fill_from_index);
-    # without it each node's pods are read.  The queue places and
-    # preempts pods between the pods that make new selectors, so a pod
-    # counted on a node it no longer is on shows here.
-    local shape f mode t
-    for shape in default affinity fits nominated pdb; do
-        bench_cluster "$BATS_TEST_TMPDIR/$shape.json" 60 1500 90 30 \
-            --shape "$shape"
-    done
-    for f in "$BATS_TEST_TMPDIR"/*.json; do
-        for mode in queue independent; do
-            for t in 1 2; do
-                KUBECTL_PREEMPT_PARALLELISM=$t "$KP" -f "$f" -o json \
-                    --mode "$mode" > "$BATS_TEST_TMPDIR/with"
-                KP_NO_LABEL_INDEX=1 KUBECTL_PREEMPT_PARALLELISM=$t "$KP" \
-                    -f "$f" -o json --mode "$mode" \
-                    > "$BATS_TEST_TMPDIR/without"
-                cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
-                    fail "$(basename "$f") --mode $mode, $t thread(s): differs with KP_NO_LABEL_INDEX=1"
             done
         done
     done
