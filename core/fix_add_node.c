@@ -7,9 +7,12 @@
  * so a pod before it may take the new node first.  The fix is shown
  * only when the pod then Fits or Preempts, with that outcome.
  *
- * The node N: kp_fix_like_node (fixes.h).  One load and analysis per
- * distinct N, at most KP_FIX_ADD_NODE_MAX_RUNS per run, their answers
- * shared by the pods.
+ * The node N: kp_fix_like_node (fixes.h).  One analysis per distinct N,
+ * at most KP_FIX_ADD_NODE_MAX_RUNS per run, their answers shared by the
+ * pods.  Issue 31: on the run's own snapshot, N's copy appended and
+ * taken away again (snapshot_save.h), not on the -f files read and
+ * decoded once more (KP_NO_FIX_RELOAD_SKIP=1 reads them again, as
+ * before).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +23,7 @@
 #include "run_config.h"
 #include "shortcut.h"
 #include "simulate.h"
+#include "snapshot_save.h"
 #include "whatif.h"
 
 /* One re-run with --add-node N: its report, pods by namespace/name. */
@@ -29,7 +33,7 @@ struct add_run {
     const struct kp_pod **want;
     size_t nwant;
     bool ok;
-    struct kp_snapshot snap;
+    struct kp_snapshot snap;            /* KP_NO_FIX_RELOAD_SKIP=1 only */
     struct kp_report rep;
     struct kp_whatif whatif;
 };
@@ -79,40 +83,90 @@ keep_wanted(const struct kp_options *o, struct add_run *ar)
     ar->rep.npods = k;
 }
 
+/* o with --add-node N added; *nodes to be freed */
+static void
+add_node_options(const struct kp_options *o, const struct add_run *ar,
+                 struct kp_options *o2, const char ***nodes)
+{
+    *o2 = *o;
+    *nodes = kp_xcalloc(o->nadd_nodes + 2, sizeof(**nodes));
+    if (o->nadd_nodes)
+        memcpy(*nodes, o->add_nodes, o->nadd_nodes * sizeof(**nodes));
+    (*nodes)[o->nadd_nodes] = ar->node;
+    o2->add_nodes = *nodes;
+    o2->nadd_nodes = o->nadd_nodes + 1;
+    o2->explain_nodes = false;
+    o2->output = KP_OUTPUT_TABLE;       /* no diagnosis, no fixes */
+    o2->progress = NULL;
+}
+
+/* the analysis of s, the snapshot with N's copy, finished */
+static void
+analyse(const struct kp_options *o2, const struct kp_snapshot *s,
+        struct add_run *ar)
+{
+    struct kp_error err = {0, ""};
+    size_t i;
+
+    kp_analyze_queue(s, o2, &ar->rep);
+    /* KP_NO_FIX_PREFIX=1: every pending pod, as the run itself */
+    if (!kp_shortcut_off("KP_NO_FIX_PREFIX"))
+        keep_wanted(o2, ar);
+    ar->rep.whatif = &ar->whatif;
+    for (i = 0; i < ar->rep.npods; i++)
+        ar->rep.pods[i].reported = true;
+    ar->ok = kp_analyze_run(s, o2, &ar->rep, &err) == 0;
+}
+
+/*
+ * KP_NO_FIX_RELOAD_SKIP=1: the -f files read again into ar->snap, with
+ * the run's --add and --add-node N (kp_run_load), as before issue 31.
+ */
 static void
 run_with(const struct kp_options *o, kp_fix_load_fn *load,
          struct add_run *ar)
 {
-    struct kp_options o2 = *o;
+    struct kp_options o2;
     struct kp_error err = {0, ""};
-    const char **nodes = kp_xcalloc(o->nadd_nodes + 2, sizeof(*nodes));
-    size_t i;
+    const char **nodes;
 
-    if (o->nadd_nodes)
-        memcpy(nodes, o->add_nodes, o->nadd_nodes * sizeof(*nodes));
-    nodes[o->nadd_nodes] = ar->node;
-    o2.add_nodes = nodes;
-    o2.nadd_nodes = o->nadd_nodes + 1;
-    o2.explain_nodes = false;
-    o2.output = KP_OUTPUT_TABLE;        /* no diagnosis, no fixes */
-    o2.progress = NULL;
+    add_node_options(o, ar, &o2, &nodes);
     kp_snapshot_init(&ar->snap);
     memset(&ar->rep, 0, sizeof(ar->rep));
     memset(&ar->whatif, 0, sizeof(ar->whatif));
-    if (load(&ar->snap, &o2, &ar->whatif, &err) < 0)
-        goto out;
-    kp_run_config_mark_pods(&ar->snap, &o2);
-    if (kp_snapshot_finish(&ar->snap, o2.scheduler_name, &err) < 0)
-        goto out;
-    kp_analyze_queue(&ar->snap, &o2, &ar->rep);
-    /* KP_NO_FIX_PREFIX=1: every pending pod, as the run itself */
-    if (!kp_shortcut_off("KP_NO_FIX_PREFIX"))
-        keep_wanted(&o2, ar);
-    ar->rep.whatif = &ar->whatif;
-    for (i = 0; i < ar->rep.npods; i++)
-        ar->rep.pods[i].reported = true;
-    ar->ok = kp_analyze_run(&ar->snap, &o2, &ar->rep, &err) == 0;
-out:
+    if (load(&ar->snap, &o2, &ar->whatif, &err) == 0) {
+        kp_run_config_mark_pods(&ar->snap, &o2);
+        if (kp_snapshot_finish(&ar->snap, o2.scheduler_name, &err) == 0)
+            analyse(&o2, &ar->snap, ar);
+    }
+    free(nodes);
+}
+
+/*
+ * Issue 31: the run's own snapshot, already read (its --add applied),
+ * with --add-node N applied to it (kp_whatif_apply: the copy and its
+ * DaemonSet pods appended), marked and finished again as kp_run_load's
+ * snapshot would be, and analysed; the caller puts it back
+ * (kp_snapshot_restore) once the answers are taken.  Marking and
+ * finishing again set what they set the first time (the same options),
+ * on the objects read and on the appended ones alike.
+ */
+static void
+run_in_place(const struct kp_options *o, struct kp_snapshot *snap,
+             struct add_run *ar)
+{
+    struct kp_options o2;
+    struct kp_error err = {0, ""};
+    const char **nodes;
+
+    add_node_options(o, ar, &o2, &nodes);
+    memset(&ar->rep, 0, sizeof(ar->rep));
+    memset(&ar->whatif, 0, sizeof(ar->whatif));
+    if (kp_whatif_apply(&ar->whatif, snap, &o2, &err) == 0) {
+        kp_run_config_mark_pods(snap, &o2);
+        if (kp_snapshot_finish(snap, o2.scheduler_name, &err) == 0)
+            analyse(&o2, snap, ar);
+    }
     free(nodes);
 }
 
@@ -207,13 +261,18 @@ rereadable(const struct kp_options *o)
 }
 
 void
-kp_fix_add_node(const struct kp_snapshot *snap, const struct kp_options *o,
+kp_fix_add_node(struct kp_snapshot *snap, const struct kp_options *o,
                 struct kp_report *rep, kp_fix_load_fn *load)
 {
     struct add_run runs[KP_FIX_ADD_NODE_MAX_RUNS];
     const struct kp_node **like;
     size_t nruns = 0, i, k;
+    bool in_place = !kp_shortcut_off("KP_NO_FIX_RELOAD_SKIP");
 
+    /*
+     * -f - and a live cluster are left out (they cannot be read again),
+     * even in place: the reports stay those of the reloading fix.
+     */
     if (!rereadable(o) || kp_whatif_requested(o) || snap->rollouts ||
         o->compare_config || o->compare_profile || o->compare_kube_version)
         return;
@@ -243,26 +302,37 @@ kp_fix_add_node(const struct kp_snapshot *snap, const struct kp_options *o,
         }
         runs[k].want[runs[k].nwant++] = pr->pod;
     }
-    for (k = 0; k < nruns; k++)
-        run_with(o, load, &runs[k]);
-    for (i = 0; i < rep->npods; i++) {
-        struct kp_pod_report *pr = &rep->pods[i];
-        const struct kp_pod_report *got;
-
-        if (!like[i])
-            continue;
-        for (k = 0; k < nruns && strcmp(runs[k].node, like[i]->name) != 0;
-             k++)
-            ;
-        got = find_in(&runs[k], pr->pod);
-        if (got && (got->result == KP_RESULT_FITS ||
-                    got->result == KP_RESULT_PREEMPTS))
-            append_fix(rep, pr, &runs[k].snap, like[i]->name, got);
-    }
+    /*
+     * One run at a time, its answers taken while its snapshot holds
+     * (in place: before it is put back); a pod asks one run only.
+     */
     for (k = 0; k < nruns; k++) {
+        struct kp_snapshot_saved saved;
+        const struct kp_snapshot *s2 = in_place ? snap : &runs[k].snap;
+
+        if (in_place) {
+            kp_snapshot_save(snap, &saved);
+            run_in_place(o, snap, &runs[k]);
+        } else {
+            run_with(o, load, &runs[k]);
+        }
+        for (i = 0; i < rep->npods; i++) {
+            struct kp_pod_report *pr = &rep->pods[i];
+            const struct kp_pod_report *got;
+
+            if (!like[i] || strcmp(runs[k].node, like[i]->name) != 0)
+                continue;
+            got = find_in(&runs[k], pr->pod);
+            if (got && (got->result == KP_RESULT_FITS ||
+                        got->result == KP_RESULT_PREEMPTS))
+                append_fix(rep, pr, s2, like[i]->name, got);
+        }
         kp_report_release(&runs[k].rep);
         kp_whatif_release(&runs[k].whatif);
-        kp_snapshot_release(&runs[k].snap);
+        if (in_place)
+            kp_snapshot_restore(snap, &saved);
+        else
+            kp_snapshot_release(&runs[k].snap);
         free(runs[k].want);
     }
     free(like);

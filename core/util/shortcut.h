@@ -19,6 +19,7 @@
  *                            (nominated_copy.c)
  *   KP_NO_NODE_TEMPLATE      core/sched/framework/cluster_state.c
  *                            (kp_cluster_init_from)
+ *   KP_NO_FIX_RELOAD_SKIP    core/fix_add_node.c (snapshot_save.h)
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H
