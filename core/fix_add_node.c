@@ -149,7 +149,12 @@ run_with(const struct kp_options *o, kp_fix_load_fn *load,
  * snapshot would be, and analysed; the caller puts it back
  * (kp_snapshot_restore) once the answers are taken.  Marking and
  * finishing again set what they set the first time (the same options),
- * on the objects read and on the appended ones alike.
+ * on the objects read and on the appended ones alike; a what-if applied
+ * to a finished snapshot is what run.c's baseline_then_change does too.
+ * No case needs the reload: what the in-place change could not undo
+ * (drains, removed nodes, rollouts, another configuration) is never
+ * tried here (kp_fix_add_node returns first), and the run's --add pods
+ * are in the snapshot already, before N's copy as kp_run_load puts them.
  */
 static void
 run_in_place(const struct kp_options *o, struct kp_snapshot *snap,
