@@ -97,6 +97,26 @@ check_aggregates(const char *what, const struct kp_node_info *ni, size_t nres,
                               (long long)used[r]);
             break;
         }
+    if (ni->nonzero_kept) {
+        int64_t nz[4] = {0, 0, 0, 0};
+
+        for (i = 0; i < ni->npods; i++) {
+            nz[KP_NZ_CPU] = kp_wrap_add(nz[KP_NZ_CPU], ni->pods[i]->nonzero_cpu);
+            nz[KP_NZ_MEM] = kp_wrap_add(nz[KP_NZ_MEM], ni->pods[i]->nonzero_mem);
+            nz[KP_NZ_CPU131] = kp_wrap_add(nz[KP_NZ_CPU131],
+                                           ni->pods[i]->nonzero131_cpu);
+            nz[KP_NZ_MEM131] = kp_wrap_add(nz[KP_NZ_MEM131],
+                                           ni->pods[i]->nonzero131_mem);
+        }
+        for (r = 0; r < 4; r++)
+            if (nz[r] != ni->nonzero[r]) {
+                kp_selfcheck_fail("%s NodeInfo %s: NonZeroRequested %zu is "
+                                  "%lld, its pods request %lld", what,
+                                  ni->node->name, r,
+                                  (long long)ni->nonzero[r], (long long)nz[r]);
+                break;
+            }
+    }
     if (nanti != ni->nanti)
         kp_selfcheck_fail("%s NodeInfo %s: %zu pods with anti-affinity, "
                           "its pods have %zu", what, ni->node->name,

@@ -19,6 +19,8 @@
  *                            (nominated_copy.c)
  *   KP_NO_NODE_TEMPLATE      core/sched/framework/cluster_state.c
  *                            (kp_cluster_init_from)
+ *   KP_NO_NONZERO_SUM        core/sched/framework/cluster_state.c
+ *                            (fill_node: kp_node_info.nonzero_kept)
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H

@@ -70,6 +70,7 @@ kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
 struct fill_ctx {
     struct kp_cluster *cl;
     size_t stride;
+    bool nonzero_kept;
 };
 
 /* NodeInfo i from the snapshot: allocatable, then the node's pods */
@@ -99,6 +100,8 @@ fill_node(void *ctx, size_t i, struct kp_arena *a)
             alloc[slot] = ni->node->allocatable.e[j].value;
     }
     ni->alloc = alloc;
+    /* KP_NO_NONZERO_SUM=1: the scorers sum the pods (node_info.c) */
+    ni->nonzero_kept = fc->nonzero_kept;
     for (j = 0; j < snap->node_npods[i]; j++)
         kp_node_info_add(ni, snap->node_pods[i][j]);
     return false;
@@ -245,6 +248,7 @@ kp_cluster_init_from(struct kp_cluster *cl, const struct kp_snapshot *snap,
     memset(cl->res_block, 0, (n ? n : 1) * stride * sizeof(int64_t));
     fc.cl = cl;
     fc.stride = stride;
+    fc.nonzero_kept = !kp_shortcut_off("KP_NO_NONZERO_SUM");
     if (template_fits(cl, tmpl)) {
         /* the same layout: the sums and allocatables in one copy */
         memcpy(cl->res_block, tmpl->res_block,

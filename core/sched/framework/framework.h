@@ -114,6 +114,17 @@ struct kp_node_info {
     /* bumped by every change of pods (kp_victim_table.gen) */
     unsigned long gen;
     /*
+     * NodeInfo.NonZeroRequested: the pods' non-zero cpu and memory
+     * requests (KP_NZ_*), kept by kp_node_info_add and _remove, so that
+     * LeastAllocated and its siblings read a sum instead of every pod.
+     * nonzero_kept is true for the cluster's NodeInfos only: clones and
+     * nominated copies gain pods by other paths and say false (the
+     * scorers then sum the pods).  KP_NO_NONZERO_SUM=1: false in the
+     * cluster's too.
+     */
+    int64_t nonzero[4];
+    bool nonzero_kept;
+    /*
      * Copied from node, so that the Filter pass reads nothing else of a
      * node its first plugins turn down or let through on these alone.
      */
@@ -571,6 +582,17 @@ kp_ni_slot(const struct kp_node_info *ni, int id)
         return id;
     return id >= 0 && (size_t)id < ni->nres_ids ? ni->res_slot[id] : -1;
 }
+
+/* kp_node_info.nonzero's entries */
+enum { KP_NZ_CPU, KP_NZ_MEM, KP_NZ_CPU131, KP_NZ_MEM131 };
+
+/*
+ * NodeInfo.NonZeroRequested's cpu (out[0]) and memory (out[1]); v131:
+ * as before v1.32, a pod's sidecars left out (#127878).  The kept sum,
+ * or the pods' when ni keeps none (node_info.c).
+ */
+void kp_ni_nonzero_requested(const struct kp_node_info *ni, bool v131,
+                             int64_t *out);
 
 /* kp_ni_used and kp_ni_alloc of a resource without a slot (node_info.c) */
 int64_t kp_ni_used_sparse(const struct kp_node_info *ni, int id);
