@@ -21,6 +21,7 @@
  *                            (kp_cluster_init_from)
  *   KP_NO_NONZERO_SUM        core/sched/framework/cluster_state.c
  *                            (fill_node: kp_node_info.nonzero_kept)
+ *   KP_NO_SCORE_PASS         core/sched/score.c kp_prioritize_nodes
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H
