@@ -139,6 +139,9 @@ node_used(const struct kp_cluster *cl, size_t node, const struct kp_pod *p,
     int slot = kp_ni_slot(ni, id);
     size_t j;
 
+    /* one dense array says "none of higher or equal priority" */
+    if (cl->nominated_max[node] < p->priority)
+        return u;
     for (j = 0; j < cl->nnominated[node]; j++) {
         if (cl->nominated[node][j] == p ||
             cl->nominated_prio[node][j] < p->priority)
@@ -195,7 +198,7 @@ resource_detail(const struct kp_cluster *cl, const struct kp_pod *p, int id,
 
     for (i = 0; i < snap->nnodes; i++) {
         const struct kp_node_info *ni = &cl->nodes[i];
-        int64_t a = node_alloc(ni, id), f = a - node_used(cl, i, p, id);
+        int64_t a = node_alloc(ni, id), f;
 
         if (ba < 0 || a > best_alloc) {
             best_alloc = a;
@@ -203,6 +206,7 @@ resource_detail(const struct kp_cluster *cl, const struct kp_pod *p, int id,
         }
         if (!has_reason(&st[i], g->plugin, g->reason))
             continue;
+        f = a - node_used(cl, i, p, id);
         if (bf < 0 || f > best_free) {
             best_free = f;
             bf = (int)i;
