@@ -39,6 +39,8 @@
 #include "diagnosis.h"
 #include "diagnosis_detail.h"
 #include "plugins.h"
+#include "selfcheck.h"
+#include "shortcut.h"
 
 /* "8", "3900m"; "15Gi", "512Mi", "1000"; extended resources as counts */
 static void
@@ -142,14 +144,22 @@ node_used(const struct kp_cluster *cl, size_t node, const struct kp_pod *p,
     /* one dense array says "none of higher or equal priority" */
     if (cl->nominated_max[node] < p->priority)
         return u;
+    /* every one of them, p not among them: the kept sums */
+    if (cl->nominated_min && cl->nominated_min[node] >= p->priority &&
+        cl->nominated_node_of[p->index] != (int)node &&
+        (id == KP_RES_PODS || slot >= 0))
+        return kp_wrap_add(u, id == KP_RES_PODS ?
+                              (int64_t)cl->nnominated[node] :
+                              cl->nominated_sum[node * cl->nres +
+                                                (size_t)slot]);
     for (j = 0; j < cl->nnominated[node]; j++) {
         if (cl->nominated[node][j] == p ||
             cl->nominated_prio[node][j] < p->priority)
             continue;
         /* the nominated pods' requests, by slot (framework.h) */
-        u += id == KP_RES_PODS ? 1 : slot >= 0 ?
-             cl->nominated_req[node][j * cl->nres + (size_t)slot] :
-             kp_resvec_get(&cl->nominated[node][j]->req, id);
+        u = kp_wrap_add(u, id == KP_RES_PODS ? 1 : slot >= 0 ?
+                        cl->nominated_req[node][j * cl->nres + (size_t)slot] :
+                        kp_resvec_get(&cl->nominated[node][j]->req, id));
     }
     return u;
 }
@@ -356,21 +366,71 @@ label_values(const struct kp_snapshot *snap, const char *key,
     free(cnt);
 }
 
+/*
+ * How many nodes each required node affinity term of p matches, into
+ * out (nterms long): kept for the pods that follow with the same terms
+ * (kp_caches.diag_terms_pod) when the cycle runs alone.
+ */
 static void
-affinity_detail(const struct kp_cluster *cl, const struct kp_pod *p,
-                struct kp_buf *js, struct kp_buf *tx)
+term_counts(const struct kp_cluster *cl, const struct kp_pod *p, bool alone,
+            size_t *out)
 {
     const struct kp_snapshot *snap = cl->snap;
-    size_t i, k, m, nt = 0;
+    const struct kp_node_selector *ns = &p->required_node_affinity;
+    struct kp_caches *cc = cl->caches;
+    size_t i, k;
+
+    if (alone && cc->diag_terms_pod &&
+        kp_same_node_selector(&cc->diag_terms_pod->required_node_affinity,
+                              ns) && cc->diag_terms_n == ns->nterms) {
+        memcpy(out, cc->diag_terms_count, ns->nterms * sizeof(*out));
+#ifdef KP_SELFCHECK
+        for (k = 0; k < ns->nterms; k++) {
+            size_t m = 0;
+
+            for (i = 0; i < snap->nnodes; i++)
+                m += kp_node_selector_term_matches(&ns->terms[k],
+                                                   &snap->nodes[i]->labels,
+                                                   snap->nodes[i]->name);
+            if (m != out[k])
+                kp_selfcheck_fail("diagnosis of %s/%s: kept count %zu of "
+                                  "nodes matching term %zu, want %zu",
+                                  p->ns, p->name, out[k], k, m);
+        }
+#endif
+        return;
+    }
+    for (k = 0; k < ns->nterms; k++)
+        for (i = out[k] = 0; i < snap->nnodes; i++)
+            out[k] += kp_node_selector_term_matches(&ns->terms[k],
+                                                    &snap->nodes[i]->labels,
+                                                    snap->nodes[i]->name);
+    if (!alone || kp_shortcut_off("KP_NO_DIAG_TERMS"))
+        return;
+    free(cc->diag_terms_count);
+    cc->diag_terms_count = kp_xmalloc((ns->nterms + 1) * sizeof(*out));
+    memcpy(cc->diag_terms_count, out, ns->nterms * sizeof(*out));
+    cc->diag_terms_n = ns->nterms;
+    cc->diag_terms_pod = p;
+}
+
+static void
+affinity_detail(const struct kp_cluster *cl, const struct kp_pod *p,
+                bool alone, struct kp_buf *js, struct kp_buf *tx)
+{
+    const struct kp_snapshot *snap = cl->snap;
+    size_t i, k, m, nt = 0, *terms = NULL;
 
     kp_buf_puts(js, ", \"nodeSelector\": [");
     for (k = 0; k < p->node_selector.n; k++) {
         const struct kp_label *l = &p->node_selector.items[k];
+        const char *const *col = kp_cluster_label_column(cl, l->key);
 
         for (i = m = 0; i < snap->nnodes; i++) {
-            const char *x = kp_labels_get(&snap->nodes[i]->labels, l->key);
+            const char *x = col ? col[i] :
+                            kp_labels_get(&snap->nodes[i]->labels, l->key);
 
-            m += x && strcmp(x, l->value) == 0;
+            m += x && (x == l->value || strcmp(x, l->value) == 0);
         }
         kp_buf_puts(js, k ? ", {\"key\": " : "{\"key\": ");
         kp_buf_json_str(js, l->key);
@@ -384,17 +444,21 @@ affinity_detail(const struct kp_cluster *cl, const struct kp_pod *p,
         kp_buf_puts(js, "}");
     }
     kp_buf_puts(js, "], \"requiredTerms\": [");
+    if (!p->required_node_affinity.is_null &&
+        p->required_node_affinity.nterms) {
+        terms = kp_xmalloc(p->required_node_affinity.nterms *
+                           sizeof(*terms));
+        term_counts(cl, p, alone, terms);
+    }
     for (k = 0; !p->required_node_affinity.is_null &&
          k < p->required_node_affinity.nterms; k++) {
-        for (i = m = 0; i < snap->nnodes; i++)
-            m += kp_node_selector_term_matches(
-                &p->required_node_affinity.terms[k],
-                &snap->nodes[i]->labels, snap->nodes[i]->name);
+        m = terms[k];
         kp_buf_printf(js, "%s{\"term\": %zu, \"matchingNodes\": %zu}",
                       k ? ", " : "", k, m);
         kp_buf_printf(tx, "%srequired node affinity term %zu matches %zu "
                       "node(s)", nt++ ? "; " : "", k, m);
     }
+    free(terms);
     kp_buf_puts(js, "]");
 }
 
@@ -558,7 +622,7 @@ kp_diagnose(const struct kp_cycle *c, struct kp_arena *ra,
         } else if (g[i].plugin && strcmp(g[i].plugin, "NodeAffinity") == 0 &&
                    strcmp(g[i].reason, KP_REASON_NODE_AFFINITY) == 0) {
             kp_buf_puts(&tx, "      ");
-            affinity_detail(cl, p, &js, &tx);
+            affinity_detail(cl, p, c->alone, &js, &tx);
             kp_buf_puts(&tx, "\n");
         } else if (g[i].plugin && strcmp(g[i].plugin, "NodePorts") == 0) {
             kp_buf_puts(&tx, "      ");

@@ -481,6 +481,32 @@ check_nominations(const struct kp_cluster *cl, int node)
     if (max != cl->nominated_max[node])
         kp_selfcheck_fail("nominated pods of %s: highest priority %d, want "
                           "%d", name, (int)cl->nominated_max[node], (int)max);
+    if (cl->nominated_min) {
+        int32_t min = INT32_MAX;
+        int64_t *sum = calloc(cl->nres + 1, sizeof(int64_t));
+
+        for (i = 0; i < cl->nnominated[node]; i++) {
+            const struct kp_pod *q = cl->nominated[node][i];
+
+            if (q->priority < min)
+                min = q->priority;
+            for (r = 0; r < q->req.n; r++) {
+                int slot = kp_ni_slot(&cl->nodes[node], q->req.e[r].id);
+
+                if (slot >= 0)
+                    sum[slot] = kp_wrap_add(sum[slot], q->req.e[r].value);
+            }
+        }
+        if (min != cl->nominated_min[node] ||
+            (cl->nres && memcmp(sum, &cl->nominated_sum[(size_t)node *
+                                                        cl->nres],
+                                cl->nres * sizeof(int64_t)) != 0))
+            kp_selfcheck_fail("nominated pods of %s: the kept lowest "
+                              "priority %d or sum of requests differs from "
+                              "the pods' (lowest %d)", name,
+                              (int)cl->nominated_min[node], (int)min);
+        free(sum);
+    }
 }
 
 /*

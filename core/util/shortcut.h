@@ -22,6 +22,9 @@
  *   KP_NO_NONZERO_SUM        core/sched/framework/cluster_state.c
  *                            (fill_node: kp_node_info.nonzero_kept)
  *   KP_NO_SCORE_PASS         core/sched/score.c kp_prioritize_nodes
+ *   KP_NO_NOMINATED_SUM      core/sched/framework/cluster_state.c
+ *                            (kp_cluster.nominated_min, nominated_sum)
+ *   KP_NO_DIAG_TERMS         core/sched/diagnosis.c term_counts
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H

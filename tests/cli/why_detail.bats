@@ -144,3 +144,15 @@ detail() { "$KP" -f "$CLUSTER" -f "$BOUND" --add "$DETAIL" "$@" 2>/dev/null; }
         --mode independent -o describe default/want-0
     assert_line --partial 'most free 1 (node-a), 1 free in all'
 }
+
+@test "node affinity: each pod's required terms counted against the nodes, two pods with different terms in one run" {
+    need jq
+    # one-zone's term matches node-a; two-zones' matches node-a and
+    # node-b; both are too large for any node and are diagnosed in turn
+    run "$KP" -f "$ROOT/tests/fixtures/why/affinity-terms.json" -o json
+    assert_equal "$(jq -c '[.pods[] | [.name, (.diagnosis.filters[] | select(.plugin == "NodeAffinity") | .requiredTerms[0].matchingNodes)]]' <<<"$output")" \
+        '[["one-zone",1],["two-zones",2]]'
+    run "$KP" -f "$ROOT/tests/fixtures/why/affinity-terms.json" -o describe
+    assert_line '      required node affinity term 0 matches 1 node(s)'
+    assert_line '      required node affinity term 0 matches 2 node(s)'
+}

@@ -204,6 +204,13 @@ kp_cluster_init_from(struct kp_cluster *cl, const struct kp_snapshot *snap,
     cl->nominated = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated));
     cl->nominated_prio = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated_prio));
     cl->nominated_max = kp_xmalloc((n ? n : 1) * sizeof(int32_t));
+    if (!kp_shortcut_off("KP_NO_NOMINATED_SUM")) {
+        cl->nominated_min = kp_xmalloc((n ? n : 1) * sizeof(int32_t));
+        cl->nominated_sum = kp_xcalloc((n ? n : 1) * (cl->nres ? cl->nres : 1),
+                                       sizeof(int64_t));
+        for (i = 0; i < n; i++)
+            cl->nominated_min[i] = INT32_MAX;
+    }
     cl->nominated_req = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated_req));
     cl->nominated_anti = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated_anti));
     cl->nominated_ports = kp_xcalloc(n ? n : 1,
@@ -327,6 +334,8 @@ kp_cluster_release(struct kp_cluster *cl)
     kp_cluster_free_caches(cl);
     free(cl->res_block);
     free(cl->nominated_max);
+    free(cl->nominated_min);
+    free(cl->nominated_sum);
     free(cl->nominated_req);
     free(cl->nominated_anti);
     free(cl->nominated_ports);
@@ -343,6 +352,7 @@ kp_cluster_release(struct kp_cluster *cl)
         free(cl->caches->static_answers->slot[i].st);
     }
     free(cl->caches->static_answers);
+    free(cl->caches->diag_terms_count);
     free(cl->caches);
     free(cl->placed_node_of);
     free(cl->node_of);
@@ -351,6 +361,27 @@ kp_cluster_release(struct kp_cluster *cl)
     free(cl->pdb_changed);
     free(cl->pdb_covered);
     memset(cl, 0, sizeof(*cl));
+}
+
+/* nominated_min and nominated_sum of node afresh from its rows */
+static void
+nominated_totals(struct kp_cluster *cl, int node)
+{
+    int64_t *sum;
+    size_t i, r;
+
+    if (!cl->nominated_min)
+        return;
+    sum = &cl->nominated_sum[(size_t)node * cl->nres];
+    cl->nominated_min[node] = INT32_MAX;
+    memset(sum, 0, cl->nres * sizeof(int64_t));
+    for (i = 0; i < cl->nnominated[node]; i++) {
+        if (cl->nominated_prio[node][i] < cl->nominated_min[node])
+            cl->nominated_min[node] = cl->nominated_prio[node][i];
+        for (r = 0; r < cl->nres; r++)
+            sum[r] = kp_wrap_add(sum[r],
+                                 cl->nominated_req[node][i * cl->nres + r]);
+    }
 }
 
 void
@@ -387,6 +418,7 @@ kp_cluster_clear_nomination(struct kp_cluster *cl, const struct kp_pod *p)
     for (i = 0; i < cl->nnominated[node]; i++)
         if (cl->nominated_prio[node][i] > cl->nominated_max[node])
             cl->nominated_max[node] = cl->nominated_prio[node][i];
+    nominated_totals(cl, node);         /* without p */
     cl->nominated_node_of[p->index] = -1;
 }
 
@@ -427,6 +459,7 @@ kp_cluster_nominate(struct kp_cluster *cl, const struct kp_pod *p, int node)
         cl->nominated_max[node] = p->priority;
     cl->nominated[node][cl->nnominated[node]++] = p;
     cl->nominated_node_of[p->index] = node;
+    nominated_totals(cl, node);
     cl->nominated_gen[node] = ++cl->nominated_clock;
 }
 

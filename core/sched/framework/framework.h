@@ -153,6 +153,14 @@ struct kp_cluster {
     const struct kp_pod ***nominated;
     int32_t **nominated_prio;               /* their priorities, in step */
     int32_t *nominated_max;                 /* the highest; INT32_MIN: none */
+    /*
+     * The lowest (INT32_MAX: none) and, by node and resource slot
+     * (nres each), the sum of all their requests (kp_wrap_add): a pod
+     * of at most the lowest priority, nominated elsewhere, sees them
+     * all (the diagnosis's free resources).  NULL: KP_NO_NOMINATED_SUM=1.
+     */
+    int32_t *nominated_min;
+    int64_t *nominated_sum;
     /* in step too: each one's requests (nres) and anti-affinity flag */
     int64_t **nominated_req;
     bool **nominated_anti;
@@ -224,6 +232,14 @@ struct kp_caches {
     struct kp_label_index *label_index;
     /* where label_index is kept when not here (a template's), or NULL */
     struct kp_caches *index_home;
+    /*
+     * The diagnosis's count of the nodes matching each required node
+     * affinity term (diagnosis.c), for pods whose terms equal those of
+     * diag_terms_pod (node labels do not change during a run); filled by
+     * cycles that run alone.  KP_NO_DIAG_TERMS=1: counted every time.
+     */
+    const struct kp_pod *diag_terms_pod;
+    size_t *diag_terms_count, diag_terms_n;
     /* kp_cluster_label_column's columns (label_columns.c) */
     size_t ncolumns;
     char *column_key[KP_MAX_COLUMNS];
@@ -593,6 +609,10 @@ enum { KP_NZ_CPU, KP_NZ_MEM, KP_NZ_CPU131, KP_NZ_MEM131 };
  */
 void kp_ni_nonzero_requested(const struct kp_node_info *ni, bool v131,
                              int64_t *out);
+
+/* whether two node selectors (required node affinity) are the same */
+bool kp_same_node_selector(const struct kp_node_selector *a,
+                           const struct kp_node_selector *b);
 
 /* kp_ni_used and kp_ni_alloc of a resource without a slot (node_info.c) */
 int64_t kp_ni_used_sparse(const struct kp_node_info *ni, int id);
