@@ -208,6 +208,8 @@ struct filter_batch {
 
 /* nodes claimed at once: a few microseconds of work, little past k */
 #define FILTER_GRAIN 32
+/* how many nodes ahead the Filter's first reads are asked for */
+#define FILTER_AHEAD 3
 
 /*
  * The pool's item k: the FILTER_GRAIN nodes from k * FILTER_GRAIN, all of
@@ -228,6 +230,9 @@ filter_chunk(void *ctx, size_t k, struct kp_arena *a)
     for (j = k * FILTER_GRAIN; j < end; j++) {
         int node = b->list[(b->start + j) % b->m];
 
+        if (j + FILTER_AHEAD < end)
+            kp_filter_prefetch(&wc, b->list[(b->start + j + FILTER_AHEAD) %
+                                            b->m]);
         b->st[j] = kp_run_filters_with_nominated(&wc, &wc.cl->nodes[node]);
         nf += b->st[j].code == KP_SUCCESS;
     }
@@ -252,6 +257,9 @@ filter_walk(struct kp_cycle *c, struct filter_batch *b)
     for (j = 0; j < b->m; j++) {
         int node = b->list[(b->start + j) % b->m];
 
+        if (j + FILTER_AHEAD < b->m)
+            kp_filter_prefetch(c, b->list[(b->start + j + FILTER_AHEAD) %
+                                          b->m]);
         b->st[j] = kp_run_filters_with_nominated(c, &c->cl->nodes[node]);
         if (b->st[j].code == KP_SUCCESS && ++nf >= b->k)
             return j + 1;

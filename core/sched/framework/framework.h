@@ -563,6 +563,8 @@ void kp_cycle_add_pod(struct kp_cycle *c, struct kp_node_info *ni,
 
 struct kp_status kp_run_filters(const struct kp_cycle *c,
                                 const struct kp_node_info *ni);
+/* a prefetch hint for the Filter of node, a few nodes ahead */
+void kp_filter_prefetch(const struct kp_cycle *c, int node);
 struct kp_status kp_run_filters_with_nominated(const struct kp_cycle *c,
                                                const struct kp_node_info *ni);
 /*
