@@ -378,12 +378,16 @@ term_counts(const struct kp_cluster *cl, const struct kp_pod *p, bool alone,
     const struct kp_snapshot *snap = cl->snap;
     const struct kp_node_selector *ns = &p->required_node_affinity;
     struct kp_caches *cc = cl->caches;
+    struct kp_diag_terms *slot = NULL;
     size_t i, k;
 
-    if (alone && cc->diag_terms_pod &&
-        kp_same_node_selector(&cc->diag_terms_pod->required_node_affinity,
-                              ns) && cc->diag_terms_n == ns->nterms) {
-        memcpy(out, cc->diag_terms_count, ns->nterms * sizeof(*out));
+    for (k = 0; alone && k < KP_DIAG_TERMS_SLOTS && !slot; k++)
+        if (cc->diag_terms[k].pod && cc->diag_terms[k].n == ns->nterms &&
+            kp_same_node_selector(
+                &cc->diag_terms[k].pod->required_node_affinity, ns))
+            slot = &cc->diag_terms[k];
+    if (slot) {
+        memcpy(out, slot->count, ns->nterms * sizeof(*out));
 #ifdef KP_SELFCHECK
         for (k = 0; k < ns->nterms; k++) {
             size_t m = 0;
@@ -407,11 +411,13 @@ term_counts(const struct kp_cluster *cl, const struct kp_pod *p, bool alone,
                                                     snap->nodes[i]->name);
     if (!alone || kp_shortcut_off("KP_NO_DIAG_TERMS"))
         return;
-    free(cc->diag_terms_count);
-    cc->diag_terms_count = kp_xmalloc((ns->nterms + 1) * sizeof(*out));
-    memcpy(cc->diag_terms_count, out, ns->nterms * sizeof(*out));
-    cc->diag_terms_n = ns->nterms;
-    cc->diag_terms_pod = p;
+    slot = &cc->diag_terms[cc->diag_terms_next];
+    cc->diag_terms_next = (cc->diag_terms_next + 1) % KP_DIAG_TERMS_SLOTS;
+    free(slot->count);
+    slot->count = kp_xmalloc((ns->nterms + 1) * sizeof(*out));
+    memcpy(slot->count, out, ns->nterms * sizeof(*out));
+    slot->n = ns->nterms;
+    slot->pod = p;
 }
 
 static void

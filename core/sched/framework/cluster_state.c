@@ -352,7 +352,8 @@ kp_cluster_release(struct kp_cluster *cl)
         free(cl->caches->static_answers->slot[i].st);
     }
     free(cl->caches->static_answers);
-    free(cl->caches->diag_terms_count);
+    for (i = 0; i < KP_DIAG_TERMS_SLOTS; i++)
+        free(cl->caches->diag_terms[i].count);
     free(cl->caches);
     free(cl->placed_node_of);
     free(cl->node_of);

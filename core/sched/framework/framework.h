@@ -139,6 +139,7 @@ struct kp_node_info {
 };
 
 #define KP_MAX_COLUMNS 16
+#define KP_DIAG_TERMS_SLOTS 16
 
 /*
  * The simulated cluster: upstream's Snapshot (NodeInfos by node) and the
@@ -235,11 +236,15 @@ struct kp_caches {
     /*
      * The diagnosis's count of the nodes matching each required node
      * affinity term (diagnosis.c), for pods whose terms equal those of
-     * diag_terms_pod (node labels do not change during a run); filled by
-     * cycles that run alone.  KP_NO_DIAG_TERMS=1: counted every time.
+     * a slot's pod (node labels do not change during a run), the slots
+     * reused in turn; filled by cycles that run alone.
+     * KP_NO_DIAG_TERMS=1: counted every time.
      */
-    const struct kp_pod *diag_terms_pod;
-    size_t *diag_terms_count, diag_terms_n;
+    struct kp_diag_terms {
+        const struct kp_pod *pod;
+        size_t *count, n;
+    } diag_terms[KP_DIAG_TERMS_SLOTS];
+    size_t diag_terms_next;             /* the slot to reuse next */
     /* kp_cluster_label_column's columns (label_columns.c) */
     size_t ncolumns;
     char *column_key[KP_MAX_COLUMNS];
