@@ -25,6 +25,8 @@
  *   KP_NO_NOMINATED_SUM      core/sched/framework/cluster_state.c
  *                            (kp_cluster.nominated_min, nominated_sum)
  *   KP_NO_DIAG_TERMS         core/sched/diagnosis.c term_counts
+ *   KP_NO_ASCII_SKIP         core/load/snapshot_load.c read_top_level
+ *                            (kp_json_marks.non_ascii)
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H

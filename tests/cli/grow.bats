@@ -100,7 +100,7 @@ limit() {
                 KP_NO_NODE_TEMPLATE=1 KP_NO_SELCOUNT=1 KP_NO_VICTIM_MEMO=1 \
                 KP_NO_FIX_PREFIX=1 KP_NO_LABEL_INDEX=1 KP_NO_NONZERO_SUM=1 \
                 KP_NO_SCORE_PASS=1 KP_NO_NOMINATED_SUM=1 KP_NO_DIAG_TERMS=1 \
-                "$KP" -f "$f" -o json \
+                KP_NO_ASCII_SKIP=1 "$KP" -f "$f" -o json \
                 --explain-nodes --mode "$mode" > "$BATS_TEST_TMPDIR/without"
             cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
                 fail "$(basename "$f") --mode $mode differs"
