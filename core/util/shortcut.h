@@ -27,6 +27,8 @@
  *   KP_NO_DIAG_TERMS         core/sched/diagnosis.c term_counts
  *   KP_NO_ASCII_SKIP         core/load/snapshot_load.c read_top_level
  *                            (kp_json_marks.non_ascii)
+ *   KP_NO_IPA_MEMO           core/sched/plugins/interpodaffinity/
+ *                            scoring.c kept_memo
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H

@@ -352,6 +352,7 @@ kp_cluster_release(struct kp_cluster *cl)
         free(cl->caches->static_answers->slot[i].st);
     }
     free(cl->caches->static_answers);
+    free((void *)cl->caches->ipa_memo);
     for (i = 0; i < KP_DIAG_TERMS_SLOTS; i++)
         free(cl->caches->diag_terms[i].count);
     free(cl->caches);

@@ -245,6 +245,16 @@ struct kp_caches {
         size_t *count, n;
     } diag_terms[KP_DIAG_TERMS_SLOTS];
     size_t diag_terms_next;             /* the slot to reuse next */
+    /*
+     * InterPodAffinity's PreScore: whether each interned existing term
+     * (selcount.h kp_term_get) matches the incoming pod, by term id (0
+     * not known, 1 no, 2 yes), kept for the next pods of the same
+     * namespace and labels (what the match reads of the incoming pod);
+     * filled by cycles that run alone.  KP_NO_IPA_MEMO=1: per cycle.
+     */
+    const struct kp_pod *ipa_memo_pod;
+    _Atomic unsigned char *ipa_memo;
+    size_t ipa_memo_cap;
     /* kp_cluster_label_column's columns (label_columns.c) */
     size_t ncolumns;
     char *column_key[KP_MAX_COLUMNS];
