@@ -364,7 +364,7 @@ first_check_deferred(struct victim_node *vn, const struct kp_cycle *base,
         check_victim_node(vn);
         return kp_run_filters_range(&vn->c, vn->ni, h, n);
     }
-    /* cloned from base, not vn->c: see select_victims */
+    /* cloned from base, not vn->c: see first_check */
     kp_cycle_clone(&vn->nc, base);
     vn->nc.fit_only = true;
     vn->nni = kp_node_info_clone(a, vn->ni, base->cl->nres,
