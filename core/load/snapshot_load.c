@@ -7,6 +7,7 @@
  * (issue 28).
  */
 #include "snapshot_load.h"
+#include "shortcut.h"
 #include "hash.h"
 #include "kube_version.h"
 
@@ -499,7 +500,7 @@ find_kind(const char *kind)
  */
 static int
 check_object(const cJSON *obj, const char *kind, int depth, long index,
-             const struct kind_row **row, struct kp_error *err)
+             bool ascii, const struct kind_row **row, struct kp_error *err)
 {
     char what[600];
 
@@ -513,7 +514,8 @@ check_object(const cJSON *obj, const char *kind, int depth, long index,
                          kp_json_type_name(obj));
     }
     *row = find_kind(kind);
-    if (kp_json_validate_at(obj, depth, KP_MAX_JSON_DEPTH, NULL, err) < 0) {
+    if (kp_json_validate_ascii_at(obj, depth, KP_MAX_JSON_DEPTH, NULL, ascii,
+                                  err) < 0) {
         describe(obj, kind, *row, index, what, sizeof(what));
         return kp_error_prefix(err, "%s", what);
     }
@@ -543,12 +545,24 @@ commit_object(struct kp_snapshot *s, const cJSON *obj, const char *kind,
  * Errors read "<object>: <field path>: <what>".
  */
 static int
+add_object_ascii(struct kp_snapshot *s, const cJSON *obj, const char *kind,
+                 int depth, long index, bool ascii, const char *source,
+                 struct kp_error *err)
+{
+    const struct kind_row *row;
+
+    if (check_object(obj, kind, depth, index, ascii, &row, err) < 0)
+        return -1;
+    return commit_object(s, obj, kind, row, index, source, err);
+}
+
+static int
 add_object(struct kp_snapshot *s, const cJSON *obj, const char *kind,
            int depth, long index, const char *source, struct kp_error *err)
 {
     const struct kind_row *row;
 
-    if (check_object(obj, kind, depth, index, &row, err) < 0)
+    if (check_object(obj, kind, depth, index, false, &row, err) < 0)
         return -1;
     return commit_object(s, obj, kind, row, index, source, err);
 }
@@ -571,6 +585,12 @@ struct items_text {
     const char *text;           /* the whole buffer (positions) */
     size_t start, end;          /* '[' .. just after ']' */
     struct kp_json_marks commas;  /* the ','s between items, or none */
+    /*
+     * text[start, end) is ASCII (kp_json_marks.non_ascii): the items'
+     * strings need no UTF-8 check (kp_json_validate_ascii_at); false
+     * unless the scan said so
+     */
+    bool ascii;
     /* or the items pulled one by one (kp_snapshot_load_list_pulled) */
     kp_item_pull_fn pull;
     void *pull_ctx;
@@ -635,7 +655,7 @@ static int
 load_one_item(struct kp_snapshot *s, const char *text, size_t len,
               const char *list_kind, long index, const char *source,
               const char **end, cJSON **keep, struct kp_arena *trees,
-              struct kp_error *err)
+              bool ascii, struct kp_error *err)
 {
     cJSON *it;
     const char *ik;
@@ -653,7 +673,7 @@ load_one_item(struct kp_snapshot *s, const char *text, size_t len,
         return -2;
     rc = item_kind(it, list_kind, index, &ik, err);
     if (rc == 0)
-        rc = add_object(s, it, ik, 2, index, source, err);
+        rc = add_object_ascii(s, it, ik, 2, index, ascii, source, err);
     if (rc == 0 && keep)
         *keep = it;
     else if (!trees)
@@ -681,7 +701,7 @@ load_items_from(struct kp_snapshot *s, const struct items_text *t,
         const char *end = NULL;
 
         rc = load_one_item(s, t->text + off, t->end - off, list_kind, i,
-                           source, &end, NULL, &trees, err);
+                           source, &end, NULL, &trees, t->ascii, err);
         if (rc == -2)
             rc = syntax_error(t->text, t->end,
                               end ? (size_t)(end - t->text) : off, NULL,
@@ -799,7 +819,8 @@ par_run_chunk(struct par_load *pl, size_t k, struct par_slot *sl)
         pi = &sl->items[sl->nok];
         pi->tree = it;
         if (item_kind(it, pl->list_kind, (long)i, &pi->kind, &sl->err) < 0 ||
-            check_object(it, pi->kind, 2, (long)i, &pi->row, &sl->err) < 0) {
+            check_object(it, pi->kind, 2, (long)i, t->ascii, &pi->row,
+                         &sl->err) < 0) {
             sl->fail = 1;
             return;
         }
@@ -981,7 +1002,7 @@ kp_snapshot_load_item(struct kp_snapshot *s, const char *text, size_t len,
 {
     const char *end = NULL;
     int rc = load_one_item(s, text, len, item_kind, index, source, &end,
-                           keep, NULL, err);
+                           keep, NULL, false, err);
 
     if (rc == -2)
         kp_errorf(err, KP_EXIT_ERROR, "items[%ld]: invalid JSON at byte %zu "
@@ -1133,8 +1154,9 @@ load_document(struct kp_snapshot *s, cJSON *doc, const struct items_text *t,
             return syntax_error(t->text, t->end, t->start, NULL, err);
         cJSON_ReplaceItemInObjectCaseSensitive(doc, "items", v);
         return load_document(s, doc, &(struct items_text){NULL, 0, 0,
-                                                          {NULL, 0, 0},
-                                                          NULL, NULL},
+                                                          {NULL, 0, 0,
+                                                           false},
+                                                          false, NULL, NULL},
                              source, err);
     }
     if (is_list(kind, items)) {
@@ -1202,7 +1224,7 @@ read_top_level(const char *buf, size_t len, size_t *off, cJSON **out,
         i = skip_ws(buf, len, i + 1);
         is_items = i < len && buf[i] == '[' && !t->text &&
                    strcmp(key->valuestring, "items") == 0;
-        if ((is_items && kp_pool_default_threads() > 1
+        if ((is_items
              ? kp_json_scan_marks(buf + i, len - i, KP_MAX_JSON_NESTING - 1,
                                   &at, &what, &t->commas)
              : kp_json_scan_value(buf + i, len - i, KP_MAX_JSON_NESTING - 1,
@@ -1215,6 +1237,9 @@ read_top_level(const char *buf, size_t len, size_t *off, cJSON **out,
             t->text = buf;
             t->start = i;
             t->end = i + at;
+            /* KP_NO_ASCII_SKIP=1: the UTF-8 checks of every string */
+            t->ascii = !t->commas.non_ascii &&
+                       !kp_shortcut_off("KP_NO_ASCII_SKIP");
             v = cJSON_CreateArray();
             end = buf + t->end;
         } else {
@@ -1241,6 +1266,7 @@ fallback:
     cJSON_Delete(doc);
     t->text = NULL;
     t->commas.n = 0;
+    t->ascii = false;
     return 1;
 }
 
@@ -1308,7 +1334,7 @@ load_documents(struct kp_snapshot *s, const char *buf, size_t len,
     size_t off = skip_ws(buf, len, 0), ndocs = *ndocs_io;
 
     while (off < len) {
-        struct items_text t = {NULL, 0, 0, {NULL, 0, 0}, NULL, NULL};
+        struct items_text t = {NULL, 0, 0, {NULL, 0, 0, false}, false, NULL, NULL};
         cJSON *doc = NULL;
         int rc = 1;
 
@@ -1360,7 +1386,7 @@ kp_snapshot_load_list_pulled(struct kp_snapshot *s, cJSON *header,
                              kp_item_pull_fn pull, void *ctx,
                              const char *source, struct kp_error *err)
 {
-    struct items_text t = {NULL, 0, 0, {NULL, 0, 0}, pull, ctx};
+    struct items_text t = {NULL, 0, 0, {NULL, 0, 0, false}, false, pull, ctx};
 
     source = kp_arena_intern(&s->arena, source);
     if (load_document(s, header, &t, source, err) < 0) {

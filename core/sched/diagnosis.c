@@ -39,6 +39,8 @@
 #include "diagnosis.h"
 #include "diagnosis_detail.h"
 #include "plugins.h"
+#include "selfcheck.h"
+#include "shortcut.h"
 
 /* "8", "3900m"; "15Gi", "512Mi", "1000"; extended resources as counts */
 static void
@@ -139,14 +141,25 @@ node_used(const struct kp_cluster *cl, size_t node, const struct kp_pod *p,
     int slot = kp_ni_slot(ni, id);
     size_t j;
 
+    /* one dense array says "none of higher or equal priority" */
+    if (cl->nominated_max[node] < p->priority)
+        return u;
+    /* every one of them, p not among them: the kept sums */
+    if (cl->nominated_min && cl->nominated_min[node] >= p->priority &&
+        cl->nominated_node_of[p->index] != (int)node &&
+        (id == KP_RES_PODS || slot >= 0))
+        return kp_wrap_add(u, id == KP_RES_PODS ?
+                              (int64_t)cl->nnominated[node] :
+                              cl->nominated_sum[node * cl->nres +
+                                                (size_t)slot]);
     for (j = 0; j < cl->nnominated[node]; j++) {
         if (cl->nominated[node][j] == p ||
             cl->nominated_prio[node][j] < p->priority)
             continue;
         /* the nominated pods' requests, by slot (framework.h) */
-        u += id == KP_RES_PODS ? 1 : slot >= 0 ?
-             cl->nominated_req[node][j * cl->nres + (size_t)slot] :
-             kp_resvec_get(&cl->nominated[node][j]->req, id);
+        u = kp_wrap_add(u, id == KP_RES_PODS ? 1 : slot >= 0 ?
+                        cl->nominated_req[node][j * cl->nres + (size_t)slot] :
+                        kp_resvec_get(&cl->nominated[node][j]->req, id));
     }
     return u;
 }
@@ -195,7 +208,7 @@ resource_detail(const struct kp_cluster *cl, const struct kp_pod *p, int id,
 
     for (i = 0; i < snap->nnodes; i++) {
         const struct kp_node_info *ni = &cl->nodes[i];
-        int64_t a = node_alloc(ni, id), f = a - node_used(cl, i, p, id);
+        int64_t a = node_alloc(ni, id), f;
 
         if (ba < 0 || a > best_alloc) {
             best_alloc = a;
@@ -203,6 +216,7 @@ resource_detail(const struct kp_cluster *cl, const struct kp_pod *p, int id,
         }
         if (!has_reason(&st[i], g->plugin, g->reason))
             continue;
+        f = a - node_used(cl, i, p, id);
         if (bf < 0 || f > best_free) {
             best_free = f;
             bf = (int)i;
@@ -352,21 +366,77 @@ label_values(const struct kp_snapshot *snap, const char *key,
     free(cnt);
 }
 
+/*
+ * How many nodes each required node affinity term of p matches, into
+ * out (nterms long): kept for the pods that follow with the same terms
+ * (kp_caches.diag_terms_pod) when the cycle runs alone.
+ */
 static void
-affinity_detail(const struct kp_cluster *cl, const struct kp_pod *p,
-                struct kp_buf *js, struct kp_buf *tx)
+term_counts(const struct kp_cluster *cl, const struct kp_pod *p, bool alone,
+            size_t *out)
 {
     const struct kp_snapshot *snap = cl->snap;
-    size_t i, k, m, nt = 0;
+    const struct kp_node_selector *ns = &p->required_node_affinity;
+    struct kp_caches *cc = cl->caches;
+    struct kp_diag_terms *slot = NULL;
+    size_t i, k;
+
+    for (k = 0; alone && k < KP_DIAG_TERMS_SLOTS && !slot; k++)
+        if (cc->diag_terms[k].pod && cc->diag_terms[k].n == ns->nterms &&
+            kp_same_node_selector(
+                &cc->diag_terms[k].pod->required_node_affinity, ns))
+            slot = &cc->diag_terms[k];
+    if (slot) {
+        memcpy(out, slot->count, ns->nterms * sizeof(*out));
+#ifdef KP_SELFCHECK
+        for (k = 0; k < ns->nterms; k++) {
+            size_t m = 0;
+
+            for (i = 0; i < snap->nnodes; i++)
+                m += kp_node_selector_term_matches(&ns->terms[k],
+                                                   &snap->nodes[i]->labels,
+                                                   snap->nodes[i]->name);
+            if (m != out[k])
+                kp_selfcheck_fail("diagnosis of %s/%s: kept count %zu of "
+                                  "nodes matching term %zu, want %zu",
+                                  p->ns, p->name, out[k], k, m);
+        }
+#endif
+        return;
+    }
+    for (k = 0; k < ns->nterms; k++)
+        for (i = out[k] = 0; i < snap->nnodes; i++)
+            out[k] += kp_node_selector_term_matches(&ns->terms[k],
+                                                    &snap->nodes[i]->labels,
+                                                    snap->nodes[i]->name);
+    if (!alone || kp_shortcut_off("KP_NO_DIAG_TERMS"))
+        return;
+    slot = &cc->diag_terms[cc->diag_terms_next];
+    cc->diag_terms_next = (cc->diag_terms_next + 1) % KP_DIAG_TERMS_SLOTS;
+    free(slot->count);
+    slot->count = kp_xmalloc((ns->nterms + 1) * sizeof(*out));
+    memcpy(slot->count, out, ns->nterms * sizeof(*out));
+    slot->n = ns->nterms;
+    slot->pod = p;
+}
+
+static void
+affinity_detail(const struct kp_cluster *cl, const struct kp_pod *p,
+                bool alone, struct kp_buf *js, struct kp_buf *tx)
+{
+    const struct kp_snapshot *snap = cl->snap;
+    size_t i, k, m, nt = 0, *terms = NULL;
 
     kp_buf_puts(js, ", \"nodeSelector\": [");
     for (k = 0; k < p->node_selector.n; k++) {
         const struct kp_label *l = &p->node_selector.items[k];
+        const char *const *col = kp_cluster_label_column(cl, l->key);
 
         for (i = m = 0; i < snap->nnodes; i++) {
-            const char *x = kp_labels_get(&snap->nodes[i]->labels, l->key);
+            const char *x = col ? col[i] :
+                            kp_labels_get(&snap->nodes[i]->labels, l->key);
 
-            m += x && strcmp(x, l->value) == 0;
+            m += x && (x == l->value || strcmp(x, l->value) == 0);
         }
         kp_buf_puts(js, k ? ", {\"key\": " : "{\"key\": ");
         kp_buf_json_str(js, l->key);
@@ -380,17 +450,21 @@ affinity_detail(const struct kp_cluster *cl, const struct kp_pod *p,
         kp_buf_puts(js, "}");
     }
     kp_buf_puts(js, "], \"requiredTerms\": [");
+    if (!p->required_node_affinity.is_null &&
+        p->required_node_affinity.nterms) {
+        terms = kp_xmalloc(p->required_node_affinity.nterms *
+                           sizeof(*terms));
+        term_counts(cl, p, alone, terms);
+    }
     for (k = 0; !p->required_node_affinity.is_null &&
          k < p->required_node_affinity.nterms; k++) {
-        for (i = m = 0; i < snap->nnodes; i++)
-            m += kp_node_selector_term_matches(
-                &p->required_node_affinity.terms[k],
-                &snap->nodes[i]->labels, snap->nodes[i]->name);
+        m = terms[k];
         kp_buf_printf(js, "%s{\"term\": %zu, \"matchingNodes\": %zu}",
                       k ? ", " : "", k, m);
         kp_buf_printf(tx, "%srequired node affinity term %zu matches %zu "
                       "node(s)", nt++ ? "; " : "", k, m);
     }
+    free(terms);
     kp_buf_puts(js, "]");
 }
 
@@ -554,7 +628,7 @@ kp_diagnose(const struct kp_cycle *c, struct kp_arena *ra,
         } else if (g[i].plugin && strcmp(g[i].plugin, "NodeAffinity") == 0 &&
                    strcmp(g[i].reason, KP_REASON_NODE_AFFINITY) == 0) {
             kp_buf_puts(&tx, "      ");
-            affinity_detail(cl, p, &js, &tx);
+            affinity_detail(cl, p, c->alone, &js, &tx);
             kp_buf_puts(&tx, "\n");
         } else if (g[i].plugin && strcmp(g[i].plugin, "NodePorts") == 0) {
             kp_buf_puts(&tx, "      ");

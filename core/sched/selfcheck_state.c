@@ -97,6 +97,26 @@ check_aggregates(const char *what, const struct kp_node_info *ni, size_t nres,
                               (long long)used[r]);
             break;
         }
+    if (ni->nonzero_kept) {
+        int64_t nz[4] = {0, 0, 0, 0};
+
+        for (i = 0; i < ni->npods; i++) {
+            nz[KP_NZ_CPU] = kp_wrap_add(nz[KP_NZ_CPU], ni->pods[i]->nonzero_cpu);
+            nz[KP_NZ_MEM] = kp_wrap_add(nz[KP_NZ_MEM], ni->pods[i]->nonzero_mem);
+            nz[KP_NZ_CPU131] = kp_wrap_add(nz[KP_NZ_CPU131],
+                                           ni->pods[i]->nonzero131_cpu);
+            nz[KP_NZ_MEM131] = kp_wrap_add(nz[KP_NZ_MEM131],
+                                           ni->pods[i]->nonzero131_mem);
+        }
+        for (r = 0; r < 4; r++)
+            if (nz[r] != ni->nonzero[r]) {
+                kp_selfcheck_fail("%s NodeInfo %s: NonZeroRequested %zu is "
+                                  "%lld, its pods request %lld", what,
+                                  ni->node->name, r,
+                                  (long long)ni->nonzero[r], (long long)nz[r]);
+                break;
+            }
+    }
     if (nanti != ni->nanti)
         kp_selfcheck_fail("%s NodeInfo %s: %zu pods with anti-affinity, "
                           "its pods have %zu", what, ni->node->name,
@@ -461,6 +481,32 @@ check_nominations(const struct kp_cluster *cl, int node)
     if (max != cl->nominated_max[node])
         kp_selfcheck_fail("nominated pods of %s: highest priority %d, want "
                           "%d", name, (int)cl->nominated_max[node], (int)max);
+    if (cl->nominated_min) {
+        int32_t min = INT32_MAX;
+        int64_t *sum = calloc(cl->nres + 1, sizeof(int64_t));
+
+        for (i = 0; i < cl->nnominated[node]; i++) {
+            const struct kp_pod *q = cl->nominated[node][i];
+
+            if (q->priority < min)
+                min = q->priority;
+            for (r = 0; r < q->req.n; r++) {
+                int slot = kp_ni_slot(&cl->nodes[node], q->req.e[r].id);
+
+                if (slot >= 0)
+                    sum[slot] = kp_wrap_add(sum[slot], q->req.e[r].value);
+            }
+        }
+        if (min != cl->nominated_min[node] ||
+            (cl->nres && memcmp(sum, &cl->nominated_sum[(size_t)node *
+                                                        cl->nres],
+                                cl->nres * sizeof(int64_t)) != 0))
+            kp_selfcheck_fail("nominated pods of %s: the kept lowest "
+                              "priority %d or sum of requests differs from "
+                              "the pods' (lowest %d)", name,
+                              (int)cl->nominated_min[node], (int)min);
+        free(sum);
+    }
 }
 
 /*

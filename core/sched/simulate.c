@@ -206,21 +206,66 @@ struct filter_batch {
     atomic_size_t nfeasible;
 };
 
+/* nodes claimed at once: a few microseconds of work, little past k */
+#define FILTER_GRAIN 32
+/* how many nodes ahead the Filter's first reads are asked for */
+#define FILTER_AHEAD 3
+
+/*
+ * The pool's item k: the FILTER_GRAIN nodes from k * FILTER_GRAIN, all of
+ * them (a claimed chunk is finished, as the pool finishes its chunks),
+ * with one copy of the cycle for the thread's arena (the Filter reads
+ * the cycle only).  True once k feasible nodes were found.
+ */
 static bool
-filter_one(void *ctx, size_t j, struct kp_arena *a)
+filter_chunk(void *ctx, size_t k, struct kp_arena *a)
 {
     struct filter_batch *b = ctx;
     struct kp_cycle wc = *b->c;
-    int node = b->list[(b->start + j) % b->m];
+    size_t j, end = (k + 1) * FILTER_GRAIN, nf = 0;
 
     wc.scratch = a;
-    b->st[j] = kp_run_filters_with_nominated(&wc, &wc.cl->nodes[node]);
-    return b->st[j].code == KP_SUCCESS &&
-           atomic_fetch_add(&b->nfeasible, 1) + 1 >= b->k;
+    if (end > b->m)
+        end = b->m;
+    for (j = k * FILTER_GRAIN; j < end; j++) {
+        int node = b->list[(b->start + j) % b->m];
+
+        if (j + FILTER_AHEAD < end)
+            kp_filter_prefetch(&wc, b->list[(b->start + j + FILTER_AHEAD) %
+                                            b->m]);
+        b->st[j] = kp_run_filters_with_nominated(&wc, &wc.cl->nodes[node]);
+        nf += b->st[j].code == KP_SUCCESS;
+    }
+    return nf && atomic_fetch_add(&b->nfeasible, nf) + nf >= b->k;
 }
 
-/* nodes claimed at once: a few microseconds of work, little past k */
-#define FILTER_GRAIN 32
+/*
+ * The nodes of the walk in order, each filtered, until k fit (threads:
+ * a chunk at a time, as above; alone: node by node, stopping at the
+ * k-th).  Returns how many were done, a prefix of the walk.
+ */
+static size_t
+filter_walk(struct kp_cycle *c, struct filter_batch *b)
+{
+    size_t j, nf = 0, nchunks;
+
+    if (c->pool) {
+        nchunks = (b->m + FILTER_GRAIN - 1) / FILTER_GRAIN;
+        j = kp_pool_run(c->pool, nchunks, 1, filter_chunk, b, c->scratch);
+        return j * FILTER_GRAIN < b->m ? j * FILTER_GRAIN : b->m;
+    }
+    for (j = 0; j < b->m; j++) {
+        int node = b->list[(b->start + j) % b->m];
+
+        if (j + FILTER_AHEAD < b->m)
+            kp_filter_prefetch(c, b->list[(b->start + j + FILTER_AHEAD) %
+                                          b->m]);
+        b->st[j] = kp_run_filters_with_nominated(c, &c->cl->nodes[node]);
+        if (b->st[j].code == KP_SUCCESS && ++nf >= b->k)
+            return j + 1;
+    }
+    return b->m;
+}
 
 static void
 find_nodes_that_fit(struct kp_cycle *c, struct attempt *at,
@@ -278,8 +323,7 @@ find_nodes_that_fit(struct kp_cycle *c, struct attempt *at,
     atomic_init(&b.nfeasible, 0);
     /* each entry is written by filter_one before it is read */
     b.st = kp_arena_alloc_uninit(c->scratch, (m + 1) * sizeof(*b.st));
-    done = k ? kp_pool_run(c->pool, m, FILTER_GRAIN, filter_one, &b,
-                           c->scratch) : 0;
+    done = k ? filter_walk(c, &b) : 0;
     for (i = 0; i < done && nf < k; i++) {
         int node = list[(*next_start + i) % m];
 

@@ -493,7 +493,7 @@ verr(struct kp_error *err, const struct vpath *p, const char *msg)
 
 static int
 validate(const cJSON *v, int depth, int max_depth, const char *skip,
-         struct vpath *p, struct kp_error *err)
+         bool ascii, struct vpath *p, struct kp_error *err)
 {
     const cJSON *c;
     const char *dup;
@@ -501,7 +501,7 @@ validate(const cJSON *v, int depth, int max_depth, const char *skip,
 
     if (depth > max_depth)
         return verr(err, p, "nesting too deep");
-    if (cJSON_IsString(v) &&
+    if (!ascii && cJSON_IsString(v) &&
         !utf8_valid((const unsigned char *)v->valuestring))
         return verr(err, p, "invalid UTF-8 in a string");
     if (cJSON_IsNumber(v) && !isfinite(v->valuedouble))
@@ -512,12 +512,12 @@ validate(const cJSON *v, int depth, int max_depth, const char *skip,
     }
     for (c = v->child; c; c = c->next, i++) {
         vpath_push(p, v, c->string, i);
-        if (cJSON_IsObject(v) && c->string &&
+        if (!ascii && cJSON_IsObject(v) && c->string &&
             !utf8_valid((const unsigned char *)c->string))
             return verr(err, p, "invalid UTF-8 in a key");
         if (!(skip && cJSON_IsObject(v) && c->string &&
               strcmp(c->string, skip) == 0) &&
-            validate(c, depth + 1, max_depth, NULL, p, err) < 0)
+            validate(c, depth + 1, max_depth, NULL, ascii, p, err) < 0)
             return -1;
         p->n = saved;
     }
@@ -534,8 +534,15 @@ int
 kp_json_validate_at(const cJSON *v, int depth, int max_depth,
                     const char *skip, struct kp_error *err)
 {
+    return kp_json_validate_ascii_at(v, depth, max_depth, skip, false, err);
+}
+
+int
+kp_json_validate_ascii_at(const cJSON *v, int depth, int max_depth,
+                          const char *skip, bool ascii, struct kp_error *err)
+{
     struct vpath p = {NULL, 0, 0};
-    int rc = validate(v, depth, max_depth, skip, &p, err);
+    int rc = validate(v, depth, max_depth, skip, ascii, &p, err);
 
     free(p.f);
     return rc;
@@ -605,7 +612,7 @@ scan_fail(size_t *at, const char **what, size_t where, const char *msg)
  * indents).  Both return len when the run reaches the end.
  */
 static size_t
-string_run(const char *buf, size_t i, size_t len)
+string_run(const char *buf, size_t i, size_t len, int *hi)
 {
 #if defined(__SSE2__)
     const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
@@ -618,13 +625,17 @@ string_run(const char *buf, size_t i, size_t len)
                                  _mm_cmpeq_epi8(_mm_min_epu8(x, ctl), x));
         int bits = _mm_movemask_epi8(m);
 
+        /* bytes of 0x80 and above (some past the run: an over-estimate) */
+        *hi |= _mm_movemask_epi8(x);
         if (bits)
             return i + (size_t)__builtin_ctz((unsigned)bits);
     }
 #endif
     while (i < len && buf[i] != '"' && buf[i] != '\\' &&
-           (unsigned char)buf[i] >= 0x20)
+           (unsigned char)buf[i] >= 0x20) {
+        *hi |= (unsigned char)buf[i] >= 0x80;
         i++;
+    }
     return i < len ? i : len;
 }
 
@@ -704,7 +715,7 @@ static int
 scan_from(const char *buf, size_t len, size_t i, int max_depth, size_t *at,
           const char **what, struct kp_json_marks *marks)
 {
-    int depth = 0;
+    int depth = 0, hi = 0;
     /* which bracket opened each level (bit set: '['), to match closers */
     unsigned char opened[SCAN_MAX_TRACKED / 8] = {0};
 
@@ -716,8 +727,8 @@ scan_from(const char *buf, size_t len, size_t i, int max_depth, size_t *at,
             continue;
         }
         if (c == '"') {
-            for (i = string_run(buf, i + 1, len);
-                 i < len && buf[i] != '"'; i = string_run(buf, i, len)) {
+            for (i = string_run(buf, i + 1, len, &hi);
+                 i < len && buf[i] != '"'; i = string_run(buf, i, len, &hi)) {
                 size_t skip = 2;    /* a backslash and what it escapes */
 
                 if (buf[i] == '\0')
@@ -766,11 +777,16 @@ scan_from(const char *buf, size_t len, size_t i, int max_depth, size_t *at,
             i++;
             if (--depth <= 0) {
                 *at = i;
+                if (marks)
+                    marks->non_ascii = hi != 0;
                 return 0;
             }
         } else {
+            hi |= (unsigned char)c >= 0x80;
             if (depth == 0) {
                 *at = i;
+                if (marks)
+                    marks->non_ascii = hi != 0;
                 return 0;
             }
             if (c == ',' && depth == 1 && marks) {
@@ -785,6 +801,8 @@ scan_from(const char *buf, size_t len, size_t i, int max_depth, size_t *at,
         }
         if (depth == 0) {
             *at = i;
+            if (marks)
+                marks->non_ascii = hi != 0;
             return 0;
         }
     }

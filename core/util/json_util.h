@@ -59,6 +59,14 @@ int kp_json_validate(const cJSON *root, int max_depth, struct kp_error *err);
  */
 int kp_json_validate_at(const cJSON *v, int depth, int max_depth,
                         const char *skip, struct kp_error *err);
+/*
+ * kp_json_validate_at for a value parsed from text kp_json_scan_marks
+ * found to be ASCII (ascii true): its strings are not checked for UTF-8
+ * again (KP_NO_ASCII_SKIP=1: they are).
+ */
+int kp_json_validate_ascii_at(const cJSON *v, int depth, int max_depth,
+                              const char *skip, bool ascii,
+                              struct kp_error *err);
 
 /*
  * Check the JSON text of one document (buf starts at its first byte) for
@@ -88,6 +96,13 @@ int kp_json_scan_value(const char *buf, size_t len, int max_depth,
 struct kp_json_marks {
     size_t *off;
     size_t n, cap;
+    /*
+     * Set when a byte of the value is 0x80 or above.  Unset, every string
+     * cJSON parses from it is valid UTF-8 (its \u escapes decode to
+     * valid sequences: the scan refuses lone surrogates), so
+     * kp_json_validate_ascii_at need not look again.
+     */
+    bool non_ascii;
 };
 int kp_json_scan_marks(const char *buf, size_t len, int max_depth,
                        size_t *at, const char **what,

@@ -19,6 +19,16 @@
  *                            (nominated_copy.c)
  *   KP_NO_NODE_TEMPLATE      core/sched/framework/cluster_state.c
  *                            (kp_cluster_init_from)
+ *   KP_NO_NONZERO_SUM        core/sched/framework/cluster_state.c
+ *                            (fill_node: kp_node_info.nonzero_kept)
+ *   KP_NO_SCORE_PASS         core/sched/score.c kp_prioritize_nodes
+ *   KP_NO_NOMINATED_SUM      core/sched/framework/cluster_state.c
+ *                            (kp_cluster.nominated_min, nominated_sum)
+ *   KP_NO_DIAG_TERMS         core/sched/diagnosis.c term_counts
+ *   KP_NO_ASCII_SKIP         core/load/snapshot_load.c read_top_level
+ *                            (kp_json_marks.non_ascii)
+ *   KP_NO_IPA_MEMO           core/sched/plugins/interpodaffinity/
+ *                            scoring.c kept_memo
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H

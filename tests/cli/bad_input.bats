@@ -316,3 +316,39 @@ OUT
     run cat "$ERR"
     assert_output --partial "node 'big': status.allocatable past int64"
 }
+
+@test "invalid UTF-8 deep in a large List: refused on the loader's threads and alone, as in a small one" {
+    # The scan of a List's items notes whether any byte is 0x80 or above;
+    # an ASCII List's strings are not checked for UTF-8 again
+    # (json_util.h, kp_json_marks.non_ascii).  A List past the threads'
+    # threshold (256 KB) with one bad byte in its last pod must still be
+    # refused, with 1 and 2 threads, and with the skip turned off.
+    PROBLEMS=""
+    python3 - "$BATS_TEST_TMPDIR/big.json" <<'PY'
+import json, sys
+items = [{"apiVersion": "v1", "kind": "Node",
+          "metadata": {"name": "node-%d" % i,
+                       "labels": {"kubernetes.io/hostname": "node-%d" % i}},
+          "status": {"allocatable": {"cpu": "4", "memory": "8Gi",
+                                     "pods": "110"}}} for i in range(2000)]
+items.append({"apiVersion": "v1", "kind": "Pod",
+              "metadata": {"name": "web-0", "namespace": "prod",
+                           "labels": {"app": "XXBAD"}},
+              "spec": {"containers": [{"name": "c"}]},
+              "status": {"phase": "Pending"}})
+text = json.dumps({"apiVersion": "v1", "kind": "List", "items": items},
+                  indent=4).encode()
+open(sys.argv[1], "wb").write(text.replace(b"XXBAD", b"w\xc3\x28b"))
+PY
+    [ "$(stat -c %s "$BATS_TEST_TMPDIR/big.json")" -gt 300000 ]
+    cd "$BATS_TEST_TMPDIR"
+    for t in 1 2; do
+        KUBECTL_PREEMPT_PARALLELISM=$t run_kp -f big.json -o json
+        check_refusal "big.json ($t thread(s))" 1 \
+            "error: big.json: pod 'prod/web-0': metadata.labels.app: invalid UTF-8 in a string"
+        KP_NO_ASCII_SKIP=1 KUBECTL_PREEMPT_PARALLELISM=$t run_kp -f big.json -o json
+        check_refusal "big.json ($t thread(s), KP_NO_ASCII_SKIP=1)" 1 \
+            "error: big.json: pod 'prod/web-0': metadata.labels.app: invalid UTF-8 in a string"
+    done
+    [ -z "$PROBLEMS" ] || fail "$PROBLEMS"
+}

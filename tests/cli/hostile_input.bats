@@ -224,8 +224,14 @@ changed_while_read() {
     for i in 1 2 3; do
         cp "$BATS_TEST_TMPDIR/orig.json" "$f"
         "$KP" -f "$f" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
-        local pid=$!
-        sleep 0.1
+        local pid=$! j
+        # change it once the tool has it mapped (the load of this file
+        # takes tens of milliseconds: a fixed sleep came too late once the
+        # load got faster, and too early on a busy machine)
+        for j in $(seq 400); do
+            grep -qF "$f" "/proc/$pid/maps" 2>/dev/null && break
+            sleep 0.005
+        done
         if [ "$how" = truncate ]; then
             truncate -s 100000 "$f"
         else

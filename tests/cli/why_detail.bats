@@ -129,3 +129,30 @@ detail() { "$KP" -f "$CLUSTER" -f "$BOUND" --add "$DETAIL" "$@" 2>/dev/null; }
     assert_equal "$(grep -c '^  candidate n[0-9]*: 1 victim(s) under PDB a/v' <<<"$output")" 5
     assert_line '  20 more candidate PDB(s) exceeded'
 }
+
+@test "resources: most free counts the nominated pods of the same or a higher priority, not the lower ones" {
+    need jq
+    # node-a: 4 cpu, bound-0 1 cpu, same-0 (priority 100, 2 cpu) and
+    # low-0 (priority 10) nominated there; want-0 (priority 100, 2 cpu)
+    # sees 4 - 1 - 2 = 1 free, as the Filter counts it
+    # (addGENominatedPods); low-0 is not counted
+    run "$KP" -f "$ROOT/tests/fixtures/why/nominated-free.json" \
+        --mode independent -o json default/want-0
+    assert_equal "$(jq -c '.pods[0] | [.result, (.diagnosis.filters[] | select(.plugin == "NodeResourcesFit") | [.mostFree, .totalFree])]' <<<"$output")" \
+        '["Unschedulable",["1","1"]]'
+    run "$KP" -f "$ROOT/tests/fixtures/why/nominated-free.json" \
+        --mode independent -o describe default/want-0
+    assert_line --partial 'most free 1 (node-a), 1 free in all'
+}
+
+@test "node affinity: each pod's required terms counted against the nodes, two pods with different terms in one run" {
+    need jq
+    # one-zone's term matches node-a; two-zones' matches node-a and
+    # node-b; both are too large for any node and are diagnosed in turn
+    run "$KP" -f "$ROOT/tests/fixtures/why/affinity-terms.json" -o json
+    assert_equal "$(jq -c '[.pods[] | [.name, (.diagnosis.filters[] | select(.plugin == "NodeAffinity") | .requiredTerms[0].matchingNodes)]]' <<<"$output")" \
+        '[["one-zone",1],["two-zones",2]]'
+    run "$KP" -f "$ROOT/tests/fixtures/why/affinity-terms.json" -o describe
+    assert_line '      required node affinity term 0 matches 1 node(s)'
+    assert_line '      required node affinity term 0 matches 2 node(s)'
+}

@@ -70,6 +70,7 @@ kp_cluster_init(struct kp_cluster *cl, const struct kp_snapshot *snap,
 struct fill_ctx {
     struct kp_cluster *cl;
     size_t stride;
+    bool nonzero_kept;
 };
 
 /* NodeInfo i from the snapshot: allocatable, then the node's pods */
@@ -99,6 +100,8 @@ fill_node(void *ctx, size_t i, struct kp_arena *a)
             alloc[slot] = ni->node->allocatable.e[j].value;
     }
     ni->alloc = alloc;
+    /* KP_NO_NONZERO_SUM=1: the scorers sum the pods (node_info.c) */
+    ni->nonzero_kept = fc->nonzero_kept;
     for (j = 0; j < snap->node_npods[i]; j++)
         kp_node_info_add(ni, snap->node_pods[i][j]);
     return false;
@@ -201,6 +204,13 @@ kp_cluster_init_from(struct kp_cluster *cl, const struct kp_snapshot *snap,
     cl->nominated = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated));
     cl->nominated_prio = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated_prio));
     cl->nominated_max = kp_xmalloc((n ? n : 1) * sizeof(int32_t));
+    if (!kp_shortcut_off("KP_NO_NOMINATED_SUM")) {
+        cl->nominated_min = kp_xmalloc((n ? n : 1) * sizeof(int32_t));
+        cl->nominated_sum = kp_xcalloc((n ? n : 1) * (cl->nres ? cl->nres : 1),
+                                       sizeof(int64_t));
+        for (i = 0; i < n; i++)
+            cl->nominated_min[i] = INT32_MAX;
+    }
     cl->nominated_req = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated_req));
     cl->nominated_anti = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated_anti));
     cl->nominated_ports = kp_xcalloc(n ? n : 1,
@@ -245,6 +255,7 @@ kp_cluster_init_from(struct kp_cluster *cl, const struct kp_snapshot *snap,
     memset(cl->res_block, 0, (n ? n : 1) * stride * sizeof(int64_t));
     fc.cl = cl;
     fc.stride = stride;
+    fc.nonzero_kept = !kp_shortcut_off("KP_NO_NONZERO_SUM");
     if (template_fits(cl, tmpl)) {
         /* the same layout: the sums and allocatables in one copy */
         memcpy(cl->res_block, tmpl->res_block,
@@ -323,6 +334,8 @@ kp_cluster_release(struct kp_cluster *cl)
     kp_cluster_free_caches(cl);
     free(cl->res_block);
     free(cl->nominated_max);
+    free(cl->nominated_min);
+    free(cl->nominated_sum);
     free(cl->nominated_req);
     free(cl->nominated_anti);
     free(cl->nominated_ports);
@@ -339,6 +352,9 @@ kp_cluster_release(struct kp_cluster *cl)
         free(cl->caches->static_answers->slot[i].st);
     }
     free(cl->caches->static_answers);
+    free((void *)cl->caches->ipa_memo);
+    for (i = 0; i < KP_DIAG_TERMS_SLOTS; i++)
+        free(cl->caches->diag_terms[i].count);
     free(cl->caches);
     free(cl->placed_node_of);
     free(cl->node_of);
@@ -347,6 +363,27 @@ kp_cluster_release(struct kp_cluster *cl)
     free(cl->pdb_changed);
     free(cl->pdb_covered);
     memset(cl, 0, sizeof(*cl));
+}
+
+/* nominated_min and nominated_sum of node afresh from its rows */
+static void
+nominated_totals(struct kp_cluster *cl, int node)
+{
+    int64_t *sum;
+    size_t i, r;
+
+    if (!cl->nominated_min)
+        return;
+    sum = &cl->nominated_sum[(size_t)node * cl->nres];
+    cl->nominated_min[node] = INT32_MAX;
+    memset(sum, 0, cl->nres * sizeof(int64_t));
+    for (i = 0; i < cl->nnominated[node]; i++) {
+        if (cl->nominated_prio[node][i] < cl->nominated_min[node])
+            cl->nominated_min[node] = cl->nominated_prio[node][i];
+        for (r = 0; r < cl->nres; r++)
+            sum[r] = kp_wrap_add(sum[r],
+                                 cl->nominated_req[node][i * cl->nres + r]);
+    }
 }
 
 void
@@ -383,6 +420,7 @@ kp_cluster_clear_nomination(struct kp_cluster *cl, const struct kp_pod *p)
     for (i = 0; i < cl->nnominated[node]; i++)
         if (cl->nominated_prio[node][i] > cl->nominated_max[node])
             cl->nominated_max[node] = cl->nominated_prio[node][i];
+    nominated_totals(cl, node);         /* without p */
     cl->nominated_node_of[p->index] = -1;
 }
 
@@ -423,6 +461,7 @@ kp_cluster_nominate(struct kp_cluster *cl, const struct kp_pod *p, int node)
         cl->nominated_max[node] = p->priority;
     cl->nominated[node][cl->nnominated[node]++] = p;
     cl->nominated_node_of[p->index] = node;
+    nominated_totals(cl, node);
     cl->nominated_gen[node] = ++cl->nominated_clock;
 }
 

@@ -114,6 +114,17 @@ struct kp_node_info {
     /* bumped by every change of pods (kp_victim_table.gen) */
     unsigned long gen;
     /*
+     * NodeInfo.NonZeroRequested: the pods' non-zero cpu and memory
+     * requests (KP_NZ_*), kept by kp_node_info_add and _remove, so that
+     * LeastAllocated and its siblings read a sum instead of every pod.
+     * nonzero_kept is true for the cluster's NodeInfos only: clones and
+     * nominated copies gain pods by other paths and say false (the
+     * scorers then sum the pods).  KP_NO_NONZERO_SUM=1: false in the
+     * cluster's too.
+     */
+    int64_t nonzero[4];
+    bool nonzero_kept;
+    /*
      * Copied from node, so that the Filter pass reads nothing else of a
      * node its first plugins turn down or let through on these alone.
      */
@@ -128,6 +139,7 @@ struct kp_node_info {
 };
 
 #define KP_MAX_COLUMNS 16
+#define KP_DIAG_TERMS_SLOTS 16
 
 /*
  * The simulated cluster: upstream's Snapshot (NodeInfos by node) and the
@@ -142,6 +154,14 @@ struct kp_cluster {
     const struct kp_pod ***nominated;
     int32_t **nominated_prio;               /* their priorities, in step */
     int32_t *nominated_max;                 /* the highest; INT32_MIN: none */
+    /*
+     * The lowest (INT32_MAX: none) and, by node and resource slot
+     * (nres each), the sum of all their requests (kp_wrap_add): a pod
+     * of at most the lowest priority, nominated elsewhere, sees them
+     * all (the diagnosis's free resources).  NULL: KP_NO_NOMINATED_SUM=1.
+     */
+    int32_t *nominated_min;
+    int64_t *nominated_sum;
     /* in step too: each one's requests (nres) and anti-affinity flag */
     int64_t **nominated_req;
     bool **nominated_anti;
@@ -213,6 +233,28 @@ struct kp_caches {
     struct kp_label_index *label_index;
     /* where label_index is kept when not here (a template's), or NULL */
     struct kp_caches *index_home;
+    /*
+     * The diagnosis's count of the nodes matching each required node
+     * affinity term (diagnosis.c), for pods whose terms equal those of
+     * a slot's pod (node labels do not change during a run), the slots
+     * reused in turn; filled by cycles that run alone.
+     * KP_NO_DIAG_TERMS=1: counted every time.
+     */
+    struct kp_diag_terms {
+        const struct kp_pod *pod;
+        size_t *count, n;
+    } diag_terms[KP_DIAG_TERMS_SLOTS];
+    size_t diag_terms_next;             /* the slot to reuse next */
+    /*
+     * InterPodAffinity's PreScore: whether each interned existing term
+     * (selcount.h kp_term_get) matches the incoming pod, by term id (0
+     * not known, 1 no, 2 yes), kept for the next pods of the same
+     * namespace and labels (what the match reads of the incoming pod);
+     * filled by cycles that run alone.  KP_NO_IPA_MEMO=1: per cycle.
+     */
+    const struct kp_pod *ipa_memo_pod;
+    _Atomic unsigned char *ipa_memo;
+    size_t ipa_memo_cap;
     /* kp_cluster_label_column's columns (label_columns.c) */
     size_t ncolumns;
     char *column_key[KP_MAX_COLUMNS];
@@ -558,6 +600,8 @@ struct kp_status kp_run_filters(const struct kp_cycle *c,
 struct kp_status kp_run_filters_range(const struct kp_cycle *c,
                                       const struct kp_node_info *ni,
                                       size_t from, size_t to);
+/* a prefetch hint for the Filter of node, a few nodes ahead */
+void kp_filter_prefetch(const struct kp_cycle *c, int node);
 struct kp_status kp_run_filters_with_nominated(const struct kp_cycle *c,
                                                const struct kp_node_info *ni);
 /*
@@ -597,6 +641,21 @@ kp_ni_slot(const struct kp_node_info *ni, int id)
         return id;
     return id >= 0 && (size_t)id < ni->nres_ids ? ni->res_slot[id] : -1;
 }
+
+/* kp_node_info.nonzero's entries */
+enum { KP_NZ_CPU, KP_NZ_MEM, KP_NZ_CPU131, KP_NZ_MEM131 };
+
+/*
+ * NodeInfo.NonZeroRequested's cpu (out[0]) and memory (out[1]); v131:
+ * as before v1.32, a pod's sidecars left out (#127878).  The kept sum,
+ * or the pods' when ni keeps none (node_info.c).
+ */
+void kp_ni_nonzero_requested(const struct kp_node_info *ni, bool v131,
+                             int64_t *out);
+
+/* whether two node selectors (required node affinity) are the same */
+bool kp_same_node_selector(const struct kp_node_selector *a,
+                           const struct kp_node_selector *b);
 
 /* kp_ni_used and kp_ni_alloc of a resource without a slot (node_info.c) */
 int64_t kp_ni_used_sparse(const struct kp_node_info *ni, int id);

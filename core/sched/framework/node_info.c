@@ -17,6 +17,41 @@
  * aggregates: requested resources and the anti-affinity count.  The pod
  * list itself is the caller's.
  */
+/* what p adds to (sign 1) or takes from (-1) ni->nonzero */
+static void
+account_nonzero(struct kp_node_info *ni, const struct kp_pod *p, int sign)
+{
+    const int64_t v[4] = {p->nonzero_cpu, p->nonzero_mem,
+                          p->nonzero131_cpu, p->nonzero131_mem};
+    size_t k;
+
+    for (k = 0; k < 4; k++)
+        ni->nonzero[k] = sign > 0 ? kp_wrap_add(ni->nonzero[k], v[k]) :
+                         kp_wrap_sub(ni->nonzero[k], v[k]);
+}
+
+void
+kp_ni_nonzero_requested(const struct kp_node_info *ni, bool v131,
+                        int64_t *out)
+{
+    size_t i;
+
+    if (ni->nonzero_kept) {
+        out[0] = ni->nonzero[v131 ? KP_NZ_CPU131 : KP_NZ_CPU];
+        out[1] = ni->nonzero[v131 ? KP_NZ_MEM131 : KP_NZ_MEM];
+        return;
+    }
+    out[0] = out[1] = 0;
+    for (i = 0; i < ni->npods; i++) {
+        const struct kp_pod *q = ni->pods[i];
+
+        out[0] = kp_wrap_add(out[0], v131 ? q->nonzero131_cpu
+                                          : q->nonzero_cpu);
+        out[1] = kp_wrap_add(out[1], v131 ? q->nonzero131_mem
+                                          : q->nonzero_mem);
+    }
+}
+
 static void
 account(struct kp_node_info *ni, const struct kp_pod *p, int sign)
 {
@@ -80,6 +115,7 @@ kp_node_info_add(struct kp_node_info *ni, const struct kp_pod *p)
     ni->pods[ni->npods++] = p;
     ni->gen++;
     account(ni, p, 1);
+    account_nonzero(ni, p, 1);
     ports_add(ni, NULL, p);
 }
 
@@ -113,6 +149,7 @@ kp_node_info_remove(struct kp_node_info *ni, const struct kp_pod *p)
         if (r >= 0)
             ni->used[r] = kp_wrap_sub(ni->used[r], p->req.e[i].value);
     }
+    account_nonzero(ni, p, -1);
 }
 
 /*
@@ -133,6 +170,8 @@ kp_node_info_clone(struct kp_arena *a, const struct kp_node_info *ni,
     c->cap = ni->npods + extra;
     c->npods = ni->npods;
     c->nanti = ni->nanti;
+    /* clone_add and the victim tables' rows do not keep it */
+    c->nonzero_kept = false;
     c->alloc = ni->alloc;
     c->res_slot = ni->res_slot;
     c->nres_ids = ni->nres_ids;

@@ -77,6 +77,13 @@ same_node_selector(const struct kp_node_selector *a,
     return true;
 }
 
+bool
+kp_same_node_selector(const struct kp_node_selector *a,
+                      const struct kp_node_selector *b)
+{
+    return same_node_selector(a, b);
+}
+
 /* whether the node_static plugins read the same of a and b */
 static bool
 same_static_constraints(const struct kp_pod *a, const struct kp_pod *b)

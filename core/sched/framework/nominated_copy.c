@@ -66,6 +66,7 @@ build_nominated_copy(const struct kp_cluster *cl, struct kp_nominated_copy *e,
         pods = kp_xrealloc(pods, e->cap_pods * sizeof(*pods));
     }
     *d = *ni;
+    d->nonzero_kept = false;    /* the nominated pods are not in it */
     d->used = used;
     if (nres)
         memcpy(used, ni->used, nres * sizeof(int64_t));

@@ -25,6 +25,8 @@
 #include "pool.h"
 #include "selcount.h"
 #include "tpcount.h"
+#include "selfcheck.h"
+#include "shortcut.h"
 
 #define HARD_POD_AFFINITY_WEIGHT 1
 
@@ -185,13 +187,24 @@ existing_groups(struct sc_emit *em, const struct ipa_score_state *st,
 
     for (g = 0; g < vt->ngrp; g++) {
         uint32_t id = vt->grp_id[g];
-        const struct kp_term_ref *r = kp_term_get(cl, id);
-        unsigned char m;
+        unsigned char m = atomic_load_explicit(&memo[id],
+                                               memory_order_relaxed);
+        const struct kp_term_ref *r;
         int64_t w;
 
+        /* a term known not to match adds nothing, whatever its kind */
+        if (m == 1)
+            continue;
+        r = kp_term_get(cl, id);
         if (r->kind == KP_TERM_REQ_AFF && st->hard_weight <= 0)
             continue;
-        m = atomic_load_explicit(&memo[id], memory_order_relaxed);
+#ifdef KP_SELFCHECK
+        if (m && m != (unsigned char)(1 + kp_existing_term_matches(
+                r->t, r->owner_ns, p, st->ns_labels)))
+            kp_selfcheck_fail("InterPodAffinity PreScore of %s/%s: kept "
+                              "match of term %u differs", p->ns, p->name,
+                              (unsigned)id);
+#endif
         if (!m) {
             m = (unsigned char)(1 + kp_existing_term_matches(
                 r->t, r->owner_ns, p, st->ns_labels));
@@ -302,6 +315,53 @@ score_one(void *ctx, size_t i, struct kp_arena *a)
     return false;
 }
 
+/* whether a and b read alike for an existing pod's term (ns, labels) */
+static bool
+same_incoming(const struct kp_pod *a, const struct kp_pod *b)
+{
+    size_t i;
+
+    if (a == b)
+        return true;
+    if (strcmp(a->ns, b->ns) != 0 || a->labels.n != b->labels.n)
+        return false;
+    for (i = 0; i < a->labels.n; i++)
+        if (strcmp(a->labels.items[i].key, b->labels.items[i].key) != 0 ||
+            strcmp(a->labels.items[i].value, b->labels.items[i].value) != 0)
+            return false;
+    return true;
+}
+
+/*
+ * The cluster's kept matches (kp_caches.ipa_memo) for c's pod, nterms + 1
+ * long, or NULL (a cycle not alone, KP_NO_IPA_MEMO=1): kept when the pod
+ * before had the same namespace and labels, else cleared.  Terms interned
+ * since are unknown (0).
+ */
+static _Atomic unsigned char *
+kept_memo(const struct kp_cycle *c, size_t nterms)
+{
+    struct kp_caches *cc = c->cl->caches;
+    bool same;
+    size_t i, from;
+
+    if (!c->alone || kp_shortcut_off("KP_NO_IPA_MEMO"))
+        return NULL;
+    same = cc->ipa_memo_pod && same_incoming(cc->ipa_memo_pod, c->pod);
+    from = same ? cc->ipa_memo_cap : 0;
+    if (nterms + 1 > cc->ipa_memo_cap) {
+        size_t cap = (nterms + 1) * 2;
+
+        cc->ipa_memo = kp_xrealloc((void *)cc->ipa_memo,
+                                   cap * sizeof(*cc->ipa_memo));
+        cc->ipa_memo_cap = cap;
+    }
+    for (i = from; i < cc->ipa_memo_cap; i++)
+        atomic_init(&cc->ipa_memo[i], 0);
+    cc->ipa_memo_pod = c->pod;
+    return cc->ipa_memo;
+}
+
 static bool
 ipa_pre_score(const struct kp_score_nodes *f, void **state)
 {
@@ -345,9 +405,13 @@ ipa_pre_score(const struct kp_score_nodes *f, void **state)
     p = c->pod;
     own = p->npref_affinity > 0 || p->npref_anti_affinity > 0;
     nterms = kp_term_count(c->cl);
-    memo = kp_arena_alloc_uninit(c->scratch, (nterms + 1) * sizeof(*memo));
-    for (i = 0; i <= nterms; i++)
-        atomic_init(&memo[i], 0);
+    memo = kept_memo(c, nterms);
+    if (!memo) {
+        memo = kp_arena_alloc_uninit(c->scratch,
+                                     (nterms + 1) * sizeof(*memo));
+        for (i = 0; i <= nterms; i++)
+            atomic_init(&memo[i], 0);
+    }
     if (own && p->npref_affinity + p->npref_anti_affinity <=
                KP_SELCOUNT_HOLD) {
         aff_ent = kp_arena_alloc(c->scratch, (p->npref_affinity + 1) *

@@ -25,27 +25,6 @@ struct res_state {
     int64_t pod[NRES];          /* podRequests */
 };
 
-/*
- * NodeInfo.NonZeroRequested of cpu and memory; before v1.32 a pod's
- * share leaves its sidecars out (#127878, KP_RULE_SIDECAR_NONZERO).
- */
-static void
-node_nonzero_requested(const struct kp_node_info *ni, bool v131,
-                       int64_t *out)
-{
-    size_t i;
-
-    out[0] = out[1] = 0;
-    for (i = 0; i < ni->npods; i++) {
-        const struct kp_pod *q = ni->pods[i];
-
-        out[0] = kp_wrap_add(out[0], v131 ? q->nonzero131_cpu
-                                          : q->nonzero_cpu);
-        out[1] = kp_wrap_add(out[1], v131 ? q->nonzero131_mem
-                                          : q->nonzero_mem);
-    }
-}
-
 /* leastRequestedScore */
 int64_t
 kp_least_requested_score(int64_t requested, int64_t capacity)
@@ -82,10 +61,11 @@ fit_score(const struct kp_score_nodes *f, void *state, size_t idx)
 
     if (f->c->profile && !f->c->profile->fit_default)
         return kp_fit_profile_score(f, state, idx);
-    node_nonzero_requested(ni, !kp_kube_rule_on(KP_RULE_SIDECAR_NONZERO,
-                                                f->c->profile ?
-                                                f->c->profile->kube_minor :
-                                                0), used);
+    /* before v1.32 a pod's share leaves its sidecars out (#127878) */
+    kp_ni_nonzero_requested(ni, !kp_kube_rule_on(KP_RULE_SIDECAR_NONZERO,
+                                                 f->c->profile ?
+                                                 f->c->profile->kube_minor :
+                                                 0), used);
     for (i = 0; i < NRES; i++) {
         int64_t alloc = kp_resvec_get(&ni->node->allocatable, res_ids[i]);
 

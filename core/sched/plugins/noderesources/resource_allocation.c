@@ -74,7 +74,6 @@ alloc_request(const struct kp_node_info *ni, const struct strategy_state *s,
               size_t i, bool nonzero, int64_t *alloc, int64_t *req)
 {
     int id = s->id[i];
-    size_t k;
 
     if (id < 0 || (s->pod[i] == 0 && s->scalar[i]))
         return false;
@@ -83,16 +82,10 @@ alloc_request(const struct kp_node_info *ni, const struct strategy_state *s,
         return false;
     *req = kp_ni_used(ni, id);
     if (nonzero && (id == KP_RES_CPU || id == KP_RES_MEMORY)) {
-        *req = 0;
-        for (k = 0; k < ni->npods; k++) {
-            const struct kp_pod *q = ni->pods[k];
+        int64_t nz[2];
 
-            *req = kp_wrap_add(*req, id == KP_RES_CPU ?
-                               (s->nonzero131 ? q->nonzero131_cpu
-                                              : q->nonzero_cpu) :
-                               (s->nonzero131 ? q->nonzero131_mem
-                                              : q->nonzero_mem));
-        }
+        kp_ni_nonzero_requested(ni, s->nonzero131, nz);
+        *req = nz[id == KP_RES_CPU ? 0 : 1];
     }
     *req = kp_wrap_add(*req, s->pod[i]);
     return true;

@@ -21,6 +21,19 @@
 #include "pool.h"
 #include "tpcount.h"
 
+/*
+ * A constraint's domains by value pointer, when it has few: the nodes
+ * of a zone share the pointer of its value (kp_cluster_label_column),
+ * so most nodes find their domain's entry without hashing the pair.
+ */
+#define PS_FEW_DOMAINS 8
+
+struct ps_domains {
+    size_t n;                   /* 0: look every value up */
+    const char *value[PS_FEW_DOMAINS];
+    struct kp_tpcount_slot *e[PS_FEW_DOMAINS];
+};
+
 struct pts_score_state {
     size_t n;
     const struct kp_spread_tsc *cons;
@@ -30,6 +43,7 @@ struct pts_score_state {
     struct kp_selcount_entry **ent;     /* per constraint, or NULL */
     const char *const **col;    /* per constraint: label column, or NULL */
     double *weight;             /* TopologyNormalizingWeight */
+    const struct ps_domains *dom;       /* per constraint (few_domains) */
 };
 
 static bool
@@ -68,6 +82,25 @@ node_has_keys(const struct pts_score_state *s, const struct kp_node *node)
     return true;
 }
 
+/*
+ * Constraint k's domain v, present with a count of 0 afterwards (an
+ * addition of 0).  A value pointer added before (the nodes of a zone
+ * share theirs) adds nothing new: seen remembers the first few.
+ */
+static void
+add_domain(struct kp_arena *a, struct pts_score_state *s, size_t k,
+           struct ps_domains *seen, const char *v)
+{
+    size_t j;
+
+    for (j = 0; j < seen->n; j++)
+        if (seen->value[j] == v)
+            return;
+    kp_tpcount_add(a, &s->counts[k], s->cons[k].topology_key, v, 0);
+    if (seen->n < PS_FEW_DOMAINS)
+        seen->value[seen->n++] = v;
+}
+
 /* initPreScoreState over the nodes being scored. */
 static void
 init_state(const struct kp_score_nodes *f, struct pts_score_state *s)
@@ -78,6 +111,8 @@ init_state(const struct kp_score_nodes *f, struct pts_score_state *s)
     s->ignored = kp_arena_alloc(a, (f->n + 1) * sizeof(bool));
     s->counts = kp_arena_alloc(a, s->n * sizeof(*s->counts));
     s->weight = kp_arena_alloc(a, s->n * sizeof(*s->weight));
+    struct ps_domains *seen = kp_arena_alloc(a, (s->n + 1) * sizeof(*seen));
+
     for (k = 0; k < s->n; k++)
         kp_tpcount_init(&s->counts[k]);
     for (i = 0; i < f->n; i++) {
@@ -90,8 +125,7 @@ init_state(const struct kp_score_nodes *f, struct pts_score_state *s)
         }
         for (k = 0; k < s->n; k++)
             if (!is_hostname(&s->cons[k]))
-                kp_tpcount_add(a, &s->counts[k], s->cons[k].topology_key,
-                               label_or_empty(s, k, node), 0);
+                add_domain(a, s, k, &seen[k], label_or_empty(s, k, node));
     }
     for (k = 0; k < s->n; k++) {
         size_t sz = is_hostname(&s->cons[k]) ? f->n - nignored :
@@ -105,19 +139,6 @@ init_state(const struct kp_score_nodes *f, struct pts_score_state *s)
 struct ps_count {
     struct kp_tpcount_slot *e;  /* the domain's entry; NULL: nothing */
     int64_t n;
-};
-
-/*
- * A constraint's domains by value pointer, when it has few: the nodes
- * of a zone share the pointer of its value (kp_cluster_label_column),
- * so most nodes find their domain's entry without hashing the pair.
- */
-#define PS_FEW_DOMAINS 8
-
-struct ps_domains {
-    size_t n;                   /* 0: look every value up */
-    const char *value[PS_FEW_DOMAINS];
-    struct kp_tpcount_slot *e[PS_FEW_DOMAINS];
 };
 
 struct ps_count_ctx {
@@ -226,6 +247,7 @@ count_all_nodes(const struct kp_cycle *c, struct pts_score_state *s)
     cc.c = c;
     cc.s = s;
     few_domains(&cc, c->scratch);
+    s->dom = cc.dom;
     cc.out = kp_arena_alloc_uninit(c->scratch,
                                    (nn * s->n + 1) * sizeof(*cc.out));
     if (c->pool && nn >= KP_PREFILTER_PARALLEL_MIN)
@@ -271,6 +293,19 @@ pts_pre_score(const struct kp_score_nodes *f, void **state)
     return true;
 }
 
+/* constraint k's count of domain v: by value pointer when it has few */
+static int64_t
+domain_count(const struct pts_score_state *s, size_t k, const char *v)
+{
+    const struct ps_domains *d = &s->dom[k];
+    size_t j;
+
+    for (j = 0; j < d->n; j++)
+        if (d->value[j] == v)
+            return d->e[j]->n;
+    return kp_tpcount_get(&s->counts[k], s->cons[k].topology_key, v);
+}
+
 /* scoreForCount */
 static double
 score_for_count(int64_t cnt, int32_t max_skew, double weight)
@@ -298,7 +333,7 @@ pts_score(const struct kp_score_nodes *f, void *state, size_t idx)
         cnt = is_hostname(t) ?
               (s->ent[k] ? kp_selcount_node(s->ent[k], ni) :
                kp_spread_count_matching(ni, &t->selector, f->c->pod->ns)) :
-              kp_tpcount_get(&s->counts[k], t->topology_key, v);
+              domain_count(s, k, v);
         score += score_for_count(cnt, t->max_skew, s->weight[k]);
     }
     return (int64_t)round(score);
