@@ -101,6 +101,7 @@ limit() {
                 KP_NO_FIX_PREFIX=1 KP_NO_LABEL_INDEX=1 KP_NO_NONZERO_SUM=1 \
                 KP_NO_SCORE_PASS=1 KP_NO_NOMINATED_SUM=1 KP_NO_DIAG_TERMS=1 \
                 KP_NO_ASCII_SKIP=1 KP_NO_IPA_MEMO=1 KP_NO_FIX_RELOAD_SKIP=1 \
+                KP_NO_DEFERRED_HOOKS=1 KP_NO_DRY_RUN_CUT=1 \
                 "$KP" -f "$f" -o json \
                 --explain-nodes --mode "$mode" > "$BATS_TEST_TMPDIR/without"
             cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
@@ -149,6 +150,66 @@ limit() {
             done
         done
     done
+}
+
+@test "deferred hooks (issue 31): KP_NO_DEFERRED_HOOKS=1 gives the same reports and node statuses" {
+    # default_preemption.c, first_check_deferred: SelectVictimsOnNode's
+    # first check runs the RemovePod (and nominated AddPod) hooks only
+    # once the Filter plugins before the first plugin with a hook pass;
+    # --explain-nodes shows each potential node's status, which is where
+    # a check answered with stale InterPodAffinity or PodTopologySpread
+    # state would show.  The nominated shape gives the nominated copy.
+    local shape f mode t
+    for shape in affinity nominated pdb; do
+        bench_cluster "$BATS_TEST_TMPDIR/$shape.json" 60 1500 90 30 \
+            --shape "$shape"
+    done
+    for f in "$BATS_TEST_TMPDIR"/*.json; do
+        for mode in queue independent; do
+            for t in 1 2; do
+                KUBECTL_PREEMPT_PARALLELISM=$t "$KP" -f "$f" -o json \
+                    --explain-nodes --mode "$mode" > "$BATS_TEST_TMPDIR/with"
+                KP_NO_DEFERRED_HOOKS=1 KUBECTL_PREEMPT_PARALLELISM=$t \
+                    "$KP" -f "$f" -o json --explain-nodes --mode "$mode" \
+                    > "$BATS_TEST_TMPDIR/without"
+                cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
+                    fail "$(basename "$f") --mode $mode, $t thread(s): differs with KP_NO_DEFERRED_HOOKS"
+            done
+        done
+    done
+}
+
+@test "dry run cut (issue 31): KP_NO_DRY_RUN_CUT=1 gives the same reports when PDB-violating candidates are dropped" {
+    # default_preemption.c, select_victims: once DryRunPreemption has as
+    # many PDB-violating candidates as it keeps, the reprieve loop of a
+    # later node stops at its first PDB-violating victim (the candidate
+    # is dropped unread); with one candidate of each kind kept, most
+    # nodes of the pdb shape are such.  Only on one thread (on several,
+    # the nodes done are not those before in the walk): two threads are
+    # run too, and must not differ either.
+    local f mode t
+    bench_cluster "$BATS_TEST_TMPDIR/pdb.json" 60 1500 90 30 --shape pdb
+    bench_cluster "$BATS_TEST_TMPDIR/nominated.json" 60 1500 90 30 \
+        --shape nominated
+    for f in "$BATS_TEST_TMPDIR"/*.json; do
+        for mode in queue independent; do
+            for t in 1 2; do
+                KUBECTL_PREEMPT_PARALLELISM=$t "$KP" -f "$f" -o json \
+                    --mode "$mode" --min-candidate-nodes-absolute 1 \
+                    --min-candidate-nodes-percentage 1 \
+                    > "$BATS_TEST_TMPDIR/with"
+                KP_NO_DRY_RUN_CUT=1 KUBECTL_PREEMPT_PARALLELISM=$t \
+                    "$KP" -f "$f" -o json --mode "$mode" \
+                    --min-candidate-nodes-absolute 1 \
+                    --min-candidate-nodes-percentage 1 \
+                    > "$BATS_TEST_TMPDIR/without"
+                cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
+                    fail "$(basename "$f") --mode $mode, $t thread(s): differs with KP_NO_DRY_RUN_CUT"
+            done
+        done
+    done
+    # the candidates kept are there, PDB-violating ones among them
+    grep -q '"violatesPDB": true' "$BATS_TEST_TMPDIR/with"
 }
 
 @test "fixes' re-runs (issue 31): KP_NO_LAZY_TABLES=1, KP_NO_NODE_TEMPLATE=1, KP_NO_FIX_PREFIX=1 and KP_NO_FIX_RELOAD_SKIP=1 give the same fixes and reports" {

@@ -56,13 +56,20 @@ struct config {
     int threads;
     int every;                  /* seeds: every n-th */
     const char *name;
+    /*
+     * DryRunPreemption keeps one candidate of each kind: it drops (and
+     * may stop reading, kp_candidate.partial) every PDB-violating one
+     * after the first
+     */
+    bool few;
 };
 
 static const struct config configs[] = {
-    {KP_MODE_QUEUE, 1, 1, "queue"},
-    {KP_MODE_INDEPENDENT, 1, 1, "independent"},
-    {KP_MODE_QUEUE, 2, 8, "queue threads=2"},
-    {KP_MODE_INDEPENDENT, 2, 8, "independent threads=2"},
+    {KP_MODE_QUEUE, 1, 1, "queue", false},
+    {KP_MODE_INDEPENDENT, 1, 1, "independent", false},
+    {KP_MODE_QUEUE, 2, 8, "queue threads=2", false},
+    {KP_MODE_INDEPENDENT, 2, 8, "independent threads=2", false},
+    {KP_MODE_QUEUE, 1, 4, "queue min-candidates=1", true},
 };
 
 #define NCONFIGS (sizeof(configs) / sizeof(configs[0]))
@@ -260,6 +267,12 @@ run(const char *text, const cJSON *cluster, const struct config *cf,
     o.nfiles = 1;
     o.output = KP_OUTPUT_JSON;
     o.mode = cf->mode;
+    if (cf->few) {
+        o.min_candidate_nodes_percentage = 1;
+        o.min_candidate_nodes_percentage_set = true;
+        o.min_candidate_nodes_absolute = 1;
+        o.min_candidate_nodes_absolute_set = true;
+    }
     memset(&err, 0, sizeof(err));
     kp_selfcheck_reset();
     rc = kp_run(&o, &r, &err);

@@ -209,9 +209,22 @@ table_has_ports(const struct kp_victim_table *vt, size_t k)
     return vt->tail_ports[k] != vt->tail_ports[k + 1];
 }
 
+size_t
+kp_cycle_first_hook(const struct kp_cycle *c)
+{
+    size_t i;
+
+    for (i = 0; i < kp_nfilter_plugins; i++)
+        if (!c->skip[i] && c->state[i] && (kp_filter_plugins[i]->add_pod ||
+                                           kp_filter_plugins[i]->remove_pod))
+            return i;
+    return kp_nfilter_plugins;
+}
+
 void
-kp_cycle_remove_tail(struct kp_cycle *c, struct kp_node_info *ni,
-                     const struct kp_victim_table *vt, size_t first)
+kp_cycle_remove_tail_pods(struct kp_cycle *c, struct kp_node_info *ni,
+                          const struct kp_victim_table *vt, size_t first,
+                          struct kp_removed *rm)
 {
     const int64_t *row = &vt->tail_req[first * vt->nres];
     size_t i, k, kept = 0, nout = 0;
@@ -242,21 +255,41 @@ kp_cycle_remove_tail(struct kp_cycle *c, struct kp_node_info *ni,
     ni->nanti -= vt->tail_anti[first];
     for (i = 0; i < nout; i++)
         ports_remove(ni, gone[i]);
+    rm->gone = gone;
+    rm->n = hooks ? nout : 0;
+}
+
+void
+kp_cycle_remove_tail_hooks(struct kp_cycle *c, struct kp_node_info *ni,
+                           const struct kp_removed *rm)
+{
+    size_t i, k;
+
     /*
      * The RemovePod hooks in the node's order, plugin by plugin (each
      * changes its own state alone); a plugin may take them all at once.
      */
-    for (k = 0; hooks && k < kp_nfilter_plugins; k++) {
+    for (k = 0; rm->n && k < kp_nfilter_plugins; k++) {
         const struct kp_plugin *pl = kp_filter_plugins[k];
 
         if (c->skip[k])
             continue;
         if (pl->remove_pods)
-            pl->remove_pods(c, (int)k, gone, nout, ni);
+            pl->remove_pods(c, (int)k, rm->gone, rm->n, ni);
         else if (pl->remove_pod)
-            for (i = 0; i < nout; i++)
-                pl->remove_pod(c, (int)k, gone[i], ni);
+            for (i = 0; i < rm->n; i++)
+                pl->remove_pod(c, (int)k, rm->gone[i], ni);
     }
+}
+
+void
+kp_cycle_remove_tail(struct kp_cycle *c, struct kp_node_info *ni,
+                     const struct kp_victim_table *vt, size_t first)
+{
+    struct kp_removed rm;
+
+    kp_cycle_remove_tail_pods(c, ni, vt, first, &rm);
+    kp_cycle_remove_tail_hooks(c, ni, &rm);
 }
 
 /* pods[k]'s requests: the difference of two tail rows */

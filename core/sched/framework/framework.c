@@ -95,6 +95,13 @@ kp_run_filters(const struct kp_cycle *c, const struct kp_node_info *ni)
     return run_range(c, ni, i, kp_nfilter_plugins);
 }
 
+struct kp_status
+kp_run_filters_range(const struct kp_cycle *c, const struct kp_node_info *ni,
+                     size_t from, size_t to)
+{
+    return run_range(c, ni, from, to);
+}
+
 /* kp_cycle_add_pod with p's requests given as a dense row */
 static void
 add_row_pod(struct kp_cycle *c, struct kp_node_info *ni,
@@ -136,21 +143,45 @@ kp_cycle_count_ge_nominated(const struct kp_cycle *c,
     return ng;
 }
 
-void
-kp_cycle_add_ge_nominated(struct kp_cycle *c, struct kp_node_info *ni)
+/* what add_ge_nominated does: 1 the NodeInfo, 2 the AddPod hooks, 3 both */
+static void
+add_ge_nominated(struct kp_cycle *c, struct kp_node_info *ni, int what)
 {
     const struct kp_cluster *cl = c->cl;
     int node = ni->index;
     const struct kp_pod **g = cl->nominated[node];
-    bool hooks = kp_cycle_hooks_live(c);
+    bool hooks = (what & 2) && kp_cycle_hooks_live(c);
     size_t i;
 
     /* requests and priorities from the dense copies */
-    for (i = 0; i < cl->nnominated[node]; i++)
-        if (g[i] != c->pod && cl->nominated_prio[node][i] >= c->pod->priority)
+    for (i = 0; i < cl->nnominated[node]; i++) {
+        if (g[i] == c->pod || cl->nominated_prio[node][i] < c->pod->priority)
+            continue;
+        if (what & 1)
             add_row_pod(c, ni, g[i], &cl->nominated_req[node][i * cl->nres],
                         cl->nominated_anti[node][i],
                         cl->nominated_ports[node][i], hooks);
+        else if (hooks)
+            add_hooks(c, ni, g[i]);
+    }
+}
+
+void
+kp_cycle_add_ge_nominated(struct kp_cycle *c, struct kp_node_info *ni)
+{
+    add_ge_nominated(c, ni, 3);
+}
+
+void
+kp_cycle_add_ge_nominated_pods(struct kp_cycle *c, struct kp_node_info *ni)
+{
+    add_ge_nominated(c, ni, 1);
+}
+
+void
+kp_cycle_add_ge_nominated_hooks(struct kp_cycle *c, struct kp_node_info *ni)
+{
+    add_ge_nominated(c, ni, 2);
 }
 
 bool

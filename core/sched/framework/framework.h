@@ -569,6 +569,24 @@ void kp_cycle_remove_pod(struct kp_cycle *c, struct kp_node_info *ni,
  */
 void kp_cycle_remove_tail(struct kp_cycle *c, struct kp_node_info *ni,
                           const struct kp_victim_table *vt, size_t first);
+/*
+ * kp_cycle_remove_tail in two steps: the pods leave ni (its aggregates
+ * and ports) and, later, the RemovePod hooks see them (the pods, kept in
+ * *rm, live in c's arena); ni must not change in between.  The hooks
+ * change only their own plugins' states: a Filter plugin before
+ * kp_cycle_first_hook(c) (the first with a live hook, or
+ * kp_nfilter_plugins) reads nothing they change.
+ */
+struct kp_removed {
+    const struct kp_pod **gone;
+    size_t n;
+};
+void kp_cycle_remove_tail_pods(struct kp_cycle *c, struct kp_node_info *ni,
+                               const struct kp_victim_table *vt, size_t first,
+                               struct kp_removed *rm);
+void kp_cycle_remove_tail_hooks(struct kp_cycle *c, struct kp_node_info *ni,
+                                const struct kp_removed *rm);
+size_t kp_cycle_first_hook(const struct kp_cycle *c);
 void kp_cycle_add_table_pod(struct kp_cycle *c, struct kp_node_info *ni,
                             const struct kp_victim_table *vt, size_t k);
 void kp_cycle_remove_table_pod(struct kp_cycle *c, struct kp_node_info *ni,
@@ -578,6 +596,10 @@ void kp_cycle_add_pod(struct kp_cycle *c, struct kp_node_info *ni,
 
 struct kp_status kp_run_filters(const struct kp_cycle *c,
                                 const struct kp_node_info *ni);
+/* The Filter plugins [from, to) of a fit_only cycle: the first failure. */
+struct kp_status kp_run_filters_range(const struct kp_cycle *c,
+                                      const struct kp_node_info *ni,
+                                      size_t from, size_t to);
 /* a prefetch hint for the Filter of node, a few nodes ahead */
 void kp_filter_prefetch(const struct kp_cycle *c, int node);
 struct kp_status kp_run_filters_with_nominated(const struct kp_cycle *c,
@@ -599,6 +621,10 @@ size_t kp_cycle_count_ge_nominated(const struct kp_cycle *c,
  * added to (c, ni) in place, ni a clone with room for them.
  */
 void kp_cycle_add_ge_nominated(struct kp_cycle *c, struct kp_node_info *ni);
+/* The same in two steps: the pods into ni, later their AddPod hooks. */
+void kp_cycle_add_ge_nominated_pods(struct kp_cycle *c, struct kp_node_info *ni);
+void kp_cycle_add_ge_nominated_hooks(struct kp_cycle *c,
+                                     struct kp_node_info *ni);
 
 /* int64 arithmetic that wraps as Go's does, without undefined behaviour */
 static inline int64_t

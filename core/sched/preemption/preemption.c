@@ -51,6 +51,7 @@ struct dry_batch {
     const struct kp_cycle *c;
     const int *potential;
     size_t n, offset, k;
+    bool may_cut;           /* the nodes' outcomes are not recorded */
     struct kp_candidate *cand;
     struct kp_status *st;
     atomic_size_t nnon_violating, nviolating;
@@ -70,10 +71,17 @@ dry_run_one(void *ctx, size_t j, struct kp_arena *a)
     int node = b->potential[(b->offset + j) % b->n];
     struct kp_candidate *cand = &b->cand[j];
     size_t non, vio;
+    /*
+     * As many PDB-violating candidates as the dry run keeps among the
+     * nodes done, which (may_cut: one thread) are those before this one
+     * in the walk: a PDB-violating candidate here is dropped unread.
+     */
+    bool enough = b->may_cut && b->k > 0 &&
+                  atomic_load(&b->nviolating) >= b->k;
 
     wc.scratch = a;
     memset(cand, 0, sizeof(*cand));
-    b->st[j] = kp_select_victims_on_node(&wc, node, cand);
+    b->st[j] = kp_select_victims_on_node(&wc, node, enough, cand);
     if (b->st[j].code != KP_SUCCESS || cand->nvictims == 0)
         return false;
     /* (counts of nodes done: never more than the walk's up to them) */
@@ -107,6 +115,11 @@ dry_run_preemption(struct kp_cycle *c, const int *potential, size_t n,
     b.n = n;
     b.offset = offset;
     b.k = k;
+    /*
+     * not on several threads: the nodes done are not the nodes before
+     * in the walk; nor when the nodes' outcomes are recorded
+     */
+    b.may_cut = out->nodes == NULL && c->pool == NULL;
     atomic_init(&b.nnon_violating, 0);
     atomic_init(&b.nviolating, 0);
     /* each entry is written by dry_run_one before it is read */
@@ -120,6 +133,15 @@ dry_run_preemption(struct kp_cycle *c, const int *potential, size_t n,
         struct kp_status st = b.st[i];
 
         out->nexamined++;
+#ifdef KP_SELFCHECK
+        kp_selfcheck_count();
+        if (cand.partial && (st.code != KP_SUCCESS || nviolating < k ||
+                             cand.num_pdb_violations == 0))
+            kp_selfcheck_fail("dry run cut: pod %s/%s: a partial candidate "
+                              "on node %s is kept",
+                              c->pod->ns, c->pod->name,
+                              c->cl->nodes[node].node->name);
+#endif
         if (st.code == KP_SUCCESS && cand.nvictims > 0) {
             bool kept = true;
 

@@ -392,6 +392,66 @@ test_rules__memo_sees_a_spent_pdb_budget(void)
     kp_snapshot_release(&s);
 }
 
+/*
+ * The dry run cut and the victim memo: with one candidate kept of each
+ * kind, a's dry run keeps n1 (PDB-violating) and stops n2's reprieve
+ * loop at w1, its first PDB-violating victim (kp_candidate.partial);
+ * that partial answer is kept.  a preempts v1 on n1, where it is then
+ * nominated, so b (same signature) finds no victims there and n2 comes
+ * first in its walk: its answer there must be the whole one, both w1 and
+ * w2 (mutants: "the victim memo serves a partial answer to a lookup that
+ * needs the whole", "... keeps a partial answer as a whole one").
+ */
+static void
+test_rules__memo_keeps_partial_answers_apart(void)
+{
+    struct kp_snapshot s;
+    struct kp_options o;
+    struct kp_report rep;
+    struct kp_error err = {0, ""};
+    const struct kp_pod_report *a, *b;
+    size_t i;
+
+    CHECK(load_snapshot(&s, LIST(
+        XNODE("n1", "2", "", "") "," XNODE("n2", "2", "", "") ","
+        XPOD("v1", "1", "2", "n1", T0, ",\"labels\":{\"app\":\"g\"}", "",
+             RUNNING READY) ","
+        XPOD("w1", "1", "1", "n2", T0, ",\"labels\":{\"app\":\"g\"}", "",
+             RUNNING READY) ","
+        XPOD("w2", "1", "1", "n2", T1, ",\"labels\":{\"app\":\"g\"}", "",
+             RUNNING READY) ","
+        "{\"kind\":\"PodDisruptionBudget\",\"metadata\":{\"namespace\":\"d\","
+        "\"name\":\"pdb\"},\"spec\":{\"selector\":{\"matchLabels\":"
+        "{\"app\":\"g\"}}},\"status\":{\"disruptionsAllowed\":0}},"
+        XPOD("a", "10", "2", "", T0, "", "", PENDING) ","
+        XPOD("b", "10", "2", "", T1, "", "", PENDING))) == 0);
+    /* the cut is taken on one thread alone */
+    setenv("KUBECTL_PREEMPT_PARALLELISM", "1", 1);
+    kp_options_init(&o);
+    o.mode = KP_MODE_QUEUE;
+    o.min_candidate_nodes_percentage = 1;
+    o.min_candidate_nodes_percentage_set = true;
+    o.min_candidate_nodes_absolute = 1;
+    o.min_candidate_nodes_absolute_set = true;
+    CHECK(kp_analyze(&s, &o, &rep, &err) == 0);
+    for (i = 0; i < rep.npods; i++)
+        rep.pods[i].reported = true;
+    a = report_for(&rep, "a");
+    b = report_for(&rep, "b");
+    CHECK(a && a->result == KP_RESULT_PREEMPTS);
+    if (a && a->result == KP_RESULT_PREEMPTS)
+        CHECK_EQ_STR(node_name(&s, a->nominated_node), "n1");
+    CHECK(b && b->result == KP_RESULT_PREEMPTS);
+    if (b && b->result == KP_RESULT_PREEMPTS) {
+        CHECK_EQ_STR(node_name(&s, b->nominated_node), "n2");
+        CHECK_EQ_INT(b->nvictims, 2);
+        CHECK_EQ_INT(b->pdb_violations, 2);
+    }
+    kp_report_release(&rep);
+    kp_snapshot_release(&s);
+    unsetenv("KUBECTL_PREEMPT_PARALLELISM");
+}
+
 int
 main(void)
 {
@@ -405,5 +465,6 @@ main(void)
     RUN(test_rules__memo_bypassed_on_own_nominated_node);
     RUN(test_rules__memo_signature_holds_the_priority);
     RUN(test_rules__memo_sees_a_spent_pdb_budget);
+    RUN(test_rules__memo_keeps_partial_answers_apart);
     return check_done();
 }

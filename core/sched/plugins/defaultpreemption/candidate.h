@@ -29,6 +29,13 @@ struct kp_candidate {
     const struct kp_pod **victims;          /* most important first */
     bool *violating;                        /* per victim: PDB violated */
     int num_pdb_violations;
+    /*
+     * SelectVictimsOnNode stopped once it knew this is a candidate that
+     * violates a PDB (kp_select_victims_on_node's violating_enough): the
+     * victims are the first it kept, and the counts at least 1.  Never
+     * among DryRunPreemption's candidates.
+     */
+    bool partial;
 };
 
 #endif

@@ -235,6 +235,156 @@ reprieve(struct victim_node *vn, const struct kp_victim_table *vt, size_t k)
     return false;
 }
 
+/* KP_NO_DEFERRED_HOOKS, read once: 1 off, 0 on, -1 not read yet */
+static atomic_int deferred_off = -1;
+
+static bool
+deferred_hooks_off(void)
+{
+    int off = atomic_load_explicit(&deferred_off, memory_order_relaxed);
+
+    if (off < 0) {
+        off = kp_shortcut_off("KP_NO_DEFERRED_HOOKS");
+        atomic_store_explicit(&deferred_off, off, memory_order_relaxed);
+    }
+    return off != 0;
+}
+
+#ifdef KP_SELFCHECK
+/*
+ * The self-check build: a first check that failed before the hooks ran
+ * against the same check with them run first.
+ */
+static void
+check_deferred(struct victim_node *vn, const struct kp_removed *rm,
+               const struct kp_status *st)
+{
+    struct kp_status full;
+    int i;
+    bool same;
+
+    if (vn->nominated) {
+        kp_cycle_remove_tail_hooks(&vn->nc, vn->ni, rm);
+        kp_cycle_add_ge_nominated_hooks(&vn->nc, vn->nni);
+    }
+    kp_cycle_remove_tail_hooks(&vn->c, vn->ni, rm);
+    check_victim_node(vn);
+    full = run_filters(vn);
+    same = full.code == st->code && full.plugin == st->plugin &&
+           full.nreasons == st->nreasons;
+    for (i = 0; same && i < full.nreasons; i++)
+        same = strcmp(kp_status_reason(&full, i),
+                      kp_status_reason(st, i)) == 0;
+    kp_selfcheck_count();
+    if (!same)
+        kp_selfcheck_fail("deferred RemovePod hooks: pod %s/%s on node %s: "
+                          "the first check differs with the hooks run",
+                          vn->c.pod->ns, vn->c.pod->name,
+                          vn->ni->node->name);
+}
+#define CHECK_DEFERRED(vn, rm, st) check_deferred(vn, rm, st)
+#else
+#define CHECK_DEFERRED(vn, rm, st) ((void)0)
+#endif
+
+/*
+ * SelectVictimsOnNode's first check as upstream orders it: every
+ * lower-priority pod removed, each RemovePod hook run, then
+ * RunFilterPluginsWithNominatedPods, with the nominated copy made once
+ * for this check and the whole reprieve loop.  Upstream clones the state
+ * as it is at each call and adds the nominated pods; the counts are
+ * sums, so the copy can instead take every step of vn.c after them.  It
+ * is cloned from base, not from vn.c: a clone's counts overlay its
+ * source (tpcount.h), and vn.c changes under it with every pod put back.
+ */
+static struct kp_status
+first_check(struct victim_node *vn, const struct kp_cycle *base,
+            const struct kp_victim_table *vt, size_t first,
+            size_t nnominated)
+{
+    struct kp_arena *a = base->scratch;
+    const struct kp_cluster *cl = base->cl;
+    size_t npotential = vt->n - first;
+
+    kp_cycle_remove_tail(&vn->c, vn->ni, vt, first);
+    vn->nominated = nnominated > 0;
+    if (vn->nominated) {
+        kp_cycle_clone(&vn->nc, base);
+        vn->nc.fit_only = true;
+        if (kp_cycle_hooks_live(base)) {
+            vn->nni = kp_node_info_clone(a, &cl->nodes[vn->ni->index],
+                                         cl->nres, npotential + nnominated);
+            kp_cycle_remove_tail(&vn->nc, vn->nni, vt, first);
+        } else {
+            /* no RemovePod hook to replay: the node already emptied */
+            vn->nni = kp_node_info_clone(a, vn->ni, cl->nres,
+                                         npotential + nnominated);
+        }
+        kp_cycle_add_ge_nominated(&vn->nc, vn->nni);
+    }
+    check_victim_node(vn);
+    return run_filters(vn);
+}
+
+/*
+ * SelectVictimsOnNode's first check: every lower-priority pod removed,
+ * then RunFilterPluginsWithNominatedPods (with the nominated pods of
+ * equal or higher priority when the node has some, then without), the
+ * first failure the answer.  The pods leave the NodeInfos at once; the
+ * RemovePod hooks (and the nominated pods' AddPod hooks), which change
+ * only the states of the plugins that have them, run only once the
+ * Filter plugins before the first of those (NodeResourcesFit among them)
+ * have passed on the first NodeInfo checked: on most nodes where
+ * preemption cannot help the pod still does not fit there, and no hook
+ * needs to run.  The hooks read no more of a NodeInfo than its node and,
+ * for RemovePods, the pods that stay: the nominated copy's are run with
+ * vn->ni, which holds those.  KP_NO_DEFERRED_HOOKS=1 runs them first, as
+ * upstream's removePod does.
+ */
+static struct kp_status
+first_check_deferred(struct victim_node *vn, const struct kp_cycle *base,
+                     const struct kp_victim_table *vt, size_t first,
+                     size_t nnominated)
+{
+    struct kp_arena *a = base->scratch;
+    struct kp_removed rm;
+    struct kp_status st;
+    size_t h, n = kp_nfilter_plugins;
+
+    kp_cycle_remove_tail_pods(&vn->c, vn->ni, vt, first, &rm);
+    h = kp_cycle_first_hook(&vn->c);
+    vn->nominated = nnominated > 0;
+    if (!vn->nominated) {
+        st = kp_run_filters_range(&vn->c, vn->ni, 0, h);
+        if (st.code != KP_SUCCESS) {
+            CHECK_DEFERRED(vn, &rm, &st);
+            return st;
+        }
+        kp_cycle_remove_tail_hooks(&vn->c, vn->ni, &rm);
+        check_victim_node(vn);
+        return kp_run_filters_range(&vn->c, vn->ni, h, n);
+    }
+    /* cloned from base, not vn->c: see first_check */
+    kp_cycle_clone(&vn->nc, base);
+    vn->nc.fit_only = true;
+    vn->nni = kp_node_info_clone(a, vn->ni, base->cl->nres,
+                                 vt->n - first + nnominated);
+    kp_cycle_add_ge_nominated_pods(&vn->nc, vn->nni);
+    st = kp_run_filters_range(&vn->nc, vn->nni, 0, h);
+    if (st.code != KP_SUCCESS) {
+        CHECK_DEFERRED(vn, &rm, &st);
+        return st;
+    }
+    kp_cycle_remove_tail_hooks(&vn->nc, vn->ni, &rm);
+    kp_cycle_add_ge_nominated_hooks(&vn->nc, vn->nni);
+    kp_cycle_remove_tail_hooks(&vn->c, vn->ni, &rm);
+    check_victim_node(vn);
+    st = kp_run_filters_range(&vn->nc, vn->nni, h, n);
+    if (st.code != KP_SUCCESS)
+        return st;
+    return kp_run_filters_range(&vn->c, vn->ni, 0, n);
+}
+
 static int
 cmp_size(const void *x, const void *y)
 {
@@ -251,7 +401,7 @@ cmp_size(const void *x, const void *y)
 static struct kp_status select_victims(const struct kp_cycle *base, int node,
                                        const struct kp_victim_table *vt,
                                        size_t first, bool *violating,
-                                       struct kp_candidate *out);
+                                       bool cut, struct kp_candidate *out);
 
 #ifdef KP_SELFCHECK
 /*
@@ -260,7 +410,7 @@ static struct kp_status select_victims(const struct kp_cycle *base, int node,
  */
 static void
 check_memo(const struct kp_cycle *base, int node,
-           const struct kp_victim_table *vt, size_t first,
+           const struct kp_victim_table *vt, size_t first, bool cut,
            const struct kp_status *st, const struct kp_candidate *got)
 {
     struct kp_cycle c = *base;
@@ -273,7 +423,7 @@ check_memo(const struct kp_cycle *base, int node,
 
     c.memo_key = 0;
     memset(&fresh, 0, sizeof(fresh));
-    fst = select_victims(&c, node, vt, first, viol, &fresh);
+    fst = select_victims(&c, node, vt, first, viol, cut, &fresh);
     same = fst.code == st->code && fst.nreasons == st->nreasons &&
            (fst.plugin == st->plugin ||
             (fst.plugin && st->plugin && !strcmp(fst.plugin, st->plugin)));
@@ -282,7 +432,8 @@ check_memo(const struct kp_cycle *base, int node,
                       kp_status_reason(st, i)) == 0;
     if (same && fst.code == KP_SUCCESS) {
         same = fresh.nvictims == got->nvictims &&
-               fresh.num_pdb_violations == got->num_pdb_violations;
+               fresh.num_pdb_violations == got->num_pdb_violations &&
+               fresh.partial == got->partial;
         for (k = 0; same && k < fresh.nvictims; k++)
             same = fresh.victims[k] == got->victims[k] &&
                    fresh.violating[k] == got->violating[k];
@@ -294,11 +445,60 @@ check_memo(const struct kp_cycle *base, int node,
                           base->pod->ns, base->pod->name,
                           base->cl->nodes[node].node->name);
 }
-#define CHECK_MEMO(base, node, vt, first, st, out) \
-    check_memo(base, node, vt, first, st, out)
+/*
+ * A partial answer (the reprieve loop stopped at its first PDB-violating
+ * victim) against the whole answer: the same kind of candidate.
+ */
+static void
+check_partial(const struct kp_cycle *base, int node,
+              const struct kp_victim_table *vt, size_t first,
+              const struct kp_candidate *got)
+{
+    struct kp_cycle c = *base;
+    struct kp_candidate whole;
+    struct kp_status st;
+    bool *viol = kp_arena_alloc(base->scratch, vt->n - first + 1);
+    bool among = false;
+    size_t k;
+
+    c.memo_key = 0;
+    memset(&whole, 0, sizeof(whole));
+    st = select_victims(&c, node, vt, first, viol, false, &whole);
+    /* the one victim it kept is one of the whole answer's, violating */
+    for (k = 0; st.code == KP_SUCCESS && k < whole.nvictims; k++)
+        among |= got->nvictims == 1 && whole.victims[k] == got->victims[0] &&
+                 whole.violating[k];
+    kp_selfcheck_count();
+    if (st.code != KP_SUCCESS || whole.num_pdb_violations == 0 || !among ||
+        whole.partial)
+        kp_selfcheck_fail("dry run cut: pod %s/%s on node %s: the partial "
+                          "answer is not a PDB-violating candidate's",
+                          base->pod->ns, base->pod->name,
+                          base->cl->nodes[node].node->name);
+}
+#define CHECK_PARTIAL(base, node, vt, first, out) \
+    check_partial(base, node, vt, first, out)
+#define CHECK_MEMO(base, node, vt, first, cut, st, out) \
+    check_memo(base, node, vt, first, cut, st, out)
 #else
-#define CHECK_MEMO(base, node, vt, first, st, out) ((void)0)
+#define CHECK_MEMO(base, node, vt, first, cut, st, out) ((void)0)
+#define CHECK_PARTIAL(base, node, vt, first, out) ((void)0)
 #endif
+
+/* KP_NO_DRY_RUN_CUT, read once: 1 off, 0 on, -1 not read yet */
+static atomic_int dry_run_cut_off = -1;
+
+static bool
+cut_allowed(void)
+{
+    int off = atomic_load_explicit(&dry_run_cut_off, memory_order_relaxed);
+
+    if (off < 0) {
+        off = kp_shortcut_off("KP_NO_DRY_RUN_CUT");
+        atomic_store_explicit(&dry_run_cut_off, off, memory_order_relaxed);
+    }
+    return !off;
+}
 
 /*
  * With the cluster's victim memo (victim_memo.h) for pods whose answer
@@ -307,7 +507,7 @@ check_memo(const struct kp_cycle *base, int node,
  */
 struct kp_status
 kp_select_victims_on_node(const struct kp_cycle *base, int node,
-                          struct kp_candidate *out)
+                          bool violating_enough, struct kp_candidate *out)
 {
     struct kp_arena *a = base->scratch;
     const struct kp_cluster *cl = base->cl;
@@ -317,26 +517,33 @@ kp_select_victims_on_node(const struct kp_cycle *base, int node,
     struct kp_status st;
     bool *violating;
     struct kp_victim_memo *memo = cl->caches->victim_memo;
+    bool cut = violating_enough && cut_allowed();
     int got;
 
     if (npotential == 0)
         return kp_status_new(KP_UNRESOLVABLE, REASON_NO_VICTIMS);
     violating = kp_arena_alloc(a, npotential * sizeof(bool));
     if (!base->memo_key || !memo ||
-        cl->nominated_node_of[base->pod->index] == node)
-        return select_victims(base, node, vt, first, violating, out);
+        cl->nominated_node_of[base->pod->index] == node) {
+        st = select_victims(base, node, vt, first, violating, cut, out);
+        if (out->partial)
+            CHECK_PARTIAL(base, node, vt, first, out);
+        return st;
+    }
     got = kp_victim_memo_get(memo, base->memo_key, cl, node, vt, first, NULL,
-                             a, &st, out);
+                             cut, a, &st, out);
     if (got < 0) {
         filter_pods_with_pdb_violation(a, cl, vt, first, violating);
         got = kp_victim_memo_get(memo, base->memo_key, cl, node, vt, first,
-                                 violating, a, &st, out);
+                                 violating, cut, a, &st, out);
     }
     if (got > 0) {
-        CHECK_MEMO(base, node, vt, first, &st, out);
+        CHECK_MEMO(base, node, vt, first, cut, &st, out);
         return st;
     }
-    st = select_victims(base, node, vt, first, violating, out);
+    st = select_victims(base, node, vt, first, violating, cut, out);
+    if (out->partial)
+        CHECK_PARTIAL(base, node, vt, first, out);
     kp_victim_memo_put(memo, base->memo_key, cl, node, violating, npotential,
                        &st, out);
     return st;
@@ -349,7 +556,7 @@ kp_select_victims_on_node(const struct kp_cycle *base, int node,
 static struct kp_status
 select_victims(const struct kp_cycle *base, int node,
                const struct kp_victim_table *vt, size_t first,
-               bool *violating, struct kp_candidate *out)
+               bool *violating, bool cut, struct kp_candidate *out)
 {
     struct kp_arena *a = base->scratch;
     const struct kp_cluster *cl = base->cl;
@@ -371,34 +578,11 @@ select_victims(const struct kp_cycle *base, int node,
      */
     vn.c.fit_only = true;
     vn.ni = kp_node_info_clone(a, &cl->nodes[node], cl->nres, npotential);
-    kp_cycle_remove_tail(&vn.c, vn.ni, vt, first);
-    /*
-     * RunFilterPluginsWithNominatedPods, with the nominated copy made
-     * once for this check and the whole reprieve loop.  Upstream clones
-     * the state as it is at each call and adds the nominated pods; the
-     * counts are sums, so the copy can instead take every step of vn.c
-     * after them.  It is cloned from base, not from vn.c: a clone's
-     * counts overlay its source (tpcount.h), and vn.c changes under it
-     * with every pod put back.
-     */
-    nnominated = kp_cycle_count_ge_nominated(&vn.c, vn.ni);
-    vn.nominated = nnominated > 0;
-    if (vn.nominated) {
-        kp_cycle_clone(&vn.nc, base);
-        vn.nc.fit_only = true;
-        if (kp_cycle_hooks_live(base)) {
-            vn.nni = kp_node_info_clone(a, &cl->nodes[node], cl->nres,
-                                        npotential + nnominated);
-            kp_cycle_remove_tail(&vn.nc, vn.nni, vt, first);
-        } else {
-            /* no RemovePod hook to replay: the node already emptied */
-            vn.nni = kp_node_info_clone(a, vn.ni, cl->nres,
-                                        npotential + nnominated);
-        }
-        kp_cycle_add_ge_nominated(&vn.nc, vn.nni);
-    }
-    check_victim_node(&vn);
-    st = run_filters(&vn);
+    nnominated = kp_cycle_count_ge_nominated(base, vn.ni);
+    if (!deferred_hooks_off())
+        st = first_check_deferred(&vn, base, vt, first, nnominated);
+    else
+        st = first_check(&vn, base, vt, first, nnominated);
     if (st.code != KP_SUCCESS)
         return st;
     filter_pods_with_pdb_violation(a, cl, vt, first, violating);
@@ -420,6 +604,16 @@ select_victims(const struct kp_cycle *base, int node,
             kept[out->nvictims++] = i;
             if (pass == 0)
                 out->num_pdb_violations++;
+            /*
+             * A PDB-violating victim that stays: this is a candidate, it
+             * violates a PDB, and (cut) the dry run keeps no more of
+             * those: what else the loop would find is never read.
+             */
+            if (pass == 0 && cut) {
+                out->partial = true;
+                pass = 2;
+                break;
+            }
         }
     }
     /* most important first: the table's order */

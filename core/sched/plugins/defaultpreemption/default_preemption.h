@@ -18,10 +18,13 @@ const char *kp_pod_eligible_to_preempt_others(const struct kp_cycle *c,
 /*
  * SelectVictimsOnNode on node for c's pod: Success with *out filled (the
  * victims most important first, memory from c->scratch), or the status
- * that says why no victims help there.
+ * that says why no victims help there.  With violating_enough (the dry
+ * run, walking the nodes in order on one thread, already has as many
+ * PDB-violating candidates as it keeps, so one more is dropped unread) the reprieve loop may stop at its first
+ * PDB-violating victim: *out is then partial (candidate.h).
  */
 struct kp_status kp_select_victims_on_node(const struct kp_cycle *c,
-                                           int node,
+                                           int node, bool violating_enough,
                                            struct kp_candidate *out);
 /*
  * calculateNumCandidates: how many candidates DryRunPreemption looks for

@@ -26,6 +26,7 @@ struct memo_entry {
     const struct kp_pod **victims;
     bool *violating;
     int num_pdb_violations;
+    bool partial;                   /* kp_candidate.partial */
 };
 
 /* the keys apart, so that a lookup reads one short array */
@@ -243,12 +244,13 @@ int
 kp_victim_memo_get(struct kp_victim_memo *m, uint32_t key,
                    const struct kp_cluster *cl, int node,
                    const struct kp_victim_table *vt, size_t first,
-                   const bool *violating, struct kp_arena *a,
-                   struct kp_status *st, struct kp_candidate *out)
+                   const bool *violating, bool partial_ok,
+                   struct kp_arena *a, struct kp_status *st,
+                   struct kp_candidate *out)
 {
     struct memo_entry *e = find(m, key, cl, node);
 
-    if (!e)
+    if (!e || (e->partial && !partial_ok))
         return 0;
     if (e->st.code != KP_SUCCESS) {
         copy_status(st, &e->st, a);
@@ -267,6 +269,7 @@ kp_victim_memo_get(struct kp_victim_memo *m, uint32_t key,
     out->node = node;
     out->nvictims = e->nvictims;
     out->num_pdb_violations = e->num_pdb_violations;
+    out->partial = e->partial;
     out->victims = kp_arena_alloc(a, (e->nvictims + 1) *
                                      sizeof(*out->victims));
     out->violating = kp_arena_alloc(a, e->nvictims + 1);
@@ -326,6 +329,7 @@ kp_victim_memo_put(struct kp_victim_memo *m, uint32_t key,
     memcpy(e->split, violating, npotential * sizeof(bool));
     e->nvictims = nv;
     e->num_pdb_violations = cand->num_pdb_violations;
+    e->partial = cand->partial;
     if (nv) {
         memcpy(e->victims, cand->victims, nv * sizeof(*e->victims));
         memcpy(e->violating, cand->violating, nv * sizeof(bool));

@@ -54,12 +54,15 @@ uint32_t kp_victim_memo_key(struct kp_victim_memo *m,
  * valid; -1: valid only if filterPodsWithPDBViolation still splits the
  * potential victims as it did (a PDB of theirs changed since): call
  * again with violating, that split worked out now (NULL the first time).
+ * A partial answer (candidate.h) is served only when partial_ok, as a
+ * partial answer holds on the same conditions as the whole one.
  */
 int kp_victim_memo_get(struct kp_victim_memo *m, uint32_t key,
                        const struct kp_cluster *cl, int node,
                        const struct kp_victim_table *vt, size_t first,
-                       const bool *violating, struct kp_arena *a,
-                       struct kp_status *st, struct kp_candidate *out);
+                       const bool *violating, bool partial_ok,
+                       struct kp_arena *a, struct kp_status *st,
+                       struct kp_candidate *out);
 /*
  * Keep an answer; violating (npotential flags) is the split it was made
  * with, read only when st is a success, as cand is.
