@@ -19,6 +19,25 @@ limit() {
     case "$KP" in *asan*) echo $(($1 * 4)) ;; *) echo "$1" ;; esac
 }
 
+# same_without SWITCH FILE [ARG...]: FILE's -o json report with ARGs, in
+# queue and independent mode, on 1 and 2 threads, is the same with
+# SWITCH=1; the last report (independent, 2 threads) is left in
+# $BATS_TEST_TMPDIR/with.
+same_without() {
+    local sw=$1 f=$2 mode t
+    shift 2
+    for mode in queue independent; do
+        for t in 1 2; do
+            KUBECTL_PREEMPT_PARALLELISM=$t "$KP" -f "$f" -o json \
+                --mode "$mode" "$@" > "$BATS_TEST_TMPDIR/with"
+            env "$sw=1" KUBECTL_PREEMPT_PARALLELISM=$t "$KP" -f "$f" \
+                -o json --mode "$mode" "$@" > "$BATS_TEST_TMPDIR/without"
+            cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
+                fail "$(basename "$f") --mode $mode, $t thread(s): differs with $sw"
+        done
+    done
+}
+
 @test "taints: 100,000 taints against 100,000 tolerations finish in seconds" {
     python3 "$GROW" taints 100000 > "$BATS_TEST_TMPDIR/t.json"
     run timeout "$(limit 15)" "$KP" -f "$BATS_TEST_TMPDIR/t.json" -o wide --explain-nodes
@@ -192,21 +211,8 @@ limit() {
     bench_cluster "$BATS_TEST_TMPDIR/nominated.json" 60 1500 90 30 \
         --shape nominated
     for f in "$BATS_TEST_TMPDIR"/*.json; do
-        for mode in queue independent; do
-            for t in 1 2; do
-                KUBECTL_PREEMPT_PARALLELISM=$t "$KP" -f "$f" -o json \
-                    --mode "$mode" --min-candidate-nodes-absolute 1 \
-                    --min-candidate-nodes-percentage 1 \
-                    > "$BATS_TEST_TMPDIR/with"
-                KP_NO_DRY_RUN_CUT=1 KUBECTL_PREEMPT_PARALLELISM=$t \
-                    "$KP" -f "$f" -o json --mode "$mode" \
-                    --min-candidate-nodes-absolute 1 \
-                    --min-candidate-nodes-percentage 1 \
-                    > "$BATS_TEST_TMPDIR/without"
-                cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
-                    fail "$(basename "$f") --mode $mode, $t thread(s): differs with KP_NO_DRY_RUN_CUT"
-            done
-        done
+        same_without KP_NO_DRY_RUN_CUT "$f" --min-candidate-nodes-absolute 1 \
+            --min-candidate-nodes-percentage 1
     done
     # the candidates kept are there, PDB-violating ones among them
     grep -q '"violatesPDB": true' "$BATS_TEST_TMPDIR/with"
@@ -319,17 +325,7 @@ PY
     bench_cluster "$BATS_TEST_TMPDIR/nom.json" 80 1600 120 40 \
         --shape nominated
     for f in "$BATS_TEST_TMPDIR"/*.json; do
-        for mode in queue independent; do
-            for t in 1 2; do
-                KUBECTL_PREEMPT_PARALLELISM=$t "$KP" -f "$f" -o json \
-                    --mode "$mode" > "$BATS_TEST_TMPDIR/with"
-                KUBECTL_PREEMPT_PARALLELISM=$t KP_NO_PDB_INDEX=1 "$KP" \
-                    -f "$f" -o json --mode "$mode" \
-                    > "$BATS_TEST_TMPDIR/without"
-                cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
-                    fail "$(basename "$f") --mode $mode, $t threads differs"
-            done
-        done
+        same_without KP_NO_PDB_INDEX "$f"
     done
     # the split mattered: preemptions that violate a budget and some that do not
     run jq '[.pods[] | select(.result == "Preempts") | .pdbViolations // 0 | if . > 0 then "v" else "ok" end] | unique | join(",")' \

@@ -235,19 +235,29 @@ reprieve(struct victim_node *vn, const struct kp_victim_table *vt, size_t k)
     return false;
 }
 
-/* KP_NO_DEFERRED_HOOKS, read once: 1 off, 0 on, -1 not read yet */
+/*
+ * A switch read once (kp_shortcut_off): *seen 1 off, 0 on, -1 not read
+ * yet; the dry run asks on every node, from several threads.
+ */
+static bool
+switch_off(atomic_int *seen, const char *env)
+{
+    int off = atomic_load_explicit(seen, memory_order_relaxed);
+
+    if (off < 0) {
+        off = kp_shortcut_off(env);
+        atomic_store_explicit(seen, off, memory_order_relaxed);
+    }
+    return off != 0;
+}
+
+/* KP_NO_DEFERRED_HOOKS */
 static atomic_int deferred_off = -1;
 
 static bool
 deferred_hooks_off(void)
 {
-    int off = atomic_load_explicit(&deferred_off, memory_order_relaxed);
-
-    if (off < 0) {
-        off = kp_shortcut_off("KP_NO_DEFERRED_HOOKS");
-        atomic_store_explicit(&deferred_off, off, memory_order_relaxed);
-    }
-    return off != 0;
+    return switch_off(&deferred_off, "KP_NO_DEFERRED_HOOKS");
 }
 
 #ifdef KP_SELFCHECK
@@ -485,19 +495,13 @@ check_partial(const struct kp_cycle *base, int node,
 #define CHECK_PARTIAL(base, node, vt, first, out) ((void)0)
 #endif
 
-/* KP_NO_DRY_RUN_CUT, read once: 1 off, 0 on, -1 not read yet */
+/* KP_NO_DRY_RUN_CUT */
 static atomic_int dry_run_cut_off = -1;
 
 static bool
 cut_allowed(void)
 {
-    int off = atomic_load_explicit(&dry_run_cut_off, memory_order_relaxed);
-
-    if (off < 0) {
-        off = kp_shortcut_off("KP_NO_DRY_RUN_CUT");
-        atomic_store_explicit(&dry_run_cut_off, off, memory_order_relaxed);
-    }
-    return !off;
+    return !switch_off(&dry_run_cut_off, "KP_NO_DRY_RUN_CUT");
 }
 
 /*
