@@ -178,23 +178,13 @@ same_without() {
     # --explain-nodes shows each potential node's status, which is where
     # a check answered with stale InterPodAffinity or PodTopologySpread
     # state would show.  The nominated shape gives the nominated copy.
-    local shape f mode t
+    local shape f
     for shape in affinity nominated pdb; do
         bench_cluster "$BATS_TEST_TMPDIR/$shape.json" 60 1500 90 30 \
             --shape "$shape"
     done
     for f in "$BATS_TEST_TMPDIR"/*.json; do
-        for mode in queue independent; do
-            for t in 1 2; do
-                KUBECTL_PREEMPT_PARALLELISM=$t "$KP" -f "$f" -o json \
-                    --explain-nodes --mode "$mode" > "$BATS_TEST_TMPDIR/with"
-                KP_NO_DEFERRED_HOOKS=1 KUBECTL_PREEMPT_PARALLELISM=$t \
-                    "$KP" -f "$f" -o json --explain-nodes --mode "$mode" \
-                    > "$BATS_TEST_TMPDIR/without"
-                cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
-                    fail "$(basename "$f") --mode $mode, $t thread(s): differs with KP_NO_DEFERRED_HOOKS"
-            done
-        done
+        same_without KP_NO_DEFERRED_HOOKS "$f" --explain-nodes
     done
 }
 
@@ -301,20 +291,9 @@ PY
     # RunFilterPluginsWithNominatedPods' copy of a node with its nominated
     # pods is kept per node while the node, its nominated pods and the set
     # a pod adds stay the same (framework.c, run_with_kept_copy)
-    local mode t
     bench_cluster "$BATS_TEST_TMPDIR/nom.json" 80 1600 160 40 \
         --shape nominated
-    for mode in queue independent; do
-        for t in 1 2; do
-            KUBECTL_PREEMPT_PARALLELISM=$t "$KP" -f "$BATS_TEST_TMPDIR/nom.json" \
-                -o json --mode "$mode" > "$BATS_TEST_TMPDIR/with"
-            KUBECTL_PREEMPT_PARALLELISM=$t KP_NO_NOMINATED_COPY=1 "$KP" \
-                -f "$BATS_TEST_TMPDIR/nom.json" -o json --mode "$mode" \
-                > "$BATS_TEST_TMPDIR/without"
-            cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
-                fail "--mode $mode, $t threads differs"
-        done
-    done
+    same_without KP_NO_NOMINATED_COPY "$BATS_TEST_TMPDIR/nom.json"
 }
 
 @test "PDB index (issue 31): KP_NO_PDB_INDEX=1 gives the same victims and PDB violations" {
