@@ -20,7 +20,6 @@
 #include "kube_version.h"
 #include "config.h"
 #include "diagnosis.h"
-#include "victim_memo.h"
 #include "kp.h"
 #include "pool.h"
 #include "selfcheck.h"
@@ -835,8 +834,6 @@ kp_analyze_run(const struct kp_snapshot *snap, const struct kp_options *o,
         !snap->rollouts && !o->explain_nodes) {
         run_pods_alone(&r);
     } else {
-        /* one pod at a time: SelectVictimsOnNode's answers may be kept */
-        cl.caches->victim_memo = kp_victim_memo_new(&cl);
         for (i = 0; i < rep->npods; i++) {
             if (o->progress)
                 o->progress(o->progress_ctx, "analysing pending pods", i,

@@ -30,6 +30,8 @@
  *   KP_NO_IPA_MEMO           core/sched/plugins/interpodaffinity/
  *                            scoring.c kept_memo
  *   KP_NO_FIX_RELOAD_SKIP    core/fix_add_node.c (snapshot_save.h)
+ *   KP_NO_FIT_SUMS           core/sched/plugins/defaultpreemption/
+ *                            default_preemption.c first_check_sums
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H

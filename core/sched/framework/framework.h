@@ -222,11 +222,6 @@ struct kp_caches {
     struct kp_static_answers *static_answers;
     /* matching-pod counts per node and selector (selcount.h), or NULL */
     struct kp_selcount *selcount;
-    /*
-     * SelectVictimsOnNode's answers kept across pods (victim_memo.h), or
-     * NULL: made by the run while it analyses pods one at a time
-     */
-    struct kp_victim_memo *victim_memo;
     /* the nodes' images by name (ImageLocality, score.h), or NULL */
     struct kp_image_index *images;
     /* the snapshot's pods by label (label_index.h), or NULL: none yet */
@@ -271,9 +266,8 @@ struct kp_caches {
 const char *const *kp_cluster_label_column(const struct kp_cluster *cl,
                                            const char *key);
 /*
- * Free the caches above (selcount, victim memo, image index, label
- * columns) and leave
- * none: for the cluster's release, and for a struct copy of a cluster
+ * Free the caches above (selcount, image index, label columns) and
+ * leave none: for the cluster's release, and for a struct copy of a cluster
  * (the self-check's) whose caches were set to NULL / 0 and then made.
  */
 void kp_cluster_free_caches(struct kp_cluster *cl);
@@ -412,8 +406,11 @@ struct kp_cycle {
      * follow (kp_cycle_keep_static).
      */
     bool alone;
-    /* the pod's signature in the cluster's victim memo; 0: not used */
-    uint32_t memo_key;
+    /*
+     * SelectVictimsOnNode may work on the node's sums alone
+     * (default_preemption.h kp_victims_on_sums)
+     */
+    bool fit_sums;
     size_t nallowed;
     const char **allowed;
     int nrestricting;

@@ -14,6 +14,12 @@ extern const struct kp_plugin kp_plugin_taint_toleration;
 extern const struct kp_plugin kp_plugin_node_affinity;
 extern const struct kp_plugin kp_plugin_node_ports;
 extern const struct kp_plugin kp_plugin_node_resources_fit;
+/*
+ * Whether NodeResourcesFit's Filter passes on ni, its reasons not made
+ * (SelectVictimsOnNode's reprieve loop when it is the only plugin run).
+ */
+bool kp_node_resources_fits(const struct kp_cycle *c,
+                            const struct kp_node_info *ni);
 extern const struct kp_plugin kp_plugin_volume_restrictions;
 extern const struct kp_plugin kp_plugin_node_volume_limits;
 extern const struct kp_plugin kp_plugin_volume_binding;

@@ -11,7 +11,6 @@
 #include "plugins.h"
 #include "score.h"
 #include "selcount.h"
-#include "victim_memo.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -63,7 +62,6 @@ kp_cluster_free_caches(struct kp_cluster *cl)
     if (!cc)
         return;
     kp_selcount_free(cc->selcount);
-    kp_victim_memo_free(cc->victim_memo);
     kp_image_index_free(cc->images, cl->snap ? cl->snap->nnodes : 0);
     if (!cc->index_home)
         kp_label_index_free(cc->label_index);
@@ -74,7 +72,6 @@ kp_cluster_free_caches(struct kp_cluster *cl)
         free(cc->column_key[i]);
     }
     cc->selcount = NULL;
-    cc->victim_memo = NULL;
     cc->images = NULL;
     cc->ncolumns = 0;
 }

@@ -12,7 +12,6 @@
  * candidate on a tie).
  */
 #include "preemption.h"
-#include "victim_memo.h"
 #include "default_preemption.h"
 #include "pool.h"
 #include "selfcheck.h"
@@ -369,7 +368,7 @@ kp_preempt(struct kp_cycle *c, const struct kp_status *statuses,
             out->nodes[i].outcome = KP_NODE_NOT_EVALUATED;
     }
     out->npotential = npotential;
-    c->memo_key = kp_victim_memo_key(c->cl->caches->victim_memo, c);
+    c->fit_sums = kp_victims_on_sums(c);
     if (npotential > 0) {
         size_t num_candidates =
             kp_calculate_num_candidates(args, npotential);

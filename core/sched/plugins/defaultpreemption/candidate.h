@@ -5,8 +5,8 @@
  * pkg/scheduler/framework/preemption/preemption.go, candidate.go in newer
  * releases) and the Evaluator's arguments
  * (DefaultPreemptionArgs' minCandidateNodesPercentage/Absolute).  Moved
- * verbatim from preemption.h (issue 28): default_preemption.c, its victim
- * memo and the Evaluator all read them.
+ * verbatim from preemption.h (issue 28): default_preemption.c and the
+ * Evaluator both read them.
  */
 #ifndef KP_CANDIDATE_H
 #define KP_CANDIDATE_H

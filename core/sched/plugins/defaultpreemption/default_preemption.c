@@ -7,9 +7,9 @@
  * loop, and calculateNumCandidates (GetOffsetAndNumCandidates).
  */
 #include "default_preemption.h"
+#include "plugins.h"
 #include "selfcheck.h"
 #include "shortcut.h"
-#include "victim_memo.h"
 
 #include <stdatomic.h>
 
@@ -179,6 +179,13 @@ struct victim_node {
     struct kp_cycle c, nc;
     struct kp_node_info *ni, *nni;
     bool nominated;
+    /*
+     * On sums (first_check_sums): sni and snni are value copies of the
+     * node's NodeInfo whose requested rows and pod counts alone follow
+     * the pods removed and put back; no pod list, port or hook is kept.
+     */
+    bool sums;
+    struct kp_node_info sni, snni;
 };
 
 /*
@@ -219,9 +226,14 @@ check_victim_node(const struct victim_node *vn)
  * order of a node's pods, so the nominated copy can take pods[k] after
  * its nominated pods.
  */
+static bool reprieve_sums(struct victim_node *vn,
+                          const struct kp_victim_table *vt, size_t k);
+
 static bool
 reprieve(struct victim_node *vn, const struct kp_victim_table *vt, size_t k)
 {
+    if (vn->sums)
+        return reprieve_sums(vn, vt, k);
     kp_cycle_add_table_pod(&vn->c, vn->ni, vt, k);
     if (vn->nominated)
         kp_cycle_add_table_pod(&vn->nc, vn->nni, vt, k);
@@ -395,6 +407,150 @@ first_check_deferred(struct victim_node *vn, const struct kp_cycle *base,
     return kp_run_filters_range(&vn->c, vn->ni, 0, n);
 }
 
+/* ---- SelectVictimsOnNode on sums (NodeResourcesFit alone) ---- */
+
+/* KP_NO_FIT_SUMS */
+static atomic_int fit_sums_off = -1;
+
+/*
+ * Whether every Filter plugin that runs on a potential node for c's pod
+ * (not skipped after PreFilter, not node_static: fit_only) is
+ * NodeResourcesFit.
+ */
+static bool
+fit_only(const struct kp_cycle *c)
+{
+    size_t i;
+
+    for (i = 0; i < kp_nfilter_plugins; i++) {
+        const struct kp_plugin *pl = kp_filter_plugins[i];
+
+        if (c->skip[i] || pl->node_static ||
+            pl == &kp_plugin_node_resources_fit)
+            continue;
+        return false;
+    }
+    return true;
+}
+
+bool
+kp_victims_on_sums(const struct kp_cycle *c)
+{
+    return fit_only(c) && !switch_off(&fit_sums_off, "KP_NO_FIT_SUMS");
+}
+
+/* every resource the pod requests has a row on the node (no sparse sum) */
+static bool
+rows_cover_requests(const struct kp_cycle *c, const struct kp_node_info *ni)
+{
+    const struct kp_resvec *req = &c->pod->req;
+    size_t i;
+
+    for (i = 0; i < req->n; i++)
+        if (kp_ni_slot(ni, req->e[i].id) < 0)
+            return false;
+    return true;
+}
+
+/* row (nres entries) added to (sign 1) or taken from (-1) ni's used */
+static void
+add_row(struct kp_node_info *ni, const int64_t *row, size_t nres, int sign)
+{
+    size_t r;
+
+    for (r = 0; r < nres; r++)
+        ni->used[r] = sign > 0 ? kp_wrap_add(ni->used[r], row[r]) :
+                      kp_wrap_sub(ni->used[r], row[r]);
+}
+
+/*
+ * SelectVictimsOnNode's first check when NodeResourcesFit is the only
+ * Filter plugin that runs on the node (c->fit_sums): it reads no more of
+ * a NodeInfo than its pod count, its requested resources and the node's
+ * allocatable, and no plugin has a hook.  The node emptied of its
+ * potential victims is then its requested row less the victims' tail
+ * row, and the nominated copy that row plus the rows of the nominated
+ * pods kp_cycle_add_ge_nominated adds: the sums (modulo 2^64, as
+ * kp_wrap_add, in any order) of the NodeInfos the general path builds,
+ * and the same statuses, reasons made by the same Filter.  false: the
+ * node keeps a resource the pod requests as a sparse sum of its pods
+ * (kp_ni_used), which a row does not follow; the general path runs.
+ */
+static bool
+first_check_sums(struct victim_node *vn, const struct kp_cycle *base,
+                 int node, const struct kp_victim_table *vt, size_t first,
+                 struct kp_status *st)
+{
+    const struct kp_cluster *cl = base->cl;
+    const struct kp_node_info *src = &cl->nodes[node];
+    struct kp_arena *a = base->scratch;
+    size_t nres = cl->nres, i, n = cl->nnominated[node];
+    const struct kp_pod **g = cl->nominated[node];
+
+    if (!rows_cover_requests(base, src))
+        return false;
+    vn->sums = true;
+    vn->c = *base;
+    vn->c.fit_only = true;
+    vn->sni = *src;
+    vn->sni.used = kp_arena_memdup(a, src->used, nres * sizeof(int64_t));
+    add_row(&vn->sni, &vt->tail_req[first * nres], nres, -1);
+    vn->sni.npods = src->npods - (vt->n - first);
+    vn->ni = &vn->sni;
+    vn->nominated = kp_cycle_count_ge_nominated(base, src) > 0;
+    if (vn->nominated) {
+        vn->nc = vn->c;
+        vn->snni = vn->sni;
+        vn->snni.used = kp_arena_memdup(a, vn->sni.used,
+                                        nres * sizeof(int64_t));
+        for (i = 0; i < n; i++) {
+            if (g[i] == base->pod ||
+                cl->nominated_prio[node][i] < base->pod->priority)
+                continue;
+            add_row(&vn->snni, &cl->nominated_req[node][i * nres], nres, 1);
+            vn->snni.npods++;
+        }
+        vn->nni = &vn->snni;
+    }
+    *st = run_filters(vn);
+    return true;
+}
+
+/* pods[k] put back (sign 1) or taken out again (-1), on sums */
+static void
+account_sums(struct victim_node *vn, const struct kp_victim_table *vt,
+             size_t k, int sign)
+{
+    size_t nres = vt->nres, r;
+    const int64_t *row = &vt->tail_req[k * nres], *next = row + nres;
+
+    for (r = 0; r < nres; r++) {
+        int64_t v = kp_wrap_sub(row[r], next[r]);
+
+        vn->ni->used[r] = sign > 0 ? kp_wrap_add(vn->ni->used[r], v) :
+                          kp_wrap_sub(vn->ni->used[r], v);
+        if (vn->nominated)
+            vn->nni->used[r] = sign > 0 ? kp_wrap_add(vn->nni->used[r], v) :
+                               kp_wrap_sub(vn->nni->used[r], v);
+    }
+    vn->ni->npods = sign > 0 ? vn->ni->npods + 1 : vn->ni->npods - 1;
+    if (vn->nominated)
+        vn->nni->npods = sign > 0 ? vn->nni->npods + 1 : vn->nni->npods - 1;
+}
+
+/* reprieve() on sums: whether the pod still fits, with pods[k] back */
+static bool
+reprieve_sums(struct victim_node *vn, const struct kp_victim_table *vt,
+              size_t k)
+{
+    account_sums(vn, vt, k, 1);
+    if ((!vn->nominated || kp_node_resources_fits(&vn->nc, vn->nni)) &&
+        kp_node_resources_fits(&vn->c, vn->ni))
+        return true;
+    account_sums(vn, vt, k, -1);
+    return false;
+}
+
 static int
 cmp_size(const void *x, const void *y)
 {
@@ -415,11 +571,11 @@ static struct kp_status select_victims(const struct kp_cycle *base, int node,
 
 #ifdef KP_SELFCHECK
 /*
- * The self-check build: an answer the memo served against the same
- * answer made afresh.
+ * The self-check build: an answer made on sums (first_check_sums)
+ * against the same answer made by the general path.
  */
 static void
-check_memo(const struct kp_cycle *base, int node,
+check_sums(const struct kp_cycle *base, int node,
            const struct kp_victim_table *vt, size_t first, bool cut,
            const struct kp_status *st, const struct kp_candidate *got)
 {
@@ -431,7 +587,7 @@ check_memo(const struct kp_cycle *base, int node,
     int i;
     size_t k;
 
-    c.memo_key = 0;
+    c.fit_sums = false;
     memset(&fresh, 0, sizeof(fresh));
     fst = select_victims(&c, node, vt, first, viol, cut, &fresh);
     same = fst.code == st->code && fst.nreasons == st->nreasons &&
@@ -450,8 +606,8 @@ check_memo(const struct kp_cycle *base, int node,
     }
     kp_selfcheck_count();
     if (!same)
-        kp_selfcheck_fail("victim memo: pod %s/%s on node %s: the answer "
-                          "kept differs from SelectVictimsOnNode afresh",
+        kp_selfcheck_fail("fit sums: pod %s/%s on node %s: the answer "
+                          "differs from SelectVictimsOnNode's general path",
                           base->pod->ns, base->pod->name,
                           base->cl->nodes[node].node->name);
 }
@@ -471,7 +627,6 @@ check_partial(const struct kp_cycle *base, int node,
     bool among = false;
     size_t k;
 
-    c.memo_key = 0;
     memset(&whole, 0, sizeof(whole));
     st = select_victims(&c, node, vt, first, viol, false, &whole);
     /* the one victim it kept is one of the whole answer's, violating */
@@ -488,10 +643,10 @@ check_partial(const struct kp_cycle *base, int node,
 }
 #define CHECK_PARTIAL(base, node, vt, first, out) \
     check_partial(base, node, vt, first, out)
-#define CHECK_MEMO(base, node, vt, first, cut, st, out) \
-    check_memo(base, node, vt, first, cut, st, out)
+#define CHECK_SUMS(base, node, vt, first, cut, st, out) \
+    check_sums(base, node, vt, first, cut, st, out)
 #else
-#define CHECK_MEMO(base, node, vt, first, cut, st, out) ((void)0)
+#define CHECK_SUMS(base, node, vt, first, cut, st, out) ((void)0)
 #define CHECK_PARTIAL(base, node, vt, first, out) ((void)0)
 #endif
 
@@ -504,11 +659,7 @@ cut_allowed(void)
     return !switch_off(&dry_run_cut_off, "KP_NO_DRY_RUN_CUT");
 }
 
-/*
- * With the cluster's victim memo (victim_memo.h) for pods whose answer
- * it may keep: the answer is served when kept and still valid, else made
- * and kept.
- */
+/* SelectVictimsOnNode: the potential victims, then select_victims */
 struct kp_status
 kp_select_victims_on_node(const struct kp_cycle *base, int node,
                           bool violating_enough, struct kp_candidate *out)
@@ -519,37 +670,17 @@ kp_select_victims_on_node(const struct kp_cycle *base, int node,
     size_t first = first_lower_priority(vt, base->pod->priority);
     size_t npotential = vt->n - first;
     struct kp_status st;
-    bool *violating;
-    struct kp_victim_memo *memo = cl->caches->victim_memo;
     bool cut = violating_enough && cut_allowed();
-    int got;
 
     if (npotential == 0)
         return kp_status_new(KP_UNRESOLVABLE, REASON_NO_VICTIMS);
-    violating = kp_arena_alloc(a, npotential * sizeof(bool));
-    if (!base->memo_key || !memo ||
-        cl->nominated_node_of[base->pod->index] == node) {
-        st = select_victims(base, node, vt, first, violating, cut, out);
-        if (out->partial)
-            CHECK_PARTIAL(base, node, vt, first, out);
-        return st;
-    }
-    got = kp_victim_memo_get(memo, base->memo_key, cl, node, vt, first, NULL,
-                             cut, a, &st, out);
-    if (got < 0) {
-        filter_pods_with_pdb_violation(a, cl, vt, first, violating);
-        got = kp_victim_memo_get(memo, base->memo_key, cl, node, vt, first,
-                                 violating, cut, a, &st, out);
-    }
-    if (got > 0) {
-        CHECK_MEMO(base, node, vt, first, cut, &st, out);
-        return st;
-    }
-    st = select_victims(base, node, vt, first, violating, cut, out);
+    st = select_victims(base, node, vt, first,
+                        kp_arena_alloc(a, npotential * sizeof(bool)), cut,
+                        out);
     if (out->partial)
         CHECK_PARTIAL(base, node, vt, first, out);
-    kp_victim_memo_put(memo, base->memo_key, cl, node, violating, npotential,
-                       &st, out);
+    if (base->fit_sums)
+        CHECK_SUMS(base, node, vt, first, cut, &st, out);
     return st;
 }
 
@@ -571,7 +702,6 @@ select_victims(const struct kp_cycle *base, int node,
     size_t nviolating = 0, nnon_violating = 0;
     int pass;
 
-    kp_cycle_clone(&vn.c, base);
     /*
      * The node is a potential node: its Filter status was exactly
      * Unschedulable, and every node_static plugin fails with
@@ -580,13 +710,19 @@ select_victims(const struct kp_cycle *base, int node,
      * change: only the others are run here (fit_only), from the first
      * check on.
      */
-    vn.c.fit_only = true;
-    vn.ni = kp_node_info_clone(a, &cl->nodes[node], cl->nres, npotential);
-    nnominated = kp_cycle_count_ge_nominated(base, vn.ni);
-    if (!deferred_hooks_off())
-        st = first_check_deferred(&vn, base, vt, first, nnominated);
-    else
-        st = first_check(&vn, base, vt, first, nnominated);
+    vn.sums = false;
+    if (!base->fit_sums || !first_check_sums(&vn, base, node, vt, first,
+                                             &st)) {
+        kp_cycle_clone(&vn.c, base);
+        vn.c.fit_only = true;
+        vn.ni = kp_node_info_clone(a, &cl->nodes[node], cl->nres,
+                                   npotential);
+        nnominated = kp_cycle_count_ge_nominated(base, vn.ni);
+        if (!deferred_hooks_off())
+            st = first_check_deferred(&vn, base, vt, first, nnominated);
+        else
+            st = first_check(&vn, base, vt, first, nnominated);
+    }
     if (st.code != KP_SUCCESS)
         return st;
     filter_pods_with_pdb_violation(a, cl, vt, first, violating);

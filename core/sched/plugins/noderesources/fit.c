@@ -33,19 +33,24 @@ ignored(const struct kp_profile *p, const char *name)
     return false;
 }
 
-static struct kp_status
-filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
+/*
+ * fitsRequest on ni: whether the pod fits; with st, every reason it does
+ * not (and whether it is Unresolvable), else false at the first.
+ */
+static bool
+fits_request(const struct kp_cycle *c, const struct kp_node_info *ni,
+             struct kp_status *st, bool *unresolvable)
 {
     const struct kp_snapshot *snap = c->cl->snap;
     const struct kp_resvec *req = &c->pod->req;
-    struct kp_status st = kp_status_ok();
-    bool unresolvable = false;
+    bool fits = true;
     size_t i;
 
-    (void)idx;
     if ((int64_t)ni->npods + 1 > kp_ni_alloc(ni, KP_RES_PODS)) {
-        st.code = KP_UNSCHEDULABLE;
-        kp_status_add_reason(&st, KP_REASON_TOO_MANY_PODS);
+        if (!st)
+            return false;
+        fits = false;
+        kp_status_add_reason(st, KP_REASON_TOO_MANY_PODS);
     }
     /* req is sorted by id: cpu, memory, ephemeral-storage, then scalars */
     for (i = 0; i < req->n; i++) {
@@ -60,19 +65,39 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
             ignored(c->profile, snap->res_names[id]))
             continue;
         if (want > kp_wrap_sub(total, kp_ni_used(ni, id))) {
-            st.code = KP_UNSCHEDULABLE;
-            kp_status_add_reason_in(&st, snap->res_reasons[id],
-                                    c->scratch);
+            if (!st)
+                return false;
+            fits = false;
+            kp_status_add_reason_in(st, snap->res_reasons[id], c->scratch);
             if (want > total)
-                unresolvable = true;
+                *unresolvable = true;
         }
     }
+    return fits;
+}
+
+static struct kp_status
+filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
+{
+    struct kp_status st = kp_status_ok();
+    bool unresolvable = false;
+
+    (void)idx;
+    if (fits_request(c, ni, &st, &unresolvable))
+        return st;
+    st.code = KP_UNSCHEDULABLE;
     /* since v1.34 (before: Unschedulable, --kube-version 1.31-1.33) */
     if (unresolvable &&
         kp_kube_rule_on(KP_RULE_FIT_UNRESOLVABLE,
                         c->profile ? c->profile->kube_minor : 0))
         st.code = KP_UNRESOLVABLE;
     return st;
+}
+
+bool
+kp_node_resources_fits(const struct kp_cycle *c, const struct kp_node_info *ni)
+{
+    return fits_request(c, ni, NULL, NULL);
 }
 
 const struct kp_plugin kp_plugin_node_resources_fit = {
