@@ -31,7 +31,7 @@
  *                            scoring.c kept_memo
  *   KP_NO_FIX_RELOAD_SKIP    core/fix_add_node.c (snapshot_save.h)
  *   KP_NO_FIT_SUMS           core/sched/plugins/defaultpreemption/
- *                            default_preemption.c first_check_sums
+ *                            default_preemption.c empty_on_sums
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H

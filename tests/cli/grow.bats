@@ -188,7 +188,7 @@ same_without() {
 }
 
 @test "fit sums (issue 31): KP_NO_FIT_SUMS=1 gives the same reports and node statuses" {
-    # default_preemption.c, first_check_sums: when NodeResourcesFit is
+    # default_preemption.c, empty_on_sums: when NodeResourcesFit is
     # the only Filter plugin that runs on a potential node, its
     # SelectVictimsOnNode works on the node's requested row less the
     # victims' tail row (plus the nominated pods' rows) instead of on a

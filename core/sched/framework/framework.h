@@ -407,10 +407,10 @@ struct kp_cycle {
      */
     bool alone;
     /*
-     * SelectVictimsOnNode may work on the node's sums alone
-     * (default_preemption.h kp_victims_on_sums)
+     * SelectVictimsOnNode may check the Filter plugins before this one on
+     * the node's sums alone (default_preemption.h kp_victims_on_sums)
      */
-    bool fit_sums;
+    size_t sums_upto;
     size_t nallowed;
     const char **allowed;
     int nrestricting;

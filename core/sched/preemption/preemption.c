@@ -368,7 +368,7 @@ kp_preempt(struct kp_cycle *c, const struct kp_status *statuses,
             out->nodes[i].outcome = KP_NODE_NOT_EVALUATED;
     }
     out->npotential = npotential;
-    c->fit_sums = kp_victims_on_sums(c);
+    c->sums_upto = kp_victims_on_sums(c);
     if (npotential > 0) {
         size_t num_candidates =
             kp_calculate_num_candidates(args, npotential);

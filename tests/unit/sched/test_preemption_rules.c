@@ -8,7 +8,7 @@
  * pickOneNodeForPreemption, prepareCandidate's
  * getLowerPriorityNominatedPods), pkg/scheduler/util (GetPodStartTime),
  * and the victim memo that core/sched/plugins/defaultpreemption/ kept
- * until the fifth session (SelectVictimsOnNode on sums, first_check_sums,
+ * until the fifth session (SelectVictimsOnNode on sums, empty_on_sums,
  * came to cost less than its lookups, and replaced it): its cases stay,
  * as rules any answer kept or worked out faster must keep.
  */

@@ -180,7 +180,7 @@ struct victim_node {
     struct kp_node_info *ni, *nni;
     bool nominated;
     /*
-     * On sums (first_check_sums): sni and snni are value copies of the
+     * On sums (empty_on_sums): sni and snni are value copies of the
      * node's NodeInfo whose requested rows and pod counts alone follow
      * the pods removed and put back; no pod list, port or hook is kept.
      */
@@ -412,31 +412,23 @@ first_check_deferred(struct victim_node *vn, const struct kp_cycle *base,
 /* KP_NO_FIT_SUMS */
 static atomic_int fit_sums_off = -1;
 
-/*
- * Whether every Filter plugin that runs on a potential node for c's pod
- * (not skipped after PreFilter, not node_static: fit_only) is
- * NodeResourcesFit.
- */
-static bool
-fit_only(const struct kp_cycle *c)
+size_t
+kp_victims_on_sums(const struct kp_cycle *c)
 {
     size_t i;
 
+    if (switch_off(&fit_sums_off, "KP_NO_FIT_SUMS"))
+        return 0;
+    /* the first that runs (not skipped nor node_static), not the Fit */
     for (i = 0; i < kp_nfilter_plugins; i++) {
         const struct kp_plugin *pl = kp_filter_plugins[i];
 
         if (c->skip[i] || pl->node_static ||
             pl == &kp_plugin_node_resources_fit)
             continue;
-        return false;
+        break;
     }
-    return true;
-}
-
-bool
-kp_victims_on_sums(const struct kp_cycle *c)
-{
-    return fit_only(c) && !switch_off(&fit_sums_off, "KP_NO_FIT_SUMS");
+    return i;
 }
 
 /* every resource the pod requests has a row on the node (no sparse sum) */
@@ -464,10 +456,10 @@ add_row(struct kp_node_info *ni, const int64_t *row, size_t nres, int sign)
 }
 
 /*
- * SelectVictimsOnNode's first check when NodeResourcesFit is the only
- * Filter plugin that runs on the node (c->fit_sums): it reads no more of
- * a NodeInfo than its pod count, its requested resources and the node's
- * allocatable, and no plugin has a hook.  The node emptied of its
+ * The node emptied of its potential victims for the plugins before
+ * c->sums_upto, which are NodeResourcesFit alone where they run: that
+ * plugin reads no more of a NodeInfo than its pod count, its requested
+ * resources and the node's allocatable, and has no hook.  The node emptied of its
  * potential victims is then its requested row less the victims' tail
  * row, and the nominated copy that row plus the rows of the nominated
  * pods kp_cycle_add_ge_nominated adds: the sums (modulo 2^64, as
@@ -477,9 +469,8 @@ add_row(struct kp_node_info *ni, const int64_t *row, size_t nres, int sign)
  * (kp_ni_used), which a row does not follow; the general path runs.
  */
 static bool
-first_check_sums(struct victim_node *vn, const struct kp_cycle *base,
-                 int node, const struct kp_victim_table *vt, size_t first,
-                 struct kp_status *st)
+empty_on_sums(struct victim_node *vn, const struct kp_cycle *base,
+              int node, const struct kp_victim_table *vt, size_t first)
 {
     const struct kp_cluster *cl = base->cl;
     const struct kp_node_info *src = &cl->nodes[node];
@@ -512,7 +503,6 @@ first_check_sums(struct victim_node *vn, const struct kp_cycle *base,
         }
         vn->nni = &vn->snni;
     }
-    *st = run_filters(vn);
     return true;
 }
 
@@ -571,8 +561,9 @@ static struct kp_status select_victims(const struct kp_cycle *base, int node,
 
 #ifdef KP_SELFCHECK
 /*
- * The self-check build: an answer made on sums (first_check_sums)
- * against the same answer made by the general path.
+ * The self-check build: an answer made on sums (empty_on_sums), whole
+ * or its first check's failure, against the same answer made by the
+ * general path.
  */
 static void
 check_sums(const struct kp_cycle *base, int node,
@@ -587,7 +578,7 @@ check_sums(const struct kp_cycle *base, int node,
     int i;
     size_t k;
 
-    c.fit_sums = false;
+    c.sums_upto = 0;
     memset(&fresh, 0, sizeof(fresh));
     fst = select_victims(&c, node, vt, first, viol, cut, &fresh);
     same = fst.code == st->code && fst.nreasons == st->nreasons &&
@@ -679,7 +670,7 @@ kp_select_victims_on_node(const struct kp_cycle *base, int node,
                         out);
     if (out->partial)
         CHECK_PARTIAL(base, node, vt, first, out);
-    if (base->fit_sums)
+    if (base->sums_upto > 0)
         CHECK_SUMS(base, node, vt, first, cut, &st, out);
     return st;
 }
@@ -711,8 +702,27 @@ select_victims(const struct kp_cycle *base, int node,
      * check on.
      */
     vn.sums = false;
-    if (!base->fit_sums || !first_check_sums(&vn, base, node, vt, first,
-                                             &st)) {
+    if (base->sums_upto == kp_nfilter_plugins &&
+        empty_on_sums(&vn, base, node, vt, first)) {
+        /* every plugin that runs is NodeResourcesFit: all on sums */
+        st = run_filters(&vn);
+    } else {
+        /*
+         * first_check_deferred's check before the first plugin with a
+         * hook, when those are NodeResourcesFit alone, on sums: where
+         * the pod does not fit even then (most potential nodes), that
+         * failure is the answer, and no copy of the node is made
+         */
+        size_t h = kp_cycle_first_hook(base);
+
+        if (h > 0 && h <= base->sums_upto && !deferred_hooks_off() &&
+            empty_on_sums(&vn, base, node, vt, first)) {
+            st = vn.nominated ? kp_run_filters_range(&vn.nc, vn.nni, 0, h) :
+                 kp_run_filters_range(&vn.c, vn.ni, 0, h);
+            if (st.code != KP_SUCCESS)
+                return st;
+            vn.sums = false;
+        }
         kp_cycle_clone(&vn.c, base);
         vn.c.fit_only = true;
         vn.ni = kp_node_info_clone(a, &cl->nodes[node], cl->nres,

@@ -27,12 +27,14 @@ struct kp_status kp_select_victims_on_node(const struct kp_cycle *c,
                                            int node, bool violating_enough,
                                            struct kp_candidate *out);
 /*
- * Whether every Filter plugin that runs on a potential node for c's pod
- * is NodeResourcesFit, which reads nothing but NodeInfo sums (false with
- * KP_NO_FIT_SUMS=1): SelectVictimsOnNode may then work on the node's
- * sums instead of a copy of its pods (kp_cycle.fit_sums).
+ * The Filter plugins [0, the answer) that run on a potential node for
+ * c's pod (not skipped after PreFilter, not node_static) are
+ * NodeResourcesFit alone, which reads nothing but NodeInfo sums (0 with
+ * KP_NO_FIT_SUMS=1): SelectVictimsOnNode may then check them on the
+ * node's sums instead of a copy of its pods (kp_cycle.sums_upto); all of
+ * them (kp_nfilter_plugins), and its whole answer is made on sums.
  */
-bool kp_victims_on_sums(const struct kp_cycle *c);
+size_t kp_victims_on_sums(const struct kp_cycle *c);
 /*
  * calculateNumCandidates: how many candidates DryRunPreemption looks for
  * among n potential nodes.
