@@ -48,6 +48,13 @@ record_node(struct kp_preempt_result *out, int node,
  */
 struct dry_batch {
     const struct kp_cycle *c;
+    /*
+     * c for each thread (its arena the scratch), fit_only as
+     * SelectVictimsOnNode runs the Filter plugins: copied once per dry
+     * run instead of once per node
+     */
+    struct kp_cycle *wc;
+    int nwc;
     const int *potential;
     size_t n, offset, k;
     bool may_cut;           /* the nodes' outcomes are not recorded */
@@ -66,7 +73,7 @@ static bool
 dry_run_one(void *ctx, size_t j, struct kp_arena *a)
 {
     struct dry_batch *b = ctx;
-    struct kp_cycle wc = *b->c;
+    struct kp_cycle *wc = b->wc;
     int node = b->potential[(b->offset + j) % b->n];
     struct kp_candidate *cand = &b->cand[j];
     size_t non, vio;
@@ -78,9 +85,10 @@ dry_run_one(void *ctx, size_t j, struct kp_arena *a)
     bool enough = b->may_cut && b->k > 0 &&
                   atomic_load(&b->nviolating) >= b->k;
 
-    wc.scratch = a;
+    while (wc->scratch != a && wc + 1 < b->wc + b->nwc)
+        wc++;
     memset(cand, 0, sizeof(*cand));
-    b->st[j] = kp_select_victims_on_node(&wc, node, enough, cand);
+    b->st[j] = kp_select_victims_on_node(wc, node, enough, cand);
     if (b->st[j].code != KP_SUCCESS || cand->nvictims == 0)
         return false;
     /* (counts of nodes done: never more than the walk's up to them) */
@@ -108,8 +116,16 @@ dry_run_preemption(struct kp_cycle *c, const int *potential, size_t n,
     struct kp_candidate *violating = kp_arena_alloc(a, k * sizeof(*violating));
     size_t nnon_violating = 0, nviolating = 0, i, done;
     struct dry_batch b;
+    int t;
 
     b.c = c;
+    b.nwc = c->pool ? kp_pool_threads(c->pool) : 1;
+    b.wc = kp_arena_alloc(a, (size_t)b.nwc * sizeof(*b.wc));
+    for (t = 0; t < b.nwc; t++) {
+        b.wc[t] = *c;
+        b.wc[t].scratch = c->pool ? kp_pool_arena(c->pool, t) : a;
+        b.wc[t].fit_only = true;
+    }
     b.potential = potential;
     b.n = n;
     b.offset = offset;

@@ -182,10 +182,13 @@ struct victim_node {
     /*
      * On sums (empty_on_sums): sni and snni are value copies of the
      * node's NodeInfo whose requested rows and pod counts alone follow
-     * the pods removed and put back; no pod list, port or hook is kept.
+     * the pods removed and put back; no pod list, port or hook is kept,
+     * and the Filter plugins run with fc, a fit_only cycle no step
+     * changes (the caller's when it is one, else c), for both.
      */
     bool sums;
     struct kp_node_info sni, snni;
+    const struct kp_cycle *fc;
 };
 
 /*
@@ -198,11 +201,11 @@ run_filters(struct victim_node *vn)
     struct kp_status st;
 
     if (vn->nominated) {
-        st = kp_run_filters(&vn->nc, vn->nni);
+        st = kp_run_filters(vn->sums ? vn->fc : &vn->nc, vn->nni);
         if (st.code != KP_SUCCESS)
             return st;
     }
-    return kp_run_filters(&vn->c, vn->ni);
+    return kp_run_filters(vn->sums ? vn->fc : &vn->c, vn->ni);
 }
 
 /* The self-check of the test build (selfcheck.h) on both copies. */
@@ -481,8 +484,13 @@ empty_on_sums(struct victim_node *vn, const struct kp_cycle *base,
     if (!rows_cover_requests(base, src))
         return false;
     vn->sums = true;
-    vn->c = *base;
-    vn->c.fit_only = true;
+    if (base->fit_only) {
+        vn->fc = base;
+    } else {
+        vn->c = *base;
+        vn->c.fit_only = true;
+        vn->fc = &vn->c;
+    }
     vn->sni = *src;
     vn->sni.used = kp_arena_memdup(a, src->used, nres * sizeof(int64_t));
     add_row(&vn->sni, &vt->tail_req[first * nres], nres, -1);
@@ -490,7 +498,6 @@ empty_on_sums(struct victim_node *vn, const struct kp_cycle *base,
     vn->ni = &vn->sni;
     vn->nominated = kp_cycle_count_ge_nominated(base, src) > 0;
     if (vn->nominated) {
-        vn->nc = vn->c;
         vn->snni = vn->sni;
         vn->snni.used = kp_arena_memdup(a, vn->sni.used,
                                         nres * sizeof(int64_t));
@@ -534,8 +541,8 @@ reprieve_sums(struct victim_node *vn, const struct kp_victim_table *vt,
               size_t k)
 {
     account_sums(vn, vt, k, 1);
-    if ((!vn->nominated || kp_node_resources_fits(&vn->nc, vn->nni)) &&
-        kp_node_resources_fits(&vn->c, vn->ni))
+    if ((!vn->nominated || kp_node_resources_fits(vn->fc, vn->nni)) &&
+        kp_node_resources_fits(vn->fc, vn->ni))
         return true;
     account_sums(vn, vt, k, -1);
     return false;
@@ -717,8 +724,8 @@ select_victims(const struct kp_cycle *base, int node,
 
         if (h > 0 && h <= base->sums_upto && !deferred_hooks_off() &&
             empty_on_sums(&vn, base, node, vt, first)) {
-            st = vn.nominated ? kp_run_filters_range(&vn.nc, vn.nni, 0, h) :
-                 kp_run_filters_range(&vn.c, vn.ni, 0, h);
+            st = kp_run_filters_range(vn.fc, vn.nominated ? vn.nni : vn.ni,
+                                      0, h);
             if (st.code != KP_SUCCESS)
                 return st;
             vn.sums = false;
