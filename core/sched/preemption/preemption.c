@@ -87,6 +87,12 @@ dry_run_one(void *ctx, size_t j, struct kp_arena *a)
 
     while (wc->scratch != a && wc + 1 < b->wc + b->nwc)
         wc++;
+#ifdef KP_SELFCHECK
+    kp_selfcheck_count();
+    if (wc->scratch != a)
+        kp_selfcheck_fail("dry run: pod %s/%s: no cycle copy for the "
+                          "thread's arena", b->c->pod->ns, b->c->pod->name);
+#endif
     memset(cand, 0, sizeof(*cand));
     b->st[j] = kp_select_victims_on_node(wc, node, enough, cand);
     if (b->st[j].code != KP_SUCCESS || cand->nvictims == 0)
