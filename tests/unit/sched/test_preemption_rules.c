@@ -453,6 +453,55 @@ test_rules__memo_keeps_partial_answers_apart(void)
     unsetenv("KUBECTL_PREEMPT_PARALLELISM");
 }
 
+/*
+ * SelectVictimsOnNode on sums (default_preemption.c, empty_on_sums and
+ * reprieve_sums) counts pods as NodeResourcesFit does: n1 takes 2 pods
+ * and holds a (priority 5) and b (priority 1).  p (priority 10) needs
+ * one gone: the reprieve loop puts a back, then b does not fit, so b
+ * alone is the victim.  With q nominated to n1 at p's own priority, the
+ * nominated copy holds one pod more: neither fits back, and both go
+ * (mutant: "on sums, the emptied node still counts its potential
+ * victims as pods").
+ */
+#define POD_NODE(name)                                                     \
+    "{\"kind\":\"Node\",\"metadata\":{\"name\":\"" name "\"},"          \
+    "\"status\":{\"allocatable\":{\"cpu\":\"4\",\"memory\":\"16Gi\","       \
+    "\"pods\":\"2\"}}}"
+
+static void
+test_rules__sums_count_the_pods(void)
+{
+    static const char *extra[2] = {"", "," XPOD("q", "10", "100m", "", T0,
+                                                 "", "",
+                                                 PENDING NOMINATED("n1"))};
+    static const size_t want[2] = {1, 2};
+    struct kp_snapshot s;
+    struct kp_report rep;
+    const struct kp_pod_report *pr;
+    char json[4096];
+    int i;
+
+    for (i = 0; i < 2; i++) {
+        snprintf(json, sizeof(json), LIST(
+            POD_NODE("n1") ","
+            XPOD("a", "5", "100m", "n1", T0, "", "", RUNNING) ","
+            XPOD("b", "1", "100m", "n1", T0, "", "", RUNNING) ","
+            XPOD("p", "10", "100m", "", T1, "", "", PENDING) "%s"),
+            extra[i]);
+        CHECK(load_snapshot(&s, json) == 0);
+        CHECK(analyze(&s, &rep, KP_MODE_INDEPENDENT) == 0);
+        pr = report_for(&rep, "p");
+        CHECK(pr && pr->result == KP_RESULT_PREEMPTS);
+        if (pr && pr->result == KP_RESULT_PREEMPTS) {
+            CHECK_EQ_INT(pr->nvictims, want[i]);
+            if (pr->nvictims == 1)
+                CHECK_EQ_STR(pr->victims[0].pod->name, "b");
+        }
+        kp_report_release(&rep);
+        kp_snapshot_release(&s);
+    }
+}
+
 int
 main(void)
 {
@@ -467,5 +516,6 @@ main(void)
     RUN(test_rules__memo_signature_holds_the_priority);
     RUN(test_rules__memo_sees_a_spent_pdb_budget);
     RUN(test_rules__memo_keeps_partial_answers_apart);
+    RUN(test_rules__sums_count_the_pods);
     return check_done();
 }
