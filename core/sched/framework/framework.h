@@ -407,8 +407,9 @@ struct kp_cycle {
      */
     bool alone;
     /*
-     * SelectVictimsOnNode may check the Filter plugins before this one on
-     * the node's sums alone (default_preemption.h kp_victims_on_sums)
+     * SelectVictimsOnNode checks the Filter plugins before this one on
+     * the node's sums alone, set once per pod (default_preemption.h
+     * kp_victims_on_sums)
      */
     size_t sums_upto;
     size_t nallowed;

@@ -418,7 +418,7 @@ static atomic_int fit_sums_off = -1;
 size_t
 kp_victims_on_sums(const struct kp_cycle *c)
 {
-    size_t i;
+    size_t i, h;
 
     if (switch_off(&fit_sums_off, "KP_NO_FIT_SUMS"))
         return 0;
@@ -431,7 +431,11 @@ kp_victims_on_sums(const struct kp_cycle *c)
             continue;
         break;
     }
-    return i;
+    if (i == kp_nfilter_plugins)
+        return i;
+    /* else the first check's part before the first plugin with a hook */
+    h = kp_cycle_first_hook(c);
+    return h <= i ? h : 0;
 }
 
 /* every resource the pod requests has a row on the node (no sparse sum) */
@@ -716,16 +720,15 @@ select_victims(const struct kp_cycle *base, int node,
     } else {
         /*
          * first_check_deferred's check before the first plugin with a
-         * hook, when those are NodeResourcesFit alone, on sums: where
-         * the pod does not fit even then (most potential nodes), that
-         * failure is the answer, and no copy of the node is made
+         * hook (sums_upto), when those are NodeResourcesFit alone, on
+         * sums: where the pod does not fit even then (most potential
+         * nodes), that failure is the answer, and no copy of the node
+         * is made
          */
-        size_t h = kp_cycle_first_hook(base);
-
-        if (h > 0 && h <= base->sums_upto && !deferred_hooks_off() &&
+        if (base->sums_upto > 0 && !deferred_hooks_off() &&
             empty_on_sums(&vn, base, node, vt, first)) {
             st = kp_run_filters_range(vn.fc, vn.nominated ? vn.nni : vn.ni,
-                                      0, h);
+                                      0, base->sums_upto);
             if (st.code != KP_SUCCESS)
                 return st;
             vn.sums = false;

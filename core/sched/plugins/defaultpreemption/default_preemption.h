@@ -29,10 +29,12 @@ struct kp_status kp_select_victims_on_node(const struct kp_cycle *c,
 /*
  * The Filter plugins [0, the answer) that run on a potential node for
  * c's pod (not skipped after PreFilter, not node_static) are
- * NodeResourcesFit alone, which reads nothing but NodeInfo sums (0 with
- * KP_NO_FIT_SUMS=1): SelectVictimsOnNode may then check them on the
- * node's sums instead of a copy of its pods (kp_cycle.sums_upto); all of
- * them (kp_nfilter_plugins), and its whole answer is made on sums.
+ * NodeResourcesFit alone, which reads nothing but NodeInfo sums, and
+ * SelectVictimsOnNode checks them on the node's sums instead of a copy
+ * of its pods (kp_cycle.sums_upto): kp_nfilter_plugins, all of them,
+ * and its whole answer is made on sums; else the first plugin with a
+ * hook, the first check's part before it; 0 (and with KP_NO_FIT_SUMS=1):
+ * none.  Once per pod, not per node.
  */
 size_t kp_victims_on_sums(const struct kp_cycle *c);
 /*
