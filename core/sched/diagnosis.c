@@ -80,12 +80,37 @@ qty(struct kp_buf *tmp, int id, int64_t v)
 struct group {
     const char *plugin, *reason;
     size_t nodes;
+    /*
+     * The detail of a NodeResourcesFit or TaintToleration group, made by
+     * kp_diagnose_filters (made: js and tx hold it), the other groups'
+     * when the diagnosis is finished
+     */
+    bool made;
+    struct kp_buf js, tx;
 };
 
+/*
+ * What kp_diagnose_filters makes of the statuses ahead of the rest:
+ * the groups in the order first met, and per node the groups its
+ * reasons fall in (bit g of mask[i], for the first 64 groups; has_reason
+ * answers for the others).
+ */
+struct kp_diag_pre {
+    const struct kp_cycle *c;
+    const struct kp_status *st;
+    struct group *g;
+    size_t ng, cap;
+    uint64_t *mask;
+    bool done, on_side;         /* on_side: made by kp_diagnose_filters */
+};
+
+#define MASK_GROUPS 64
+
 static size_t
-find_group(struct group *g, size_t *ng, const char *plugin,
-           const char *reason)
+find_group(struct kp_diag_pre *d, const char *plugin, const char *reason)
 {
+    struct group *g = d->g;
+    size_t *ng = &d->ng;
     size_t i;
 
     /*
@@ -101,9 +126,13 @@ find_group(struct group *g, size_t *ng, const char *plugin,
             strcmp(g[i].plugin ? g[i].plugin : "",
                    plugin ? plugin : "") == 0)
             return i;
+    if (*ng == d->cap) {
+        d->cap = d->cap ? d->cap * 2 : 8;
+        d->g = g = kp_xrealloc(g, d->cap * sizeof(*g));
+    }
+    memset(&g[*ng], 0, sizeof(g[*ng]));
     g[*ng].plugin = plugin;
     g[*ng].reason = reason;
-    g[*ng].nodes = 0;
     return (*ng)++;
 }
 
@@ -196,9 +225,12 @@ pod_wants(const struct kp_pod *p, int id)
  */
 static void
 resource_detail(const struct kp_cluster *cl, const struct kp_pod *p, int id,
-                const struct kp_status *st, const struct group *g,
-                struct kp_buf *js, struct kp_buf *tx, struct kp_buf *tmp)
+                const struct kp_diag_pre *d, size_t gi, struct kp_buf *js,
+                struct kp_buf *tx, struct kp_buf *tmp)
 {
+    const struct kp_status *st = d->st;
+    const struct group *g = &d->g[gi];
+    const uint64_t bit = gi < MASK_GROUPS ? (uint64_t)1 << gi : 0;
     const struct kp_snapshot *snap = cl->snap;
     int64_t want = pod_wants(p, id), best_alloc = 0, best_free = 0;
     int64_t total_free = 0;
@@ -214,7 +246,8 @@ resource_detail(const struct kp_cluster *cl, const struct kp_pod *p, int id,
             best_alloc = a;
             ba = (int)i;
         }
-        if (!has_reason(&st[i], g->plugin, g->reason))
+        if (bit ? !(d->mask[i] & bit) :
+            !has_reason(&st[i], g->plugin, g->reason))
             continue;
         f = a - node_used(cl, i, p, id);
         if (bf < 0 || f > best_free) {
@@ -293,7 +326,8 @@ taint_detail(const struct kp_cluster *cl, const struct kp_pod *p,
     for (i = 0; i < snap->nnodes; i++) {
         const struct kp_taint *u;
 
-        if (!st[i].plugin || strcmp(st[i].plugin, g->plugin) != 0)
+        if (!st[i].plugin || (st[i].plugin != g->plugin &&
+                              strcmp(st[i].plugin, g->plugin) != 0))
             continue;
         u = untolerated(snap->nodes[i], p);
         if (!u)
@@ -560,33 +594,171 @@ preemption_detail(const struct kp_cycle *c, const struct kp_pod_report *pr,
     kp_buf_puts(js, "}");
 }
 
-void
-kp_diagnose(const struct kp_cycle *c, struct kp_arena *ra,
-            struct kp_pod_report *pr, const struct kp_status *st,
-            const struct kp_preempt_result *res)
+/* the groups' detail that reads only the statuses and the nodes */
+static bool
+made_ahead(const struct kp_snapshot *snap, const struct group *g, int *id)
 {
+    *id = -1;
+    if (!g->plugin)
+        return false;
+    if (strcmp(g->plugin, "NodeResourcesFit") == 0) {
+        *id = resource_of_reason(snap, g->reason);
+        return *id >= 0;
+    }
+    return strcmp(g->plugin, "TaintToleration") == 0;
+}
+
+struct kp_diag_pre *
+kp_diagnose_start(const struct kp_cycle *c, const struct kp_status *st)
+{
+    struct kp_diag_pre *d = kp_xcalloc(1, sizeof(*d));
+
+    d->c = c;
+    d->st = st;
+    return d;
+}
+
+static void
+make_filters(struct kp_diag_pre *d)
+{
+    const struct kp_cycle *c = d->c;
+    const struct kp_cluster *cl = c->cl;
+    const struct kp_status *st = d->st;
+    size_t n = cl->snap->nnodes, i, gi;
+    struct kp_buf tmp;
+    int k, id;
+
+    d->mask = kp_xcalloc(n + 1, sizeof(*d->mask));
+    for (i = 0; i < n; i++)
+        for (k = 0; k < st[i].nreasons; k++) {
+            gi = find_group(d, st[i].plugin, kp_status_reason(&st[i], k));
+            d->g[gi].nodes++;
+            if (gi < MASK_GROUPS)
+                d->mask[i] |= (uint64_t)1 << gi;
+        }
+    kp_buf_init(&tmp);
+    for (gi = 0; gi < d->ng; gi++) {
+        struct group *g = &d->g[gi];
+
+        if (!made_ahead(cl->snap, g, &id))
+            continue;
+        kp_buf_init(&g->js);
+        kp_buf_init(&g->tx);
+        if (id >= 0)
+            resource_detail(cl, c->pod, id, d, gi, &g->js, &g->tx, &tmp);
+        else
+            taint_detail(cl, c->pod, st, g, &g->js, &g->tx);
+        g->made = true;
+    }
+    kp_buf_release(&tmp);
+}
+
+void
+kp_diagnose_filters(void *pre)
+{
+    struct kp_diag_pre *d = pre;
+
+    if (d->done)
+        return;
+    make_filters(d);
+    d->done = true;
+    d->on_side = true;
+}
+
+static void
+release_pre(struct kp_diag_pre *d)
+{
+    size_t i;
+
+    for (i = 0; i < d->ng; i++)
+        if (d->g[i].made) {
+            kp_buf_release(&d->g[i].js);
+            kp_buf_release(&d->g[i].tx);
+        }
+    free(d->g);
+    free(d->mask);
+    free(d);
+}
+
+#ifdef KP_SELFCHECK
+/*
+ * The groups and details made ahead (on the dry run's side) against the
+ * same made now, after the dry run: they read nothing it changes.
+ */
+static void
+check_ahead(const struct kp_diag_pre *d)
+{
+    struct kp_diag_pre *e = kp_diagnose_start(d->c, d->st);
+    const struct kp_pod *p = d->c->pod;
+    size_t i, n = d->c->cl->snap->nnodes;
+
+    make_filters(e);
+    kp_selfcheck_count();
+    if (e->ng != d->ng)
+        kp_selfcheck_fail("diagnosis of %s/%s: %zu groups made ahead, %zu "
+                          "after the dry run", p->ns, p->name, d->ng, e->ng);
+    for (i = 0; i < d->ng && i < e->ng; i++) {
+        const struct group *a = &d->g[i], *b = &e->g[i];
+
+        if (a->nodes != b->nodes || a->made != b->made ||
+            strcmp(a->reason, b->reason) != 0 ||
+            (a->made && (a->js.len != b->js.len || a->tx.len != b->tx.len ||
+                         memcmp(a->js.data, b->js.data, a->js.len) != 0 ||
+                         memcmp(a->tx.data, b->tx.data, a->tx.len) != 0)))
+            kp_selfcheck_fail("diagnosis of %s/%s: group %zu (%s) made "
+                              "ahead differs from the same after the dry "
+                              "run", p->ns, p->name, i, a->reason);
+    }
+    /* every node's groups as has_reason reads them */
+    for (i = 0; i < n; i++) {
+        size_t gi;
+
+        for (gi = 0; gi < d->ng && gi < MASK_GROUPS; gi++) {
+            bool bit = (d->mask[i] >> gi) & 1;
+
+            if (d->g[gi].plugin &&
+                bit != has_reason(&d->st[i], d->g[gi].plugin,
+                                  d->g[gi].reason))
+                kp_selfcheck_fail("diagnosis of %s/%s: node %zu's mask "
+                                  "for group %zu (%s) is %d", p->ns,
+                                  p->name, i, gi, d->g[gi].reason, bit);
+        }
+    }
+    release_pre(e);
+}
+#endif
+
+void
+kp_diagnose_finish(struct kp_diag_pre *d, struct kp_arena *ra,
+                   struct kp_pod_report *pr,
+                   const struct kp_preempt_result *res)
+{
+    const struct kp_cycle *c = d->c;
     const struct kp_cluster *cl = c->cl;
     const struct kp_snapshot *snap = cl->snap;
     const struct kp_pod *p = c->pod;
-    size_t n = snap->nnodes, i, ng = 0, r;
+    const struct kp_status *st = d->st;
+    size_t n = snap->nnodes, i, r;
     struct group *g;
     struct kp_buf js, tx, tmp;
-    int k;
     unsigned seen = 0;
 
-    if (n == 0)
+    if (n == 0) {
+        release_pre(d);
         return;
+    }
+    if (!d->done) {
+        make_filters(d);
+        d->done = true;
+    }
+#ifdef KP_SELFCHECK
+    if (d->on_side)
+        check_ahead(d);
+#endif
+    g = d->g;
     kp_buf_init(&js);
     kp_buf_init(&tx);
     kp_buf_init(&tmp);
-    /* as many groups as reasons at most, few distinct in practice */
-    for (i = r = 0; i < n; i++)
-        r += (size_t)st[i].nreasons;
-    g = kp_xcalloc(r + 1, sizeof(*g));
-    for (i = 0; i < n; i++)
-        for (k = 0; k < st[i].nreasons; k++)
-            g[find_group(g, &ng, st[i].plugin,
-                         kp_status_reason(&st[i], k))].nodes++;
     kp_buf_puts(&js, "{\"requests\": {");
     kp_buf_puts(&tx, "Requests:    ");
     for (r = 0; r < p->req.n; r++) {
@@ -602,9 +774,7 @@ kp_diagnose(const struct kp_cycle *c, struct kp_arena *ra,
         kp_buf_puts(&tx, "<none>");
     kp_buf_printf(&js, "}, \"nodes\": %zu, \"filters\": [", n);
     kp_buf_printf(&tx, "\nFilters:     %zu node(s)\n", n);
-    for (i = 0; i < ng; i++) {
-        int id = resource_of_reason(snap, g[i].reason);
-
+    for (i = 0; i < d->ng; i++) {
         kp_buf_puts(&js, i ? ",\n        {\"plugin\": "
                            : "\n        {\"plugin\": ");
         kp_buf_json_str_or_null(&js, g[i].plugin);
@@ -615,15 +785,11 @@ kp_diagnose(const struct kp_cycle *c, struct kp_arena *ra,
         if (g[i].plugin)
             kp_buf_printf(&tx, " (%s)", g[i].plugin);
         kp_buf_puts(&tx, "\n");
-        if (g[i].plugin && strcmp(g[i].plugin, "NodeResourcesFit") == 0 &&
-            id >= 0) {
+        if (g[i].made) {
+            /* NodeResourcesFit (a resource) or TaintToleration */
             kp_buf_puts(&tx, "      ");
-            resource_detail(cl, p, id, st, &g[i], &js, &tx, &tmp);
-            kp_buf_puts(&tx, "\n");
-        } else if (g[i].plugin &&
-                   strcmp(g[i].plugin, "TaintToleration") == 0) {
-            kp_buf_puts(&tx, "      ");
-            taint_detail(cl, p, st, &g[i], &js, &tx);
+            kp_buf_add(&js, g[i].js.data, g[i].js.len);
+            kp_buf_add(&tx, g[i].tx.data, g[i].tx.len);
             kp_buf_puts(&tx, "\n");
         } else if (g[i].plugin && strcmp(g[i].plugin, "NodeAffinity") == 0 &&
                    strcmp(g[i].reason, KP_REASON_NODE_AFFINITY) == 0) {
@@ -667,7 +833,7 @@ kp_diagnose(const struct kp_cycle *c, struct kp_arena *ra,
         }
         kp_buf_puts(&js, "}");
     }
-    kp_buf_puts(&js, ng ? "\n      ],\n      \"preemption\": "
+    kp_buf_puts(&js, d->ng ? "\n      ],\n      \"preemption\": "
                         : "],\n      \"preemption\": ");
     kp_buf_puts(&tx, "Preemption:  ");
     preemption_detail(c, pr, res, n, &js, &tx);
@@ -675,8 +841,16 @@ kp_diagnose(const struct kp_cycle *c, struct kp_arena *ra,
     kp_buf_puts(&tx, "\n");
     pr->diagnosis_json = kp_arena_strndup(ra, js.data, js.len);
     pr->diagnosis_text = kp_arena_strndup(ra, tx.data, tx.len);
-    free(g);
+    release_pre(d);
     kp_buf_release(&js);
     kp_buf_release(&tx);
     kp_buf_release(&tmp);
+}
+
+void
+kp_diagnose(const struct kp_cycle *c, struct kp_arena *ra,
+            struct kp_pod_report *pr, const struct kp_status *st,
+            const struct kp_preempt_result *res)
+{
+    kp_diagnose_finish(kp_diagnose_start(c, st), ra, pr, res);
 }

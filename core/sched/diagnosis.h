@@ -21,4 +21,22 @@ void kp_diagnose(const struct kp_cycle *c, struct kp_arena *ra,
                  struct kp_pod_report *pr, const struct kp_status *st,
                  const struct kp_preempt_result *res);
 
+/*
+ * kp_diagnose in two steps, so that the part that reads only st and the
+ * nodes (the groups of reasons, the NodeResourcesFit and TaintToleration
+ * specifics) can be made while the dry run runs on the other threads:
+ * kp_diagnose_start keeps c and st (both must stay as they are until
+ * the finish); kp_diagnose_filters(d) makes that part, on any thread,
+ * once (a second call does nothing; the pool's side task, pool.h);
+ * kp_diagnose_finish makes it if it was not, then the rest as
+ * kp_diagnose, and frees d.
+ */
+struct kp_diag_pre;
+struct kp_diag_pre *kp_diagnose_start(const struct kp_cycle *c,
+                                      const struct kp_status *st);
+void kp_diagnose_filters(void *d);
+void kp_diagnose_finish(struct kp_diag_pre *d, struct kp_arena *ra,
+                        struct kp_pod_report *pr,
+                        const struct kp_preempt_result *res);
+
 #endif

@@ -379,6 +379,31 @@ no_post_filter(struct kp_cycle *c, struct kp_report *rep,
 }
 
 /*
+ * What attempt_pod makes of the Filter statuses while the dry run runs
+ * (kp_preempt_args.side): the FitError's histogram, and the part of the
+ * diagnosis made ahead (pre, or NULL); made once.
+ */
+struct ahead {
+    const struct kp_cycle *c;
+    const struct kp_status *st;
+    struct kp_diag_pre *pre;
+    const char *hist;
+};
+
+static void
+ahead(void *x)
+{
+    struct ahead *s = x;
+
+    if (s->hist)
+        return;
+    s->hist = kp_reason_histogram(s->c->scratch, s->st,
+                                  s->c->cl->snap->nnodes, NULL);
+    if (s->pre)
+        kp_diagnose_filters(s->pre);
+}
+
+/*
  * One scheduling attempt: what is reported goes into ra (rep->arena, or a
  * thread's own arena given to it later), the rest into c->scratch.
  */
@@ -398,8 +423,10 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
                                      o->output >= KP_OUTPUT_YAML);
     struct kp_preempt_args args = {o->min_candidate_nodes_percentage,
                                    o->min_candidate_nodes_absolute,
-                                   o->offset, explain || diagnose};
+                                   o->offset, explain || diagnose,
+                                   NULL, NULL};
     struct kp_preempt_result res;
+    struct ahead side = {NULL, NULL, NULL, NULL};
     const char *hist, *post;
 
     pr->node = pr->nominated_node = -1;
@@ -438,8 +465,8 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
                                       " without preemption", NULL);
         return;
     }
-    hist = kp_reason_histogram(c->scratch, at.statuses, n, NULL);
     if (prof && !prof->default_preemption) {
+        hist = kp_reason_histogram(c->scratch, at.statuses, n, NULL);
         no_post_filter(c, rep, ra, pr, &at, hist);
         if (diagnose)
             kp_diagnose(c, ra, pr, at.statuses, NULL);
@@ -450,7 +477,22 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
             prof->min_candidate_nodes_percentage;
         args.min_candidate_nodes_absolute = prof->min_candidate_nodes_absolute;
     }
+    /*
+     * the FitError's histogram and the diagnosis's part that read only
+     * the statuses and the nodes, made by this thread while the others
+     * start the dry run (KP_NO_DIAG_AHEAD=1: after it)
+     */
+    side.c = c;
+    side.st = at.statuses;
+    if (diagnose)
+        side.pre = kp_diagnose_start(c, at.statuses);
+    if (c->pool && !kp_shortcut_off("KP_NO_DIAG_AHEAD")) {
+        args.side = ahead;
+        args.side_ctx = &side;
+    }
     kp_preempt(c, at.statuses, &args, &res);
+    ahead(&side);               /* when there was no dry run */
+    hist = side.hist;
     pr->npotential = res.npotential;
     pr->num_candidates = res.num_candidates;
     pr->nexamined = res.nexamined;
@@ -490,8 +532,8 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
     pr->message = kp_arena_strdup(ra,
                                   fit_error(c->scratch, n, at.prefilter_msg,
                                             hist, post));
-    if (diagnose)
-        kp_diagnose(c, ra, pr, at.statuses, &res);
+    if (side.pre)
+        kp_diagnose_finish(side.pre, ra, pr, &res);
 }
 
 /*
@@ -534,11 +576,15 @@ apply_decision(struct kp_cluster *cl, const struct kp_pod_report *pr)
         break;
     case KP_RESULT_PREEMPTS: {
         int node = pr->nominated_node;
+        const struct kp_pod **gone =
+            kp_xmalloc((pr->nvictims + 1) * sizeof(*gone));
 
-        for (i = 0; i < pr->nvictims; i++) {
-            kp_cluster_remove(cl, pr->victims[i].pod);
+        for (i = 0; i < pr->nvictims; i++)
+            gone[i] = pr->victims[i].pod;
+        kp_cluster_remove_all(cl, gone, pr->nvictims);
+        free(gone);
+        for (i = 0; i < pr->nvictims; i++)
             account_pdb_disruption(cl, pr->victims[i].pod);
-        }
         /* clear lower-priority nominations on the node */
         for (i = 0; i < cl->nnominated[node];) {
             const struct kp_pod *q = cl->nominated[node][i];

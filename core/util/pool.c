@@ -275,12 +275,22 @@ size_t
 kp_pool_run(struct kp_pool *p, size_t n, size_t grain, kp_pool_fn fn,
             void *ctx, struct kp_arena *alone)
 {
+    return kp_pool_run_side(p, n, grain, fn, ctx, alone, NULL, NULL);
+}
+
+size_t
+kp_pool_run_side(struct kp_pool *p, size_t n, size_t grain, kp_pool_fn fn,
+                 void *ctx, struct kp_arena *alone, void (*side)(void *),
+                 void *side_ctx)
+{
     size_t i, done;
     unsigned long gen;
 
     if (!p || n <= 1) {
         struct kp_arena *a = p ? &p->w[0].arena : alone;
 
+        if (side)
+            side(side_ctx);
         for (i = 0; i < n; i++)
             if (fn(ctx, i, a))
                 return i + 1;
@@ -309,6 +319,9 @@ kp_pool_run(struct kp_pool *p, size_t n, size_t grain, kp_pool_fn fn,
         pthread_cond_broadcast(&p->start);
         pthread_mutex_unlock(&p->mu);
     }
+    /* the others have started on the items: the caller's own task first */
+    if (side)
+        side(side_ctx);
     work(p, &p->w[0]);
     /* every item is claimed (or enough): no one else may join */
     atomic_store(&p->open, 0);

@@ -47,6 +47,15 @@ int kp_pool_threads(const struct kp_pool *p);
  */
 size_t kp_pool_run(struct kp_pool *p, size_t n, size_t grain, kp_pool_fn fn,
                    void *ctx, struct kp_arena *alone);
+/*
+ * kp_pool_run, the caller first running side(side_ctx) (when not NULL)
+ * while the other threads start on the items, then joining them: work
+ * of its own that reads nothing fn writes and writes nothing fn reads.
+ * Alone (p NULL or n <= 1), side runs first, then the items.
+ */
+size_t kp_pool_run_side(struct kp_pool *p, size_t n, size_t grain,
+                        kp_pool_fn fn, void *ctx, struct kp_arena *alone,
+                        void (*side)(void *), void *side_ctx);
 /* Thread i's arena (i < kp_pool_threads; 0 is the caller's). */
 struct kp_arena *kp_pool_arena(struct kp_pool *p, int i);
 /* Forget what the threads allocated (their arenas keep their chunks). */

@@ -32,6 +32,9 @@
  *   KP_NO_FIX_RELOAD_SKIP    core/fix_add_node.c (snapshot_save.h)
  *   KP_NO_FIT_SUMS           core/sched/plugins/defaultpreemption/
  *                            default_preemption.c empty_on_sums
+ *   KP_NO_DIAG_AHEAD         core/sched/simulate.c attempt_pod (ahead)
+ *   KP_NO_TABLE_ONCE         core/sched/framework/cluster_state.c
+ *                            kp_cluster_remove_all
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H

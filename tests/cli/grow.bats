@@ -121,6 +121,7 @@ same_without() {
                 KP_NO_SCORE_PASS=1 KP_NO_NOMINATED_SUM=1 KP_NO_DIAG_TERMS=1 \
                 KP_NO_ASCII_SKIP=1 KP_NO_IPA_MEMO=1 KP_NO_FIX_RELOAD_SKIP=1 \
                 KP_NO_DEFERRED_HOOKS=1 KP_NO_DRY_RUN_CUT=1 KP_NO_FIT_SUMS=1 \
+                KP_NO_DIAG_AHEAD=1 KP_NO_TABLE_ONCE=1 \
                 "$KP" -f "$f" -o json \
                 --explain-nodes --mode "$mode" > "$BATS_TEST_TMPDIR/without"
             cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
@@ -206,6 +207,41 @@ same_without() {
         same_without KP_NO_FIT_SUMS "$f" --explain-nodes
     done
     "$KP" -f "$BATS_TEST_TMPDIR/pdb.json" -o json | grep -q '"Preempts"'
+}
+
+@test "diagnosis ahead and tables once (issue 31): KP_NO_DIAG_AHEAD=1 and KP_NO_TABLE_ONCE=1 give the same reports and diagnoses" {
+    # simulate.c, attempt_pod: the FitError's histogram and the part of
+    # the diagnosis that reads only the statuses and the nodes (the
+    # groups of reasons, NodeResourcesFit's and TaintToleration's
+    # figures) are made by the calling thread while the others start
+    # the dry run; cluster_state.c, kp_cluster_remove_all: a preemption's
+    # victims leave their node before its victim table is rebuilt, once.
+    # Both modes, 1 and 2 threads (the diagnosis is made ahead on 2),
+    # -o json (which diagnoses) and -o describe (its text).
+    local shape f t
+    for shape in default nominated pdb affinity; do
+        bench_cluster "$BATS_TEST_TMPDIR/$shape.json" 60 1500 90 30 \
+            --shape "$shape"
+    done
+    python3 "$GROW" taints 40 > "$BATS_TEST_TMPDIR/taints.json"
+    python3 "$GROW" extres 30 6 1 > "$BATS_TEST_TMPDIR/extres.json"
+    for f in "$BATS_TEST_TMPDIR"/*.json; do
+        same_without KP_NO_DIAG_AHEAD "$f"
+        same_without KP_NO_TABLE_ONCE "$f"
+        for t in 1 2; do
+            KUBECTL_PREEMPT_PARALLELISM=$t "$KP" -f "$f" -o describe \
+                > "$BATS_TEST_TMPDIR/with.txt"
+            KP_NO_DIAG_AHEAD=1 KUBECTL_PREEMPT_PARALLELISM=$t "$KP" -f "$f" \
+                -o describe > "$BATS_TEST_TMPDIR/without.txt"
+            cmp "$BATS_TEST_TMPDIR/with.txt" "$BATS_TEST_TMPDIR/without.txt" ||
+                fail "$(basename "$f") -o describe, $t thread(s): differs"
+        done
+    done
+    # what is compared has diagnoses with figures made ahead
+    "$KP" -f "$BATS_TEST_TMPDIR/default.json" -o json > "$BATS_TEST_TMPDIR/r"
+    grep -q '"largestAllocatable"' "$BATS_TEST_TMPDIR/r"
+    grep -q '"Preempts"' "$BATS_TEST_TMPDIR/r"
+    grep -q '"taints": \[{' "$BATS_TEST_TMPDIR/r"
 }
 
 @test "dry run cut (issue 31): KP_NO_DRY_RUN_CUT=1 gives the same reports when PDB-violating candidates are dropped" {

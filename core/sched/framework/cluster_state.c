@@ -476,8 +476,9 @@ kp_cluster_place(struct kp_cluster *cl, const struct kp_pod *p, int node)
     cl->node_of[p->index] = node;
 }
 
-void
-kp_cluster_remove(struct kp_cluster *cl, const struct kp_pod *p)
+/* kp_cluster_remove but the table; the node p was on, or -1 */
+static int
+remove_pod(struct kp_cluster *cl, const struct kp_pod *p)
 {
     const struct kp_node *n;
     int node = cl->placed_node_of[p->index];
@@ -489,8 +490,45 @@ kp_cluster_remove(struct kp_cluster *cl, const struct kp_pod *p)
     if (node >= 0) {
         kp_node_info_remove(&cl->nodes[node], p);
         cover_pod(cl, p, -1);
-        rebuild_table(cl, node);
     }
     cl->removed[p->index] = true;
     cl->node_of[p->index] = -1;
+    return node;
+}
+
+void
+kp_cluster_remove(struct kp_cluster *cl, const struct kp_pod *p)
+{
+    int node = remove_pod(cl, p);
+
+    if (node >= 0)
+        rebuild_table(cl, node);
+}
+
+void
+kp_cluster_remove_all(struct kp_cluster *cl, const struct kp_pod *const *pods,
+                      size_t n)
+{
+    int *nodes = kp_xmalloc((n + 1) * sizeof(*nodes));
+    size_t i, j, nn = 0;
+    bool once = !kp_shortcut_off("KP_NO_TABLE_ONCE");
+
+    for (i = 0; i < n; i++) {
+        int node = remove_pod(cl, pods[i]);
+
+        if (node < 0)
+            continue;
+        if (!once) {
+            rebuild_table(cl, node);
+            continue;
+        }
+        for (j = 0; j < nn && nodes[j] != node; j++)
+            ;
+        if (j == nn)
+            nodes[nn++] = node;
+    }
+    /* a table is read from its node's pods alone: built once, at the end */
+    for (j = 0; j < nn; j++)
+        rebuild_table(cl, nodes[j]);
+    free(nodes);
 }

@@ -492,6 +492,12 @@ void kp_cluster_clear_nomination(struct kp_cluster *cl,
 void kp_cluster_place(struct kp_cluster *cl, const struct kp_pod *p,
                       int node);
 void kp_cluster_remove(struct kp_cluster *cl, const struct kp_pod *p);
+/*
+ * kp_cluster_remove of each of pods in turn, each node's victim table
+ * rebuilt once after the last (KP_NO_TABLE_ONCE=1: after each pod).
+ */
+void kp_cluster_remove_all(struct kp_cluster *cl,
+                           const struct kp_pod *const *pods, size_t n);
 
 /* NodeInfo operations (on the cluster's NodeInfos) */
 void kp_node_info_add(struct kp_node_info *ni, const struct kp_pod *p);

@@ -114,6 +114,7 @@ dry_run_one(void *ctx, size_t j, struct kp_arena *a)
 static void
 dry_run_preemption(struct kp_cycle *c, const int *potential, size_t n,
                    size_t offset, size_t k, struct kp_status *dry,
+                   const struct kp_preempt_args *args,
                    struct kp_preempt_result *out)
 {
     struct kp_arena *a = c->scratch;
@@ -146,7 +147,8 @@ dry_run_preemption(struct kp_cycle *c, const int *potential, size_t n,
     /* each entry is written by dry_run_one before it is read */
     b.cand = kp_arena_alloc_uninit(a, n * sizeof(*b.cand));
     b.st = kp_arena_alloc_uninit(a, n * sizeof(*b.st));
-    done = kp_pool_run(c->pool, n, DRY_RUN_GRAIN, dry_run_one, &b, a);
+    done = kp_pool_run_side(c->pool, n, DRY_RUN_GRAIN, dry_run_one, &b, a,
+                            args->side, args->side_ctx);
     /* the one-by-one loop, over what was evaluated */
     for (i = 0; i < done; i++) {
         int node = potential[(offset + i) % n];
@@ -398,7 +400,7 @@ kp_preempt(struct kp_cycle *c, const struct kp_status *statuses,
 
         out->num_candidates = num_candidates;
         dry_run_preemption(c, potential, npotential, offset, num_candidates,
-                           dry, out);
+                           dry, args, out);
     }
     if (out->ncandidates == 0) {
         out->outcome = KP_PREEMPT_NO_CANDIDATES;

@@ -5,6 +5,7 @@
  * says how many items were done, always a prefix holding the stopping
  * point; each thread allocates in its own arena, which an owner can adopt.
  */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,69 @@ test_pool__adopted_arenas_outlive_the_pool(void)
     kp_arena_release(&owner);
 }
 
+/* the caller's own task: once, on the calling thread, items all done */
+struct side {
+    pthread_t caller;
+    int runs;
+    bool on_caller;
+    struct count *c;
+    size_t done_before;         /* items the caller had done before it */
+};
+
+static void
+side_task(void *x)
+{
+    struct side *s = x;
+    size_t i;
+
+    s->runs++;
+    s->on_caller = pthread_equal(pthread_self(), s->caller) != 0;
+    for (i = 0; i < N; i++)
+        s->done_before += (size_t)atomic_load(&s->c->done[i]);
+}
+
+static void
+test_pool__side_task_runs_once_on_the_caller(void)
+{
+    static struct count c;
+    int threads[] = {1, 2, 4}, t, run;
+
+    for (t = 0; t < 3; t++) {
+        struct kp_pool *p = kp_pool_new(threads[t]);
+        struct kp_arena alone;
+
+        kp_arena_init(&alone);
+        for (run = 0; run < 30; run++) {
+            struct side s = {pthread_self(), 0, false, &c, 0};
+            size_t n = (size_t)run % 4 == 0 ? 1 : (size_t)(run * 97) % N + 2;
+            size_t i, done;
+            bool once = true;
+
+            memset(&c, 0, sizeof(c));
+            c.stop_at = N;
+            done = kp_pool_run_side(p, n, 0, count_one, &c, &alone,
+                                    side_task, &s);
+            CHECK_EQ_INT(done, n);
+            CHECK_EQ_INT(s.runs, 1);
+            CHECK(s.on_caller);
+            /* alone (or one item), the side task comes first */
+            if (!p || n <= 1)
+                CHECK_EQ_INT(s.done_before, 0);
+            for (i = 0; i < n; i++)
+                if (atomic_load(&c.done[i]) != 1)
+                    once = false;
+            CHECK(once);
+        }
+        /* no side task: kp_pool_run */
+        memset(&c, 0, sizeof(c));
+        c.stop_at = N;
+        CHECK_EQ_INT(kp_pool_run_side(p, 100, 0, count_one, &c, &alone, NULL,
+                                      NULL), 100);
+        kp_arena_release(&alone);
+        kp_pool_free(p);
+    }
+}
+
 int
 main(void)
 {
@@ -163,5 +227,6 @@ main(void)
     RUN(test_pool__enough_leaves_a_prefix);
     RUN(test_pool__default_threads);
     RUN(test_pool__adopted_arenas_outlive_the_pool);
+    RUN(test_pool__side_task_runs_once_on_the_caller);
     return check_done();
 }

@@ -21,6 +21,14 @@ struct kp_preempt_args {
     int min_candidate_nodes_absolute;       /* 100 */
     long offset;                            /* 0 */
     bool record_nodes;                      /* fill out->nodes */
+    /*
+     * Work of the caller's (the diagnosis's part that reads only the
+     * statuses and the nodes, diagnosis.h) run by the calling thread
+     * while the others start the dry run (kp_pool_run_side), or NULL.
+     * Not run when there is no dry run: the caller checks.
+     */
+    void (*side)(void *);
+    void *side_ctx;
 };
 
 struct kp_candidate {
