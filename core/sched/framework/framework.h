@@ -30,8 +30,14 @@ enum kp_code {
     KP_SKIP
 };
 
-/* reasons kept inline; a status with more keeps the rest in more */
-#define KP_MAX_REASONS 12
+/*
+ * Reasons kept inline; a status with more keeps the rest in more.  Four:
+ * as many as a plugin adds without an arena (VolumeBinding's conflicts),
+ * and a status small enough (56 bytes) that the per-node arrays of them
+ * a pod's Filter pass, dry run and diagnosis write and read, one status
+ * per node, stay a third of what twelve made them (issue 31).
+ */
+#define KP_MAX_REASONS 4
 
 struct kp_status {
     enum kp_code code;

@@ -103,6 +103,33 @@ test_filters__too_many_pods_and_insufficient_cpu(void)
         "preemption victims found for incoming pod.");
 }
 
+/*
+ * More reasons than a status keeps inline (KP_MAX_REASONS, framework.h):
+ * a pod lacking seven resources on a full node, every one counted, in
+ * the histogram's order
+ */
+static void
+test_filters__seven_reasons_on_one_node(void)
+{
+    CHECK_EQ_STR(message_for(LIST(
+        "{\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},"
+        "\"status\":{\"allocatable\":{\"cpu\":\"1\",\"memory\":\"1Gi\","
+        "\"ephemeral-storage\":\"1Gi\",\"pods\":\"1\",\"x.io/a\":\"1\","
+        "\"x.io/b\":\"1\",\"x.io/c\":\"1\"}}},"
+        POD("d", "r", "10", "0", "n", "") ","
+        "{\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"d\",\"name\":\"p\"},"
+        "\"spec\":{\"priority\":5,\"containers\":[{\"name\":\"c\","
+        "\"resources\":{\"requests\":{\"cpu\":\"2\",\"memory\":\"2Gi\","
+        "\"ephemeral-storage\":\"2Gi\",\"x.io/a\":\"2\",\"x.io/b\":\"2\","
+        "\"x.io/c\":\"2\"},\"limits\":{\"x.io/a\":\"2\",\"x.io/b\":\"2\","
+        "\"x.io/c\":\"2\"}}}]}}"), "p"),
+        "0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient "
+        "ephemeral-storage, 1 Insufficient memory, 1 Insufficient x.io/a, 1 "
+        "Insufficient x.io/b, 1 Insufficient x.io/c, 1 Too many pods. no new "
+        "claims to deallocate, preemption: 0/1 nodes are available: 1 "
+        "Preemption is not helpful for scheduling.");
+}
+
 static void
 test_filters__request_above_allocatable_is_unresolvable(void)
 {
@@ -157,6 +184,7 @@ main(void)
     RUN(test_filters__prefer_no_schedule_taint_is_ignored);
     RUN(test_filters__node_selector_mismatch);
     RUN(test_filters__too_many_pods_and_insufficient_cpu);
+    RUN(test_filters__seven_reasons_on_one_node);
     RUN(test_filters__request_above_allocatable_is_unresolvable);
     RUN(test_filters__host_port_conflict);
     RUN(test_filters__sidecar_counts_next_to_app_containers);
