@@ -103,26 +103,66 @@ fill_victims(struct kp_arena *ra, const struct kp_snapshot *snap,
     }
 }
 
-/* Copy candidates out of the scratch arena into the report's arena ra. */
-static void
-keep_candidates(struct kp_arena *ra, struct kp_pod_report *pr,
-                const struct kp_preempt_result *res)
+/*
+ * Copy candidates out of the scratch arena (their victims out of the
+ * pool threads' arenas) into the report's arena ra: every candidate's
+ * victims in one block of ra, sliced in candidate order, the slices
+ * filled on the pool's threads (KP_NO_KEEP_PARALLEL=1: on this one) as
+ * a few hundred candidates of a few victims each are most of what a
+ * preempting pod reports.
+ */
+struct keep_batch {
+    const struct kp_candidate *from;
+    struct kp_candidate *to;
+};
+
+static bool
+keep_one(void *ctx, size_t i, struct kp_arena *a)
 {
-    size_t i;
+    const struct keep_batch *b = ctx;
+    const struct kp_candidate *c = &b->from[i];
+    struct kp_candidate *d = &b->to[i];
+
+    (void)a;
+    memcpy(d->victims, c->victims, c->nvictims * sizeof(*c->victims));
+    memcpy(d->violating, c->violating, c->nvictims * sizeof(bool));
+    return false;
+}
+
+#define KEEP_GRAIN 32
+
+static void
+keep_candidates(struct kp_arena *ra, struct kp_pool *pool,
+                struct kp_pod_report *pr, const struct kp_preempt_result *res)
+{
+    struct keep_batch b;
+    const struct kp_pod **victims;
+    bool *violating;
+    size_t i, total = 0;
 
     pr->ncandidates = res->ncandidates;
     pr->candidates = kp_arena_alloc(ra, (res->ncandidates + 1) *
                                     sizeof(*pr->candidates));
+    for (i = 0; i < res->ncandidates; i++)
+        total += res->candidates[i].nvictims;
+    victims = kp_arena_alloc_uninit(ra, (total + 1) * sizeof(*victims));
+    violating = kp_arena_alloc_uninit(ra, total + 1);
     for (i = 0; i < res->ncandidates; i++) {
         const struct kp_candidate *c = &res->candidates[i];
         struct kp_candidate *d = &pr->candidates[i];
 
         *d = *c;
-        d->victims = kp_arena_memdup(ra, c->victims,
-                                     c->nvictims * sizeof(*c->victims));
-        d->violating = kp_arena_memdup(ra, c->violating,
-                                       c->nvictims * sizeof(bool));
+        /* (a candidate has victims: DryRunPreemption keeps no other) */
+        d->victims = c->nvictims ? victims : NULL;
+        d->violating = c->nvictims ? violating : NULL;
+        victims += c->nvictims;
+        violating += c->nvictims;
     }
+    b.from = res->candidates;
+    b.to = pr->candidates;
+    if (kp_shortcut_off("KP_NO_KEEP_PARALLEL"))
+        pool = NULL;
+    kp_pool_run(pool, res->ncandidates, KEEP_GRAIN, keep_one, &b, NULL);
 }
 
 struct attempt {
@@ -496,7 +536,7 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
     pr->npotential = res.npotential;
     pr->num_candidates = res.num_candidates;
     pr->nexamined = res.nexamined;
-    keep_candidates(ra, pr, &res);
+    keep_candidates(ra, c->pool, pr, &res);
     if (explain)
         kp_pod_report_keep_nodes(rep, pr, n, at.statuses, at.seen, &res);
     if (res.outcome == KP_PREEMPT_CHOSEN) {

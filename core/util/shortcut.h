@@ -35,6 +35,7 @@
  *   KP_NO_DIAG_AHEAD         core/sched/simulate.c attempt_pod (ahead)
  *   KP_NO_TABLE_ONCE         core/sched/framework/cluster_state.c
  *                            kp_cluster_remove_all
+ *   KP_NO_KEEP_PARALLEL      core/sched/simulate.c keep_candidates
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H
