@@ -44,6 +44,8 @@ struct pts_score_state {
     const char *const **col;    /* per constraint: label column, or NULL */
     double *weight;             /* TopologyNormalizingWeight */
     const struct ps_domains *dom;       /* per constraint (few_domains) */
+    /* per constraint: its topologyKey is the hostname label (is_hostname) */
+    const bool *host;
 };
 
 static bool
@@ -124,11 +126,11 @@ init_state(const struct kp_score_nodes *f, struct pts_score_state *s)
             continue;
         }
         for (k = 0; k < s->n; k++)
-            if (!is_hostname(&s->cons[k]))
+            if (!s->host[k])
                 add_domain(a, s, k, &seen[k], label_or_empty(s, k, node));
     }
     for (k = 0; k < s->n; k++) {
-        size_t sz = is_hostname(&s->cons[k]) ? f->n - nignored :
+        size_t sz = s->host[k] ? f->n - nignored :
                     s->counts[k].used;
 
         s->weight[k] = log((double)sz + 2);
@@ -218,7 +220,7 @@ ps_count_one(void *ctx, size_t i, struct kp_arena *a)
          * processAllNode's lookup of their value never finds one: the
          * lookup is skipped, the answer is the same.
          */
-        if (is_hostname(t))
+        if (s->host[k])
             continue;
         v = label_or_empty(s, k, ni->node);
         if (!kp_spread_match_inclusion(t, c->pod, ni->node))
@@ -269,6 +271,7 @@ pts_pre_score(const struct kp_score_nodes *f, void **state)
     struct pts_score_state *s = kp_arena_alloc(c->scratch, sizeof(*s));
     struct kp_spread_tsc *cons;
     const char *err;
+    bool *host;
     size_t i;
 
     if (c->cl->snap->nnodes == 0 ||
@@ -282,8 +285,12 @@ pts_pre_score(const struct kp_score_nodes *f, void **state)
     s->require_all = c->pod->nspread > 0 ||
                      (c->profile && c->profile->pts_list_defaulting);
     s->col = kp_arena_alloc(c->scratch, s->n * sizeof(*s->col));
-    for (i = 0; i < s->n; i++)
+    host = kp_arena_alloc(c->scratch, s->n * sizeof(*host));
+    for (i = 0; i < s->n; i++) {
         s->col[i] = kp_cluster_label_column(c->cl, cons[i].topology_key);
+        host[i] = is_hostname(&cons[i]);
+    }
+    s->host = host;
     init_state(f, s);
     s->ent = kp_arena_alloc(c->scratch, s->n * sizeof(*s->ent));
     for (i = 0; i < s->n && s->n <= KP_SELCOUNT_HOLD; i++)
@@ -330,7 +337,7 @@ pts_score(const struct kp_score_nodes *f, void *state, size_t idx)
 
         if (!v)
             continue;
-        cnt = is_hostname(t) ?
+        cnt = s->host[k] ?
               (s->ent[k] ? kp_selcount_node(s->ent[k], ni) :
                kp_spread_count_matching(ni, &t->selector, f->c->pod->ns)) :
               domain_count(s, k, v);
