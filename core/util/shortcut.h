@@ -36,6 +36,8 @@
  *   KP_NO_TABLE_ONCE         core/sched/framework/cluster_state.c
  *                            kp_cluster_remove_all
  *   KP_NO_KEEP_PARALLEL      core/sched/simulate.c keep_candidates
+ *   KP_NO_TABLE_HOOKS        core/sched/framework/cycle_state.c
+ *                            (kp_plugin.add_table_pod, ...)
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H

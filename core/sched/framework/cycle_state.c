@@ -10,7 +10,10 @@
 #include "framework_int.h"
 #include "config.h"
 
+#include <stdatomic.h>
 #include <string.h>
+
+#include "shortcut.h"
 
 /* ---- cycle ---- */
 
@@ -166,6 +169,64 @@ add_hooks(struct kp_cycle *c, struct kp_node_info *ni, const struct kp_pod *p)
             kp_filter_plugins[i]->add_pod(c, (int)i, p, ni);
 }
 
+/*
+ * Whether the table-reading hooks (kp_plugin.add_table_pod, ...) may be
+ * called for vt: a table of the cluster's that has what they read, and
+ * KP_NO_TABLE_HOOKS unset (read once: 1 off, 0 on, -1 not read yet)
+ */
+static atomic_int table_hooks_off = -1;
+
+static bool
+table_hooks(const struct kp_victim_table *vt)
+{
+    int off = atomic_load_explicit(&table_hooks_off, memory_order_relaxed);
+
+    if (off < 0) {
+        off = kp_shortcut_off("KP_NO_TABLE_HOOKS");
+        atomic_store_explicit(&table_hooks_off, off, memory_order_relaxed);
+    }
+    return !off && vt && vt->anti_off;
+}
+
+/* add_hooks of the table's pod k, by the table where a plugin can */
+static void
+add_table_hooks(struct kp_cycle *c, struct kp_node_info *ni,
+                const struct kp_victim_table *vt, size_t k)
+{
+    bool tab = table_hooks(vt);
+    size_t i;
+
+    for (i = 0; i < kp_nfilter_plugins; i++) {
+        const struct kp_plugin *pl = kp_filter_plugins[i];
+
+        if (!c->state[i] || c->skip[i])
+            continue;
+        if (tab && pl->add_table_pod)
+            pl->add_table_pod(c, (int)i, vt, k, ni);
+        else if (pl->add_pod)
+            pl->add_pod(c, (int)i, vt->pods[k], ni);
+    }
+}
+
+static void
+remove_table_hooks(struct kp_cycle *c, struct kp_node_info *ni,
+                   const struct kp_victim_table *vt, size_t k)
+{
+    bool tab = table_hooks(vt);
+    size_t i;
+
+    for (i = 0; i < kp_nfilter_plugins; i++) {
+        const struct kp_plugin *pl = kp_filter_plugins[i];
+
+        if (!c->state[i] || c->skip[i])
+            continue;
+        if (tab && pl->remove_table_pod)
+            pl->remove_table_pod(c, (int)i, vt, k, ni);
+        else if (pl->remove_pod)
+            pl->remove_pod(c, (int)i, vt->pods[k], ni);
+    }
+}
+
 static void
 remove_hooks(struct kp_cycle *c, struct kp_node_info *ni,
              const struct kp_pod *p)
@@ -257,6 +318,8 @@ kp_cycle_remove_tail_pods(struct kp_cycle *c, struct kp_node_info *ni,
         ports_remove(ni, gone[i]);
     rm->gone = gone;
     rm->n = hooks ? nout : 0;
+    rm->vt = vt;
+    rm->first = first;
 }
 
 void
@@ -274,7 +337,10 @@ kp_cycle_remove_tail_hooks(struct kp_cycle *c, struct kp_node_info *ni,
 
         if (c->skip[k])
             continue;
-        if (pl->remove_pods)
+        if (pl->remove_table_pods && table_hooks(rm->vt) &&
+            rm->vt->n - rm->first == rm->n)
+            pl->remove_table_pods(c, (int)k, rm->vt, rm->first, ni);
+        else if (pl->remove_pods)
             pl->remove_pods(c, (int)k, rm->gone, rm->n, ni);
         else if (pl->remove_pod)
             for (i = 0; i < rm->n; i++)
@@ -320,7 +386,7 @@ kp_cycle_add_table_pod(struct kp_cycle *c, struct kp_node_info *ni,
     table_account(ni, vt, k, 1);
     if (table_has_ports(vt, k))
         ports_add(ni, c->scratch, vt->pods[k]);
-    add_hooks(c, ni, vt->pods[k]);
+    add_table_hooks(c, ni, vt, k);
 }
 
 void
@@ -332,7 +398,7 @@ kp_cycle_remove_table_pod(struct kp_cycle *c, struct kp_node_info *ni,
     table_account(ni, vt, k, -1);
     if (table_has_ports(vt, k))
         ports_remove(ni, vt->pods[k]);
-    remove_hooks(c, ni, vt->pods[k]);
+    remove_table_hooks(c, ni, vt, k);
 }
 
 void

@@ -333,6 +333,17 @@ struct kp_victim_table {
     /* each pod's namespace, in the NodeInfo's order */
     const char **ns;
     int64_t *tail_req;          /* (n + 1) x nres */
+    /* pods[k]'s index in the snapshot (snap->pods[sidx[k]]), or -1 */
+    int32_t *sidx;
+    /*
+     * The cluster's tables only (grp_ready; NULL otherwise): pods[k]'s
+     * required anti-affinity terms as kp_term_groups interns them
+     * (KP_TERM_REQ_ANTI; none when one does not parse), the ids
+     * anti_ids[anti_off[k] .. anti_off[k + 1]), malloc'ed apart, so that
+     * InterPodAffinity's AddPod/RemovePod of a victim read the table,
+     * not the pod
+     */
+    uint32_t *anti_off, *anti_ids;
 };
 
 /*
@@ -459,6 +470,22 @@ struct kp_plugin {
     void (*remove_pods)(struct kp_cycle *c, int idx,
                         const struct kp_pod *const *pods, size_t n,
                         const struct kp_node_info *ni);
+    /*
+     * Optional: add_pod and remove_pod of the victim table's pod k, and
+     * remove_pods of its pods first.., for a table of the cluster's
+     * (vt->anti_off set; the state must end as add_pod, remove_pod and
+     * remove_pods of those pods leave it), so that the hook reads the
+     * table instead of each pod.  KP_NO_TABLE_HOOKS=1: not called.
+     */
+    void (*add_table_pod)(struct kp_cycle *c, int idx,
+                          const struct kp_victim_table *vt, size_t k,
+                          const struct kp_node_info *ni);
+    void (*remove_table_pod)(struct kp_cycle *c, int idx,
+                             const struct kp_victim_table *vt, size_t k,
+                             const struct kp_node_info *ni);
+    void (*remove_table_pods)(struct kp_cycle *c, int idx,
+                              const struct kp_victim_table *vt, size_t first,
+                              const struct kp_node_info *ni);
     void *(*clone_state)(struct kp_arena *a, const void *state);
 };
 
@@ -590,6 +617,9 @@ void kp_cycle_remove_tail(struct kp_cycle *c, struct kp_node_info *ni,
 struct kp_removed {
     const struct kp_pod **gone;
     size_t n;
+    /* the table's pods first.. are those gone */
+    const struct kp_victim_table *vt;
+    size_t first;
 };
 void kp_cycle_remove_tail_pods(struct kp_cycle *c, struct kp_node_info *ni,
                                const struct kp_victim_table *vt, size_t first,

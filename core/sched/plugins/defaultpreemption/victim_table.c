@@ -8,6 +8,7 @@
 #include "framework.h"
 #include "framework_int.h"
 #include "pdb_index.h"
+#include "podinfo.h"
 #include "selcount.h"
 
 #include <stdlib.h>
@@ -40,7 +41,7 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
     for (k = 0; k < n; k++)
         npdb += ni->pods[k]->npdbs;
     sz = sizeof(*vt) + (n + 1) * nres * sizeof(int64_t) +
-         (n + 1) * sizeof(void *) + (n + 1) * sizeof(int32_t) +
+         (n + 1) * sizeof(void *) + 2 * (n + 1) * sizeof(int32_t) +
          4 * (n + 1) * sizeof(uint32_t) + 3 * (npdb + 1) * sizeof(int32_t) +
          3 * (n + 1) * sizeof(void *);
     mem = a ? kp_arena_alloc(a, sz) : kp_xcalloc(1, sz);
@@ -57,6 +58,8 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
     vt->ns = (const char **)(void *)mem;
     mem += (n + 1) * sizeof(void *);
     vt->prio = (int32_t *)(void *)mem;
+    mem += (n + 1) * sizeof(int32_t);
+    vt->sidx = (int32_t *)(void *)mem;
     mem += (n + 1) * sizeof(int32_t);
     vt->pos = (uint32_t *)(void *)mem;
     mem += (n + 1) * sizeof(uint32_t);
@@ -90,6 +93,8 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
         const struct kp_pod *p = order[k].pod;
 
         vt->pods[k] = p;
+        vt->sidx[k] = p->index >= 0 && (size_t)p->index < snap->npods &&
+                      snap->pods[p->index] == p ? (int32_t)p->index : -1;
         vt->pos[k] = order[k].pos;
         vt->prio[k] = p->priority;
         vt->pdb_off[k] = (uint32_t)npdb;
@@ -130,7 +135,34 @@ free_table(struct kp_victim_table *vt)
     free(vt->grp_mult);
     free(vt->anti_grp_id);
     free(vt->anti_grp_mult);
+    free(vt->anti_off);
+    free(vt->anti_ids);
     free(vt);
+}
+
+/* vt->anti_off and anti_ids (framework.h), in table order */
+static void
+anti_terms(const struct kp_cluster *cl, struct kp_victim_table *vt)
+{
+    size_t k, j, n = 0;
+
+    vt->anti_off = kp_xmalloc((vt->n + 1) * sizeof(*vt->anti_off));
+    for (k = 0; k < vt->n; k++)
+        n += kp_affinity_terms_usable(vt->pods[k]->anti_affinity,
+                                      vt->pods[k]->nanti_affinity);
+    vt->anti_ids = kp_xmalloc((n + 1) * sizeof(*vt->anti_ids));
+    n = 0;
+    for (k = 0; k < vt->n; k++) {
+        const struct kp_pod *q = vt->pods[k];
+        size_t m = kp_affinity_terms_usable(q->anti_affinity,
+                                            q->nanti_affinity);
+
+        vt->anti_off[k] = (uint32_t)n;
+        for (j = 0; j < m; j++)
+            vt->anti_ids[n++] = kp_term_intern(cl, &q->anti_affinity[j],
+                                               q->ns, KP_TERM_REQ_ANTI);
+    }
+    vt->anti_off[vt->n] = (uint32_t)n;
 }
 
 void
@@ -149,6 +181,7 @@ rebuild_table(struct kp_cluster *cl, int node)
                               &vt->grp_mult);
     vt->nanti_grp = kp_term_groups(cl, &cl->nodes[node], true,
                                    &vt->anti_grp_id, &vt->anti_grp_mult);
+    anti_terms(cl, vt);
     vt->grp_ready = true;
     cl->vt[node] = vt;
 }

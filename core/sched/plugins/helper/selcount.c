@@ -410,6 +410,33 @@ kp_selcount_term_matches(struct kp_selcount_entry *e, unsigned long made,
     return m == 2;
 }
 
+bool
+kp_selcount_term_matches_at(struct kp_selcount_entry *e, unsigned long made,
+                            const struct kp_affinity_term *t,
+                            const unsigned char *nssel, const char *owner_ns,
+                            const struct kp_pod *q, int32_t sidx)
+{
+    unsigned char m;
+
+    if (sidx < 0 || e->off || e->made != made || e->kind != SC_TERM ||
+        (size_t)sidx >= e->npm || (size_t)sidx >= e->cl->snap->npods)
+        return kp_selcount_term_matches(e, made, t, nssel, owner_ns, q);
+#ifdef KP_SELFCHECK
+    kp_selfcheck_count();
+    if (e->cl->snap->pods[sidx] != q)
+        kp_selfcheck_fail("term match of %s/%s read at snapshot index %d, "
+                          "another pod's", q->ns, q->name, (int)sidx);
+#endif
+    /* threads may race to fill it in: they find the same */
+    m = atomic_load_explicit(&e->pm[sidx], memory_order_relaxed);
+    if (!m) {
+        m = (unsigned char)(1 + kp_incoming_term_matches(e->term, e->nssel,
+                                                         e->owner_ns, q));
+        atomic_store_explicit(&e->pm[sidx], m, memory_order_relaxed);
+    }
+    return m == 2;
+}
+
 int64_t
 kp_selcount_recount(const struct kp_selcount_entry *e,
                     const struct kp_node_info *ni)

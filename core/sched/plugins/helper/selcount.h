@@ -90,6 +90,17 @@ bool kp_selcount_term_matches(struct kp_selcount_entry *e, unsigned long made,
                               const struct kp_affinity_term *t,
                               const unsigned char *nssel,
                               const char *owner_ns, const struct kp_pod *q);
+/*
+ * The same for a pod q whose snapshot index the caller has at hand
+ * (kp_victim_table.sidx: snap->pods[sidx] == q, or -1), read without
+ * reading q when the answer is remembered.
+ */
+bool kp_selcount_term_matches_at(struct kp_selcount_entry *e,
+                                 unsigned long made,
+                                 const struct kp_affinity_term *t,
+                                 const unsigned char *nssel,
+                                 const char *owner_ns,
+                                 const struct kp_pod *q, int32_t sidx);
 /* The count walked from ni's pods, without the cache (the self-check). */
 int64_t kp_selcount_recount(const struct kp_selcount_entry *e,
                             const struct kp_node_info *ni);

@@ -46,6 +46,14 @@ struct ipa_state {
      * RemovePod read
      */
     const struct inc_term *it;
+    /*
+     * Per interned term (selcount.h kp_term_get), whether it matches the
+     * incoming pod: 0 not matched yet, 1 no, 2 yes; nmemo long.  Made
+     * in PreFilter, read and filled by every copy of the state (the dry
+     * run's threads race to fill an entry: they find the same).
+     */
+    _Atomic unsigned char *memo;
+    size_t nmemo;
 };
 
 /* one kp_tpcount_add, kept for later (PreFilter's node pass) */
@@ -118,16 +126,19 @@ matches_all_terms(const struct kp_affinity_term *t,
     return true;
 }
 
-/* the incoming pod's term i (affinity terms first) against q */
+/*
+ * the incoming pod's term i (affinity terms first) against q, whose
+ * snapshot index is sidx when known (a victim table's), else -1
+ */
 static bool
 incoming_matches(const struct ipa_state *s, size_t i,
                  const struct kp_affinity_term *t, const unsigned char *sel,
-                 const char *owner_ns, const struct kp_pod *q)
+                 const char *owner_ns, const struct kp_pod *q, int32_t sidx)
 {
     if (s->it)
-        return kp_selcount_term_matches(s->it[i].e, s->it[i].made,
-                                        s->it[i].t, s->it[i].sel, owner_ns,
-                                        q);
+        return kp_selcount_term_matches_at(s->it[i].e, s->it[i].made,
+                                           s->it[i].t, s->it[i].sel,
+                                           owner_ns, q, sidx);
     return kp_incoming_term_matches(t, sel, owner_ns, q);
 }
 
@@ -135,13 +146,13 @@ incoming_matches(const struct ipa_state *s, size_t i,
 static void
 update_affinity(struct emit *em, const struct ipa_state *s,
                 struct kp_tpcount *m, const struct kp_pod *incoming,
-                const struct kp_pod *q, const struct kp_node *node,
-                int64_t delta)
+                const struct kp_pod *q, int32_t sidx,
+                const struct kp_node *node, int64_t delta)
 {
     size_t i;
 
     if (s->it && incoming->naffinity == 1) {
-        if (!incoming_matches(s, 0, NULL, NULL, incoming->ns, q))
+        if (!incoming_matches(s, 0, NULL, NULL, incoming->ns, q, sidx))
             return;
     } else if (!matches_all_terms(incoming->affinity, s->aff_sel,
                                   incoming->naffinity, incoming->ns, q))
@@ -154,7 +165,7 @@ update_affinity(struct emit *em, const struct ipa_state *s,
 static void
 update_anti(struct emit *em, const struct ipa_state *s,
             struct kp_tpcount *m, const struct kp_pod *incoming,
-            const struct kp_pod *q, const struct kp_node *node,
+            const struct kp_pod *q, int32_t sidx, const struct kp_node *node,
             int64_t delta)
 {
     size_t i;
@@ -163,7 +174,7 @@ update_anti(struct emit *em, const struct ipa_state *s,
         if (incoming_matches(s, incoming->naffinity + i,
                              &incoming->anti_affinity[i],
                              s->anti_sel ? s->anti_sel[i] : NULL,
-                             incoming->ns, q))
+                             incoming->ns, q, sidx))
             update(em, m, node, incoming->anti_affinity[i].topology_key,
                    delta);
 }
@@ -226,8 +237,58 @@ update_with_pod(struct kp_arena *a, struct ipa_state *s,
 
     update_existing_anti(&em, s, &s->existing_anti, q, incoming, node,
                          delta);
-    update_affinity(&em, s, &s->affinity, incoming, q, node, delta);
-    update_anti(&em, s, &s->anti, incoming, q, node, delta);
+    update_affinity(&em, s, &s->affinity, incoming, q, -1, node, delta);
+    update_anti(&em, s, &s->anti, incoming, q, -1, node, delta);
+}
+
+/*
+ * update_existing_anti of a victim table's pod k, from the table: its
+ * terms as interned (each matched against the incoming pod once per
+ * cycle, s->memo), not read from the pod
+ */
+static void
+existing_anti_at(struct emit *em, struct ipa_state *s,
+                 const struct kp_cluster *cl,
+                 const struct kp_victim_table *vt, size_t k,
+                 const struct kp_pod *incoming, const struct kp_node *node,
+                 int64_t delta)
+{
+    uint32_t j;
+
+    for (j = vt->anti_off[k]; j < vt->anti_off[k + 1]; j++) {
+        uint32_t id = vt->anti_ids[j];
+        const struct kp_term_ref *r = kp_term_get(cl, id);
+        unsigned char m = id < s->nmemo ?
+                          atomic_load_explicit(&s->memo[id],
+                                               memory_order_relaxed) : 0;
+
+        if (!m) {
+            m = (unsigned char)(1 + kp_existing_term_matches(
+                r->t, r->owner_ns, incoming, s->ns_labels));
+            if (id < s->nmemo)
+                atomic_store_explicit(&s->memo[id], m, memory_order_relaxed);
+        }
+        if (m == 2)
+            update(em, &s->existing_anti, node, r->t->topology_key, delta);
+    }
+}
+
+/* update_with_pod of a victim table's pod k, reading the table */
+static void
+update_with_table_pod(struct kp_arena *a, struct ipa_state *s,
+                      const struct kp_cycle *c,
+                      const struct kp_victim_table *vt, size_t k,
+                      const struct kp_node *node, int64_t delta)
+{
+    struct emit em = {a, false, NULL, 0, 0};
+    const struct kp_pod *q = vt->pods[k];
+
+    /* a pod without required anti-affinity terms adds nothing there */
+    if (vt->tail_anti[k] != vt->tail_anti[k + 1])
+        existing_anti_at(&em, s, c->cl, vt, k, c->pod, node, delta);
+    update_affinity(&em, s, &s->affinity, c->pod, q, vt->sidx[k], node,
+                    delta);
+    update_anti(&em, s, &s->anti, c->pod, q, vt->sidx[k], node, delta);
 }
 
 /*
@@ -376,8 +437,8 @@ count_node(const struct count_ctx *cc, size_t i, struct emit *em)
                                  1);
         if (!cc->walk || (vt && cc->by_ns && !ns_in_terms(p, vt->ns[j])))
             continue;
-        update_affinity(em, s, &s->affinity, p, q, ni->node, 1);
-        update_anti(em, s, &s->anti, p, q, ni->node, 1);
+        update_affinity(em, s, &s->affinity, p, q, -1, ni->node, 1);
+        update_anti(em, s, &s->anti, p, q, -1, ni->node, 1);
     }
 }
 
@@ -424,6 +485,8 @@ count_cluster(struct kp_cycle *c, struct ipa_state *s,
                                     (nterms + 1) * sizeof(*cc.memo));
     for (i = 0; i <= nterms; i++)
         atomic_init(&cc.memo[i], 0);
+    s->memo = cc.memo;
+    s->nmemo = nterms + 1;
     cc.out = NULL;
     if (!c->pool || n < KP_PREFILTER_PARALLEL_MIN) {
         struct emit em = {c->scratch, false, NULL, 0, 0};
@@ -592,33 +655,63 @@ removal_origin(const struct kp_cycle *c, const struct kp_node_info *ni,
 }
 
 /*
+ * The pods a RemovePod of several pods removes: pods[0..n), or (vt not
+ * NULL) the victim table's pods first.. (n of them), read from the table
+ * where it can (kp_victim_table.sidx, anti_ids) instead of from the pods.
+ */
+struct gone {
+    const struct kp_pod *const *pods;
+    const struct kp_victim_table *vt;
+    size_t first, n;
+};
+
+static const struct kp_pod *
+gone_pod(const struct gone *g, size_t i, int32_t *sidx)
+{
+    if (!g->vt) {
+        *sidx = -1;
+        return g->pods[i];
+    }
+    *sidx = g->vt->sidx[g->first + i];
+    return g->vt->pods[g->first + i];
+}
+
+/*
  * How many of the removed pods the incoming term it matches: counted on
  * them, or (when fewer pods stay than go) as the term's count on the
  * node the copy was made from (selcount.h, counted in PreFilter's node
- * pass) less the pods that stay.  Either way the sum of
- * kp_selcount_term_matches over the removed pods.
+ * pass) less the pods that stay (with a table, its pods before first).
+ * Either way the sum of kp_selcount_term_matches over the removed pods.
  */
 static int64_t
 removed_matching(const struct inc_term *it, const char *owner_ns,
-                 const struct kp_pod *const *pods, size_t n,
-                 const struct kp_node_info *ni,
+                 const struct gone *g, const struct kp_node_info *ni,
                  const struct kp_node_info *origin)
 {
     int64_t cnt = 0;
-    size_t i;
+    size_t i, n = g->n;
+    int32_t sidx;
 
     if (origin && ni->npods < n && kp_selcount_made(it->e) == it->made) {
         cnt = kp_selcount_node(it->e, origin);
-        for (i = 0; i < ni->npods; i++)
-            cnt -= kp_selcount_term_matches(it->e, it->made, it->t, it->sel,
-                                            owner_ns, ni->pods[i]);
+        if (g->vt)
+            for (i = 0; i < g->first; i++)
+                cnt -= kp_selcount_term_matches_at(it->e, it->made, it->t,
+                                                   it->sel, owner_ns,
+                                                   g->vt->pods[i],
+                                                   g->vt->sidx[i]);
+        else
+            for (i = 0; i < ni->npods; i++)
+                cnt -= kp_selcount_term_matches(it->e, it->made, it->t,
+                                                it->sel, owner_ns,
+                                                ni->pods[i]);
 #ifdef KP_SELFCHECK
         {
             int64_t walk = 0;
 
             for (i = 0; i < n; i++)
                 walk += kp_incoming_term_matches(it->t, it->sel, owner_ns,
-                                                 pods[i]);
+                                                 gone_pod(g, i, &sidx));
             kp_selfcheck_count();
             if (walk != cnt)
                 kp_selfcheck_fail("InterPodAffinity RemovePod on %s: %lld "
@@ -630,9 +723,12 @@ removed_matching(const struct inc_term *it, const char *owner_ns,
 #endif
         return cnt;
     }
-    for (i = 0; i < n; i++)
-        cnt += kp_selcount_term_matches(it->e, it->made, it->t, it->sel,
-                                        owner_ns, pods[i]);
+    for (i = 0; i < n; i++) {
+        const struct kp_pod *q = gone_pod(g, i, &sidx);
+
+        cnt += kp_selcount_term_matches_at(it->e, it->made, it->t, it->sel,
+                                           owner_ns, q, sidx);
+    }
     return cnt;
 }
 
@@ -648,22 +744,31 @@ removed_matching(const struct inc_term *it, const char *owner_ns,
  * its origin's), none is read for existingAntiAffinityCounts.
  */
 static void
-remove_pods(struct kp_cycle *c, int idx, const struct kp_pod *const *pods,
-            size_t n, const struct kp_node_info *ni)
+remove_gone(struct kp_cycle *c, int idx, const struct gone *g,
+            const struct kp_node_info *ni)
 {
     struct ipa_state *s = c->state[idx];
     struct emit em = {c->scratch, true, NULL, 0, 0};
     const struct kp_pod *p = c->pod;
     const struct kp_node_info *origin;
-    size_t i, j, k, nsum = 0;
+    size_t i, j, k, nsum = 0, n = g->n;
+    int32_t sidx;
 
     if (!s || n == 0)
         return;
     origin = removal_origin(c, ni, n);
     if (!origin || origin->nanti != ni->nanti)
-        for (i = 0; i < n; i++)
-            update_existing_anti(&em, s, &s->existing_anti, pods[i], p,
+        for (i = 0; i < n; i++) {
+            const struct kp_victim_table *vt = g->vt;
+
+            if (!vt)
+                update_existing_anti(&em, s, &s->existing_anti, g->pods[i],
+                                     p, ni->node, -1);
+            else if (vt->tail_anti[g->first + i] !=
+                     vt->tail_anti[g->first + i + 1])
+                existing_anti_at(&em, s, c->cl, vt, g->first + i, p,
                                  ni->node, -1);
+        }
     if (s->it) {
         /* affinity term (at most one) first, then anti-affinity terms */
         for (k = 0; k < p->naffinity + p->nanti_affinity; k++) {
@@ -675,7 +780,7 @@ remove_pods(struct kp_cycle *c, int idx, const struct kp_pod *const *pods,
 
             if (!v)
                 continue;
-            cnt = removed_matching(it, p->ns, pods, n, ni, origin);
+            cnt = removed_matching(it, p->ns, g, ni, origin);
             /* this state's maps: it->m are those of PreFilter's state */
             if (cnt)
                 emit_add(&em, k < p->naffinity ? &s->affinity : &s->anti,
@@ -683,8 +788,10 @@ remove_pods(struct kp_cycle *c, int idx, const struct kp_pod *const *pods,
         }
     } else {
         for (i = 0; i < n; i++) {
-            update_affinity(&em, s, &s->affinity, p, pods[i], ni->node, -1);
-            update_anti(&em, s, &s->anti, p, pods[i], ni->node, -1);
+            const struct kp_pod *q = gone_pod(g, i, &sidx);
+
+            update_affinity(&em, s, &s->affinity, p, q, sidx, ni->node, -1);
+            update_anti(&em, s, &s->anti, p, q, sidx, ni->node, -1);
         }
     }
     /* sum in place: em.r[0..nsum) the distinct (map, key) pairs */
@@ -704,6 +811,48 @@ remove_pods(struct kp_cycle *c, int idx, const struct kp_pod *const *pods,
                        em.r[k].delta);
 }
 
+static void
+remove_pods(struct kp_cycle *c, int idx, const struct kp_pod *const *pods,
+            size_t n, const struct kp_node_info *ni)
+{
+    struct gone g = {pods, NULL, 0, n};
+
+    remove_gone(c, idx, &g, ni);
+}
+
+/*
+ * The hooks with the victim table's pods (kp_plugin.add_table_pod and
+ * the others, framework.h): the table read instead of the pods.
+ */
+static void
+remove_table_pods(struct kp_cycle *c, int idx,
+                  const struct kp_victim_table *vt, size_t first,
+                  const struct kp_node_info *ni)
+{
+    struct gone g = {NULL, vt, first, vt->n - first};
+
+    remove_gone(c, idx, &g, ni);
+}
+
+static void
+add_table_pod(struct kp_cycle *c, int idx, const struct kp_victim_table *vt,
+              size_t k, const struct kp_node_info *ni)
+{
+    if (c->state[idx])
+        update_with_table_pod(c->scratch, c->state[idx], c, vt, k, ni->node,
+                              1);
+}
+
+static void
+remove_table_pod(struct kp_cycle *c, int idx,
+                 const struct kp_victim_table *vt, size_t k,
+                 const struct kp_node_info *ni)
+{
+    if (c->state[idx])
+        update_with_table_pod(c->scratch, c->state[idx], c, vt, k, ni->node,
+                              -1);
+}
+
 static void *
 clone_state(struct kp_arena *a, const void *state)
 {
@@ -717,6 +866,8 @@ clone_state(struct kp_arena *a, const void *state)
     d->anti_sel = s->anti_sel;
     d->ns_labels = s->ns_labels;
     d->it = s->it;
+    d->memo = s->memo;
+    d->nmemo = s->nmemo;
     return d;
 }
 
@@ -727,6 +878,9 @@ const struct kp_plugin kp_plugin_inter_pod_affinity = {
     .add_pod = add_pod,
     .remove_pod = remove_pod,
     .remove_pods = remove_pods,
+    .add_table_pod = add_table_pod,
+    .remove_table_pod = remove_table_pod,
+    .remove_table_pods = remove_table_pods,
     .clone_state = clone_state,
 };
 
