@@ -292,32 +292,32 @@ kp_cycle_remove_tail_pods(struct kp_cycle *c, struct kp_node_info *ni,
     /* by NodeInfo position: 1 goes, 2 goes and has host ports */
     unsigned char *out = kp_arena_alloc_uninit(c->scratch, ni->npods + 1);
     const struct kp_pod **gone = NULL;
-    bool hooks = kp_cycle_hooks_live(c), visit = hooks || vt->tail_ports[first] > 0;
+    bool hooks = kp_cycle_hooks_live(c);
 
     memset(out, 0, ni->npods + 1);
     for (k = first; k < vt->n; k++)
         out[vt->pos[k]] = (unsigned char)(1 + table_has_ports(vt, k));
     /*
-     * The pods that go are visited (no pod is read otherwise) only when a
-     * hook can use them or one of them frees host ports.
+     * The pods that go are listed only when a hook can use them, and read
+     * only when they free host ports (the table says which do).
      */
-    if (visit)
+    if (hooks)
         gone = kp_arena_alloc_uninit(c->scratch,
                                      (vt->n - first + 1) * sizeof(*gone));
     for (i = 0; i < ni->npods; i++) {
         if (!out[i])
             ni->pods[kept++] = ni->pods[i];
-        else if (visit && (hooks || out[i] == 2))
+        else if (hooks)
             gone[nout++] = ni->pods[i];
+        if (out[i] == 2)
+            ports_remove(ni, ni->pods[i]);
     }
     ni->npods = kept;
     for (i = 0; i < vt->nres; i++)
         ni->used[i] = kp_wrap_sub(ni->used[i], row[i]);
     ni->nanti -= vt->tail_anti[first];
-    for (i = 0; i < nout; i++)
-        ports_remove(ni, gone[i]);
     rm->gone = gone;
-    rm->n = hooks ? nout : 0;
+    rm->n = nout;
     rm->vt = vt;
     rm->first = first;
 }
