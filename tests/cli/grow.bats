@@ -249,7 +249,7 @@ same_without() {
 }
 
 @test "table hooks (issue 31): KP_NO_TABLE_HOOKS=1 gives the same reports and node statuses" {
-    # cycle_state.c, add_table_hooks: InterPodAffinity's AddPod/RemovePod
+    # cycle_state.c, table_pod_hooks: InterPodAffinity's AddPod/RemovePod
     # of a victim read the node's victim table (each pod's snapshot index,
     # its required anti-affinity terms as interned, matched once per
     # cycle) instead of the pod.  The affinity shape (required

@@ -188,42 +188,33 @@ table_hooks(const struct kp_victim_table *vt)
     return !off && vt && vt->anti_off;
 }
 
-/* add_hooks of the table's pod k, by the table where a plugin can */
+/*
+ * add_hooks (add) or remove_hooks of the table's pod k, by the table
+ * where a plugin can
+ */
 static void
-add_table_hooks(struct kp_cycle *c, struct kp_node_info *ni,
-                const struct kp_victim_table *vt, size_t k)
+table_pod_hooks(struct kp_cycle *c, struct kp_node_info *ni,
+                const struct kp_victim_table *vt, size_t k, bool add)
 {
     bool tab = table_hooks(vt);
     size_t i;
 
     for (i = 0; i < kp_nfilter_plugins; i++) {
         const struct kp_plugin *pl = kp_filter_plugins[i];
+        void (*by_table)(struct kp_cycle *, int,
+                         const struct kp_victim_table *, size_t,
+                         const struct kp_node_info *) =
+            add ? pl->add_table_pod : pl->remove_table_pod;
+        void (*by_pod)(struct kp_cycle *, int, const struct kp_pod *,
+                       const struct kp_node_info *) =
+            add ? pl->add_pod : pl->remove_pod;
 
         if (!c->state[i] || c->skip[i])
             continue;
-        if (tab && pl->add_table_pod)
-            pl->add_table_pod(c, (int)i, vt, k, ni);
-        else if (pl->add_pod)
-            pl->add_pod(c, (int)i, vt->pods[k], ni);
-    }
-}
-
-static void
-remove_table_hooks(struct kp_cycle *c, struct kp_node_info *ni,
-                   const struct kp_victim_table *vt, size_t k)
-{
-    bool tab = table_hooks(vt);
-    size_t i;
-
-    for (i = 0; i < kp_nfilter_plugins; i++) {
-        const struct kp_plugin *pl = kp_filter_plugins[i];
-
-        if (!c->state[i] || c->skip[i])
-            continue;
-        if (tab && pl->remove_table_pod)
-            pl->remove_table_pod(c, (int)i, vt, k, ni);
-        else if (pl->remove_pod)
-            pl->remove_pod(c, (int)i, vt->pods[k], ni);
+        if (tab && by_table)
+            by_table(c, (int)i, vt, k, ni);
+        else if (by_pod)
+            by_pod(c, (int)i, vt->pods[k], ni);
     }
 }
 
@@ -386,7 +377,7 @@ kp_cycle_add_table_pod(struct kp_cycle *c, struct kp_node_info *ni,
     table_account(ni, vt, k, 1);
     if (table_has_ports(vt, k))
         ports_add(ni, c->scratch, vt->pods[k]);
-    add_table_hooks(c, ni, vt, k);
+    table_pod_hooks(c, ni, vt, k, true);
 }
 
 void
@@ -398,7 +389,7 @@ kp_cycle_remove_table_pod(struct kp_cycle *c, struct kp_node_info *ni,
     table_account(ni, vt, k, -1);
     if (table_has_ports(vt, k))
         ports_remove(ni, vt->pods[k]);
-    remove_table_hooks(c, ni, vt, k);
+    table_pod_hooks(c, ni, vt, k, false);
 }
 
 void
