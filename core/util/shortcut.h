@@ -38,13 +38,21 @@
  *   KP_NO_KEEP_PARALLEL      core/sched/simulate.c keep_candidates
  *   KP_NO_TABLE_HOOKS        core/sched/framework/cycle_state.c
  *                            (kp_plugin.add_table_pod, ...)
+ *   KP_NO_PARALLEL_RENDER    core/report/render.c json_pods_parallel
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 /* whether the environment variable env turns its shortcut off */
 bool kp_shortcut_off(const char *env);
+
+/*
+ * kp_shortcut_off read once into *seen (1 off, 0 on, -1 not read yet),
+ * for a switch asked on every node, from several threads
+ */
+bool kp_shortcut_off_once(atomic_int *seen, const char *env);
 
 #endif

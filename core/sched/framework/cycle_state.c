@@ -179,13 +179,8 @@ static atomic_int table_hooks_off = -1;
 static bool
 table_hooks(const struct kp_victim_table *vt)
 {
-    int off = atomic_load_explicit(&table_hooks_off, memory_order_relaxed);
-
-    if (off < 0) {
-        off = kp_shortcut_off("KP_NO_TABLE_HOOKS");
-        atomic_store_explicit(&table_hooks_off, off, memory_order_relaxed);
-    }
-    return !off && vt && vt->anti_off;
+    return !kp_shortcut_off_once(&table_hooks_off, "KP_NO_TABLE_HOOKS") &&
+           vt && vt->anti_off;
 }
 
 /*
@@ -254,6 +249,32 @@ kp_cycle_hooks_live(const struct kp_cycle *c)
     return false;
 }
 
+/* whether plugin pl takes a RemovePods of vt's pods from the table */
+static bool
+by_table(const struct kp_plugin *pl, const struct kp_victim_table *vt)
+{
+    return pl->remove_table_pods && table_hooks(vt);
+}
+
+/*
+ * whether a RemovePod hook of c's reads the pods that leave vt's node
+ * themselves, not the table
+ */
+static bool
+pods_wanted(const struct kp_cycle *c, const struct kp_victim_table *vt)
+{
+    size_t k;
+
+    for (k = 0; k < kp_nfilter_plugins; k++) {
+        const struct kp_plugin *pl = kp_filter_plugins[k];
+
+        if (!c->skip[k] && (pl->remove_pods || pl->remove_pod) &&
+            !by_table(pl, vt))
+            return true;
+    }
+    return false;
+}
+
 /* whether the table's pods[k] declares host ports */
 static inline bool
 table_has_ports(const struct kp_victim_table *vt, size_t k)
@@ -283,22 +304,23 @@ kp_cycle_remove_tail_pods(struct kp_cycle *c, struct kp_node_info *ni,
     /* by NodeInfo position: 1 goes, 2 goes and has host ports */
     unsigned char *out = kp_arena_alloc_uninit(c->scratch, ni->npods + 1);
     const struct kp_pod **gone = NULL;
-    bool hooks = kp_cycle_hooks_live(c);
+    bool live = kp_cycle_hooks_live(c);
 
     memset(out, 0, ni->npods + 1);
     for (k = first; k < vt->n; k++)
         out[vt->pos[k]] = (unsigned char)(1 + table_has_ports(vt, k));
     /*
-     * The pods that go are listed only when a hook can use them, and read
-     * only when they free host ports (the table says which do).
+     * The pods that go are listed only when a hook reads them, not the
+     * table, and read only when they free host ports (the table says
+     * which do).
      */
-    if (hooks)
+    if (live && pods_wanted(c, vt))
         gone = kp_arena_alloc_uninit(c->scratch,
                                      (vt->n - first + 1) * sizeof(*gone));
     for (i = 0; i < ni->npods; i++) {
         if (!out[i])
             ni->pods[kept++] = ni->pods[i];
-        else if (hooks)
+        else if (gone)
             gone[nout++] = ni->pods[i];
         if (out[i] == 2)
             ports_remove(ni, ni->pods[i]);
@@ -309,6 +331,7 @@ kp_cycle_remove_tail_pods(struct kp_cycle *c, struct kp_node_info *ni,
     ni->nanti -= vt->tail_anti[first];
     rm->gone = gone;
     rm->n = nout;
+    rm->live = live;
     rm->vt = vt;
     rm->first = first;
 }
@@ -321,15 +344,17 @@ kp_cycle_remove_tail_hooks(struct kp_cycle *c, struct kp_node_info *ni,
 
     /*
      * The RemovePod hooks in the node's order, plugin by plugin (each
-     * changes its own state alone); a plugin may take them all at once.
+     * changes its own state alone); a plugin may take them all at once,
+     * from the table (the table's pods first.. are those that left: one
+     * NodeInfo position each).
      */
-    for (k = 0; rm->n && k < kp_nfilter_plugins; k++) {
+    for (k = 0; rm->live && rm->first < rm->vt->n && k < kp_nfilter_plugins;
+         k++) {
         const struct kp_plugin *pl = kp_filter_plugins[k];
 
         if (c->skip[k])
             continue;
-        if (pl->remove_table_pods && table_hooks(rm->vt) &&
-            rm->vt->n - rm->first == rm->n)
+        if (by_table(pl, rm->vt))
             pl->remove_table_pods(c, (int)k, rm->vt, rm->first, ni);
         else if (pl->remove_pods)
             pl->remove_pods(c, (int)k, rm->gone, rm->n, ni);

@@ -615,8 +615,11 @@ void kp_cycle_remove_tail(struct kp_cycle *c, struct kp_node_info *ni,
  * kp_nfilter_plugins) reads nothing they change.
  */
 struct kp_removed {
+    /* the pods gone, listed only when a hook reads them (else NULL, 0) */
     const struct kp_pod **gone;
     size_t n;
+    /* whether c had a live hook (kp_cycle_hooks_live): else none runs */
+    bool live;
     /* the table's pods first.. are those gone */
     const struct kp_victim_table *vt;
     size_t first;

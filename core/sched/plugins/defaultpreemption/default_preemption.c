@@ -103,13 +103,8 @@ filter_pods_with_pdb_violation(struct kp_arena *a,
     struct budget *used = NULL;
     size_t i, k, slot, n = vt->n - first, mask = 0;
     size_t cap = vt->pdb_off[vt->n] - vt->pdb_off[first];
-    int off = atomic_load_explicit(&pdb_index_off, memory_order_relaxed);
 
-    if (off < 0) {
-        off = kp_shortcut_off("KP_NO_PDB_INDEX");
-        atomic_store_explicit(&pdb_index_off, off, memory_order_relaxed);
-    }
-    if (!off) {
+    if (!kp_shortcut_off_once(&pdb_index_off, "KP_NO_PDB_INDEX")) {
         filter_by_index(a, cl, vt, first, violating);
         return;
     }
@@ -250,29 +245,13 @@ reprieve(struct victim_node *vn, const struct kp_victim_table *vt, size_t k)
     return false;
 }
 
-/*
- * A switch read once (kp_shortcut_off): *seen 1 off, 0 on, -1 not read
- * yet; the dry run asks on every node, from several threads.
- */
-static bool
-switch_off(atomic_int *seen, const char *env)
-{
-    int off = atomic_load_explicit(seen, memory_order_relaxed);
-
-    if (off < 0) {
-        off = kp_shortcut_off(env);
-        atomic_store_explicit(seen, off, memory_order_relaxed);
-    }
-    return off != 0;
-}
-
 /* KP_NO_DEFERRED_HOOKS */
 static atomic_int deferred_off = -1;
 
 static bool
 deferred_hooks_off(void)
 {
-    return switch_off(&deferred_off, "KP_NO_DEFERRED_HOOKS");
+    return kp_shortcut_off_once(&deferred_off, "KP_NO_DEFERRED_HOOKS");
 }
 
 #ifdef KP_SELFCHECK
@@ -420,7 +399,7 @@ kp_victims_on_sums(const struct kp_cycle *c)
 {
     size_t i, h;
 
-    if (switch_off(&fit_sums_off, "KP_NO_FIT_SUMS"))
+    if (kp_shortcut_off_once(&fit_sums_off, "KP_NO_FIT_SUMS"))
         return 0;
     /* the first that runs (not skipped nor node_static), not the Fit */
     for (i = 0; i < kp_nfilter_plugins; i++) {
@@ -658,7 +637,7 @@ static atomic_int dry_run_cut_off = -1;
 static bool
 cut_allowed(void)
 {
-    return !switch_off(&dry_run_cut_off, "KP_NO_DRY_RUN_CUT");
+    return !kp_shortcut_off_once(&dry_run_cut_off, "KP_NO_DRY_RUN_CUT");
 }
 
 /* SelectVictimsOnNode: the potential victims, then select_victims */

@@ -196,32 +196,45 @@ update_existing_anti(struct emit *em, const struct ipa_state *s,
 }
 
 /*
+ * Whether the interned term id (selcount.h) matches the incoming pod,
+ * matched once per cycle and kept in s->memo (threads may race to fill
+ * it in: they find the same); an id past the memo is matched each time.
+ */
+static bool
+existing_term_matches(struct ipa_state *s, const struct kp_term_ref *r,
+                      uint32_t id, const struct kp_pod *incoming)
+{
+    unsigned char m = id < s->nmemo ?
+                      atomic_load_explicit(&s->memo[id],
+                                           memory_order_relaxed) : 0;
+
+    if (!m) {
+        m = (unsigned char)(1 + kp_existing_term_matches(
+            r->t, r->owner_ns, incoming, s->ns_labels));
+        if (id < s->nmemo)
+            atomic_store_explicit(&s->memo[id], m, memory_order_relaxed);
+    }
+    return m == 2;
+}
+
+/*
  * update_existing_anti over a node's interned required anti-affinity
- * terms (selcount.h): each distinct term is matched against the incoming
- * pod once per cycle and counts once per pod carrying it.
+ * terms: each distinct term counts once per pod carrying it.
  */
 static void
 existing_anti_groups(struct emit *em, struct ipa_state *s,
                      const struct kp_cluster *cl,
                      const struct kp_victim_table *vt,
                      const struct kp_pod *incoming,
-                     const struct kp_node *node, _Atomic unsigned char *memo)
+                     const struct kp_node *node)
 {
     size_t g;
 
     for (g = 0; g < vt->nanti_grp; g++) {
         uint32_t id = vt->anti_grp_id[g];
         const struct kp_term_ref *r = kp_term_get(cl, id);
-        /* threads may race to fill it in: they find the same */
-        unsigned char m = atomic_load_explicit(&memo[id],
-                                               memory_order_relaxed);
 
-        if (!m) {
-            m = (unsigned char)(1 + kp_existing_term_matches(
-                r->t, r->owner_ns, incoming, s->ns_labels));
-            atomic_store_explicit(&memo[id], m, memory_order_relaxed);
-        }
-        if (m == 2)
+        if (existing_term_matches(s, r, id, incoming))
             update(em, &s->existing_anti, node, r->t->topology_key,
                    vt->anti_grp_mult[g]);
     }
@@ -243,8 +256,7 @@ update_with_pod(struct kp_arena *a, struct ipa_state *s,
 
 /*
  * update_existing_anti of a victim table's pod k, from the table: its
- * terms as interned (each matched against the incoming pod once per
- * cycle, s->memo), not read from the pod
+ * terms as interned, not read from the pod
  */
 static void
 existing_anti_at(struct emit *em, struct ipa_state *s,
@@ -258,17 +270,8 @@ existing_anti_at(struct emit *em, struct ipa_state *s,
     for (j = vt->anti_off[k]; j < vt->anti_off[k + 1]; j++) {
         uint32_t id = vt->anti_ids[j];
         const struct kp_term_ref *r = kp_term_get(cl, id);
-        unsigned char m = id < s->nmemo ?
-                          atomic_load_explicit(&s->memo[id],
-                                               memory_order_relaxed) : 0;
 
-        if (!m) {
-            m = (unsigned char)(1 + kp_existing_term_matches(
-                r->t, r->owner_ns, incoming, s->ns_labels));
-            if (id < s->nmemo)
-                atomic_store_explicit(&s->memo[id], m, memory_order_relaxed);
-        }
-        if (m == 2)
+        if (existing_term_matches(s, r, id, incoming))
             update(em, &s->existing_anti, node, r->t->topology_key, delta);
     }
 }
@@ -399,8 +402,6 @@ struct count_ctx {
     const struct inc_term *it;
     size_t nit;
     bool incoming, walk, by_ns;
-    /* per interned term: 0 not matched yet, 1 no, 2 yes (selcount.h) */
-    _Atomic unsigned char *memo;
     struct emit *out;           /* by node, the pool's pass */
 };
 
@@ -420,7 +421,7 @@ count_node(const struct count_ctx *cc, size_t i, struct emit *em)
         return;
     vt = kp_node_table(cl, (int)i);
     if (vt && vt->grp_ready)
-        existing_anti_groups(em, s, cl, vt, p, ni->node, cc->memo);
+        existing_anti_groups(em, s, cl, vt, p, ni->node);
     else if (vt)
         for (j = 0; j < vt->nanti; j++)
             update_existing_anti(em, s, &s->existing_anti, vt->anti[j], p,
@@ -481,11 +482,10 @@ count_cluster(struct kp_cycle *c, struct ipa_state *s,
     cc.incoming = c->pod->naffinity > 0 || c->pod->nanti_affinity > 0;
     cc.walk = cc.incoming && !it;
     cc.by_ns = cc.walk && terms_name_namespaces(c->pod);
-    cc.memo = kp_arena_alloc_uninit(c->scratch,
-                                    (nterms + 1) * sizeof(*cc.memo));
+    s->memo = kp_arena_alloc_uninit(c->scratch,
+                                    (nterms + 1) * sizeof(*s->memo));
     for (i = 0; i <= nterms; i++)
-        atomic_init(&cc.memo[i], 0);
-    s->memo = cc.memo;
+        atomic_init(&s->memo[i], 0);
     s->nmemo = nterms + 1;
     cc.out = NULL;
     if (!c->pool || n < KP_PREFILTER_PARALLEL_MIN) {
