@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "object_meta.h"
+#include "pool.h"
 #include "report.h"
+#include "shortcut.h"
 #include "table.h"
 #include "rollout.h"
 #include "baseline.h"
@@ -817,14 +819,92 @@ json_pod(struct kp_buf *b, const struct kp_snapshot *snap,
     kp_buf_puts(b, "\n    }");
 }
 
+/*
+ * The pods' objects rendered on the pool's threads (issue 31: at 10,000
+ * pending pods with their candidate lists this was the longest serial
+ * step after the analysis), a window at a time, each into a buffer of
+ * its own, and written out in the report's order: the same bytes as one
+ * thread's.  A thread has its own escaped names (json_names).  A window
+ * of WINDOW pods bounds what is held at once: the reports of the large
+ * benchmark shapes are 1.5 GB.  KP_NO_PARALLEL_RENDER=1 renders them on
+ * the calling thread, one after another.
+ */
+#define WINDOW 256
+#define PARALLEL_MIN 64
+
+struct render_ctx {
+    const struct kp_snapshot *snap;
+    const struct kp_report *rep;
+    struct kp_pool *pool;
+    int nthreads;
+    struct json_names *jn;          /* by thread */
+    const size_t *idx;              /* the window's pods (rep->pods) */
+    struct kp_buf *bufs;            /* by place in the window */
+};
+
+static bool
+render_one(void *ctx, size_t i, struct kp_arena *a)
+{
+    struct render_ctx *rc = ctx;
+    int t = 0;
+
+    while (t + 1 < rc->nthreads && kp_pool_arena(rc->pool, t) != a)
+        t++;
+    rc->bufs[i].len = 0;
+    json_pod(&rc->bufs[i], rc->snap, rc->rep, &rc->jn[t],
+             &rc->rep->pods[rc->idx[i]]);
+    return false;
+}
+
+/* the reported pods' objects, as json_pod on each in turn would add them */
+static void
+json_pods_parallel(struct kp_buf *out, const struct kp_snapshot *snap,
+                   const struct kp_report *rep, size_t nreported)
+{
+    struct render_ctx rc;
+    struct kp_arena alone;
+    size_t idx[WINDOW], i = 0, n, k, first = 1;
+    int t;
+
+    rc.snap = snap;
+    rc.rep = rep;
+    rc.pool = kp_pool_new(kp_pool_default_threads());
+    rc.nthreads = rc.pool ? kp_pool_threads(rc.pool) : 1;
+    rc.jn = kp_xcalloc((size_t)rc.nthreads, sizeof(*rc.jn));
+    for (t = 0; t < rc.nthreads; t++)
+        json_names_init(&rc.jn[t], snap);
+    rc.idx = idx;
+    rc.bufs = kp_xcalloc(WINDOW, sizeof(*rc.bufs));
+    kp_arena_init(&alone);
+    while (nreported) {
+        for (n = 0; n < WINDOW && i < rep->npods; i++)
+            if (rep->pods[i].reported)
+                idx[n++] = i;
+        kp_pool_run(rc.pool, n, 1, render_one, &rc, &alone);
+        for (k = 0; k < n; k++) {
+            kp_buf_puts(out, first ? "\n" : ",\n");
+            first = 0;
+            kp_buf_add_buf(out, &rc.bufs[k]);
+        }
+        nreported -= n;
+    }
+    kp_arena_release(&alone);
+    for (k = 0; k < WINDOW; k++)
+        kp_buf_release(&rc.bufs[k]);
+    free(rc.bufs);
+    for (t = 0; t < rc.nthreads; t++)
+        json_names_release(&rc.jn[t]);
+    free(rc.jn);
+    kp_pool_free(rc.pool);
+}
+
 void
 kp_render_json(const struct kp_snapshot *snap, const struct kp_report *rep,
                struct kp_buf *out)
 {
-    size_t i, first = 1;
+    size_t i, first = 1, nreported = 0;
     struct json_names jn;
 
-    json_names_init(&jn, snap);
     kp_buf_printf(out, "{\n  \"apiVersion\": \"kubectl-preempt/v1\",\n"
                   "  \"kind\": \"PreemptionReport\",\n"
                   "  \"mode\": \"%s\",\n%s%s%s"
@@ -836,19 +916,28 @@ kp_render_json(const struct kp_snapshot *snap, const struct kp_report *rep,
                   rep->scheduler_shown ? rep->scheduler_json : "",
                   rep->scheduler_shown ? ",\n" : "", snap->nnodes, snap->npods, rep->npods, snap->npdbs,
                   snap->npcs);
-    for (i = 0; i < rep->npods; i++) {
-        if (!rep->pods[i].reported)
-            continue;
-        kp_buf_puts(out, first ? "\n" : ",\n");
+    for (i = 0; i < rep->npods; i++)
+        nreported += rep->pods[i].reported;
+    if (nreported >= PARALLEL_MIN && kp_pool_default_threads() > 1 &&
+        !kp_shortcut_off("KP_NO_PARALLEL_RENDER")) {
+        json_pods_parallel(out, snap, rep, nreported);
         first = 0;
-        json_pod(out, snap, rep, &jn, &rep->pods[i]);
+    } else {
+        json_names_init(&jn, snap);
+        for (i = 0; i < rep->npods; i++) {
+            if (!rep->pods[i].reported)
+                continue;
+            kp_buf_puts(out, first ? "\n" : ",\n");
+            first = 0;
+            json_pod(out, snap, rep, &jn, &rep->pods[i]);
+        }
+        json_names_release(&jn);
     }
     kp_buf_puts(out, first ? "]" : "\n  ]");
     kp_change_json(rep->change, snap, rep, out);
     kp_whatif_json(snap, rep, out);
     kp_rollout_json(snap, out);
     json_tail(out, rep);
-    json_names_release(&jn);
 }
 
 /* ---- summary (-o summary) ---- */

@@ -53,6 +53,22 @@ kp_buf_add(struct kp_buf *b, const char *s, size_t n)
 }
 
 void
+kp_buf_add_buf(struct kp_buf *b, const struct kp_buf *src)
+{
+    if (!b->sink || src->len < FLUSH_AT) {
+        kp_buf_add(b, src->data ? src->data : "", src->len);
+        return;
+    }
+    if (!b->sink_error &&
+        (fwrite(b->data ? b->data : "", 1, b->len, b->sink) != b->len ||
+         fwrite(src->data, 1, src->len, b->sink) != src->len))
+        b->sink_error = true;
+    b->len = 0;
+    if (b->data)
+        b->data[0] = '\0';
+}
+
+void
 kp_buf_puts(struct kp_buf *b, const char *s)
 {
     kp_buf_add(b, s, strlen(s));

@@ -31,6 +31,11 @@ void kp_buf_set_sink(struct kp_buf *b, FILE *sink);
 void kp_buf_release(struct kp_buf *b);
 void kp_buf_add(struct kp_buf *b, const char *s, size_t n);
 void kp_buf_puts(struct kp_buf *b, const char *s);
+/*
+ * kp_buf_add of src's bytes; with a sink, a megabyte or more of them
+ * goes to the sink straight from src, after what b holds
+ */
+void kp_buf_add_buf(struct kp_buf *b, const struct kp_buf *src);
 void kp_buf_printf(struct kp_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* A JSON string literal, quoted and escaped. */

@@ -122,7 +122,7 @@ same_without() {
                 KP_NO_ASCII_SKIP=1 KP_NO_IPA_MEMO=1 KP_NO_FIX_RELOAD_SKIP=1 \
                 KP_NO_DEFERRED_HOOKS=1 KP_NO_DRY_RUN_CUT=1 KP_NO_FIT_SUMS=1 \
                 KP_NO_DIAG_AHEAD=1 KP_NO_TABLE_ONCE=1 KP_NO_KEEP_PARALLEL=1 \
-                KP_NO_TABLE_HOOKS=1 \
+                KP_NO_TABLE_HOOKS=1 KP_NO_PARALLEL_RENDER=1 \
                 "$KP" -f "$f" -o json \
                 --explain-nodes --mode "$mode" > "$BATS_TEST_TMPDIR/without"
             cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
@@ -246,6 +246,31 @@ same_without() {
     grep -q '"largestAllocatable"' "$BATS_TEST_TMPDIR/r"
     grep -q '"Preempts"' "$BATS_TEST_TMPDIR/r"
     grep -q '"taints": \[{' "$BATS_TEST_TMPDIR/r"
+}
+
+@test "parallel render (issue 31): KP_NO_PARALLEL_RENDER=1 gives the same -o json, -o yaml, --explain-nodes and what-if reports" {
+    # render.c, json_pods_parallel: the pods' objects are rendered on the
+    # pool's threads, a window of 256 at a time, each into a buffer of
+    # its own, and written out in order (a megabyte or more straight to
+    # stdout, buf.h kp_buf_add_buf).  700 pending pods: three windows,
+    # the last one short; -o yaml renders the JSON into memory first.
+    local f="$BATS_TEST_TMPDIR/default.json" t node
+    bench_cluster "$f" 40 3000 700 30 --shape default
+    node=$(jq -r '[.items[] | select(.kind == "Node")][3].metadata.name' "$f")
+    same_without KP_NO_PARALLEL_RENDER "$f"
+    same_without KP_NO_PARALLEL_RENDER "$f" --explain-nodes
+    for t in 1 2; do
+        KUBECTL_PREEMPT_PARALLELISM=$t "$KP" -f "$f" -o yaml \
+            --cordon "$node" > "$BATS_TEST_TMPDIR/with.yaml"
+        KP_NO_PARALLEL_RENDER=1 KUBECTL_PREEMPT_PARALLELISM=$t "$KP" \
+            -f "$f" -o yaml --cordon "$node" > "$BATS_TEST_TMPDIR/without.yaml"
+        cmp "$BATS_TEST_TMPDIR/with.yaml" "$BATS_TEST_TMPDIR/without.yaml" ||
+            fail "-o yaml --cordon, $t thread(s): differs"
+    done
+    # more pods than one window, and a what-if that changed something
+    [ "$(jq '.pods | length' "$BATS_TEST_TMPDIR/with")" -gt 512 ]
+    grep -q '"Preempts"' "$BATS_TEST_TMPDIR/with"
+    grep -q 'change: worse' "$BATS_TEST_TMPDIR/with.yaml"
 }
 
 @test "table hooks (issue 31): KP_NO_TABLE_HOOKS=1 gives the same reports and node statuses" {
