@@ -62,9 +62,11 @@ kp_cluster_free_caches(struct kp_cluster *cl)
     if (!cc)
         return;
     kp_selcount_free(cc->selcount);
-    kp_image_index_free(cc->images, cl->snap ? cl->snap->nnodes : 0);
-    if (!cc->index_home)
+    /* a template's indexes are the template's to free */
+    if (!cc->index_home) {
+        kp_image_index_free(cc->images, cl->snap ? cl->snap->nnodes : 0);
         kp_label_index_free(cc->label_index);
+    }
     cc->label_index = NULL;
     cc->index_home = NULL;
     for (i = 0; i < cc->ncolumns; i++) {

@@ -64,19 +64,26 @@ kp_image_index_free(struct kp_image_index *ix, size_t nnodes)
 
 static pthread_mutex_t image_index_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/*
+ * Made once, by whichever thread asks first (independent mode runs pods
+ * on several), and kept where the label index is: a cluster made from a
+ * template (the fixes' re-runs, kp_cluster_init_from) has the
+ * template's nodes and shares its index (issue 31: each re-run built it
+ * again, a name lookup per image of every node).
+ */
 static const struct kp_image_index *
 image_index(const struct kp_cluster *cl)
 {
     const struct kp_snapshot *snap = cl->snap;
+    struct kp_caches *home = cl->caches->index_home ?
+                             cl->caches->index_home : cl->caches;
     struct kp_image_index *ix;
     size_t i, j, n = 0, cap = 0;
 
-    /* made once, by whichever thread asks first (independent mode runs
-     * pods on several) */
     pthread_mutex_lock(&image_index_lock);
-    if (cl->caches->images) {
+    if (home->images) {
         pthread_mutex_unlock(&image_index_lock);
-        return cl->caches->images;
+        return home->images;
     }
     ix = kp_xcalloc(1, sizeof(*ix));
     kp_strmap_init(&ix->names);
@@ -112,7 +119,7 @@ image_index(const struct kp_cluster *cl)
             }
         }
     }
-    cl->caches->images = ix;
+    home->images = ix;
     pthread_mutex_unlock(&image_index_lock);
     return ix;
 }
@@ -131,6 +138,7 @@ node_has_image(const struct kp_image_index *ix, size_t node, int32_t id)
 struct il_state {
     size_t n;
     struct il_image *images;
+    const struct kp_image_index *ix;
 };
 
 /* normalizedImageName: append ":latest" when the name has no tag. */
@@ -151,9 +159,8 @@ normalized_image_name(struct kp_arena *a, const char *name)
 }
 
 static void
-image_state(const struct kp_cluster *cl, struct il_image *im)
+image_state(const struct kp_image_index *ix, struct il_image *im)
 {
-    const struct kp_image_index *ix = image_index(cl);
     uintptr_t slot = (uintptr_t)kp_strmap_get(&ix->names, im->name);
 
     im->size = slot ? ix->sum[slot - 1].size : 0;
@@ -184,6 +191,7 @@ il_pre_score(const struct kp_score_nodes *f, void **state)
                   p->nimage_volumes : 0;
 
     s->n = p->nimages + nvol;
+    s->ix = s->n ? image_index(f->c->cl) : NULL;
     s->images = kp_arena_alloc(f->c->scratch,
                                (s->n + 1) * sizeof(*s->images));
     for (i = 0; i < s->n; i++) {
@@ -191,7 +199,7 @@ il_pre_score(const struct kp_score_nodes *f, void **state)
                            p->image_volumes[i - p->nimages];
 
         s->images[i].name = normalized_image_name(f->c->scratch, name);
-        image_state(f->c->cl, &s->images[i]);
+        image_state(s->ix, &s->images[i]);
     }
     *state = s;
     return true;
@@ -224,8 +232,7 @@ il_score(const struct kp_score_nodes *f, void *state, size_t idx)
     for (i = 0; i < s->n; i++) {
         const struct il_image *im = &s->images[i];
 
-        if (im->id >= 0 && node_has_image(f->c->cl->caches->images,
-                                          (size_t)ni->index, im->id))
+        if (im->id >= 0 && node_has_image(s->ix, (size_t)ni->index, im->id))
             sum += (int64_t)((double)im->size *
                              ((double)im->num_nodes / total));
     }
