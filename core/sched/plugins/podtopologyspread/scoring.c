@@ -35,6 +35,7 @@ struct ps_domains {
 };
 
 struct pts_score_state {
+    const struct kp_cluster *cl;
     size_t n;
     const struct kp_spread_tsc *cons;
     bool require_all;           /* requireAllTopologies */
@@ -54,32 +55,36 @@ is_hostname(const struct kp_spread_tsc *t)
     return strcmp(t->topology_key, KP_LABEL_HOSTNAME) == 0;
 }
 
-/* Constraint k's topology value of node i, NULL when absent. */
+/*
+ * Constraint k's topology value of the cluster's node i, NULL when
+ * absent: from the label column by index (issue 31: not through the
+ * NodeInfo's node, two reads of other lines per node and pod)
+ */
 static const char *
-node_value(const struct pts_score_state *s, size_t k, const struct kp_node *node)
+node_value(const struct pts_score_state *s, size_t k, size_t i)
 {
-    return s->col[k] ? s->col[k][node->index] :
-           kp_labels_get(&node->labels, s->cons[k].topology_key);
+    return s->col[k] ? s->col[k][i] :
+           kp_labels_get(&s->cl->nodes[i].node->labels,
+                         s->cons[k].topology_key);
 }
 
 /* node.Labels[key]: "" when absent, as a Go map reads. */
 static const char *
-label_or_empty(const struct pts_score_state *s, size_t k,
-               const struct kp_node *node)
+label_or_empty(const struct pts_score_state *s, size_t k, size_t i)
 {
-    const char *v = node_value(s, k, node);
+    const char *v = node_value(s, k, i);
 
     return v ? v : "";
 }
 
 /* kp_spread_node_has_keys over the columns */
 static bool
-node_has_keys(const struct pts_score_state *s, const struct kp_node *node)
+node_has_keys(const struct pts_score_state *s, size_t i)
 {
     size_t k;
 
     for (k = 0; k < s->n; k++)
-        if (!node_value(s, k, node))
+        if (!node_value(s, k, i))
             return false;
     return true;
 }
@@ -118,7 +123,7 @@ init_state(const struct kp_score_nodes *f, struct pts_score_state *s)
     for (k = 0; k < s->n; k++)
         kp_tpcount_init(&s->counts[k]);
     for (i = 0; i < f->n; i++) {
-        const struct kp_node *node = f->c->cl->nodes[f->nodes[i]].node;
+        size_t node = (size_t)f->nodes[i];
 
         if (s->require_all && !node_has_keys(s, node)) {
             s->ignored[i] = true;
@@ -208,7 +213,7 @@ ps_count_one(void *ctx, size_t i, struct kp_arena *a)
     (void)a;
     for (k = 0; k < s->n; k++)
         out[k].e = NULL;
-    if (s->require_all && !node_has_keys(s, ni->node))
+    if (s->require_all && !node_has_keys(s, i))
         return false;
     for (k = 0; k < s->n; k++) {
         const struct kp_spread_tsc *t = &s->cons[k];
@@ -222,7 +227,7 @@ ps_count_one(void *ctx, size_t i, struct kp_arena *a)
          */
         if (s->host[k])
             continue;
-        v = label_or_empty(s, k, ni->node);
+        v = label_or_empty(s, k, i);
         if (!kp_spread_match_inclusion(t, c->pod, ni->node))
             continue;
         out[k].e = domain_entry(cc, k, v);
@@ -284,6 +289,7 @@ pts_pre_score(const struct kp_score_nodes *f, void **state)
     /* requireAllTopologies: own constraints, or not systemDefaulted */
     s->require_all = c->pod->nspread > 0 ||
                      (c->profile && c->profile->pts_list_defaulting);
+    s->cl = c->cl;
     s->col = kp_arena_alloc(c->scratch, s->n * sizeof(*s->col));
     host = kp_arena_alloc(c->scratch, s->n * sizeof(*host));
     for (i = 0; i < s->n; i++) {
@@ -332,7 +338,7 @@ pts_score(const struct kp_score_nodes *f, void *state, size_t idx)
         return 0;
     for (k = 0; k < s->n; k++) {
         const struct kp_spread_tsc *t = &s->cons[k];
-        const char *v = node_value(s, k, ni->node);
+        const char *v = node_value(s, k, (size_t)ni->index);
         int64_t cnt;
 
         if (!v)
