@@ -31,6 +31,7 @@
  * -o describe (report.h: kp_pod_report.diagnosis_json/_text).
  */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,47 @@ node_alloc(const struct kp_node_info *ni, int id)
     return kp_ni_alloc(ni, id);
 }
 
+static pthread_mutex_t largest_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * The largest allocatable of resource id on any node and the first node
+ * that has it (*node -1: no node), kept on the cluster for every
+ * diagnosis that follows (issue 31: each one read every node's
+ * allocatable for it).  False with KP_NO_LARGEST_ALLOC=1: the caller
+ * reads the nodes itself.
+ */
+static bool
+largest_alloc(const struct kp_cluster *cl, int id, int64_t *best, int *node)
+{
+    struct kp_caches *cc = cl->caches;
+    size_t i, r, n = cl->snap->nnodes, nres = cl->snap->nres;
+
+    if (!cc || id < 0 || (size_t)id >= nres ||
+        kp_shortcut_off("KP_NO_LARGEST_ALLOC"))
+        return false;
+    /* independent mode diagnoses on several threads */
+    pthread_mutex_lock(&largest_lock);
+    if (!cc->largest_alloc) {
+        cc->largest_alloc = kp_xcalloc(nres + 1, sizeof(int64_t));
+        cc->largest_node = kp_xmalloc((nres + 1) * sizeof(int));
+        for (r = 0; r < nres; r++)
+            cc->largest_node[r] = -1;
+        for (i = 0; i < n; i++)
+            for (r = 0; r < nres; r++) {
+                int64_t a = node_alloc(&cl->nodes[i], (int)r);
+
+                if (cc->largest_node[r] < 0 || a > cc->largest_alloc[r]) {
+                    cc->largest_alloc[r] = a;
+                    cc->largest_node[r] = (int)i;
+                }
+            }
+    }
+    *best = cc->largest_alloc[id];
+    *node = cc->largest_node[id];
+    pthread_mutex_unlock(&largest_lock);
+    return true;
+}
+
 /*
  * What the node's pods request, plus its nominated pods of the same or a
  * higher priority than p, as the Filter counts them
@@ -237,18 +279,43 @@ resource_detail(const struct kp_cluster *cl, const struct kp_pod *p, int id,
     int ba = -1, bf = -1;
     size_t i;
     const char *name = id == KP_RES_PODS ? "pods" : snap->res_names[id];
+    bool kept = largest_alloc(cl, id, &best_alloc, &ba);
+
+#ifdef KP_SELFCHECK
+    /* the kept figure against every node read now */
+    if (kept) {
+        int64_t b = 0;
+        int at = -1;
+
+        for (i = 0; i < snap->nnodes; i++)
+            if (at < 0 || node_alloc(&cl->nodes[i], id) > b) {
+                b = node_alloc(&cl->nodes[i], id);
+                at = (int)i;
+            }
+        kp_selfcheck_count();
+        if (at != ba || (at >= 0 && b != best_alloc))
+            kp_selfcheck_fail("diagnosis of %s/%s: kept largest %s "
+                              "allocatable %" PRId64 " on node %d, want %"
+                              PRId64 " on node %d", p->ns, p->name, name,
+                              best_alloc, ba, b, at);
+    }
+#endif
 
     for (i = 0; i < snap->nnodes; i++) {
         const struct kp_node_info *ni = &cl->nodes[i];
-        int64_t a = node_alloc(ni, id), f;
+        int64_t a, f;
 
-        if (ba < 0 || a > best_alloc) {
-            best_alloc = a;
-            ba = (int)i;
+        if (!kept) {
+            a = node_alloc(ni, id);
+            if (ba < 0 || a > best_alloc) {
+                best_alloc = a;
+                ba = (int)i;
+            }
         }
         if (bit ? !(d->mask[i] & bit) :
             !has_reason(&st[i], g->plugin, g->reason))
             continue;
+        a = node_alloc(ni, id);
         f = a - node_used(cl, i, p, id);
         if (bf < 0 || f > best_free) {
             best_free = f;

@@ -39,6 +39,7 @@
  *   KP_NO_TABLE_HOOKS        core/sched/framework/cycle_state.c
  *                            (kp_plugin.add_table_pod, ...)
  *   KP_NO_PARALLEL_RENDER    core/report/render.c json_pods_parallel
+ *   KP_NO_LARGEST_ALLOC      core/sched/diagnosis.c largest_alloc
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H

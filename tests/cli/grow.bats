@@ -123,6 +123,7 @@ same_without() {
                 KP_NO_DEFERRED_HOOKS=1 KP_NO_DRY_RUN_CUT=1 KP_NO_FIT_SUMS=1 \
                 KP_NO_DIAG_AHEAD=1 KP_NO_TABLE_ONCE=1 KP_NO_KEEP_PARALLEL=1 \
                 KP_NO_TABLE_HOOKS=1 KP_NO_PARALLEL_RENDER=1 \
+                KP_NO_LARGEST_ALLOC=1 \
                 "$KP" -f "$f" -o json \
                 --explain-nodes --mode "$mode" > "$BATS_TEST_TMPDIR/without"
             cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
@@ -210,7 +211,7 @@ same_without() {
     "$KP" -f "$BATS_TEST_TMPDIR/pdb.json" -o json | grep -q '"Preempts"'
 }
 
-@test "diagnosis ahead, tables once, candidates kept in parallel (issue 31): KP_NO_DIAG_AHEAD=1, KP_NO_TABLE_ONCE=1 and KP_NO_KEEP_PARALLEL=1 give the same reports and diagnoses" {
+@test "diagnosis ahead, tables once, candidates kept in parallel, largest allocatable kept (issue 31): KP_NO_DIAG_AHEAD=1, KP_NO_TABLE_ONCE=1, KP_NO_KEEP_PARALLEL=1 and KP_NO_LARGEST_ALLOC=1 give the same reports and diagnoses" {
     # simulate.c, attempt_pod: the FitError's histogram and the part of
     # the diagnosis that reads only the statuses and the nodes (the
     # groups of reasons, NodeResourcesFit's and TaintToleration's
@@ -218,7 +219,8 @@ same_without() {
     # the dry run; cluster_state.c, kp_cluster_remove_all: a preemption's
     # victims leave their node before its victim table is rebuilt, once;
     # simulate.c, keep_candidates: the candidates' victims are copied into
-    # the report on the pool's threads.
+    # the report on the pool's threads; diagnosis.c, largest_alloc: each
+    # resource's largest allocatable (first node of ties) kept.
     # Both modes, 1 and 2 threads (the diagnosis is made ahead on 2),
     # -o json (which diagnoses) and -o describe (its text).
     local shape f t
@@ -232,6 +234,7 @@ same_without() {
         same_without KP_NO_DIAG_AHEAD "$f"
         same_without KP_NO_TABLE_ONCE "$f"
         same_without KP_NO_KEEP_PARALLEL "$f"
+        same_without KP_NO_LARGEST_ALLOC "$f"
         for t in 1 2; do
             KUBECTL_PREEMPT_PARALLELISM=$t "$KP" -f "$f" -o describe \
                 > "$BATS_TEST_TMPDIR/with.txt"

@@ -228,6 +228,14 @@ struct kp_caches {
     struct kp_static_answers *static_answers;
     /* matching-pod counts per node and selector (selcount.h), or NULL */
     struct kp_selcount *selcount;
+    /*
+     * Per resource id, the largest allocatable of any node and the first
+     * node (in node order) that has it (the diagnosis, diagnosis.c: the
+     * nodes' allocatables do not change during a run), or NULL: not made
+     * yet.  KP_NO_LARGEST_ALLOC=1: every diagnosis reads every node.
+     */
+    int64_t *largest_alloc;
+    int *largest_node;
     /* the nodes' images by name (ImageLocality, score.h), or NULL */
     struct kp_image_index *images;
     /* the snapshot's pods by label (label_index.h), or NULL: none yet */

@@ -73,6 +73,10 @@ kp_cluster_free_caches(struct kp_cluster *cl)
         free(cc->column[i]);
         free(cc->column_key[i]);
     }
+    free(cc->largest_alloc);
+    free(cc->largest_node);
+    cc->largest_alloc = NULL;
+    cc->largest_node = NULL;
     cc->selcount = NULL;
     cc->images = NULL;
     cc->ncolumns = 0;
