@@ -10,6 +10,7 @@
 #include "framework.h"
 #include "framework_int.h"
 #include "pool.h"
+#include "selfcheck.h"
 #include "shortcut.h"
 
 #include <pthread.h>
@@ -32,11 +33,54 @@
  * 27).  KP_NO_SPARSE_RESOURCES=1: every resource gets a slot (the
  * shortcut off, shortcut.h: the answers are the same).
  */
+#ifdef KP_SELFCHECK
+/* the self-check build: a template's list against a walk of every pod */
 static void
-init_res_slots(struct kp_cluster *cl, const struct kp_snapshot *snap)
+check_unbound(const struct kp_snapshot *snap, const uint32_t *u, size_t nu)
+{
+    size_t i, k = 0;
+
+    kp_selfcheck_count();
+    for (i = 0; i < snap->npods; i++)
+        if (!snap->pods[i]->node_name &&
+            (k >= nu || u[k++] != (uint32_t)i))
+            kp_selfcheck_fail("cluster template: pod %zu (%s/%s) has no "
+                              "node, its list of %zu says otherwise", i,
+                              snap->pods[i]->ns, snap->pods[i]->name, nu);
+    if (k != nu)
+        kp_selfcheck_fail("cluster template: %zu pods without a node "
+                          "listed, %zu found", nu, k);
+}
+#endif
+
+/*
+ * The template's list of the pods without a node, when it may stand for
+ * a walk of every pod: the same snapshot with the same pods (the fixes'
+ * re-runs change pending pods' specs, never a pod's node), and
+ * KP_NO_NODE_TEMPLATE unset.  NULL: walk them all.
+ */
+static const uint32_t *
+unbound_of(const struct kp_snapshot *snap, const struct kp_cluster *tmpl,
+           size_t *n)
+{
+    if (!tmpl || tmpl->snap != snap || !tmpl->unbound ||
+        tmpl->unbound_of != snap->npods ||
+        kp_shortcut_off("KP_NO_NODE_TEMPLATE"))
+        return NULL;
+    *n = tmpl->nunbound;
+#ifdef KP_SELFCHECK
+    check_unbound(snap, tmpl->unbound, tmpl->nunbound);
+#endif
+    return tmpl->unbound;
+}
+
+static void
+init_res_slots(struct kp_cluster *cl, const struct kp_snapshot *snap,
+               const struct kp_cluster *tmpl)
 {
     bool *want;
-    size_t i, j, n = 0;
+    size_t i, j, n = 0, nu = 0;
+    const uint32_t *u = unbound_of(snap, tmpl, &nu);
 
     if (snap->nres <= KP_RES_FIRST_SCALAR ||
         kp_shortcut_off("KP_NO_SPARSE_RESOURCES"))
@@ -44,8 +88,8 @@ init_res_slots(struct kp_cluster *cl, const struct kp_snapshot *snap)
     want = kp_xcalloc(snap->nres, sizeof(bool));
     for (i = 0; i < KP_RES_FIRST_SCALAR; i++)
         want[i] = true;
-    for (i = 0; i < snap->npods; i++) {
-        const struct kp_pod *p = snap->pods[i];
+    for (i = 0; i < (u ? nu : snap->npods); i++) {
+        const struct kp_pod *p = snap->pods[u ? u[i] : i];
 
         if (p->node_name)
             continue;
@@ -193,12 +237,13 @@ kp_cluster_init_from(struct kp_cluster *cl, const struct kp_snapshot *snap,
                      struct kp_pool *pool, const struct kp_cluster *tmpl)
 {
     struct fill_ctx fc;
-    size_t i, n = snap->nnodes, stride;
+    size_t i, n = snap->nnodes, stride, nu = 0;
+    const uint32_t *u;
 
     memset(cl, 0, sizeof(*cl));
     cl->snap = snap;
     cl->nres = snap->nres;
-    init_res_slots(cl, snap);
+    init_res_slots(cl, snap, tmpl);
     cl->scheduler_name = scheduler_name;
     cl->nodes = kp_xcalloc(n ? n : 1, sizeof(*cl->nodes));
     cl->nominated = kp_xcalloc(n ? n : 1, sizeof(*cl->nominated));
@@ -293,11 +338,21 @@ kp_cluster_init_from(struct kp_cluster *cl, const struct kp_snapshot *snap,
     cl->tables_lazy = !tables;
     for (i = 0; tables && i < n; i++)
         rebuild_table(cl, (int)i);
-    /* nominated pods: pending in this scheduler's queue, node exists */
-    for (i = 0; i < snap->npods; i++) {
-        const struct kp_pod *p = snap->pods[i];
+    /*
+     * nominated pods: pending in this scheduler's queue, node exists;
+     * the pods without a node listed for the clusters made from this one
+     */
+    u = unbound_of(snap, tmpl, &nu);
+    if (!u) {
+        cl->unbound = kp_xmalloc((snap->npods + 1) * sizeof(uint32_t));
+        cl->unbound_of = snap->npods;
+    }
+    for (i = 0; i < (u ? nu : snap->npods); i++) {
+        const struct kp_pod *p = snap->pods[u ? u[i] : i];
         const struct kp_node *node;
 
+        if (!u && !p->node_name)
+            cl->unbound[cl->nunbound++] = (uint32_t)i;
         if (!p->nominated_node || p->node_name || kp_pod_is_terminal(p) ||
             (scheduler_name ? strcmp(p->scheduler_name, scheduler_name) != 0
                             : !p->in_profile))
@@ -330,6 +385,7 @@ kp_cluster_release(struct kp_cluster *cl)
             free_table(cl->vt[i]);
     }
     free(cl->vt);
+    free(cl->unbound);
     free(cl->res_slot);
     kp_cluster_free_caches(cl);
     free(cl->res_block);

@@ -153,6 +153,13 @@ struct kp_node_info {
  */
 struct kp_cluster {
     const struct kp_snapshot *snap;
+    /*
+     * The snapshot's pods without a node (indices), as the cluster was
+     * made (of unbound_of pods): what a cluster made from this one as
+     * its template walks instead of every pod (kp_cluster_init_from).
+     */
+    uint32_t *unbound;
+    size_t nunbound, unbound_of;
     size_t nres;                /* resource slots (kp_node_info.res_slot) */
     int32_t *res_slot;          /* by resource id; NULL: every id a slot */
     struct kp_node_info *nodes;             /* by node index */
