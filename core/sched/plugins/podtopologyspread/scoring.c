@@ -144,15 +144,25 @@ init_state(const struct kp_score_nodes *f, struct pts_score_state *s)
 
 /* what one node adds to one constraint's counts */
 struct ps_count {
-    struct kp_tpcount_slot *e;  /* the domain's entry; NULL: nothing */
+    struct kp_tpcount_slot *e;  /* the domain's entry */
     int64_t n;
+    size_t k;                   /* the constraint */
 };
+
+/* nodes per item of the count pass */
+#define PS_CHUNK 64
 
 struct ps_count_ctx {
     const struct kp_cycle *c;
     const struct pts_score_state *s;
     const struct ps_domains *dom;       /* per constraint */
-    struct ps_count *out;       /* nnodes x s->n */
+    /*
+     * Per chunk j of PS_CHUNK nodes, from out[j * PS_CHUNK * s->n]: what
+     * its nodes add that is not 0, in node then constraint order, nout[j]
+     * of them
+     */
+    struct ps_count *out;
+    size_t *nout;
 };
 
 /* The entry of constraint k's domain v (kp_tpcount_entry's answer). */
@@ -196,28 +206,27 @@ few_domains(struct ps_count_ctx *cc, struct kp_arena *a)
 /*
  * processAllNode's per-node part: what node i adds to each constraint's
  * counts, and the entry it adds to (found here, so that the additions
- * afterwards need no lookup).  Reads only (s->counts is complete before
- * this pass and gains no entry during it): the nodes may be counted on
- * several threads.
+ * afterwards need no lookup), kept in *out when not 0 (an addition of 0
+ * changes no count).  Reads only (s->counts is complete before this pass
+ * and gains no entry during it): the nodes may be counted on several
+ * threads.
  */
-static bool
-ps_count_one(void *ctx, size_t i, struct kp_arena *a)
+static void
+ps_count_node(const struct ps_count_ctx *cc, size_t i, struct ps_count *out,
+              size_t *nout)
 {
-    const struct ps_count_ctx *cc = ctx;
     const struct kp_cycle *c = cc->c;
     const struct pts_score_state *s = cc->s;
     const struct kp_node_info *ni = &c->cl->nodes[i];
-    struct ps_count *out = &cc->out[i * s->n];
     size_t k;
 
-    (void)a;
-    for (k = 0; k < s->n; k++)
-        out[k].e = NULL;
     if (s->require_all && !node_has_keys(s, i))
-        return false;
+        return;
     for (k = 0; k < s->n; k++) {
         const struct kp_spread_tsc *t = &s->cons[k];
+        struct kp_tpcount_slot *e;
         const char *v;
+        int64_t n;
 
         /*
          * initPreScoreState gives the hostname constraints no domain
@@ -230,12 +239,32 @@ ps_count_one(void *ctx, size_t i, struct kp_arena *a)
         v = label_or_empty(s, k, i);
         if (!kp_spread_match_inclusion(t, c->pod, ni->node))
             continue;
-        out[k].e = domain_entry(cc, k, v);
-        if (!out[k].e)
+        e = domain_entry(cc, k, v);
+        if (!e)
             continue;
-        out[k].n = s->ent[k] ? kp_selcount_node(s->ent[k], ni) :
-                   kp_spread_count_matching(ni, &t->selector, c->pod->ns);
+        n = s->ent[k] ? kp_selcount_node(s->ent[k], ni) :
+            kp_spread_count_matching(ni, &t->selector, c->pod->ns);
+        if (n) {
+            out[*nout].e = e;
+            out[*nout].n = n;
+            out[(*nout)++].k = k;
+        }
     }
+}
+
+/* the nodes of chunk j (PS_CHUNK of them, the last fewer) */
+static bool
+ps_count_chunk(void *ctx, size_t j, struct kp_arena *a)
+{
+    const struct ps_count_ctx *cc = ctx;
+    size_t nn = cc->c->cl->snap->nnodes, i, end;
+    struct ps_count *out = &cc->out[j * PS_CHUNK * cc->s->n];
+
+    (void)a;
+    cc->nout[j] = 0;
+    end = nn - j * PS_CHUNK > PS_CHUNK ? (j + 1) * PS_CHUNK : nn;
+    for (i = j * PS_CHUNK; i < end; i++)
+        ps_count_node(cc, i, out, &cc->nout[j]);
     return false;
 }
 
@@ -248,7 +277,8 @@ ps_count_one(void *ctx, size_t i, struct kp_arena *a)
 static void
 count_all_nodes(const struct kp_cycle *c, struct pts_score_state *s)
 {
-    size_t nn = c->cl->snap->nnodes, i, k;
+    size_t nn = c->cl->snap->nnodes, nchunks = (nn + PS_CHUNK - 1) / PS_CHUNK;
+    size_t i, j;
     struct ps_count_ctx cc;
 
     cc.c = c;
@@ -257,16 +287,20 @@ count_all_nodes(const struct kp_cycle *c, struct pts_score_state *s)
     s->dom = cc.dom;
     cc.out = kp_arena_alloc_uninit(c->scratch,
                                    (nn * s->n + 1) * sizeof(*cc.out));
+    cc.nout = kp_arena_alloc_uninit(c->scratch,
+                                    (nchunks + 1) * sizeof(*cc.nout));
     if (c->pool && nn >= KP_PREFILTER_PARALLEL_MIN)
-        kp_pool_run(c->pool, nn, 0, ps_count_one, &cc, c->scratch);
+        kp_pool_run(c->pool, nchunks, 1, ps_count_chunk, &cc, c->scratch);
     else
-        for (i = 0; i < nn; i++)
-            ps_count_one(&cc, i, c->scratch);
-    for (i = 0; i < nn; i++)
-        for (k = 0; k < s->n; k++)
-            if (cc.out[i * s->n + k].e)
-                kp_tpcount_add_entry(&s->counts[k], cc.out[i * s->n + k].e,
-                                     cc.out[i * s->n + k].n);
+        for (j = 0; j < nchunks; j++)
+            ps_count_chunk(&cc, j, c->scratch);
+    /* in node order, as the serial pass adds them */
+    for (j = 0; j < nchunks; j++) {
+        const struct ps_count *out = &cc.out[j * PS_CHUNK * s->n];
+
+        for (i = 0; i < cc.nout[j]; i++)
+            kp_tpcount_add_entry(&s->counts[out[i].k], out[i].e, out[i].n);
+    }
 }
 
 static bool
