@@ -118,6 +118,40 @@ test_tpcount__add_entry_counts_as_add(void)
 }
 
 /*
+ * kp_tpcount_add_hashed with kp_tpcount_hash made beforehand (the
+ * InterPodAffinity count pass hashes on the pool's threads) makes the
+ * map kp_tpcount_add makes, slot for slot, across growth
+ */
+static void
+test_tpcount__add_hashed_is_add(void)
+{
+    struct kp_tpcount m, ref;
+    struct kp_arena ar;
+    char why[200], v[40][8];
+    size_t i;
+
+    kp_arena_init(&ar);
+    kp_tpcount_init(&m);
+    kp_tpcount_init(&ref);
+    for (i = 0; i < 40; i++) {
+        snprintf(v[i], sizeof(v[i]), "z%zu", i % 23);
+        kp_tpcount_add(&ar, &ref, ZONE, v[i], (int64_t)(i % 3));
+        kp_tpcount_add_hashed(&ar, &m, ZONE, v[i],
+                              kp_tpcount_hash(ZONE, v[i]), (int64_t)(i % 3));
+    }
+    CHECK(kp_tpcount_same(&m, &ref, true, why, sizeof(why)));
+    CHECK_EQ_INT(m.nslots, ref.nslots);
+    CHECK_EQ_INT(m.cap, ref.cap);
+    for (i = 0; i < m.cap; i++)
+        CHECK(m.slots[i].key == ref.slots[i].key &&
+              m.slots[i].value == ref.slots[i].value &&
+              m.slots[i].n == ref.slots[i].n);
+    CHECK_EQ_INT(kp_tpcount_get(&m, ZONE, "z5"), kp_tpcount_get(&ref, ZONE,
+                                                                 "z5"));
+    kp_arena_release(&ar);
+}
+
+/*
  * kp_tpcount_any_label looks up only the node labels of keys the map
  * lists (tpcount.h, keys): a key a clone adds, one spelled in another
  * string, and past KP_TPCOUNT_KEYS keys (none listed: every label).
@@ -163,6 +197,7 @@ main(void)
     RUN(test_tpcount__zeroed_entry_leaves_len);
     RUN(test_tpcount__same_tells_domains_apart);
     RUN(test_tpcount__add_entry_counts_as_add);
+    RUN(test_tpcount__add_hashed_is_add);
     RUN(test_tpcount__any_label_sees_every_key);
     return check_done();
 }

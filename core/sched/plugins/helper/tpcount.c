@@ -127,7 +127,20 @@ void
 kp_tpcount_add(struct kp_arena *a, struct kp_tpcount *m, const char *key,
                const char *value, int64_t delta)
 {
-    uint64_t h = hash_pair(key, value);
+    kp_tpcount_add_hashed(a, m, key, value, hash_pair(key, value), delta);
+}
+
+uint64_t
+kp_tpcount_hash(const char *key, const char *value)
+{
+    return hash_pair(key, value);
+}
+
+void
+kp_tpcount_add_hashed(struct kp_arena *a, struct kp_tpcount *m,
+                      const char *key, const char *value, uint64_t h,
+                      int64_t delta)
+{
     const struct kp_tpcount *b;
     bool present = false;
     int64_t old = 0;

@@ -56,6 +56,15 @@ void kp_tpcount_init(struct kp_tpcount *m);
 /* Add delta to (key, value), creating the entry (possibly with 0). */
 void kp_tpcount_add(struct kp_arena *a, struct kp_tpcount *m,
                     const char *key, const char *value, int64_t delta);
+/*
+ * The hash kp_tpcount_add computes for (key, value), and kp_tpcount_add
+ * with it made beforehand (on another thread: the same map, entry for
+ * entry, as kp_tpcount_add's)
+ */
+uint64_t kp_tpcount_hash(const char *key, const char *value);
+void kp_tpcount_add_hashed(struct kp_arena *a, struct kp_tpcount *m,
+                           const char *key, const char *value, uint64_t h,
+                           int64_t delta);
 /* The count, 0 when absent. */
 int64_t kp_tpcount_get(const struct kp_tpcount *m, const char *key,
                        const char *value);

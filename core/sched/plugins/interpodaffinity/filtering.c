@@ -61,6 +61,7 @@ struct rec {
     struct kp_tpcount *m;
     const char *key, *value;
     int64_t delta;
+    uint64_t h;                 /* kp_tpcount_hash (count_one) */
 };
 
 /*
@@ -448,10 +449,14 @@ count_one(void *ctx, size_t i, struct kp_arena *a)
 {
     const struct count_ctx *cc = ctx;
     struct emit *em = &cc->out[i];
+    size_t j;
 
     em->a = a;
     em->defer = true;
     count_node(cc, i, em);
+    /* hashed here, on the threads: the serial merge only adds */
+    for (j = 0; j < em->n; j++)
+        em->r[j].h = kp_tpcount_hash(em->r[j].key, em->r[j].value);
     return false;
 }
 
@@ -501,7 +506,8 @@ count_cluster(struct kp_cycle *c, struct ipa_state *s,
         for (j = 0; j < cc.out[i].n; j++) {
             const struct rec *r = &cc.out[i].r[j];
 
-            kp_tpcount_add(c->scratch, r->m, r->key, r->value, r->delta);
+            kp_tpcount_add_hashed(c->scratch, r->m, r->key, r->value, r->h,
+                                  r->delta);
         }
 }
 
