@@ -40,6 +40,7 @@
 #include "diagnosis.h"
 #include "diagnosis_detail.h"
 #include "plugins.h"
+#include "pool.h"
 #include "selfcheck.h"
 #include "shortcut.h"
 
@@ -265,27 +266,140 @@ pod_wants(const struct kp_pod *p, int id)
  * node; the most free and the total free over the nodes the reason
  * rules out (g: what the pod lacks there).
  */
+/*
+ * resource_detail's walk over nodes [lo, hi): the first node of the
+ * largest allocatable (unless kept) and of the most free among the
+ * group's nodes, and the sum of what is free on those
+ */
+struct res_part {
+    int64_t best_alloc, best_free, total_free;
+    int ba, bf;
+};
+
 static void
-resource_detail(const struct kp_cluster *cl, const struct kp_pod *p, int id,
-                const struct kp_diag_pre *d, size_t gi, struct kp_buf *js,
-                struct kp_buf *tx, struct kp_buf *tmp)
+resource_scan(const struct kp_cluster *cl, const struct kp_pod *p, int id,
+              const struct kp_diag_pre *d, size_t gi, bool kept, size_t lo,
+              size_t hi, struct res_part *r)
 {
     const struct kp_status *st = d->st;
     const struct group *g = &d->g[gi];
     const uint64_t bit = gi < MASK_GROUPS ? (uint64_t)1 << gi : 0;
-    const struct kp_snapshot *snap = cl->snap;
-    int64_t want = pod_wants(p, id), best_alloc = 0, best_free = 0;
-    int64_t total_free = 0;
-    int ba = -1, bf = -1;
     size_t i;
+
+    r->best_alloc = r->best_free = r->total_free = 0;
+    r->ba = r->bf = -1;
+    for (i = lo; i < hi; i++) {
+        const struct kp_node_info *ni = &cl->nodes[i];
+        int64_t a, f;
+
+        if (!kept) {
+            a = node_alloc(ni, id);
+            if (r->ba < 0 || a > r->best_alloc) {
+                r->best_alloc = a;
+                r->ba = (int)i;
+            }
+        }
+        if (bit ? !(d->mask[i] & bit) :
+            !has_reason(&st[i], g->plugin, g->reason))
+            continue;
+        a = node_alloc(ni, id);
+        f = a - node_used(cl, i, p, id);
+        if (r->bf < 0 || f > r->best_free) {
+            r->best_free = f;
+            r->bf = (int)i;
+        }
+        if (f > 0)
+            r->total_free += f;
+    }
+}
+
+/*
+ * nodes per item of the diagnosis's passes on the pool (the self-check
+ * build's small clusters take the chunks' path too)
+ */
+#ifdef KP_SELFCHECK
+#define DIAG_CHUNK 3
+#else
+#define DIAG_CHUNK 256
+#endif
+
+struct scan_ctx {
+    const struct kp_cluster *cl;
+    const struct kp_pod *p;
+    int id;
+    const struct kp_diag_pre *d;
+    size_t gi;
+    bool kept;
+    struct res_part *part;      /* by chunk */
+};
+
+static bool
+scan_chunk(void *ctx, size_t j, struct kp_arena *a)
+{
+    const struct scan_ctx *sc = ctx;
+    size_t n = sc->cl->snap->nnodes, lo = j * DIAG_CHUNK;
+
+    (void)a;
+    resource_scan(sc->cl, sc->p, sc->id, sc->d, sc->gi, sc->kept, lo,
+                  n - lo > DIAG_CHUNK ? lo + DIAG_CHUNK : n, &sc->part[j]);
+    return false;
+}
+
+/*
+ * The walk over every node, by chunks on the pool's threads when given
+ * one (the calling thread's alone otherwise), the chunks' answers taken
+ * in node order: the first node of each largest, as one walk finds
+ */
+static void
+resource_walk(const struct kp_cluster *cl, const struct kp_pod *p, int id,
+              const struct kp_diag_pre *d, size_t gi, bool kept,
+              struct kp_pool *pool, struct res_part *r)
+{
+    size_t n = cl->snap->nnodes, nchunks = (n + DIAG_CHUNK - 1) / DIAG_CHUNK;
+    struct scan_ctx sc = {cl, p, id, d, gi, kept, NULL};
+    size_t j;
+
+    if (!pool || nchunks < 2) {
+        resource_scan(cl, p, id, d, gi, kept, 0, n, r);
+        return;
+    }
+    sc.part = kp_xmalloc(nchunks * sizeof(*sc.part));
+    kp_pool_run(pool, nchunks, 1, scan_chunk, &sc, NULL);
+    *r = sc.part[0];
+    for (j = 1; j < nchunks; j++) {
+        const struct res_part *q = &sc.part[j];
+
+        if (q->ba >= 0 && (r->ba < 0 || q->best_alloc > r->best_alloc)) {
+            r->best_alloc = q->best_alloc;
+            r->ba = q->ba;
+        }
+        if (q->bf >= 0 && (r->bf < 0 || q->best_free > r->best_free)) {
+            r->best_free = q->best_free;
+            r->bf = q->bf;
+        }
+        r->total_free = kp_wrap_add(r->total_free, q->total_free);
+    }
+    free(sc.part);
+}
+
+static void
+resource_detail(const struct kp_cluster *cl, const struct kp_pod *p, int id,
+                const struct kp_diag_pre *d, size_t gi, struct kp_pool *pool,
+                struct kp_buf *js, struct kp_buf *tx, struct kp_buf *tmp)
+{
+    const struct kp_snapshot *snap = cl->snap;
+    int64_t want = pod_wants(p, id), best_alloc = 0, best_free, total_free;
+    int ba = -1, bf;
     const char *name = id == KP_RES_PODS ? "pods" : snap->res_names[id];
     bool kept = largest_alloc(cl, id, &best_alloc, &ba);
+    struct res_part r;
 
 #ifdef KP_SELFCHECK
     /* the kept figure against every node read now */
     if (kept) {
         int64_t b = 0;
         int at = -1;
+        size_t i;
 
         for (i = 0; i < snap->nnodes; i++)
             if (at < 0 || node_alloc(&cl->nodes[i], id) > b) {
@@ -300,30 +414,14 @@ resource_detail(const struct kp_cluster *cl, const struct kp_pod *p, int id,
                               best_alloc, ba, b, at);
     }
 #endif
-
-    for (i = 0; i < snap->nnodes; i++) {
-        const struct kp_node_info *ni = &cl->nodes[i];
-        int64_t a, f;
-
-        if (!kept) {
-            a = node_alloc(ni, id);
-            if (ba < 0 || a > best_alloc) {
-                best_alloc = a;
-                ba = (int)i;
-            }
-        }
-        if (bit ? !(d->mask[i] & bit) :
-            !has_reason(&st[i], g->plugin, g->reason))
-            continue;
-        a = node_alloc(ni, id);
-        f = a - node_used(cl, i, p, id);
-        if (bf < 0 || f > best_free) {
-            best_free = f;
-            bf = (int)i;
-        }
-        if (f > 0)
-            total_free += f;
+    resource_walk(cl, p, id, d, gi, kept, pool, &r);
+    if (!kept) {
+        best_alloc = r.best_alloc;
+        ba = r.ba;
     }
+    best_free = r.best_free;
+    bf = r.bf;
+    total_free = r.total_free;
     kp_buf_puts(js, ", \"resource\": ");
     kp_buf_json_str(js, name);
     kp_buf_printf(js, ", \"requested\": \"%s\"", qty(tmp, id, want));
@@ -685,8 +783,138 @@ kp_diagnose_start(const struct kp_cycle *c, const struct kp_status *st)
     return d;
 }
 
+/*
+ * The groups of a chunk of DIAG_CHUNK nodes, in the order first met
+ * there (as find_group), and the nodes' masks by those (over: more than
+ * MASK_GROUPS, the chunks' pass is given up for the serial one)
+ */
+struct chunk_groups {
+    const char *plugin[MASK_GROUPS], *reason[MASK_GROUPS];
+    size_t nodes[MASK_GROUPS];
+    size_t global[MASK_GROUPS];         /* find_group's index, merged */
+    size_t ng;
+    bool over;
+};
+
+static size_t
+chunk_group(struct chunk_groups *cg, const char *plugin, const char *reason)
+{
+    size_t i;
+
+    for (i = 0; i < cg->ng; i++)
+        if (cg->reason[i] == reason && cg->plugin[i] == plugin)
+            return i;
+    for (i = 0; i < cg->ng; i++)
+        if (strcmp(cg->reason[i], reason) == 0 &&
+            strcmp(cg->plugin[i] ? cg->plugin[i] : "",
+                   plugin ? plugin : "") == 0)
+            return i;
+    if (cg->ng == MASK_GROUPS)
+        return MASK_GROUPS;
+    cg->plugin[cg->ng] = plugin;
+    cg->reason[cg->ng] = reason;
+    cg->nodes[cg->ng] = 0;
+    return cg->ng++;
+}
+
+struct mask_ctx {
+    struct kp_diag_pre *d;
+    struct chunk_groups *cg;    /* by chunk */
+};
+
+static bool
+mask_chunk(void *ctx, size_t j, struct kp_arena *a)
+{
+    const struct mask_ctx *mc = ctx;
+    struct kp_diag_pre *d = mc->d;
+    struct chunk_groups *cg = &mc->cg[j];
+    const struct kp_status *st = d->st;
+    size_t n = d->c->cl->snap->nnodes, i, li, lo = j * DIAG_CHUNK;
+    size_t hi = n - lo > DIAG_CHUNK ? lo + DIAG_CHUNK : n;
+    int k;
+
+    (void)a;
+    cg->ng = 0;
+    cg->over = false;
+    for (i = lo; i < hi; i++)
+        for (k = 0; k < st[i].nreasons; k++) {
+            li = chunk_group(cg, st[i].plugin, kp_status_reason(&st[i], k));
+            if (li == MASK_GROUPS) {
+                cg->over = true;
+                return false;
+            }
+            cg->nodes[li]++;
+            d->mask[i] |= (uint64_t)1 << li;
+        }
+    return false;
+}
+
+/* a chunk's masks from its own groups' bits to find_group's */
+static bool
+remap_chunk(void *ctx, size_t j, struct kp_arena *a)
+{
+    const struct mask_ctx *mc = ctx;
+    struct kp_diag_pre *d = mc->d;
+    const struct chunk_groups *cg = &mc->cg[j];
+    size_t n = d->c->cl->snap->nnodes, i, lo = j * DIAG_CHUNK;
+    size_t hi = n - lo > DIAG_CHUNK ? lo + DIAG_CHUNK : n;
+
+    (void)a;
+    for (i = lo; i < hi; i++) {
+        uint64_t m = d->mask[i], out = 0;
+
+        while (m) {
+            size_t g = cg->global[__builtin_ctzll(m)];
+
+            m &= m - 1;
+            if (g < MASK_GROUPS)
+                out |= (uint64_t)1 << g;
+        }
+        d->mask[i] = out;
+    }
+    return false;
+}
+
+/*
+ * The groups and masks by chunks of nodes on the pool's threads, merged
+ * in node order (each chunk's groups looked up in turn: find_group's
+ * order of first meeting); false, with nothing kept, when a chunk met
+ * more groups than its masks hold
+ */
+static bool
+masks_by_chunks(struct kp_diag_pre *d, struct kp_pool *pool)
+{
+    size_t n = d->c->cl->snap->nnodes, nchunks = (n + DIAG_CHUNK - 1) / DIAG_CHUNK;
+    struct mask_ctx mc = {d, kp_xmalloc(nchunks * sizeof(*mc.cg))};
+    size_t j, li;
+
+    kp_pool_run(pool, nchunks, 1, mask_chunk, &mc, NULL);
+    for (j = 0; j < nchunks; j++)
+        if (mc.cg[j].over) {
+            free(mc.cg);
+            memset(d->mask, 0, n * sizeof(*d->mask));
+            return false;
+        }
+    for (j = 0; j < nchunks; j++)
+        for (li = 0; li < mc.cg[j].ng; li++) {
+            size_t gi = find_group(d, mc.cg[j].plugin[li],
+                                   mc.cg[j].reason[li]);
+
+            d->g[gi].nodes += mc.cg[j].nodes[li];
+            mc.cg[j].global[li] = gi;
+        }
+    kp_pool_run(pool, nchunks, 1, remap_chunk, &mc, NULL);
+    free(mc.cg);
+    return true;
+}
+
+/*
+ * The groups, masks and NodeResourcesFit's and TaintToleration's
+ * details; the walks over the nodes by chunks on pool's threads when
+ * given one (idle: no dry run under way), else on the calling thread
+ */
 static void
-make_filters(struct kp_diag_pre *d)
+make_filters(struct kp_diag_pre *d, struct kp_pool *pool)
 {
     const struct kp_cycle *c = d->c;
     const struct kp_cluster *cl = c->cl;
@@ -696,13 +924,17 @@ make_filters(struct kp_diag_pre *d)
     int k, id;
 
     d->mask = kp_xcalloc(n + 1, sizeof(*d->mask));
-    for (i = 0; i < n; i++)
-        for (k = 0; k < st[i].nreasons; k++) {
-            gi = find_group(d, st[i].plugin, kp_status_reason(&st[i], k));
-            d->g[gi].nodes++;
-            if (gi < MASK_GROUPS)
-                d->mask[i] |= (uint64_t)1 << gi;
-        }
+    if (n < 2 * DIAG_CHUNK || kp_shortcut_off("KP_NO_DIAG_PARALLEL"))
+        pool = NULL;
+    if (!pool || !masks_by_chunks(d, pool))
+        for (i = 0; i < n; i++)
+            for (k = 0; k < st[i].nreasons; k++) {
+                gi = find_group(d, st[i].plugin,
+                                kp_status_reason(&st[i], k));
+                d->g[gi].nodes++;
+                if (gi < MASK_GROUPS)
+                    d->mask[i] |= (uint64_t)1 << gi;
+            }
     kp_buf_init(&tmp);
     for (gi = 0; gi < d->ng; gi++) {
         struct group *g = &d->g[gi];
@@ -712,7 +944,8 @@ make_filters(struct kp_diag_pre *d)
         kp_buf_init(&g->js);
         kp_buf_init(&g->tx);
         if (id >= 0)
-            resource_detail(cl, c->pod, id, d, gi, &g->js, &g->tx, &tmp);
+            resource_detail(cl, c->pod, id, d, gi, pool, &g->js, &g->tx,
+                            &tmp);
         else
             taint_detail(cl, c->pod, st, g, &g->js, &g->tx);
         g->made = true;
@@ -721,15 +954,21 @@ make_filters(struct kp_diag_pre *d)
 }
 
 void
-kp_diagnose_filters(void *pre)
+kp_diagnose_filters_on(void *pre, struct kp_pool *pool)
 {
     struct kp_diag_pre *d = pre;
 
     if (d->done)
         return;
-    make_filters(d);
+    make_filters(d, pool);
     d->done = true;
     d->on_side = true;
+}
+
+void
+kp_diagnose_filters(void *pre)
+{
+    kp_diagnose_filters_on(pre, NULL);
 }
 
 static void
@@ -759,7 +998,7 @@ check_ahead(const struct kp_diag_pre *d)
     const struct kp_pod *p = d->c->pod;
     size_t i, n = d->c->cl->snap->nnodes;
 
-    make_filters(e);
+    make_filters(e, NULL);
     kp_selfcheck_count();
     if (e->ng != d->ng)
         kp_selfcheck_fail("diagnosis of %s/%s: %zu groups made ahead, %zu "
@@ -815,7 +1054,7 @@ kp_diagnose_finish(struct kp_diag_pre *d, struct kp_arena *ra,
         return;
     }
     if (!d->done) {
-        make_filters(d);
+        make_filters(d, NULL);
         d->done = true;
     }
 #ifdef KP_SELFCHECK

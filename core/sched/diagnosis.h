@@ -35,6 +35,12 @@ struct kp_diag_pre;
 struct kp_diag_pre *kp_diagnose_start(const struct kp_cycle *c,
                                       const struct kp_status *st);
 void kp_diagnose_filters(void *d);
+/*
+ * kp_diagnose_filters with its walks over the nodes on pool's threads
+ * (NULL: the calling thread's), when the pool has nothing else to do
+ */
+struct kp_pool;
+void kp_diagnose_filters_on(void *d, struct kp_pool *pool);
 void kp_diagnose_finish(struct kp_diag_pre *d, struct kp_arena *ra,
                         struct kp_pod_report *pr,
                         const struct kp_preempt_result *res);

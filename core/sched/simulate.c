@@ -431,16 +431,21 @@ struct ahead {
 };
 
 static void
-ahead(void *x)
+ahead_on(struct ahead *s, struct kp_pool *pool)
 {
-    struct ahead *s = x;
-
     if (s->hist)
         return;
     s->hist = kp_reason_histogram(s->c->scratch, s->st,
                                   s->c->cl->snap->nnodes, NULL);
     if (s->pre)
-        kp_diagnose_filters(s->pre);
+        kp_diagnose_filters_on(s->pre, pool);
+}
+
+/* the dry run's side task: the pool's other threads are busy */
+static void
+ahead(void *x)
+{
+    ahead_on(x, NULL);
 }
 
 /*
@@ -531,7 +536,8 @@ attempt_pod(struct kp_cycle *c, const struct kp_options *o,
         args.side_ctx = &side;
     }
     kp_preempt(c, at.statuses, &args, &res);
-    ahead(&side);               /* when there was no dry run */
+    /* when there was no dry run: the pool is free for the diagnosis */
+    ahead_on(&side, c->pool);
     hist = side.hist;
     pr->npotential = res.npotential;
     pr->num_candidates = res.num_candidates;

@@ -40,6 +40,8 @@
  *                            (kp_plugin.add_table_pod, ...)
  *   KP_NO_PARALLEL_RENDER    core/report/render.c json_pods_parallel
  *   KP_NO_LARGEST_ALLOC      core/sched/diagnosis.c largest_alloc
+ *   KP_NO_DIAG_PARALLEL      core/sched/diagnosis.c make_filters
+ *                            (kp_diagnose_filters_on)
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H

@@ -123,7 +123,7 @@ same_without() {
                 KP_NO_DEFERRED_HOOKS=1 KP_NO_DRY_RUN_CUT=1 KP_NO_FIT_SUMS=1 \
                 KP_NO_DIAG_AHEAD=1 KP_NO_TABLE_ONCE=1 KP_NO_KEEP_PARALLEL=1 \
                 KP_NO_TABLE_HOOKS=1 KP_NO_PARALLEL_RENDER=1 \
-                KP_NO_LARGEST_ALLOC=1 \
+                KP_NO_LARGEST_ALLOC=1 KP_NO_DIAG_PARALLEL=1 \
                 "$KP" -f "$f" -o json \
                 --explain-nodes --mode "$mode" > "$BATS_TEST_TMPDIR/without"
             cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
@@ -274,6 +274,36 @@ same_without() {
     [ "$(jq '.pods | length' "$BATS_TEST_TMPDIR/with")" -gt 512 ]
     grep -q '"Preempts"' "$BATS_TEST_TMPDIR/with"
     grep -q 'change: worse' "$BATS_TEST_TMPDIR/with.yaml"
+}
+
+@test "diagnosis on the pool (issue 31): KP_NO_DIAG_PARALLEL=1 gives the same reports and diagnoses on 600 nodes" {
+    # diagnosis.c, make_filters: with no dry run under way (NotEligible
+    # pods, or none found) the groups of reasons, the nodes' masks and
+    # NodeResourcesFit's walk over the nodes run by chunks of 256 nodes
+    # on the pool's threads, merged in node order.  600 nodes: three
+    # chunks, the last one short.
+    local shape f t
+    for shape in nominated default; do
+        bench_cluster "$BATS_TEST_TMPDIR/$shape.json" 600 4000 150 40 \
+            --shape "$shape"
+    done
+    python3 "$GROW" extres 600 6 1 > "$BATS_TEST_TMPDIR/extres.json"
+    for f in "$BATS_TEST_TMPDIR"/*.json; do
+        same_without KP_NO_DIAG_PARALLEL "$f"
+        for t in 1 2; do
+            KUBECTL_PREEMPT_PARALLELISM=$t "$KP" -f "$f" -o describe \
+                > "$BATS_TEST_TMPDIR/with.txt"
+            KP_NO_DIAG_PARALLEL=1 KUBECTL_PREEMPT_PARALLELISM=$t "$KP" \
+                -f "$f" -o describe > "$BATS_TEST_TMPDIR/without.txt"
+            cmp "$BATS_TEST_TMPDIR/with.txt" "$BATS_TEST_TMPDIR/without.txt" ||
+                fail "$(basename "$f") -o describe, $t thread(s): differs"
+        done
+    done
+    # NotEligible pods (no dry run) with diagnoses that have figures
+    "$KP" -f "$BATS_TEST_TMPDIR/nominated.json" -o json > "$BATS_TEST_TMPDIR/r"
+    [ "$(jq '[.pods[] | select(.result == "NotEligible" and
+              .diagnosis.requests != null)] | length' "$BATS_TEST_TMPDIR/r")" -gt 0 ]
+    grep -q '"largestAllocatable"' "$BATS_TEST_TMPDIR/r"
 }
 
 @test "table hooks (issue 31): KP_NO_TABLE_HOOKS=1 gives the same reports and node statuses" {
