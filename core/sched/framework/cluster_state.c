@@ -343,21 +343,54 @@ kp_cluster_init_from(struct kp_cluster *cl, const struct kp_snapshot *snap,
      * the pods without a node listed for the clusters made from this one
      */
     u = unbound_of(snap, tmpl, &nu);
+    /* the template's nominated nodes stand when it read them for this
+     * scheduler */
+    if (u && (tmpl->scheduler_name == scheduler_name ||
+              (tmpl->scheduler_name && scheduler_name &&
+               strcmp(tmpl->scheduler_name, scheduler_name) == 0))) {
+        for (i = 0; i < nu; i++) {
+#ifdef KP_SELFCHECK
+            const struct kp_pod *p = snap->pods[u[i]];
+            const struct kp_node *node =
+                !p->nominated_node || kp_pod_is_terminal(p) ||
+                (scheduler_name ? strcmp(p->scheduler_name,
+                                         scheduler_name) != 0
+                                : !p->in_profile) ? NULL :
+                kp_snapshot_node(snap, p->nominated_node);
+
+            kp_selfcheck_count();
+            if ((node ? node->index : -1) != tmpl->unbound_node[i])
+                kp_selfcheck_fail("cluster template: %s/%s nominated to "
+                                  "node %d, its list says %d", p->ns,
+                                  p->name, node ? node->index : -1,
+                                  tmpl->unbound_node[i]);
+#endif
+            if (tmpl->unbound_node[i] >= 0)
+                kp_cluster_nominate(cl, snap->pods[u[i]],
+                                    tmpl->unbound_node[i]);
+        }
+        return;
+    }
     if (!u) {
         cl->unbound = kp_xmalloc((snap->npods + 1) * sizeof(uint32_t));
+        cl->unbound_node = kp_xmalloc((snap->npods + 1) * sizeof(int));
         cl->unbound_of = snap->npods;
     }
     for (i = 0; i < (u ? nu : snap->npods); i++) {
         const struct kp_pod *p = snap->pods[u ? u[i] : i];
-        const struct kp_node *node;
+        const struct kp_node *node = NULL;
+        bool list = !u && !p->node_name;
 
-        if (!u && !p->node_name)
-            cl->unbound[cl->nunbound++] = (uint32_t)i;
+        if (list)
+            cl->unbound[cl->nunbound] = (uint32_t)i;
         if (!p->nominated_node || p->node_name || kp_pod_is_terminal(p) ||
             (scheduler_name ? strcmp(p->scheduler_name, scheduler_name) != 0
                             : !p->in_profile))
-            continue;
-        node = kp_snapshot_node(snap, p->nominated_node);
+            node = NULL;
+        else
+            node = kp_snapshot_node(snap, p->nominated_node);
+        if (list)
+            cl->unbound_node[cl->nunbound++] = node ? node->index : -1;
         if (node)
             kp_cluster_nominate(cl, p, node->index);
     }
@@ -386,6 +419,7 @@ kp_cluster_release(struct kp_cluster *cl)
     }
     free(cl->vt);
     free(cl->unbound);
+    free(cl->unbound_node);
     free(cl->res_slot);
     kp_cluster_free_caches(cl);
     free(cl->res_block);

@@ -159,6 +159,11 @@ struct kp_cluster {
      * its template walks instead of every pod (kp_cluster_init_from).
      */
     uint32_t *unbound;
+    /*
+     * in step, the node each is nominated to in this cluster's scheduler
+     * (kp_cluster_nominate), or -1
+     */
+    int *unbound_node;
     size_t nunbound, unbound_of;
     size_t nres;                /* resource slots (kp_node_info.res_slot) */
     int32_t *res_slot;          /* by resource id; NULL: every id a slot */
