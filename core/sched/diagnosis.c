@@ -262,11 +262,6 @@ pod_wants(const struct kp_pod *p, int id)
 }
 
 /*
- * NodeResourcesFit: the largest allocatable of one resource over every
- * node; the most free and the total free over the nodes the reason
- * rules out (g: what the pod lacks there).
- */
-/*
  * resource_detail's walk over nodes [lo, hi): the first node of the
  * largest allocatable (unless kept) and of the most free among the
  * group's nodes, and the sum of what is free on those
@@ -323,6 +318,13 @@ resource_scan(const struct kp_cluster *cl, const struct kp_pod *p, int id,
 #define DIAG_CHUNK 256
 #endif
 
+/* the end of chunk j's nodes (the last chunk may be short) */
+static size_t
+chunk_end(size_t n, size_t j)
+{
+    return n - j * DIAG_CHUNK > DIAG_CHUNK ? (j + 1) * DIAG_CHUNK : n;
+}
+
 struct scan_ctx {
     const struct kp_cluster *cl;
     const struct kp_pod *p;
@@ -337,11 +339,10 @@ static bool
 scan_chunk(void *ctx, size_t j, struct kp_arena *a)
 {
     const struct scan_ctx *sc = ctx;
-    size_t n = sc->cl->snap->nnodes, lo = j * DIAG_CHUNK;
-
     (void)a;
-    resource_scan(sc->cl, sc->p, sc->id, sc->d, sc->gi, sc->kept, lo,
-                  n - lo > DIAG_CHUNK ? lo + DIAG_CHUNK : n, &sc->part[j]);
+    resource_scan(sc->cl, sc->p, sc->id, sc->d, sc->gi, sc->kept,
+                  j * DIAG_CHUNK, chunk_end(sc->cl->snap->nnodes, j),
+                  &sc->part[j]);
     return false;
 }
 
@@ -382,6 +383,11 @@ resource_walk(const struct kp_cluster *cl, const struct kp_pod *p, int id,
     free(sc.part);
 }
 
+/*
+ * NodeResourcesFit: the largest allocatable of one resource over every
+ * node; the most free and the total free over the nodes the reason
+ * rules out (g: what the pod lacks there).
+ */
 static void
 resource_detail(const struct kp_cluster *cl, const struct kp_pod *p, int id,
                 const struct kp_diag_pre *d, size_t gi, struct kp_pool *pool,
@@ -397,21 +403,15 @@ resource_detail(const struct kp_cluster *cl, const struct kp_pod *p, int id,
 #ifdef KP_SELFCHECK
     /* the kept figure against every node read now */
     if (kept) {
-        int64_t b = 0;
-        int at = -1;
-        size_t i;
+        struct res_part all;
 
-        for (i = 0; i < snap->nnodes; i++)
-            if (at < 0 || node_alloc(&cl->nodes[i], id) > b) {
-                b = node_alloc(&cl->nodes[i], id);
-                at = (int)i;
-            }
+        resource_scan(cl, p, id, d, gi, false, 0, snap->nnodes, &all);
         kp_selfcheck_count();
-        if (at != ba || (at >= 0 && b != best_alloc))
+        if (all.ba != ba || (ba >= 0 && all.best_alloc != best_alloc))
             kp_selfcheck_fail("diagnosis of %s/%s: kept largest %s "
                               "allocatable %" PRId64 " on node %d, want %"
                               PRId64 " on node %d", p->ns, p->name, name,
-                              best_alloc, ba, b, at);
+                              best_alloc, ba, all.best_alloc, all.ba);
     }
 #endif
     resource_walk(cl, p, id, d, gi, kept, pool, &r);
@@ -829,14 +829,13 @@ mask_chunk(void *ctx, size_t j, struct kp_arena *a)
     struct kp_diag_pre *d = mc->d;
     struct chunk_groups *cg = &mc->cg[j];
     const struct kp_status *st = d->st;
-    size_t n = d->c->cl->snap->nnodes, i, li, lo = j * DIAG_CHUNK;
-    size_t hi = n - lo > DIAG_CHUNK ? lo + DIAG_CHUNK : n;
+    size_t i, li, hi = chunk_end(d->c->cl->snap->nnodes, j);
     int k;
 
     (void)a;
     cg->ng = 0;
     cg->over = false;
-    for (i = lo; i < hi; i++)
+    for (i = j * DIAG_CHUNK; i < hi; i++)
         for (k = 0; k < st[i].nreasons; k++) {
             li = chunk_group(cg, st[i].plugin, kp_status_reason(&st[i], k));
             if (li == MASK_GROUPS) {
@@ -856,11 +855,10 @@ remap_chunk(void *ctx, size_t j, struct kp_arena *a)
     const struct mask_ctx *mc = ctx;
     struct kp_diag_pre *d = mc->d;
     const struct chunk_groups *cg = &mc->cg[j];
-    size_t n = d->c->cl->snap->nnodes, i, lo = j * DIAG_CHUNK;
-    size_t hi = n - lo > DIAG_CHUNK ? lo + DIAG_CHUNK : n;
+    size_t i, hi = chunk_end(d->c->cl->snap->nnodes, j);
 
     (void)a;
-    for (i = lo; i < hi; i++) {
+    for (i = j * DIAG_CHUNK; i < hi; i++) {
         uint64_t m = d->mask[i], out = 0;
 
         while (m) {

@@ -20,19 +20,6 @@
 
 /* ---- cluster ---- */
 
-/*
- * Which resources get a slot in the NodeInfos' dense arrays (used,
- * alloc, the victim tables' rows, the nominated pods' rows): cpu,
- * memory, ephemeral-storage and pods, and each scalar resource some pod
- * without a node requests.  Only NodeResourcesFit and the resource
- * scorers read a NodeInfo's requested amount, and only of what the pod
- * they place requests (a scalar it does not request is not scored:
- * calculateResourceAllocatableRequest), so the others are read, if ever,
- * by kp_ni_used from the pods.  Without this, per-node extended
- * resource names made the arrays nodes x pods x distinct names (issue
- * 27).  KP_NO_SPARSE_RESOURCES=1: every resource gets a slot (the
- * shortcut off, shortcut.h: the answers are the same).
- */
 #ifdef KP_SELFCHECK
 /* the self-check build: a template's list against a walk of every pod */
 static void
@@ -74,6 +61,19 @@ unbound_of(const struct kp_snapshot *snap, const struct kp_cluster *tmpl,
     return tmpl->unbound;
 }
 
+/*
+ * Which resources get a slot in the NodeInfos' dense arrays (used,
+ * alloc, the victim tables' rows, the nominated pods' rows): cpu,
+ * memory, ephemeral-storage and pods, and each scalar resource some pod
+ * without a node requests.  Only NodeResourcesFit and the resource
+ * scorers read a NodeInfo's requested amount, and only of what the pod
+ * they place requests (a scalar it does not request is not scored:
+ * calculateResourceAllocatableRequest), so the others are read, if ever,
+ * by kp_ni_used from the pods.  Without this, per-node extended
+ * resource names made the arrays nodes x pods x distinct names (issue
+ * 27).  KP_NO_SPARSE_RESOURCES=1: every resource gets a slot (the
+ * shortcut off, shortcut.h: the answers are the same).
+ */
 static void
 init_res_slots(struct kp_cluster *cl, const struct kp_snapshot *snap,
                const struct kp_cluster *tmpl)
@@ -190,6 +190,22 @@ copy_node(struct kp_cluster *cl, const struct kp_cluster *tmpl, size_t i,
     memset(&ni->ports, 0, sizeof(ni->ports));
     kp_port_set_copy(&ni->ports, &t->ports, NULL);
     cl->nominated_max[i] = INT32_MIN;
+}
+
+/*
+ * The node a pod without a node is nominated to in scheduler_name's
+ * queue (pending there, not terminal, its nominated node in the
+ * snapshot), or NULL
+ */
+static const struct kp_node *
+nominee_node(const struct kp_snapshot *snap, const struct kp_pod *p,
+             const char *scheduler_name)
+{
+    if (!p->nominated_node || p->node_name || kp_pod_is_terminal(p) ||
+        (scheduler_name ? strcmp(p->scheduler_name, scheduler_name) != 0
+                        : !p->in_profile))
+        return NULL;
+    return kp_snapshot_node(snap, p->nominated_node);
 }
 
 void
@@ -351,12 +367,8 @@ kp_cluster_init_from(struct kp_cluster *cl, const struct kp_snapshot *snap,
         for (i = 0; i < nu; i++) {
 #ifdef KP_SELFCHECK
             const struct kp_pod *p = snap->pods[u[i]];
-            const struct kp_node *node =
-                !p->nominated_node || kp_pod_is_terminal(p) ||
-                (scheduler_name ? strcmp(p->scheduler_name,
-                                         scheduler_name) != 0
-                                : !p->in_profile) ? NULL :
-                kp_snapshot_node(snap, p->nominated_node);
+            const struct kp_node *node = nominee_node(snap, p,
+                                                      scheduler_name);
 
             kp_selfcheck_count();
             if ((node ? node->index : -1) != tmpl->unbound_node[i])
@@ -378,17 +390,11 @@ kp_cluster_init_from(struct kp_cluster *cl, const struct kp_snapshot *snap,
     }
     for (i = 0; i < (u ? nu : snap->npods); i++) {
         const struct kp_pod *p = snap->pods[u ? u[i] : i];
-        const struct kp_node *node = NULL;
+        const struct kp_node *node = nominee_node(snap, p, scheduler_name);
         bool list = !u && !p->node_name;
 
         if (list)
             cl->unbound[cl->nunbound] = (uint32_t)i;
-        if (!p->nominated_node || p->node_name || kp_pod_is_terminal(p) ||
-            (scheduler_name ? strcmp(p->scheduler_name, scheduler_name) != 0
-                            : !p->in_profile))
-            node = NULL;
-        else
-            node = kp_snapshot_node(snap, p->nominated_node);
         if (list)
             cl->unbound_node[cl->nunbound++] = node ? node->index : -1;
         if (node)

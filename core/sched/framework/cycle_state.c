@@ -263,13 +263,14 @@ by_table(const struct kp_plugin *pl, const struct kp_victim_table *vt)
 static bool
 pods_wanted(const struct kp_cycle *c, const struct kp_victim_table *vt)
 {
+    bool tab = table_hooks(vt);     /* the same for every plugin */
     size_t k;
 
     for (k = 0; k < kp_nfilter_plugins; k++) {
         const struct kp_plugin *pl = kp_filter_plugins[k];
 
         if (!c->skip[k] && (pl->remove_pods || pl->remove_pod) &&
-            !by_table(pl, vt))
+            !(tab && pl->remove_table_pods))
             return true;
     }
     return false;
