@@ -93,6 +93,13 @@ dry_run_one(void *ctx, size_t j, struct kp_arena *a)
         kp_selfcheck_fail("dry run: pod %s/%s: no cycle copy for the "
                           "thread's arena", b->c->pod->ns, b->c->pod->name);
 #endif
+    /* the next two nodes' tables, asked for ahead (a hint) */
+    if (j + 1 < b->n)
+        kp_select_victims_prefetch(wc, b->potential[(b->offset + j + 1) %
+                                                    b->n], false);
+    if (j + 2 < b->n)
+        kp_select_victims_prefetch(wc, b->potential[(b->offset + j + 2) %
+                                                    b->n], true);
     memset(cand, 0, sizeof(*cand));
     b->st[j] = kp_select_victims_on_node(wc, node, enough, cand);
     if (b->st[j].code != KP_SUCCESS || cand->nvictims == 0)

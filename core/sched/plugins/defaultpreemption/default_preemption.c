@@ -640,6 +640,40 @@ cut_allowed(void)
     return !kp_shortcut_off_once(&dry_run_cut_off, "KP_NO_DRY_RUN_CUT");
 }
 
+/* a hint for the lines of [p, p + n) */
+static void
+prefetch_span(const void *p, size_t n)
+{
+    const char *b = p;
+    size_t i;
+
+    for (i = 0; i < n; i += 64)
+        __builtin_prefetch(b + i);
+}
+
+void
+kp_select_victims_prefetch(const struct kp_cycle *c, int node, bool far)
+{
+    const struct kp_cluster *cl = c->cl;
+    const struct kp_victim_table *vt = cl->vt ? cl->vt[node] : NULL;
+
+    if (far) {
+        __builtin_prefetch(&cl->nodes[node]);
+        if (vt)
+            prefetch_span(vt, sizeof(*vt));
+        return;
+    }
+    __builtin_prefetch(cl->nodes[node].used);
+    if (!vt || vt->gen != cl->nodes[node].gen)
+        return;
+    prefetch_span(vt->prio, vt->n * sizeof(*vt->prio));
+    prefetch_span(vt->pdb_off, (vt->n + 1) * sizeof(*vt->pdb_off));
+    prefetch_span(vt->pdb_ids, vt->npdb_ids * sizeof(*vt->pdb_ids));
+    /* pdb_local follows pdb_ids, which is as long */
+    prefetch_span(vt->pdb_local, (size_t)((const char *)vt->pdb_local -
+                                          (const char *)vt->pdb_ids));
+}
+
 /* SelectVictimsOnNode: the potential victims, then select_victims */
 struct kp_status
 kp_select_victims_on_node(const struct kp_cycle *base, int node,

@@ -27,6 +27,17 @@ struct kp_status kp_select_victims_on_node(const struct kp_cycle *c,
                                            int node, bool violating_enough,
                                            struct kp_candidate *out);
 /*
+ * What kp_select_victims_on_node(c, node, ...) reads first, asked for
+ * ahead (a hint: no answer depends on it).  The dry run walks thousands
+ * of nodes a pod, and each node's victim table is a block of its own
+ * that is rarely in cache.  far: the table's first lines and the node's
+ * NodeInfo, for a node two or more steps ahead; else (the next node,
+ * whose first lines were asked for before) the arrays those lines point
+ * to.
+ */
+void kp_select_victims_prefetch(const struct kp_cycle *c, int node,
+                                bool far);
+/*
  * The Filter plugins [0, the answer) that run on a potential node for
  * c's pod (not skipped after PreFilter, not node_static) are
  * NodeResourcesFit alone, which reads nothing but NodeInfo sums, and
