@@ -42,6 +42,8 @@
  *   KP_NO_LARGEST_ALLOC      core/sched/diagnosis.c largest_alloc
  *   KP_NO_DIAG_PARALLEL      core/sched/diagnosis.c make_filters
  *                            (kp_diagnose_filters_on)
+ *   KP_NO_TERM_PREFILL       core/sched/plugins/helper/selcount.c
+ *                            fill_from_index (kp_selcount_entry.pm)
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H

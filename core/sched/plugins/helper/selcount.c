@@ -251,6 +251,15 @@ entry_counts(const struct kp_selcount_entry *e, const struct kp_pod *q)
     return kp_incoming_term_matches(e->term, e->nssel, e->owner_ns, q);
 }
 
+/* KP_NO_TERM_PREFILL */
+static atomic_int prefill_off_once = -1;
+
+static bool
+prefill_off(void)
+{
+    return kp_shortcut_off_once(&prefill_off_once, "KP_NO_TERM_PREFILL");
+}
+
 /*
  * A fresh entry's count on every node of the cluster at once, from the
  * pods carrying the labels its narrowest requirement needs
@@ -271,6 +280,7 @@ fill_from_index(struct kp_selcount_entry *e)
     struct kp_label_index *ix;
     const struct kp_requirement *r;
     size_t i, j, k, n, total, nv;
+    bool prefill;
 
     if (e->off || !cl->node_of || kp_shortcut_off("KP_NO_LABEL_INDEX"))
         return;
@@ -282,6 +292,17 @@ fill_from_index(struct kp_selcount_entry *e)
     if (!r)
         return;
     memset(e->count, 0, cl->snap->nnodes * sizeof(*e->count));
+    /*
+     * A term's remembered matches (pm): a pod off the lists lacks a label
+     * every pod the selector matches carries, so it is "no" already; a
+     * pod on them is tested below when it is on a node, else left to
+     * kp_selcount_term_matches.  KP_NO_TERM_PREFILL=1: every pod is left.
+     */
+    prefill = e->kind == SC_TERM && !prefill_off() &&
+              e->npm >= cl->snap->npods;
+    if (prefill)
+        for (i = 0; i < e->npm; i++)
+            atomic_store_explicit(&e->pm[i], 1, memory_order_relaxed);
     nv = r->op == KP_OP_EXISTS ? 1 : r->nvalues;
     for (j = 0; j < nv; j++) {
         const uint32_t *pods;
@@ -294,8 +315,20 @@ fill_from_index(struct kp_selcount_entry *e)
             pods = kp_label_index_pods(ix, r->key, r->values[j], &n);
         for (k = 0; k < n; k++) {
             int node = cl->node_of[pods[k]];
+            bool m;
 
-            if (node >= 0 && entry_counts(e, cl->snap->pods[pods[k]]))
+            if (node < 0) {
+                if (prefill)
+                    atomic_store_explicit(&e->pm[pods[k]], 0,
+                                          memory_order_relaxed);
+                continue;
+            }
+            m = entry_counts(e, cl->snap->pods[pods[k]]);
+            if (prefill)
+                atomic_store_explicit(&e->pm[pods[k]],
+                                      (unsigned char)(1 + m),
+                                      memory_order_relaxed);
+            if (m)
                 e->count[node]++;
         }
     }
@@ -434,6 +467,15 @@ kp_selcount_term_matches_at(struct kp_selcount_entry *e, unsigned long made,
                                                          e->owner_ns, q));
         atomic_store_explicit(&e->pm[sidx], m, memory_order_relaxed);
     }
+#ifdef KP_SELFCHECK
+    else {
+        kp_selfcheck_count();
+        if ((m == 2) != kp_incoming_term_matches(e->term, e->nssel,
+                                                 e->owner_ns, q))
+            kp_selfcheck_fail("term match of %s/%s remembered wrong",
+                              q->ns, q->name);
+    }
+#endif
     return m == 2;
 }
 
