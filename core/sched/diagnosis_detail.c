@@ -749,6 +749,26 @@ block_one(const struct kp_cycle *c, const struct kp_candidate *cand, int j,
                       cov, viol);
 }
 
+/*
+ * What kp_diag_pdb_blocks reads of candidate cand's victims, asked for
+ * ahead (a hint): far, the pods; else (their lines asked for before)
+ * their PDB lists.  A pod's dry run keeps hundreds of candidates whose
+ * victims are pods scattered in memory.
+ */
+static void
+victims_prefetch(const struct kp_candidate *cand, bool far)
+{
+    size_t v;
+
+    if (cand->num_pdb_violations == 0)
+        return;
+    for (v = 0; v < cand->nvictims; v++)
+        if (far)
+            __builtin_prefetch(&cand->victims[v]->npdbs);
+        else
+            __builtin_prefetch(cand->victims[v]->pdbs);
+}
+
 size_t
 kp_diag_pdb_blocks(const struct kp_cycle *c, const struct kp_pod_report *pr,
                    struct kp_buf *js, struct kp_buf *tx)
@@ -766,6 +786,10 @@ kp_diag_pdb_blocks(const struct kp_cycle *c, const struct kp_pod_report *pr,
         const struct kp_candidate *cand = &pr->candidates[i];
         uint32_t st = (uint32_t)i + 1;
 
+        if (i + 2 < pr->ncandidates)
+            victims_prefetch(&pr->candidates[i + 2], true);
+        if (i + 1 < pr->ncandidates)
+            victims_prefetch(&pr->candidates[i + 1], false);
         if (cand->num_pdb_violations == 0)
             continue;
         if (!cnt) {
