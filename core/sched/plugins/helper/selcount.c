@@ -412,20 +412,17 @@ kp_selcount_made(const struct kp_selcount_entry *e)
     return e->made;
 }
 
-bool
-kp_selcount_term_matches(struct kp_selcount_entry *e, unsigned long made,
-                         const struct kp_affinity_term *t,
-                         const unsigned char *nssel, const char *owner_ns,
-                         const struct kp_pod *q)
+/*
+ * pod q's remembered match of e's term at snapshot index i, made and
+ * kept when not known yet (threads may race to fill it in: they find
+ * the same); the self-check build compares a known one with the match
+ * made afresh
+ */
+static bool
+remembered(struct kp_selcount_entry *e, size_t i, const struct kp_pod *q)
 {
-    size_t i = (size_t)q->index;
-    unsigned char m;
+    unsigned char m = atomic_load_explicit(&e->pm[i], memory_order_relaxed);
 
-    if (e->off || e->made != made || e->kind != SC_TERM || q->index < 0 ||
-        i >= e->npm || i >= e->cl->snap->npods || e->cl->snap->pods[i] != q)
-        return kp_incoming_term_matches(t, nssel, owner_ns, q);
-    /* threads may race to fill it in: they find the same */
-    m = atomic_load_explicit(&e->pm[i], memory_order_relaxed);
     if (!m) {
         m = (unsigned char)(1 + kp_incoming_term_matches(e->term, e->nssel,
                                                          e->owner_ns, q));
@@ -444,13 +441,25 @@ kp_selcount_term_matches(struct kp_selcount_entry *e, unsigned long made,
 }
 
 bool
+kp_selcount_term_matches(struct kp_selcount_entry *e, unsigned long made,
+                         const struct kp_affinity_term *t,
+                         const unsigned char *nssel, const char *owner_ns,
+                         const struct kp_pod *q)
+{
+    size_t i = (size_t)q->index;
+
+    if (e->off || e->made != made || e->kind != SC_TERM || q->index < 0 ||
+        i >= e->npm || i >= e->cl->snap->npods || e->cl->snap->pods[i] != q)
+        return kp_incoming_term_matches(t, nssel, owner_ns, q);
+    return remembered(e, i, q);
+}
+
+bool
 kp_selcount_term_matches_at(struct kp_selcount_entry *e, unsigned long made,
                             const struct kp_affinity_term *t,
                             const unsigned char *nssel, const char *owner_ns,
                             const struct kp_pod *q, int32_t sidx)
 {
-    unsigned char m;
-
     if (sidx < 0 || e->off || e->made != made || e->kind != SC_TERM ||
         (size_t)sidx >= e->npm || (size_t)sidx >= e->cl->snap->npods)
         return kp_selcount_term_matches(e, made, t, nssel, owner_ns, q);
@@ -460,23 +469,7 @@ kp_selcount_term_matches_at(struct kp_selcount_entry *e, unsigned long made,
         kp_selfcheck_fail("term match of %s/%s read at snapshot index %d, "
                           "another pod's", q->ns, q->name, (int)sidx);
 #endif
-    /* threads may race to fill it in: they find the same */
-    m = atomic_load_explicit(&e->pm[sidx], memory_order_relaxed);
-    if (!m) {
-        m = (unsigned char)(1 + kp_incoming_term_matches(e->term, e->nssel,
-                                                         e->owner_ns, q));
-        atomic_store_explicit(&e->pm[sidx], m, memory_order_relaxed);
-    }
-#ifdef KP_SELFCHECK
-    else {
-        kp_selfcheck_count();
-        if ((m == 2) != kp_incoming_term_matches(e->term, e->nssel,
-                                                 e->owner_ns, q))
-            kp_selfcheck_fail("term match of %s/%s remembered wrong",
-                              q->ns, q->name);
-    }
-#endif
-    return m == 2;
+    return remembered(e, (size_t)sidx, q);
 }
 
 int64_t
