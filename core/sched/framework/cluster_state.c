@@ -393,10 +393,10 @@ kp_cluster_init_from(struct kp_cluster *cl, const struct kp_snapshot *snap,
         const struct kp_node *node = nominee_node(snap, p, scheduler_name);
         bool list = !u && !p->node_name;
 
-        if (list)
+        if (list) {
             cl->unbound[cl->nunbound] = (uint32_t)i;
-        if (list)
             cl->unbound_node[cl->nunbound++] = node ? node->index : -1;
+        }
         if (node)
             kp_cluster_nominate(cl, p, node->index);
     }

@@ -669,9 +669,8 @@ kp_select_victims_prefetch(const struct kp_cycle *c, int node, bool far)
     prefetch_span(vt->prio, vt->n * sizeof(*vt->prio));
     prefetch_span(vt->pdb_off, (vt->n + 1) * sizeof(*vt->pdb_off));
     prefetch_span(vt->pdb_ids, vt->npdb_ids * sizeof(*vt->pdb_ids));
-    /* pdb_local follows pdb_ids, which is as long */
-    prefetch_span(vt->pdb_local, (size_t)((const char *)vt->pdb_local -
-                                          (const char *)vt->pdb_ids));
+    /* each of the node's PDBs is listed there once at least */
+    prefetch_span(vt->pdb_local, vt->npdb_ids * sizeof(*vt->pdb_local));
 }
 
 /* SelectVictimsOnNode: the potential victims, then select_victims */

@@ -269,9 +269,10 @@ prefill_off(void)
  * only the pods the selector can match.  Nothing done (the nodes counted
  * one by one as asked) for a selector without such a requirement, a
  * cluster without node_of (the self-check's copy), or
- * KP_NO_LABEL_INDEX=1.
+ * KP_NO_LABEL_INDEX=1.  Returns whether it filled a term's remembered
+ * matches (pm, below), every one of them; else it left pm untouched.
  */
-static void
+static bool
 fill_from_index(struct kp_selcount_entry *e)
 {
     const struct kp_cluster *cl = e->cl;
@@ -283,14 +284,14 @@ fill_from_index(struct kp_selcount_entry *e)
     bool prefill;
 
     if (e->off || !cl->node_of || kp_shortcut_off("KP_NO_LABEL_INDEX"))
-        return;
+        return false;
     /* an empty selector counts nothing (spread) or every pod: no list */
     if (sel->is_null || sel->invalid || sel->nreq == 0)
-        return;
+        return false;
     ix = kp_label_index_get(cl);
     r = kp_label_index_narrowest(ix, sel, &total);
     if (!r)
-        return;
+        return false;
     memset(e->count, 0, cl->snap->nnodes * sizeof(*e->count));
     /*
      * A term's remembered matches (pm): a pod off the lists lacks a label
@@ -298,11 +299,10 @@ fill_from_index(struct kp_selcount_entry *e)
      * pod on them is tested below when it is on a node, else left to
      * kp_selcount_term_matches.  KP_NO_TERM_PREFILL=1: every pod is left.
      */
-    prefill = e->kind == SC_TERM && !prefill_off() &&
-              e->npm >= cl->snap->npods;
+    prefill = e->kind == SC_TERM && !prefill_off();
     if (prefill)
         for (i = 0; i < e->npm; i++)
-            atomic_store_explicit(&e->pm[i], 1, memory_order_relaxed);
+            atomic_init(&e->pm[i], 1);
     nv = r->op == KP_OP_EXISTS ? 1 : r->nvalues;
     for (j = 0; j < nv; j++) {
         const uint32_t *pods;
@@ -334,6 +334,7 @@ fill_from_index(struct kp_selcount_entry *e)
     }
     for (i = 0; i < cl->snap->nnodes; i++)
         e->stamp[i] = cl->nodes[i].gen + 1;
+    return prefill;
 }
 
 struct kp_selcount_entry *
@@ -399,9 +400,10 @@ kp_selcount_term(const struct kp_cluster *cl, const struct kp_affinity_term *t,
             e->npm = cl->snap->npods;
             e->pm = kp_xmalloc((e->npm + 1) * sizeof(*e->pm));
         }
-        for (i = 0; i < e->npm; i++)
-            atomic_init(&e->pm[i], 0);
-        fill_from_index(e);
+        /* pm: filled from the index, else each match unknown yet */
+        if (!fill_from_index(e))
+            for (i = 0; i < e->npm; i++)
+                atomic_init(&e->pm[i], 0);
     }
     return e;
 }
