@@ -44,6 +44,9 @@
  *                            (kp_diagnose_filters_on)
  *   KP_NO_TERM_PREFILL       core/sched/plugins/helper/selcount.c
  *                            fill_from_index (kp_selcount_entry.pm)
+ *   KP_NO_TERM_DOMAINS       core/sched/plugins/helper/term_domains.c
+ *                            and selcount.c kp_selcount_domains
+ *                            (interpodaffinity/filtering.c count_cluster)
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H

@@ -124,15 +124,15 @@ same_without() {
                 KP_NO_DIAG_AHEAD=1 KP_NO_TABLE_ONCE=1 KP_NO_KEEP_PARALLEL=1 \
                 KP_NO_TABLE_HOOKS=1 KP_NO_PARALLEL_RENDER=1 \
                 KP_NO_LARGEST_ALLOC=1 KP_NO_DIAG_PARALLEL=1 \
-                KP_NO_TERM_PREFILL=1 "$KP" -f "$f" -o json \
-                --explain-nodes --mode "$mode" > "$BATS_TEST_TMPDIR/without"
+                KP_NO_TERM_PREFILL=1 KP_NO_TERM_DOMAINS=1 "$KP" -f "$f" \
+                -o json --explain-nodes --mode "$mode" > "$BATS_TEST_TMPDIR/without"
             cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
                 fail "$(basename "$f") --mode $mode differs"
         done
     done
 }
 
-@test "kept across pods (issue 31): KP_NO_SELCOUNT=1, KP_NO_LABEL_INDEX=1, KP_NO_NONZERO_SUM=1, KP_NO_SCORE_PASS=1, KP_NO_NOMINATED_SUM=1, KP_NO_DIAG_TERMS=1, KP_NO_IPA_MEMO=1 and KP_NO_TERM_PREFILL=1 give the same reports" {
+@test "kept across pods (issue 31): KP_NO_SELCOUNT=1, KP_NO_LABEL_INDEX=1, KP_NO_NONZERO_SUM=1, KP_NO_SCORE_PASS=1, KP_NO_NOMINATED_SUM=1, KP_NO_DIAG_TERMS=1, KP_NO_IPA_MEMO=1, KP_NO_TERM_PREFILL=1 and KP_NO_TERM_DOMAINS=1 give the same reports" {
     # selcount.h: matching-pod counts per node and selector, kept while
     # the node's pods do not change (spread, InterPodAffinity, and the
     # diagnosis's affinity terms); label_index.h: a new
@@ -149,7 +149,9 @@ same_without() {
     # term counts kept for the pods with the same terms; InterPodAffinity
     # PreScore's matches of the existing pods' terms kept for the next
     # pods of the same namespace and labels; a new term's remembered
-    # matches filled from the label index's lists (selcount.c)
+    # matches filled from the label index's lists (selcount.c); the
+    # existing pods' required anti-affinity terms summed per topology
+    # domain as the queue places and removes pods (term_domains.h)
     local shape f mode sw t
     for shape in default affinity fits nominated pdb; do
         bench_cluster "$BATS_TEST_TMPDIR/$shape.json" 60 1500 90 30 \
@@ -163,7 +165,7 @@ same_without() {
                 for sw in KP_NO_SELCOUNT KP_NO_LABEL_INDEX \
                           KP_NO_NONZERO_SUM KP_NO_SCORE_PASS \
                           KP_NO_NOMINATED_SUM KP_NO_DIAG_TERMS KP_NO_IPA_MEMO \
-                          KP_NO_TERM_PREFILL; do
+                          KP_NO_TERM_PREFILL KP_NO_TERM_DOMAINS; do
                     env "$sw=1" KUBECTL_PREEMPT_PARALLELISM=$t "$KP" -f "$f" \
                         -o json --mode "$mode" > "$BATS_TEST_TMPDIR/without"
                     cmp "$BATS_TEST_TMPDIR/with" \

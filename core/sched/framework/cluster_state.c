@@ -424,6 +424,7 @@ kp_cluster_release(struct kp_cluster *cl)
             free_table(cl->vt[i]);
     }
     free(cl->vt);
+    free(cl->changed);
     free(cl->unbound);
     free(cl->unbound_node);
     free(cl->res_slot);
@@ -561,11 +562,24 @@ kp_cluster_nominate(struct kp_cluster *cl, const struct kp_pod *p, int node)
     cl->nominated_gen[node] = ++cl->nominated_clock;
 }
 
+/* kp_cluster.changed */
+static void
+log_change(struct kp_cluster *cl, int node)
+{
+    if (cl->nchanged == cl->capchanged) {
+        cl->capchanged = cl->capchanged ? cl->capchanged * 2 : 256;
+        cl->changed = kp_xrealloc(cl->changed,
+                                  cl->capchanged * sizeof(*cl->changed));
+    }
+    cl->changed[cl->nchanged++] = node;
+}
+
 void
 kp_cluster_place(struct kp_cluster *cl, const struct kp_pod *p, int node)
 {
     kp_cluster_clear_nomination(cl, p);
     kp_node_info_add(&cl->nodes[node], p);
+    log_change(cl, node);
     cover_pod(cl, p, 1);
     rebuild_table(cl, node);
     cl->placed_node_of[p->index] = node;
@@ -585,6 +599,7 @@ remove_pod(struct kp_cluster *cl, const struct kp_pod *p)
     }
     if (node >= 0) {
         kp_node_info_remove(&cl->nodes[node], p);
+        log_change(cl, node);
         cover_pod(cl, p, -1);
     }
     cl->removed[p->index] = true;

@@ -217,6 +217,14 @@ struct kp_cluster {
     struct kp_victim_table **vt;
     /* kp_cluster_init_tables without tables: vt[i] NULL, kept so on changes */
     bool tables_lazy;
+    /*
+     * The nodes whose pods changed after kp_cluster_init, in order, a
+     * node once per change (kp_cluster_place, kp_cluster_remove*): what
+     * a sum over the nodes kept across pods (selcount.h
+     * kp_selcount_domains) counts again since it last read the list
+     */
+    int *changed;
+    size_t nchanged, capchanged;
     /* what the run keeps for later pods (struct kp_caches) */
     struct kp_caches *caches;
 };
@@ -240,6 +248,12 @@ struct kp_caches {
     struct kp_static_answers *static_answers;
     /* matching-pod counts per node and selector (selcount.h), or NULL */
     struct kp_selcount *selcount;
+    /*
+     * the existing pods' required anti-affinity terms by topology domain
+     * (term_domains.h), or NULL: none kept
+     */
+    struct kp_term_domains *term_domains;
+    bool term_domains_decided;          /* made or not, at the first table */
     /*
      * Per resource id, the largest allocatable of any node and the first
      * node (in node order) that has it (the diagnosis, diagnosis.c: the

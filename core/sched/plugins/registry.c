@@ -11,6 +11,7 @@
 #include "plugins.h"
 #include "score.h"
 #include "selcount.h"
+#include "term_domains.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -62,6 +63,9 @@ kp_cluster_free_caches(struct kp_cluster *cl)
     if (!cc)
         return;
     kp_selcount_free(cc->selcount);
+    kp_term_domains_free(cc->term_domains);
+    cc->term_domains = NULL;
+    cc->term_domains_decided = false;
     /* a template's indexes are the template's to free */
     if (!cc->index_home) {
         kp_image_index_free(cc->images, cl->snap ? cl->snap->nnodes : 0);

@@ -10,6 +10,7 @@
 #include "pdb_index.h"
 #include "podinfo.h"
 #include "selcount.h"
+#include "term_domains.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +171,8 @@ rebuild_table(struct kp_cluster *cl, int node)
 {
     struct kp_victim_table *vt;
 
+    /* the table's terms leave the domains; the new one's come in */
+    kp_term_domains_table(cl, cl->vt[node], node, -1);
     free_table(cl->vt[node]);
     /* a cluster without tables (tables_lazy) stays without */
     if (cl->tables_lazy) {
@@ -184,6 +187,7 @@ rebuild_table(struct kp_cluster *cl, int node)
     anti_terms(cl, vt);
     vt->grp_ready = true;
     cl->vt[node] = vt;
+    kp_term_domains_table(cl, vt, node, 1);
 }
 
 const struct kp_victim_table *

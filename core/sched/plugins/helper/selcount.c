@@ -8,12 +8,28 @@
 #include "hash.h"
 #include "podinfo.h"
 #include "selfcheck.h"
+#include "tpcount.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum sc_kind { SC_SPREAD, SC_TERM };
+
+/*
+ * A term entry's counts summed by the value of one topology key
+ * (kp_selcount_domains): m over every node, node[i] the count of node i
+ * in it, up to date with the cluster's changed list up to pos.
+ */
+#define SC_DOMAIN_KEYS 2
+struct sc_domains {
+    const char *key;            /* the term's, borrowed */
+    bool ready;
+    struct kp_tpcount m;
+    struct kp_arena a;          /* m's slots */
+    int64_t *node;
+    size_t pos;
+};
 
 struct kp_selcount_entry {
     const struct kp_cluster *cl;
@@ -38,6 +54,9 @@ struct kp_selcount_entry {
     unsigned long *stamp;
     /* KP_NO_SELCOUNT=1: nothing remembered, every count and match afresh */
     bool off;
+    /* SC_TERM: sums by topology domain, ndom of them (ready or not) */
+    struct sc_domains dom[SC_DOMAIN_KEYS];
+    size_t ndom;
 };
 
 struct term_slot {
@@ -67,9 +86,16 @@ kp_selcount_free(struct kp_selcount *sc)
     if (!sc)
         return;
     for (i = 0; i < sc->n; i++) {
+        size_t k;
+
         free(sc->e[i].count);
         free(sc->e[i].stamp);
         free((void *)sc->e[i].pm);
+        for (k = 0; k < SC_DOMAIN_KEYS; k++) {
+            free(sc->e[i].dom[k].node);
+            if (sc->e[i].dom[k].node)
+                kp_arena_release(&sc->e[i].dom[k].a);
+        }
     }
     free(sc->terms);
     free(sc->slots);
@@ -220,6 +246,9 @@ lookup(const struct kp_cluster *cl, struct keybuf *kb, bool *fresh)
         e = &sc->e[sc->n++];
         e->count = kp_xmalloc(nn * sizeof(*e->count));
         e->stamp = kp_xmalloc(nn * sizeof(*e->stamp));
+        e->ndom = 0;
+        for (i = 0; i < SC_DOMAIN_KEYS; i++)
+            e->dom[i].node = NULL;
     } else {
         e = &sc->e[0];
         for (i = 1; i < sc->n; i++)
@@ -227,6 +256,8 @@ lookup(const struct kp_cluster *cl, struct keybuf *kb, bool *fresh)
                 e = &sc->e[i];
     }
     memset(e->stamp, 0, nn * sizeof(*e->stamp));
+    /* the sums by domain are the old key's: made again when asked */
+    e->ndom = 0;
     e->cl = cl;
     e->hash = h;
     e->key = kp_arena_memdup(&sc->arena, kb->p, kb->n);
@@ -547,6 +578,67 @@ kp_selcount_node(struct kp_selcount_entry *e, const struct kp_node_info *ni)
     }
 #endif
     return e->count[idx];
+}
+
+/* KP_NO_TERM_DOMAINS (term_domains.h: the same switch, both sums) */
+static atomic_int domains_off_once = -1;
+
+const struct kp_tpcount *
+kp_selcount_domains(struct kp_selcount_entry *e, const char *key)
+{
+    const struct kp_cluster *cl = e->cl;
+    size_t i, n = cl->snap->nnodes;
+    struct sc_domains *d = NULL;
+    const char *const *col;
+
+    if (e->off || e->kind != SC_TERM ||
+        kp_shortcut_off_once(&domains_off_once, "KP_NO_TERM_DOMAINS"))
+        return NULL;
+    for (i = 0; i < e->ndom; i++)
+        if (strcmp(e->dom[i].key, key) == 0)
+            d = &e->dom[i];
+    if (!d) {
+        if (e->ndom == SC_DOMAIN_KEYS)
+            return NULL;
+        d = &e->dom[e->ndom++];
+        d->key = key;
+        d->ready = false;
+    }
+    col = kp_cluster_label_column(cl, d->key);
+    if (!d->ready) {
+        if (!d->node) {
+            d->node = kp_xmalloc((n ? n : 1) * sizeof(*d->node));
+            kp_arena_init(&d->a);
+        } else {
+            kp_arena_reset(&d->a);
+        }
+        kp_tpcount_init(&d->m);
+        for (i = 0; i < n; i++) {
+            const char *v = col ? col[i] :
+                            kp_labels_get(&cl->nodes[i].node->labels, d->key);
+
+            d->node[i] = kp_selcount_node(e, &cl->nodes[i]);
+            if (v && d->node[i] != 0)
+                kp_tpcount_add(&d->a, &d->m, d->key, v, d->node[i]);
+        }
+        d->pos = cl->nchanged;
+        d->ready = true;
+        return &d->m;
+    }
+    /* the nodes changed since: each counted again, the difference added */
+    for (; d->pos < cl->nchanged; d->pos++) {
+        int k = cl->changed[d->pos];
+        int64_t c = kp_selcount_node(e, &cl->nodes[k]);
+        const char *v;
+
+        if (c == d->node[k])
+            continue;
+        v = col ? col[k] : kp_labels_get(&cl->nodes[k].node->labels, d->key);
+        if (v)
+            kp_tpcount_add(&d->a, &d->m, d->key, v, c - d->node[k]);
+        d->node[k] = c;
+    }
+    return &d->m;
 }
 
 /* ---- interned terms of existing pods ---- */

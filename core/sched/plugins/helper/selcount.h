@@ -101,6 +101,19 @@ bool kp_selcount_term_matches_at(struct kp_selcount_entry *e,
                                  const unsigned char *nssel,
                                  const char *owner_ns,
                                  const struct kp_pod *q, int32_t sidx);
+/*
+ * A term entry's (kp_selcount_term) counts summed over the cluster's
+ * nodes by their value of the topology key (nodes without it left out):
+ * the incoming pod's term in InterPodAffinity's PreFilter, whose maps
+ * are these sums.  Kept with the entry for up to two keys and brought up
+ * to date from the cluster's changed list; NULL when not kept (a spread
+ * entry, KP_NO_SELCOUNT=1, KP_NO_TERM_DOMAINS=1, a third key): the
+ * caller counts node by node.  The thread running the cycle, while the
+ * cluster does not change.
+ */
+struct kp_tpcount;
+const struct kp_tpcount *kp_selcount_domains(struct kp_selcount_entry *e,
+                                             const char *key);
 /* The count walked from ni's pods, without the cache (the self-check). */
 int64_t kp_selcount_recount(const struct kp_selcount_entry *e,
                             const struct kp_node_info *ni);

@@ -22,6 +22,7 @@
 #include "podinfo.h"
 #include "pool.h"
 #include "selfcheck.h"
+#include "term_domains.h"
 #include "tpcount.h"
 
 struct inc_term {
@@ -403,6 +404,7 @@ struct count_ctx {
     const struct inc_term *it;
     size_t nit;
     bool incoming, walk, by_ns;
+    bool domains;               /* existing anti-affinity counted already */
     struct emit *out;           /* by node, the pool's pass */
 };
 
@@ -418,10 +420,12 @@ count_node(const struct count_ctx *cc, size_t i, struct emit *em)
     size_t j;
 
     /* only the existing pods' anti-affinity can count here */
-    if (!cc->incoming && ni->nanti == 0)
+    if (!cc->incoming && (ni->nanti == 0 || cc->domains))
         return;
     vt = kp_node_table(cl, (int)i);
-    if (vt && vt->grp_ready)
+    if (cc->domains)
+        ;
+    else if (vt && vt->grp_ready)
         existing_anti_groups(em, s, cl, vt, p, ni->node);
     else if (vt)
         for (j = 0; j < vt->nanti; j++)
@@ -460,6 +464,76 @@ count_one(void *ctx, size_t i, struct kp_arena *a)
     return false;
 }
 
+/* existing_from_domains's adds of one term's domains */
+struct domain_add {
+    struct kp_arena *a;
+    struct kp_tpcount *m;
+    const char *key;
+};
+
+static void
+domain_add(void *arg, const char *value, int64_t n)
+{
+    const struct domain_add *da = arg;
+
+    if (n != 0)
+        kp_tpcount_add(da->a, da->m, da->key, value, n);
+}
+
+/*
+ * getIncomingAffinityAntiAffinityCounts from the terms' sums by domain
+ * (selcount.h kp_selcount_domains), when every term has them: the
+ * node pass's adds, summed.  Whether it did.
+ */
+static bool
+incoming_from_domains(struct kp_cycle *c, const struct inc_term *it,
+                      size_t nit)
+{
+    const struct kp_tpcount **m = kp_arena_alloc(c->scratch,
+                                                 (nit + 1) * sizeof(*m));
+    size_t k;
+
+    for (k = 0; k < nit; k++)
+        if (!(m[k] = kp_selcount_domains(it[k].e, it[k].t->topology_key)))
+            return false;
+    for (k = 0; k < nit; k++) {
+        struct domain_add da = {c->scratch, it[k].m, it[k].t->topology_key};
+
+        kp_tpcount_each(m[k], domain_add, &da);
+    }
+    return true;
+}
+
+/*
+ * getExistingAntiAffinityCounts from the cluster's term domains
+ * (term_domains.h): each interned required anti-affinity term matched
+ * once against the incoming pod, and the domains of those that match
+ * added (the node pass's sums, node by node, are the same counts).
+ */
+static void
+existing_from_domains(struct kp_cycle *c, struct ipa_state *s,
+                      const struct kp_term_domains *d)
+{
+    size_t k, n;
+    const uint32_t *ids = kp_term_domains_ids(d, &n);
+
+    for (k = 0; k < n; k++) {
+        const struct kp_tpcount *m = kp_term_domains_get(d, ids[k]);
+        const struct kp_term_ref *r;
+        struct domain_add da;
+
+        if (m->nonzero == 0)
+            continue;
+        r = kp_term_get(c->cl, ids[k]);
+        if (!existing_term_matches(s, r, ids[k], c->pod))
+            continue;
+        da.a = c->scratch;
+        da.m = &s->existing_anti;
+        da.key = r->t->topology_key;
+        kp_tpcount_each(m, domain_add, &da);
+    }
+}
+
 /*
  * getExistingAntiAffinityCounts and getIncomingAffinityAntiAffinityCounts.
  * The counts are sums: with the node's table current, the existing pods'
@@ -470,12 +544,16 @@ count_one(void *ctx, size_t i, struct kp_arena *a)
  * upstream (parallelize.Until over the nodes), the nodes are shared by
  * the cycle's threads; what each node adds is kept and added to the
  * maps in node order afterwards, so the maps are those of the serial
- * pass, entry for entry.
+ * pass, entry for entry.  domains: the existing pods' anti-affinity
+ * from the cluster's term domains when it keeps them (then only a pod
+ * with terms of its own walks the nodes).
  */
 static void
 count_cluster(struct kp_cycle *c, struct ipa_state *s,
-              const struct inc_term *it, size_t nit)
+              const struct inc_term *it, size_t nit, bool domains)
 {
+    const struct kp_term_domains *d = domains ? kp_term_domains_of(c->cl) :
+                                      NULL;
     struct count_ctx cc;
     size_t i, j, n = c->cl->snap->nnodes, nterms = kp_term_count(c->cl);
 
@@ -493,6 +571,12 @@ count_cluster(struct kp_cycle *c, struct ipa_state *s,
         atomic_init(&s->memo[i], 0);
     s->nmemo = nterms + 1;
     cc.out = NULL;
+    cc.domains = d != NULL;
+    if (d) {
+        existing_from_domains(c, s, d);
+        if (!cc.incoming || (it && incoming_from_domains(c, it, nit)))
+            return;
+    }
     if (!c->pool || n < KP_PREFILTER_PARALLEL_MIN) {
         struct emit em = {c->scratch, false, NULL, 0, 0};
 
@@ -538,9 +622,9 @@ pre_filter(struct kp_cycle *c, int idx)
     s->ns_labels = kp_pod_namespace_labels(snap, c->pod);
     it = inc_terms(c, s, &nit);
     s->it = it;
-    count_cluster(c, s, it, nit);
+    count_cluster(c, s, it, nit, true);
 #ifdef KP_SELFCHECK
-    if (it) {
+    if (it || kp_term_domains_of(c->cl)) {
         /* the per-node counts against the pod-by-pod walk */
         struct ipa_state *w = kp_arena_alloc(c->scratch, sizeof(*w));
         char why[512];
@@ -550,11 +634,12 @@ pre_filter(struct kp_cycle *c, int idx)
         kp_tpcount_init(&w->existing_anti);
         kp_tpcount_init(&w->affinity);
         kp_tpcount_init(&w->anti);
-        count_cluster(c, w, NULL, 0);
+        count_cluster(c, w, NULL, 0, false);
         kp_selfcheck_count();
         if (!kp_ipa_state_same(s, w, why, sizeof(why)))
             kp_selfcheck_fail("InterPodAffinity PreFilter of %s/%s: per-node "
-                              "counts differ from the pod walk: %s",
+                              "counts and term domains differ from the pod "
+                              "walk: %s",
                               c->pod->ns, c->pod->name, why);
     }
 #endif
