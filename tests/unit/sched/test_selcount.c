@@ -6,12 +6,17 @@
  * being deleted, the empty selector) and of an incoming affinity term
  * hold, and an entry reused for another selector counts afresh; the
  * existing pods' affinity terms interned per node (equal terms share an
- * id and count per pod), and the label columns of topology keys.
+ * id and count per pod), and the label columns of topology keys; the
+ * sums by topology domain kept for InterPodAffinity's PreFilter (an
+ * incoming term's, and the existing pods' required anti-affinity
+ * terms', term_domains.h) follow the queue too.
  */
 #include <stdlib.h>
 
 #include "plugin_rows.h"
 #include "selcount.h"
+#include "term_domains.h"
+#include "tpcount.h"
 
 #define SPREAD_A                                                           \
     T_SPREAD(T_TSC(1, "zone", T_SOFT, T_IN("app", Q("a")), ""))
@@ -173,6 +178,92 @@ test_selcount__equal_terms_share_an_id_and_follow_the_queue(void)
     row_teardown(&fx);
 }
 
+/*
+ * An incoming term's sums by domain: every node's count added at its
+ * value of the key (a node without it left out), then brought up to
+ * date with the nodes the queue changed.
+ */
+static void
+test_selcount__incoming_term_sums_by_domain_follow_the_queue(void)
+{
+    struct row_fixture fx;
+    const struct kp_pod *p1;
+    struct kp_selcount_entry *e;
+    const struct kp_tpcount *m;
+
+    CHECK(row_setup(&fx, cluster, "p1"));
+    p1 = kp_snapshot_pod(&fx.s, "default", "p1");
+    e = kp_selcount_term(&fx.cl, &p1->pref_affinity[0], NULL, p1->ns);
+    m = kp_selcount_domains(e, "zone");
+    CHECK(m != NULL);
+    if (!m) {
+        row_teardown(&fx);
+        return;
+    }
+    CHECK_EQ_INT(kp_tpcount_get(m, "zone", "z1"), 2);
+    CHECK_EQ_INT(kp_tpcount_get(m, "zone", "z2"), 1);
+    /* no node has this key: nothing */
+    CHECK_EQ_INT(kp_selcount_domains(e, "rack")->nonzero, 0);
+    kp_cluster_place(&fx.cl, p1, 1);
+    kp_cluster_remove(&fx.cl, kp_snapshot_pod(&fx.s, "default", "a1"));
+    kp_cluster_remove(&fx.cl, kp_snapshot_pod(&fx.s, "default", "b1"));
+    m = kp_selcount_domains(e, "zone");
+    CHECK_EQ_INT(kp_tpcount_get(m, "zone", "z1"), 1);
+    CHECK_EQ_INT(kp_tpcount_get(m, "zone", "z2"), 2);
+    /* a third key is not kept: the caller counts node by node */
+    CHECK(kp_selcount_domains(e, "region") == NULL);
+    row_teardown(&fx);
+}
+
+/*
+ * The existing pods' required anti-affinity terms by domain: per
+ * interned term, its pods on the nodes with each value of its key (n2
+ * has none), changed as the queue places and removes pods.
+ */
+static const char *const anti_place_cluster =
+    T_LIST(T_NODE("n1", L("zone", "z1")) ","
+           T_NODE("n2", "") ","
+           T_NODE("n3", L("zone", "z1")) ","
+           T_POD("w1", "n1", L("app", "w"), ANTI_A) ","
+           T_POD("w2", "n1", L("app", "w"), ANTI_A) ","
+           T_POD("w3", "n2", L("app", "w"), ANTI_A) ","
+           T_POD("w4", "", L("app", "w"), ANTI_A) ","
+           T_POD("w5", "", L("app", "w"), ANTI_A));
+
+static void
+test_selcount__anti_terms_by_domain_follow_the_queue(void)
+{
+    struct row_fixture fx;
+    const struct kp_term_domains *d;
+    const uint32_t *ids;
+    size_t n;
+
+    CHECK(row_setup(&fx, anti_place_cluster, "w4"));
+    d = kp_term_domains_of(&fx.cl);
+    CHECK(d != NULL);
+    if (!d) {
+        row_teardown(&fx);
+        return;
+    }
+    ids = kp_term_domains_ids(d, &n);
+    CHECK_EQ_INT(n, 1);
+    if (n != 1) {
+        row_teardown(&fx);
+        return;
+    }
+    CHECK_EQ_INT(kp_tpcount_get(kp_term_domains_get(d, ids[0]), "zone",
+                                "z1"), 2);
+    kp_cluster_place(&fx.cl, kp_snapshot_pod(&fx.s, "default", "w4"), 2);
+    kp_cluster_place(&fx.cl, kp_snapshot_pod(&fx.s, "default", "w5"), 1);
+    kp_cluster_remove(&fx.cl, kp_snapshot_pod(&fx.s, "default", "w1"));
+    CHECK_EQ_INT(kp_tpcount_get(kp_term_domains_get(d, ids[0]), "zone",
+                                "z1"), 2);
+    kp_cluster_remove(&fx.cl, kp_snapshot_pod(&fx.s, "default", "w2"));
+    kp_cluster_remove(&fx.cl, kp_snapshot_pod(&fx.s, "default", "w4"));
+    CHECK_EQ_INT(kp_term_domains_get(d, ids[0])->nonzero, 0);
+    row_teardown(&fx);
+}
+
 /* A label column holds each node's value, NULL where it has none. */
 static void
 test_selcount__label_column(void)
@@ -200,5 +291,7 @@ main(void)
     RUN(test_selcount__reused_entry_counts_afresh);
     RUN(test_selcount__equal_terms_share_an_id_and_follow_the_queue);
     RUN(test_selcount__label_column);
+    RUN(test_selcount__incoming_term_sums_by_domain_follow_the_queue);
+    RUN(test_selcount__anti_terms_by_domain_follow_the_queue);
     return check_done();
 }
