@@ -28,6 +28,7 @@ struct sc_domains {
     struct kp_tpcount m;
     struct kp_arena a;          /* m's slots */
     int64_t *node;
+    size_t nnode;               /* node's length */
     size_t pos;
 };
 
@@ -606,11 +607,14 @@ kp_selcount_domains(struct kp_selcount_entry *e, const char *key)
     }
     col = kp_cluster_label_column(cl, d->key);
     if (!d->ready) {
-        if (!d->node) {
-            d->node = kp_xmalloc((n ? n : 1) * sizeof(*d->node));
+        if (!d->node)
             kp_arena_init(&d->a);
-        } else {
+        else
             kp_arena_reset(&d->a);
+        if (!d->node || d->nnode < n) {
+            free(d->node);
+            d->node = kp_xmalloc((n ? n : 1) * sizeof(*d->node));
+            d->nnode = n;
         }
         kp_tpcount_init(&d->m);
         for (i = 0; i < n; i++) {
