@@ -16,6 +16,7 @@
 #include "plugin_state.h"
 #include "plugins.h"
 #include "selcount.h"
+#include "term_domains.h"
 
 static int
 plugin_index(const struct kp_plugin *pl)
@@ -614,6 +615,14 @@ kp_selfcheck_cluster(const struct kp_cluster *cl)
                                   ni->pods[j]->name);
         check_table(cl, (int)i);
         check_nominations(cl, (int)i);
+    }
+    {
+        char why[320];
+
+        kp_selfcheck_count();
+        if (!kp_term_domains_check(cl, why, sizeof(why)))
+            kp_selfcheck_fail("the required anti-affinity terms' domains "
+                              "kept against the tables: %s", why);
     }
     for (i = 0; i < cl->snap->npods; i++) {
         int node = cl->nominated_node_of[i];

@@ -64,8 +64,8 @@ kp_cluster_free_caches(struct kp_cluster *cl)
         return;
     kp_selcount_free(cc->selcount);
     kp_term_domains_free(cc->term_domains);
+    /* decided stays: a cluster's tables do not make them again */
     cc->term_domains = NULL;
-    cc->term_domains_decided = false;
     /* a template's indexes are the template's to free */
     if (!cc->index_home) {
         kp_image_index_free(cc->images, cl->snap ? cl->snap->nnodes : 0);

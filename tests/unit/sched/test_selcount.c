@@ -194,7 +194,7 @@ test_selcount__incoming_term_sums_by_domain_follow_the_queue(void)
     CHECK(row_setup(&fx, cluster, "p1"));
     p1 = kp_snapshot_pod(&fx.s, "default", "p1");
     e = kp_selcount_term(&fx.cl, &p1->pref_affinity[0], NULL, p1->ns);
-    m = kp_selcount_domains(e, "zone");
+    m = kp_selcount_domains(e, kp_selcount_made(e), "zone");
     CHECK(m != NULL);
     if (!m) {
         row_teardown(&fx);
@@ -203,15 +203,16 @@ test_selcount__incoming_term_sums_by_domain_follow_the_queue(void)
     CHECK_EQ_INT(kp_tpcount_get(m, "zone", "z1"), 2);
     CHECK_EQ_INT(kp_tpcount_get(m, "zone", "z2"), 1);
     /* no node has this key: nothing */
-    CHECK_EQ_INT(kp_selcount_domains(e, "rack")->nonzero, 0);
+    CHECK_EQ_INT(kp_selcount_domains(e, kp_selcount_made(e), "rack")
+                     ->nonzero, 0);
     kp_cluster_place(&fx.cl, p1, 1);
     kp_cluster_remove(&fx.cl, kp_snapshot_pod(&fx.s, "default", "a1"));
     kp_cluster_remove(&fx.cl, kp_snapshot_pod(&fx.s, "default", "b1"));
-    m = kp_selcount_domains(e, "zone");
+    m = kp_selcount_domains(e, kp_selcount_made(e), "zone");
     CHECK_EQ_INT(kp_tpcount_get(m, "zone", "z1"), 1);
     CHECK_EQ_INT(kp_tpcount_get(m, "zone", "z2"), 2);
     /* a third key is not kept: the caller counts node by node */
-    CHECK(kp_selcount_domains(e, "region") == NULL);
+    CHECK(kp_selcount_domains(e, kp_selcount_made(e), "region") == NULL);
     row_teardown(&fx);
 }
 

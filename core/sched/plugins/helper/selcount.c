@@ -93,9 +93,9 @@ kp_selcount_free(struct kp_selcount *sc)
         free(sc->e[i].stamp);
         free((void *)sc->e[i].pm);
         for (k = 0; k < SC_DOMAIN_KEYS; k++) {
-            free(sc->e[i].dom[k].node);
             if (sc->e[i].dom[k].node)
                 kp_arena_release(&sc->e[i].dom[k].a);
+            free(sc->e[i].dom[k].node);
         }
     }
     free(sc->terms);
@@ -585,14 +585,15 @@ kp_selcount_node(struct kp_selcount_entry *e, const struct kp_node_info *ni)
 static atomic_int domains_off_once = -1;
 
 const struct kp_tpcount *
-kp_selcount_domains(struct kp_selcount_entry *e, const char *key)
+kp_selcount_domains(struct kp_selcount_entry *e, unsigned long made,
+                    const char *key)
 {
     const struct kp_cluster *cl = e->cl;
     size_t i, n = cl->snap->nnodes;
     struct sc_domains *d = NULL;
     const char *const *col;
 
-    if (e->off || e->kind != SC_TERM ||
+    if (e->off || e->kind != SC_TERM || e->made != made ||
         kp_shortcut_off_once(&domains_off_once, "KP_NO_TERM_DOMAINS"))
         return NULL;
     for (i = 0; i < e->ndom; i++)

@@ -109,10 +109,12 @@ bool kp_selcount_term_matches_at(struct kp_selcount_entry *e,
  * to date from the cluster's changed list; NULL when not kept (a spread
  * entry, KP_NO_SELCOUNT=1, KP_NO_TERM_DOMAINS=1, a third key): the
  * caller counts node by node.  The thread running the cycle, while the
- * cluster does not change.
+ * cluster does not change.  made: kp_selcount_made(e) when e was found
+ * (an entry since reused for another key gives NULL).
  */
 struct kp_tpcount;
 const struct kp_tpcount *kp_selcount_domains(struct kp_selcount_entry *e,
+                                             unsigned long made,
                                              const char *key);
 /* The count walked from ni's pods, without the cache (the self-check). */
 int64_t kp_selcount_recount(const struct kp_selcount_entry *e,

@@ -6,6 +6,7 @@
 #include "selcount.h"
 #include "shortcut.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,4 +121,44 @@ const struct kp_tpcount *
 kp_term_domains_get(const struct kp_term_domains *d, uint32_t id)
 {
     return &d->m[id];
+}
+
+bool
+kp_term_domains_check(const struct kp_cluster *cl, char *why, size_t whylen)
+{
+    const struct kp_term_domains *d = kp_term_domains_of(cl);
+    size_t nterms = kp_term_count(cl), i, g;
+    struct kp_tpcount *fresh, none;
+    struct kp_arena a;
+    bool same = true;
+
+    if (!d)
+        return true;
+    kp_arena_init(&a);
+    kp_tpcount_init(&none);
+    fresh = kp_xcalloc(nterms + 1, sizeof(*fresh));
+    for (i = 0; i < cl->snap->nnodes; i++) {
+        const struct kp_victim_table *vt = cl->vt[i];
+
+        for (g = 0; vt && vt->grp_ready && g < vt->nanti_grp; g++) {
+            uint32_t id = vt->anti_grp_id[g];
+            const char *key = kp_term_get(cl, id)->t->topology_key;
+            const char *v = kp_labels_get(&cl->nodes[i].node->labels, key);
+
+            if (v)
+                kp_tpcount_add(&a, &fresh[id], key, v, vt->anti_grp_mult[g]);
+        }
+    }
+    for (i = 0; i < nterms && same; i++) {
+        char w[256];
+
+        if (!kp_tpcount_same(i < d->cap ? &d->m[i] : &none, &fresh[i], false,
+                             w, sizeof(w))) {
+            snprintf(why, whylen, "term %zu: %s", i, w);
+            same = false;
+        }
+    }
+    free(fresh);
+    kp_arena_release(&a);
+    return same;
 }

@@ -50,4 +50,11 @@ const uint32_t *kp_term_domains_ids(const struct kp_term_domains *d,
 const struct kp_tpcount *kp_term_domains_get(const struct kp_term_domains *d,
                                              uint32_t id);
 
+/*
+ * Whether cl's sums are those counted afresh from every node's table
+ * (the self-check); why gets the first difference.  True without any.
+ */
+bool kp_term_domains_check(const struct kp_cluster *cl, char *why,
+                           size_t whylen);
+
 #endif

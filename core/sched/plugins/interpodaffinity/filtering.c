@@ -423,11 +423,10 @@ count_node(const struct count_ctx *cc, size_t i, struct emit *em)
     if (!cc->incoming && (ni->nanti == 0 || cc->domains))
         return;
     vt = kp_node_table(cl, (int)i);
-    if (cc->domains)
-        ;
-    else if (vt && vt->grp_ready)
+    /* (with the term domains, the existing pods' terms are counted) */
+    if (!cc->domains && vt && vt->grp_ready)
         existing_anti_groups(em, s, cl, vt, p, ni->node);
-    else if (vt)
+    else if (!cc->domains && vt)
         for (j = 0; j < vt->nanti; j++)
             update_existing_anti(em, s, &s->existing_anti, vt->anti[j], p,
                                  ni->node, 1);
@@ -438,7 +437,8 @@ count_node(const struct count_ctx *cc, size_t i, struct emit *em)
     for (j = 0; j < ni->npods; j++) {
         const struct kp_pod *q = ni->pods[j];
 
-        if (!vt)
+        /* (the term domains hold every node's: a table is never stale) */
+        if (!vt && !cc->domains)
             update_existing_anti(em, s, &s->existing_anti, q, p, ni->node,
                                  1);
         if (!cc->walk || (vt && cc->by_ns && !ns_in_terms(p, vt->ns[j])))
@@ -494,7 +494,8 @@ incoming_from_domains(struct kp_cycle *c, const struct inc_term *it,
     size_t k;
 
     for (k = 0; k < nit; k++)
-        if (!(m[k] = kp_selcount_domains(it[k].e, it[k].t->topology_key)))
+        if (!(m[k] = kp_selcount_domains(it[k].e, it[k].made,
+                                          it[k].t->topology_key)))
             return false;
     for (k = 0; k < nit; k++) {
         struct domain_add da = {c->scratch, it[k].m, it[k].t->topology_key};
