@@ -47,6 +47,8 @@
 #include "corev1.h"
 #include "diagnosis_detail.h"
 #include "plugins.h"
+#include "pool.h"
+#include "shortcut.h"
 #include "podinfo.h"
 #include "selcount.h"
 #include "spread.h"
@@ -750,10 +752,10 @@ block_one(const struct kp_cycle *c, const struct kp_candidate *cand, int j,
 }
 
 /*
- * What kp_diag_pdb_blocks reads of candidate cand's victims, asked for
- * ahead (a hint): far, the pods; else (their lines asked for before)
- * their PDB lists.  A pod's dry run keeps hundreds of candidates whose
- * victims are pods scattered in memory.
+ * What the walk over candidate cand's victims reads, asked for ahead (a
+ * hint): far, the pods; else (their lines asked for before) their PDB
+ * lists.  A pod's dry run keeps hundreds of candidates whose victims are
+ * pods scattered in memory.
  */
 static void
 victims_prefetch(const struct kp_candidate *cand, bool far)
@@ -769,65 +771,162 @@ victims_prefetch(const struct kp_candidate *cand, bool far)
             __builtin_prefetch(cand->victims[v]->pdbs);
 }
 
+/* one PDB that a candidate's victims exceed: what block_one writes */
+struct pdb_block {
+    size_t cand, under;
+    int pdb;
+};
+
+/* the blocks found, in the order of the candidates and within each */
+struct pdb_blocks {
+    struct pdb_block *b;
+    size_t n, cap;
+};
+
+/*
+ * By PDB, stamped with the candidate (index + 1) they were set for: how
+ * many of its victims the PDB covers, and whether a violating victim
+ * before has it (counted once, at the first).  Stamps differ for every
+ * candidate of a pod: one tally serves all the candidates a thread
+ * walks, made (zeroed) at the first that violates a PDB.
+ */
+struct pdb_tally {
+    uint32_t *cnt, *cnt_at, *seen_at;
+};
+
+/* candidate i's exceeded PDBs, appended to out */
+static void
+candidate_blocks(const struct kp_cluster *cl, const struct kp_pod_report *pr,
+                 size_t i, struct pdb_tally *t, struct kp_arena *a,
+                 struct pdb_blocks *out)
+{
+    const struct kp_candidate *cand = &pr->candidates[i];
+    size_t npdbs = cl->snap->npdbs, v, k;
+    uint32_t st = (uint32_t)i + 1;
+
+    if (i + 2 < pr->ncandidates)
+        victims_prefetch(&pr->candidates[i + 2], true);
+    if (i + 1 < pr->ncandidates)
+        victims_prefetch(&pr->candidates[i + 1], false);
+    if (cand->num_pdb_violations == 0)
+        return;
+    if (!t->cnt) {
+        t->cnt = kp_arena_alloc(a, (npdbs + 1) * sizeof(*t->cnt));
+        t->cnt_at = kp_arena_alloc(a, (npdbs + 1) * sizeof(*t->cnt));
+        t->seen_at = kp_arena_alloc(a, (npdbs + 1) * sizeof(*t->cnt));
+    }
+    for (v = 0; v < cand->nvictims; v++)
+        for (k = 0; k < cand->victims[v]->npdbs; k++) {
+            int j = cand->victims[v]->pdbs[k];
+
+            if (t->cnt_at[j] != st) {
+                t->cnt_at[j] = st;
+                t->cnt[j] = 0;
+            }
+            t->cnt[j]++;
+        }
+    /* the PDBs of the violating victims, each once */
+    for (v = 0; v < cand->nvictims; v++) {
+        const struct kp_pod *q = cand->victims[v];
+
+        if (!cand->violating[v])
+            continue;
+        for (k = 0; k < q->npdbs; k++) {
+            int j = q->pdbs[k];
+
+            if (t->seen_at[j] == st)
+                continue;
+            t->seen_at[j] = st;
+            if ((int64_t)t->cnt[j] <= cl->pdb_allowed[j])
+                continue;
+            if (out->n == out->cap) {
+                out->cap = out->cap ? out->cap * 2 : 8;
+                out->b = kp_xrealloc(out->b, out->cap * sizeof(*out->b));
+            }
+            out->b[out->n].cand = i;
+            out->b[out->n].pdb = j;
+            out->b[out->n++].under = t->cnt[j];
+        }
+    }
+}
+
+/*
+ * The candidates by chunks of BLOCKS_CHUNK on the pool's threads, each
+ * thread with its tally (in its arena), each chunk with its blocks; the
+ * blocks are then written in chunk order, as the walk on one thread
+ * would have met them.
+ */
+#define BLOCKS_CHUNK 16
+
+struct blocks_run {
+    const struct kp_cluster *cl;
+    const struct kp_pod_report *pr;
+    struct kp_pool *pool;
+    int nthreads;
+    struct pdb_tally *tally;    /* by thread */
+    struct pdb_blocks *chunk;   /* by chunk */
+};
+
+static bool
+blocks_chunk(void *ctx, size_t k, struct kp_arena *a)
+{
+    struct blocks_run *r = ctx;
+    size_t i, end = (k + 1) * BLOCKS_CHUNK;
+    int t = 0;
+
+    while (t + 1 < r->nthreads && kp_pool_arena(r->pool, t) != a)
+        t++;
+    if (end > r->pr->ncandidates)
+        end = r->pr->ncandidates;
+    for (i = k * BLOCKS_CHUNK; i < end; i++)
+        candidate_blocks(r->cl, r->pr, i, &r->tally[t], a, &r->chunk[k]);
+    return false;
+}
+
 size_t
 kp_diag_pdb_blocks(const struct kp_cycle *c, const struct kp_pod_report *pr,
                    struct kp_buf *js, struct kp_buf *tx)
 {
     const struct kp_cluster *cl = c->cl;
-    size_t npdbs = cl->snap->npdbs, i, v, k, nth = 0;
-    /*
-     * by PDB, stamped with the candidate (index + 1) they were set for:
-     * how many of its victims the PDB covers, and whether a violating
-     * victim before has it (counted once, at the first)
-     */
-    uint32_t *cnt = NULL, *cnt_at = NULL, *seen_at = NULL;
+    size_t i, k, nth = 0, nchunks = 1;
+    struct pdb_blocks one = {NULL, 0, 0}, *chunk = &one;
+    struct pdb_tally tally = {NULL, NULL, NULL};
+    bool any = false;
 
-    for (i = 0; i < pr->ncandidates; i++) {
-        const struct kp_candidate *cand = &pr->candidates[i];
-        uint32_t st = (uint32_t)i + 1;
+    for (i = 0; i < pr->ncandidates && !any; i++)
+        any = pr->candidates[i].num_pdb_violations > 0;
+    if (!any)
+        return 0;
+    if (c->pool && pr->ncandidates >= 2 * BLOCKS_CHUNK &&
+        !kp_shortcut_off("KP_NO_DIAG_PARALLEL")) {
+        struct blocks_run r;
 
-        if (i + 2 < pr->ncandidates)
-            victims_prefetch(&pr->candidates[i + 2], true);
-        if (i + 1 < pr->ncandidates)
-            victims_prefetch(&pr->candidates[i + 1], false);
-        if (cand->num_pdb_violations == 0)
-            continue;
-        if (!cnt) {
-            cnt = kp_arena_alloc(c->scratch, (npdbs + 1) * sizeof(*cnt));
-            cnt_at = kp_arena_alloc(c->scratch, (npdbs + 1) * sizeof(*cnt));
-            seen_at = kp_arena_alloc(c->scratch,
-                                     (npdbs + 1) * sizeof(*cnt));
-        }
-        for (v = 0; v < cand->nvictims; v++)
-            for (k = 0; k < cand->victims[v]->npdbs; k++) {
-                int j = cand->victims[v]->pdbs[k];
-
-                if (cnt_at[j] != st) {
-                    cnt_at[j] = st;
-                    cnt[j] = 0;
-                }
-                cnt[j]++;
-            }
-        /* the PDBs of the violating victims, each once */
-        for (v = 0; v < cand->nvictims; v++) {
-            const struct kp_pod *q = cand->victims[v];
-
-            if (!cand->violating[v])
-                continue;
-            for (k = 0; k < q->npdbs; k++) {
-                int j = q->pdbs[k];
-
-                if (seen_at[j] == st)
-                    continue;
-                seen_at[j] = st;
-                if ((int64_t)cnt[j] <= cl->pdb_allowed[j])
-                    continue;
-                if (nth == 0)
-                    kp_buf_puts(js, ", \"pdbBlocks\": [");
-                block_one(c, cand, j, cnt[j], nth++, js, tx);
-            }
-        }
+        nchunks = (pr->ncandidates + BLOCKS_CHUNK - 1) / BLOCKS_CHUNK;
+        r.cl = cl;
+        r.pr = pr;
+        r.pool = c->pool;
+        r.nthreads = kp_pool_threads(c->pool);
+        r.tally = kp_xcalloc((size_t)r.nthreads, sizeof(*r.tally));
+        r.chunk = chunk = kp_xcalloc(nchunks, sizeof(*chunk));
+        kp_pool_run(c->pool, nchunks, 1, blocks_chunk, &r, NULL);
+        free(r.tally);
+    } else {
+        for (i = 0; i < pr->ncandidates; i++)
+            candidate_blocks(cl, pr, i, &tally, c->scratch, &one);
     }
+    for (k = 0; k < nchunks; k++) {
+        for (i = 0; i < chunk[k].n; i++) {
+            const struct pdb_block *b = &chunk[k].b[i];
+
+            if (nth == 0)
+                kp_buf_puts(js, ", \"pdbBlocks\": [");
+            block_one(c, &pr->candidates[b->cand], b->pdb, b->under, nth++,
+                      js, tx);
+        }
+        free(chunk[k].b);
+    }
+    if (chunk != &one)
+        free(chunk);
     if (nth)
         kp_buf_printf(js, "], \"pdbBlockCount\": %zu", nth);
     if (nth > LIST_TEXT)

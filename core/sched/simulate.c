@@ -141,8 +141,10 @@ keep_candidates(struct kp_arena *ra, struct kp_pool *pool,
     size_t i, total = 0;
 
     pr->ncandidates = res->ncandidates;
-    pr->candidates = kp_arena_alloc(ra, (res->ncandidates + 1) *
-                                    sizeof(*pr->candidates));
+    /* each entry is copied below; the one past the end stays zeroed */
+    pr->candidates = kp_arena_alloc_uninit(ra, (res->ncandidates + 1) *
+                                           sizeof(*pr->candidates));
+    memset(&pr->candidates[res->ncandidates], 0, sizeof(*pr->candidates));
     for (i = 0; i < res->ncandidates; i++)
         total += res->candidates[i].nvictims;
     victims = kp_arena_alloc_uninit(ra, (total + 1) * sizeof(*victims));
@@ -215,12 +217,25 @@ static size_t
 pass_nodes(struct kp_cycle *c, struct attempt *at, int *list, int keep)
 {
     size_t n = c->cl->snap->nnodes, i, m = 0;
+    struct kp_status out;
+    bool made = false;
 
+    /* no PreFilterResult names nodes (the common case): every node */
+    if (!c->restricted) {
+        for (i = 0; i < n; i++)
+            list[i] = (int)i;
+        return n;
+    }
     for (i = 0; i < n; i++) {
-        if (kp_cycle_node_allowed(c, c->cl->nodes[i].node))
+        if (kp_cycle_node_allowed(c, c->cl->nodes[i].node)) {
             list[m++] = (int)i;
-        else if ((int)i != keep)
-            set_status(at, i, kp_cycle_restricted_status(c));
+        } else if ((int)i != keep) {
+            /* one status, the same for every node left out */
+            if (!made)
+                out = kp_cycle_restricted_status(c);
+            made = true;
+            set_status(at, i, out);
+        }
     }
     return m;
 }
@@ -241,7 +256,11 @@ struct filter_batch {
     const struct kp_cycle *c;
     const int *list;
     size_t m, start, k;
-    struct kp_status *st;
+    /*
+     * the attempt's statuses, by node: the filter pass writes them
+     * there; those past where the walk stops are then unset again
+     */
+    struct kp_status *by_node;
     atomic_size_t nfeasible;
 };
 
@@ -272,8 +291,9 @@ filter_chunk(void *ctx, size_t k, struct kp_arena *a)
         if (j + FILTER_AHEAD < end)
             kp_filter_prefetch(&wc, b->list[(b->start + j + FILTER_AHEAD) %
                                             b->m]);
-        b->st[j] = kp_run_filters_with_nominated(&wc, &wc.cl->nodes[node]);
-        nf += b->st[j].code == KP_SUCCESS;
+        b->by_node[node] = kp_run_filters_with_nominated(&wc,
+                                                         &wc.cl->nodes[node]);
+        nf += b->by_node[node].code == KP_SUCCESS;
     }
     return nf && atomic_fetch_add(&b->nfeasible, nf) + nf >= b->k;
 }
@@ -299,11 +319,33 @@ filter_walk(struct kp_cycle *c, struct filter_batch *b)
         if (j + FILTER_AHEAD < b->m)
             kp_filter_prefetch(c, b->list[(b->start + j + FILTER_AHEAD) %
                                           b->m]);
-        b->st[j] = kp_run_filters_with_nominated(c, &c->cl->nodes[node]);
-        if (b->st[j].code == KP_SUCCESS && ++nf >= b->k)
+        b->by_node[node] = kp_run_filters_with_nominated(c,
+                                                         &c->cl->nodes[node]);
+        if (b->by_node[node].code == KP_SUCCESS && ++nf >= b->k)
             return j + 1;
     }
     return b->m;
+}
+
+/*
+ * The statuses the filter pass wrote past where the walk stops, from walk
+ * position from to done, unset again as if never evaluated; keep (the
+ * failed nominated node, or -1) gets back the status it had before.
+ */
+static void
+unset_after(struct attempt *at, const struct filter_batch *b, size_t from,
+            size_t done, int keep, const struct kp_status *keep_st)
+{
+    size_t i;
+
+    for (i = from; i < done; i++) {
+        int node = b->list[(b->start + i) % b->m];
+
+        if (node == keep)
+            at->statuses[node] = *keep_st;
+        else
+            memset(&at->statuses[node], 0, sizeof(at->statuses[node]));
+    }
 }
 
 static void
@@ -314,10 +356,11 @@ find_nodes_that_fit(struct kp_cycle *c, struct attempt *at,
     const struct kp_cluster *cl = c->cl;
     size_t n = cl->snap->nnodes, i, m, k, nf = 0, processed = 0, done;
     int nominated = cl->nominated_node_of[c->pod->index];
-    int *feasible = kp_arena_alloc(c->scratch, (n + 1) * sizeof(int));
-    int *list = kp_arena_alloc(c->scratch, (n + 1) * sizeof(int));
+    /* each entry is written before it is read */
+    int *feasible = kp_arena_alloc_uninit(c->scratch, (n + 1) * sizeof(int));
+    int *list = kp_arena_alloc_uninit(c->scratch, (n + 1) * sizeof(int));
     bool nominated_failed = false, nominated_seen = false;
-    struct kp_status st = kp_cycle_pre_filter(c);
+    struct kp_status st = kp_cycle_pre_filter(c), nominated_st;
 
     at->fit_node = -1;
     if (st.code == KP_ERROR) {
@@ -350,6 +393,7 @@ find_nodes_that_fit(struct kp_cycle *c, struct attempt *at,
         }
         set_status(at, (size_t)nominated, st);
         nominated_failed = true;
+        nominated_st = st;
     }
     m = pass_nodes(c, at, list, nominated_failed ? nominated : -1);
     k = kp_num_feasible_nodes_pct(m, c->profile ?
@@ -360,30 +404,35 @@ find_nodes_that_fit(struct kp_cycle *c, struct attempt *at,
     b.start = m ? *next_start % m : 0;
     b.k = k;
     atomic_init(&b.nfeasible, 0);
-    /* each entry is written by filter_one before it is read */
-    b.st = kp_arena_alloc_uninit(c->scratch, (m + 1) * sizeof(*b.st));
+    b.by_node = at->statuses;
     done = k ? filter_walk(c, &b) : 0;
     for (i = 0; i < done && nf < k; i++) {
-        int node = list[(*next_start + i) % m];
+        int node = list[(b.start + i) % m];
+        const struct kp_status *s = &at->statuses[node];
 
+        if (at->seen)
+            at->seen[node] = true;
         /*
          * findNodesThatPassFilters: the first Error cancels the search;
          * findNodesThatFitPod still moves nextStartNodeIndex past the
          * nodes with a status (the erring one has none)
          */
-        if (b.st[i].code == KP_ERROR) {
-            set_status(at, (size_t)node, b.st[i]);     /* --explain-nodes */
-            at->error = filter_error(c->scratch, &b.st[i]);
+        if (s->code == KP_ERROR) {
+            /* (its status is kept for --explain-nodes) */
+            at->error = filter_error(c->scratch, s);
+            unset_after(at, &b, i + 1, done,
+                        nominated_failed ? nominated : -1, &nominated_st);
             *next_start = (*next_start + i +
                            (nominated_failed && !nominated_seen ? 1 : 0)) % n;
             return;
         }
-        set_status(at, (size_t)node, b.st[i]);
         if (node == nominated)
             nominated_seen = true;
-        if (at->statuses[node].code == KP_SUCCESS)
+        if (s->code == KP_SUCCESS)
             feasible[nf++] = node;
     }
+    unset_after(at, &b, i, done, nominated_failed ? nominated : -1,
+                &nominated_st);
     /*
      * processedNodes = feasible nodes + nodes with a status; a failed
      * nominated node keeps its status even when the pass stops early.

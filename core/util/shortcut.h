@@ -41,7 +41,8 @@
  *   KP_NO_PARALLEL_RENDER    core/report/render.c json_pods_parallel
  *   KP_NO_LARGEST_ALLOC      core/sched/diagnosis.c largest_alloc
  *   KP_NO_DIAG_PARALLEL      core/sched/diagnosis.c make_filters
- *                            (kp_diagnose_filters_on)
+ *                            (kp_diagnose_filters_on) and
+ *                            diagnosis_detail.c kp_diag_pdb_blocks
  *   KP_NO_TERM_PREFILL       core/sched/plugins/helper/selcount.c
  *                            fill_from_index (kp_selcount_entry.pm)
  *   KP_NO_TERM_DOMAINS       core/sched/plugins/helper/term_domains.c

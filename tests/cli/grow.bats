@@ -285,9 +285,11 @@ same_without() {
     # pods, or none found) the groups of reasons, the nodes' masks and
     # NodeResourcesFit's walk over the nodes run by chunks of 256 nodes
     # on the pool's threads, merged in node order.  600 nodes: three
-    # chunks, the last one short.
+    # chunks, the last one short.  diagnosis_detail.c, pdbBlocks: the
+    # candidates by chunks of 16 on the pool's threads, the PDBs they
+    # exceed written in candidate order.
     local shape f t
-    for shape in nominated default; do
+    for shape in nominated default pdb; do
         bench_cluster "$BATS_TEST_TMPDIR/$shape.json" 600 4000 150 40 \
             --shape "$shape"
     done
@@ -307,6 +309,10 @@ same_without() {
     "$KP" -f "$BATS_TEST_TMPDIR/nominated.json" -o json > "$BATS_TEST_TMPDIR/r"
     [ "$(jq '[.pods[] | select(.result == "NotEligible" and
               .diagnosis.requests != null)] | length' "$BATS_TEST_TMPDIR/r")" -gt 0 ]
+    # pdbBlocks past the first chunk of candidates (more than 16 of them)
+    "$KP" -f "$BATS_TEST_TMPDIR/pdb.json" -o json > "$BATS_TEST_TMPDIR/p"
+    [ "$(jq '[.pods[] | .diagnosis.preemption.pdbBlockCount // 0] | max' \
+         "$BATS_TEST_TMPDIR/p")" -gt 16 ]
     grep -q '"largestAllocatable"' "$BATS_TEST_TMPDIR/r"
 }
 

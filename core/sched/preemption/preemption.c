@@ -120,14 +120,16 @@ dry_run_one(void *ctx, size_t j, struct kp_arena *a)
 
 static void
 dry_run_preemption(struct kp_cycle *c, const int *potential, size_t n,
-                   size_t offset, size_t k, struct kp_status *dry,
+                   size_t offset, size_t k, struct kp_status **dry,
                    const struct kp_preempt_args *args,
                    struct kp_preempt_result *out)
 {
     struct kp_arena *a = c->scratch;
+    /* filled from the front; only what is filled is read */
     struct kp_candidate *non_violating =
-        kp_arena_alloc(a, k * sizeof(*non_violating));
-    struct kp_candidate *violating = kp_arena_alloc(a, k * sizeof(*violating));
+        kp_arena_alloc_uninit(a, (k + 1) * sizeof(*non_violating));
+    struct kp_candidate *violating =
+        kp_arena_alloc_uninit(a, (k + 1) * sizeof(*violating));
     size_t nnon_violating = 0, nviolating = 0, i, done;
     struct dry_batch b;
     int t;
@@ -195,7 +197,11 @@ dry_run_preemption(struct kp_cycle *c, const int *potential, size_t n,
                      "node %s", c->cl->nodes[node].node->name);
             st = kp_status_new(KP_ERROR, msg);
         }
-        dry[node] = st;
+        /* the nodes' array, made at the first status it keeps */
+        if (!*dry)
+            *dry = kp_arena_alloc(a, (c->cl->snap->nnodes + 1) *
+                                  sizeof(**dry));
+        (*dry)[node] = st;
     }
     out->ncandidates = nnon_violating + nviolating;
     out->candidates = kp_arena_alloc(a, (nnon_violating + nviolating + 1) *
@@ -253,6 +259,9 @@ select_candidate(struct kp_arena *a, const struct kp_candidate *cands,
                  size_t n, const char **decided_by)
 {
     int *alive = kp_arena_alloc(a, n * sizeof(int));
+    /* each candidate's score at a step, worked out once (victims are
+     * pods scattered in memory) */
+    int64_t *s = kp_arena_alloc_uninit(a, n * sizeof(*s));
     size_t nalive = n, i, step;
 
     if (n == 1) {
@@ -266,13 +275,12 @@ select_candidate(struct kp_arena *a, const struct kp_candidate *cands,
         size_t keep = 0;
 
         for (i = 0; i < nalive; i++) {
-            int64_t s = score(&cands[alive[i]], (int)step);
-
-            if (s > best)
-                best = s;
+            s[i] = score(&cands[alive[i]], (int)step);
+            if (s[i] > best)
+                best = s[i];
         }
         for (i = 0; i < nalive; i++)
-            if (score(&cands[alive[i]], (int)step) == best)
+            if (s[i] == best)
                 alive[keep++] = alive[i];
         nalive = keep;
         if (nalive == 1) {
@@ -371,9 +379,15 @@ kp_preempt(struct kp_cycle *c, const struct kp_status *statuses,
            const struct kp_preempt_args *args, struct kp_preempt_result *out)
 {
     size_t n = c->cl->snap->nnodes, i, npotential = 0;
-    int *potential = kp_arena_alloc(c->scratch, (n + 1) * sizeof(int));
-    struct kp_status *dry = kp_arena_alloc(c->scratch,
-                                           (n + 1) * sizeof(*dry));
+    /* each entry is written before it is read */
+    int *potential = kp_arena_alloc_uninit(c->scratch,
+                                           (n + 1) * sizeof(int));
+    /*
+     * the dry run's statuses by node, zeroed (no status) where it made
+     * none: made when first needed, not for every pod (a pod that finds
+     * candidates without --explain-nodes never reads them)
+     */
+    struct kp_status *dry = NULL;
     const char *msg;
 
     memset(out, 0, sizeof(*out));
@@ -388,6 +402,7 @@ kp_preempt(struct kp_cycle *c, const struct kp_status *statuses,
         /* zeroed: every node KP_NODE_NOT_TRIED until it is potential */
         out->nodes = kp_arena_alloc(c->scratch, (n + 1) *
                                     sizeof(*out->nodes));
+        dry = kp_arena_alloc(c->scratch, (n + 1) * sizeof(*dry));
         out->dry = dry;
     }
     /* nodesWherePreemptionMightHelp: exactly Unschedulable, input order */
@@ -407,10 +422,12 @@ kp_preempt(struct kp_cycle *c, const struct kp_status *statuses,
 
         out->num_candidates = num_candidates;
         dry_run_preemption(c, potential, npotential, offset, num_candidates,
-                           dry, args, out);
+                           &dry, args, out);
     }
     if (out->ncandidates == 0) {
         out->outcome = KP_PREEMPT_NO_CANDIDATES;
+        if (!dry)
+            dry = kp_arena_alloc(c->scratch, (n + 1) * sizeof(*dry));
         out->message = no_candidates_message(c, dry);
         return;
     }
