@@ -384,8 +384,10 @@ kp_preempt(struct kp_cycle *c, const struct kp_status *statuses,
                                            (n + 1) * sizeof(int));
     /*
      * the dry run's statuses by node, zeroed (no status) where it made
-     * none: made when first needed, not for every pod (a pod that finds
-     * candidates without --explain-nodes never reads them)
+     * none: made at the first node it keeps one for, or for the message
+     * when no candidate is found; a pod whose dry run fails on no node
+     * makes none.  Its readers (out->dry) read it only at the nodes
+     * recorded KP_NODE_NO_VICTIMS_HELP, each given a status there.
      */
     struct kp_status *dry = NULL;
     const char *msg;
@@ -402,8 +404,6 @@ kp_preempt(struct kp_cycle *c, const struct kp_status *statuses,
         /* zeroed: every node KP_NODE_NOT_TRIED until it is potential */
         out->nodes = kp_arena_alloc(c->scratch, (n + 1) *
                                     sizeof(*out->nodes));
-        dry = kp_arena_alloc(c->scratch, (n + 1) * sizeof(*dry));
-        out->dry = dry;
     }
     /* nodesWherePreemptionMightHelp: exactly Unschedulable, input order */
     for (i = 0; i < n; i++) {
@@ -424,6 +424,7 @@ kp_preempt(struct kp_cycle *c, const struct kp_status *statuses,
         dry_run_preemption(c, potential, npotential, offset, num_candidates,
                            &dry, args, out);
     }
+    out->dry = dry;
     if (out->ncandidates == 0) {
         out->outcome = KP_PREEMPT_NO_CANDIDATES;
         if (!dry)
