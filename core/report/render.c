@@ -846,10 +846,8 @@ static bool
 render_one(void *ctx, size_t i, struct kp_arena *a)
 {
     struct render_ctx *rc = ctx;
-    int t = 0;
+    int t = kp_pool_thread_of(rc->pool, a);
 
-    while (t + 1 < rc->nthreads && kp_pool_arena(rc->pool, t) != a)
-        t++;
     rc->bufs[i].len = 0;
     json_pod(&rc->bufs[i], rc->snap, rc->rep, &rc->jn[t],
              &rc->rep->pods[rc->idx[i]]);

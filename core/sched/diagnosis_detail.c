@@ -872,10 +872,8 @@ blocks_chunk(void *ctx, size_t k, struct kp_arena *a)
 {
     struct blocks_run *r = ctx;
     size_t i, end = (k + 1) * BLOCKS_CHUNK;
-    int t = 0;
+    int t = kp_pool_thread_of(r->pool, a);
 
-    while (t + 1 < r->nthreads && kp_pool_arena(r->pool, t) != a)
-        t++;
     if (end > r->pr->ncandidates)
         end = r->pr->ncandidates;
     for (i = k * BLOCKS_CHUNK; i < end; i++)

@@ -803,17 +803,12 @@ run_pod_alone(void *ctx, size_t i, struct kp_arena *ra)
 {
     struct pods_batch *b = ctx;
     struct kp_pod_report *pr = b->todo[i];
-    struct kp_arena *scratch = NULL;
-    struct kp_selcount **own = NULL;
+    int t = kp_pool_thread_of(b->r->pool, ra);
+    struct kp_arena *scratch = &b->scratch[t].a;
+    struct kp_selcount **own = &b->scratch[t].selcount;
     struct kp_cycle c;
     size_t next_start = 0;
-    int t;
 
-    for (t = 0; t < kp_pool_threads(b->r->pool); t++)
-        if (kp_pool_arena(b->r->pool, t) == ra) {
-            scratch = &b->scratch[t].a;
-            own = &b->scratch[t].selcount;
-        }
     /* the cluster's caches are shared: selector counts kept per thread */
     kp_selcount_thread_cache(own);
     memset(&c, 0, sizeof(c));

@@ -271,6 +271,17 @@ kp_pool_arena(struct kp_pool *p, int i)
     return &p->w[i].arena;
 }
 
+int
+kp_pool_thread_of(const struct kp_pool *p, const struct kp_arena *a)
+{
+    int i;
+
+    for (i = 0; p && i < p->nthreads; i++)
+        if (&p->w[i].arena == a)
+            return i;
+    return 0;
+}
+
 size_t
 kp_pool_run(struct kp_pool *p, size_t n, size_t grain, kp_pool_fn fn,
             void *ctx, struct kp_arena *alone)

@@ -58,6 +58,12 @@ size_t kp_pool_run_side(struct kp_pool *p, size_t n, size_t grain,
                         void (*side)(void *), void *side_ctx);
 /* Thread i's arena (i < kp_pool_threads; 0 is the caller's). */
 struct kp_arena *kp_pool_arena(struct kp_pool *p, int i);
+/*
+ * The thread whose arena fn was given (i with kp_pool_arena(p, i) == a):
+ * what a fn keeps per thread is found by it; 0 without a pool, or for
+ * an arena none of the pool's (the alone arena of kp_pool_run).
+ */
+int kp_pool_thread_of(const struct kp_pool *p, const struct kp_arena *a);
 /* Forget what the threads allocated (their arenas keep their chunks). */
 void kp_pool_reset(struct kp_pool *p);
 void kp_pool_free(struct kp_pool *p);

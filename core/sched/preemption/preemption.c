@@ -73,7 +73,7 @@ static bool
 dry_run_one(void *ctx, size_t j, struct kp_arena *a)
 {
     struct dry_batch *b = ctx;
-    struct kp_cycle *wc = b->wc;
+    struct kp_cycle *wc = &b->wc[kp_pool_thread_of(b->c->pool, a)];
     int node = b->potential[(b->offset + j) % b->n];
     struct kp_candidate *cand = &b->cand[j];
     size_t non, vio;
@@ -85,8 +85,6 @@ dry_run_one(void *ctx, size_t j, struct kp_arena *a)
     bool enough = b->may_cut && b->k > 0 &&
                   atomic_load(&b->nviolating) >= b->k;
 
-    while (wc->scratch != a && wc + 1 < b->wc + b->nwc)
-        wc++;
 #ifdef KP_SELFCHECK
     kp_selfcheck_count();
     if (wc->scratch != a)

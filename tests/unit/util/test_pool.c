@@ -220,6 +220,56 @@ test_pool__side_task_runs_once_on_the_caller(void)
     }
 }
 
+/*
+ * kp_pool_thread_of: each item's thread found by its arena, the same for
+ * every item a thread does (what a fn keeps per thread: pdbBlocks'
+ * tallies, the render's names, the dry run's cycle copies); 0 without a
+ * pool and for the alone arena
+ */
+struct whose {
+    const struct kp_pool *p;
+    int thread[N];
+    struct kp_arena *arena[N];
+};
+
+static bool
+whose_one(void *ctx, size_t i, struct kp_arena *a)
+{
+    struct whose *w = ctx;
+
+    w->thread[i] = kp_pool_thread_of(w->p, a);
+    w->arena[i] = a;
+    return false;
+}
+
+static void
+test_pool__thread_of_arena(void)
+{
+    static const int threads[] = {1, 2, 3, 16};
+    static struct whose w;
+    struct kp_arena alone;
+    size_t t, i;
+
+    for (t = 0; t < sizeof(threads) / sizeof(threads[0]); t++) {
+        struct kp_pool *p = kp_pool_new(threads[t]);
+
+        w.p = p;
+        kp_arena_init(&alone);
+        kp_pool_run(p, N, 0, whose_one, &w, &alone);
+        for (i = 0; i < N; i++) {
+            CHECK(w.thread[i] >= 0 && w.thread[i] < kp_pool_threads(p));
+            if (p)
+                CHECK(kp_pool_arena((struct kp_pool *)p, w.thread[i]) ==
+                      w.arena[i]);
+            else
+                CHECK(w.thread[i] == 0 && w.arena[i] == &alone);
+        }
+        CHECK_EQ_INT(kp_pool_thread_of(p, &alone), 0);
+        kp_arena_release(&alone);
+        kp_pool_free(p);
+    }
+}
+
 int
 main(void)
 {
@@ -228,5 +278,6 @@ main(void)
     RUN(test_pool__default_threads);
     RUN(test_pool__adopted_arenas_outlive_the_pool);
     RUN(test_pool__side_task_runs_once_on_the_caller);
+    RUN(test_pool__thread_of_arena);
     return check_done();
 }
