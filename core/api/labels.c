@@ -267,15 +267,17 @@ kp_labels_from_json(struct kp_arena *a, const cJSON *obj,
         if (cJSON_IsString(it))
             v = kp_arena_intern(a, it->valuestring);
         items[n].key = kp_arena_intern(a, it->string);
-        items[n++].value = v;
+        items[n].value = v;
+        items[n].h = kp_label_hash(items[n].key, v);
+        n++;
     }
     out->n = n;
     out->items = items;
     return 0;
 }
 
-const char *
-kp_labels_get(const struct kp_labels *l, const char *key)
+const struct kp_label *
+kp_labels_find(const struct kp_labels *l, const char *key)
 {
     size_t i;
 
@@ -288,11 +290,19 @@ kp_labels_get(const struct kp_labels *l, const char *key)
      */
     for (i = 0; i < l->n; i++)
         if (l->items[i].key == key)
-            return l->items[i].value;
+            return &l->items[i];
     for (i = 0; i < l->n; i++)
         if (strcmp(l->items[i].key, key) == 0)
-            return l->items[i].value;
+            return &l->items[i];
     return NULL;
+}
+
+const char *
+kp_labels_get(const struct kp_labels *l, const char *key)
+{
+    const struct kp_label *f = kp_labels_find(l, key);
+
+    return f ? f->value : NULL;
 }
 
 bool

@@ -17,11 +17,25 @@
 
 #include "arena.h"
 #include "error.h"
+#include "hash.h"
 
 struct kp_label {
     const char *key;
     const char *value;
+    uint64_t h;                 /* kp_label_hash(key, value) */
 };
+
+/*
+ * The hash of a (key, value) pair: a label's, kept in it wherever one is
+ * made or changed, and the counters' of topology pairs (tpcount.h), which
+ * take a node label's instead of hashing its strings again.
+ */
+static inline uint64_t
+kp_label_hash(const char *key, const char *value)
+{
+    return kp_hash_str(kp_hash_byte(kp_hash_str(KP_HASH_SEED, key), 0xffu),
+                       value);
+}
 
 /* A label set, in document order; keys and values are interned. */
 struct kp_labels {
@@ -95,6 +109,9 @@ int kp_labels_from_json(struct kp_arena *a, const cJSON *obj,
                         struct kp_labels *out, struct kp_error *err);
 /* Value of key, or NULL when absent (l may be NULL). */
 const char *kp_labels_get(const struct kp_labels *l, const char *key);
+/* The label of key, or NULL when absent (l may be NULL). */
+const struct kp_label *kp_labels_find(const struct kp_labels *l,
+                                      const char *key);
 /*
  * labels.SelectorFromSet(set).Matches(l): every key of set is in l with
  * the same value.  An empty set matches everything (pod.spec.nodeSelector).

@@ -34,6 +34,7 @@ set_label(struct kp_snapshot *s, struct kp_labels *l, const char *key,
         ;
     items[i].key = kp_arena_intern(&s->arena, key);
     items[i].value = value;
+    items[i].h = kp_label_hash(items[i].key, value);
     if (i == l->n)
         l->n++;
     l->items = items;

@@ -267,6 +267,7 @@ try_selector(struct fixer *f)
         v = common_value(snap, l->key);
         if (v) {
             items[k].value = v;
+            items[k].h = kp_label_hash(l->key, v);
             p->node_selector.items = items;
             snprintf(what, sizeof(what), "nodeSelector %s=%s (not %s)",
                      l->key, v, l->value);

@@ -48,6 +48,8 @@
  *   KP_NO_TERM_DOMAINS       core/sched/plugins/helper/term_domains.c
  *                            and selcount.c kp_selcount_domains
  *                            (interpodaffinity/filtering.c count_cluster)
+ *   KP_NO_LABEL_HASH         core/sched/plugins/helper/tpcount.c
+ *                            kp_tpcount_kept_hash (labels.h kp_label.h)
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H

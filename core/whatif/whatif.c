@@ -559,8 +559,10 @@ rename_hostname(struct kp_snapshot *s, struct kp_node *n)
     l = kp_arena_memdup(&s->arena, n->labels.items,
                         (n->labels.n + 1) * sizeof(*l));
     for (i = 0; i < n->labels.n; i++)
-        if (strcmp(l[i].key, "kubernetes.io/hostname") == 0)
+        if (strcmp(l[i].key, "kubernetes.io/hostname") == 0) {
             l[i].value = n->name;
+            l[i].h = kp_label_hash(l[i].key, n->name);
+        }
     n->labels.items = l;
 }
 

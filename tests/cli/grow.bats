@@ -124,7 +124,8 @@ same_without() {
                 KP_NO_DIAG_AHEAD=1 KP_NO_TABLE_ONCE=1 KP_NO_KEEP_PARALLEL=1 \
                 KP_NO_TABLE_HOOKS=1 KP_NO_PARALLEL_RENDER=1 \
                 KP_NO_LARGEST_ALLOC=1 KP_NO_DIAG_PARALLEL=1 \
-                KP_NO_TERM_PREFILL=1 KP_NO_TERM_DOMAINS=1 "$KP" -f "$f" \
+                KP_NO_TERM_PREFILL=1 KP_NO_TERM_DOMAINS=1 \
+                KP_NO_LABEL_HASH=1 "$KP" -f "$f" \
                 -o json --explain-nodes --mode "$mode" > "$BATS_TEST_TMPDIR/without"
             cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
                 fail "$(basename "$f") --mode $mode differs"
@@ -132,7 +133,7 @@ same_without() {
     done
 }
 
-@test "kept across pods (issue 31): KP_NO_SELCOUNT=1, KP_NO_LABEL_INDEX=1, KP_NO_NONZERO_SUM=1, KP_NO_SCORE_PASS=1, KP_NO_NOMINATED_SUM=1, KP_NO_DIAG_TERMS=1, KP_NO_IPA_MEMO=1, KP_NO_TERM_PREFILL=1 and KP_NO_TERM_DOMAINS=1 give the same reports" {
+@test "kept across pods (issue 31): KP_NO_SELCOUNT=1, KP_NO_LABEL_INDEX=1, KP_NO_NONZERO_SUM=1, KP_NO_SCORE_PASS=1, KP_NO_NOMINATED_SUM=1, KP_NO_DIAG_TERMS=1, KP_NO_IPA_MEMO=1, KP_NO_TERM_PREFILL=1, KP_NO_TERM_DOMAINS=1 and KP_NO_LABEL_HASH=1 give the same reports" {
     # selcount.h: matching-pod counts per node and selector, kept while
     # the node's pods do not change (spread, InterPodAffinity, and the
     # diagnosis's affinity terms); label_index.h: a new
@@ -151,7 +152,9 @@ same_without() {
     # pods of the same namespace and labels; a new term's remembered
     # matches filled from the label index's lists (selcount.c); the
     # existing pods' required anti-affinity terms summed per topology
-    # domain as the queue places and removes pods (term_domains.h)
+    # domain as the queue places and removes pods (term_domains.h); the
+    # hash of each node label's (key, value) pair kept from when it was
+    # read, which the topology counters take (tpcount.h)
     local shape f mode sw t
     for shape in default affinity fits nominated pdb; do
         bench_cluster "$BATS_TEST_TMPDIR/$shape.json" 60 1500 90 30 \
@@ -165,7 +168,8 @@ same_without() {
                 for sw in KP_NO_SELCOUNT KP_NO_LABEL_INDEX \
                           KP_NO_NONZERO_SUM KP_NO_SCORE_PASS \
                           KP_NO_NOMINATED_SUM KP_NO_DIAG_TERMS KP_NO_IPA_MEMO \
-                          KP_NO_TERM_PREFILL KP_NO_TERM_DOMAINS; do
+                          KP_NO_TERM_PREFILL KP_NO_TERM_DOMAINS \
+                          KP_NO_LABEL_HASH; do
                     env "$sw=1" KUBECTL_PREEMPT_PARALLELISM=$t "$KP" -f "$f" \
                         -o json --mode "$mode" > "$BATS_TEST_TMPDIR/without"
                     cmp "$BATS_TEST_TMPDIR/with" \

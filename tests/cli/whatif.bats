@@ -269,6 +269,31 @@ kp_jq() {
     assert_output '[["ds-b-node-b-copy-1","node-b-copy-1"],["ds-b-node-b-copy-2","node-b-copy-2"],["new-0","node-b-copy-1"]]'
 }
 
+@test "--add-node: the copy's hostname is its own to pod anti-affinity (its kept label hash renamed too)" {
+    # x-1 and x-2 may not share a host (required anti-affinity on
+    # kubernetes.io/hostname); node-a is full.  x-1 takes node-a-copy-1,
+    # so x-2 has no node: had the copy kept node-a's hostname hash
+    # (labels.h kp_label.h), its label would miss x-1's count there.
+    need jq
+    local anti='"affinity":{"podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[{"labelSelector":{"matchLabels":{"app":"x"}},"topologyKey":"kubernetes.io/hostname"}]}}'
+    local res='"resources":{"requests":{"cpu":"1"}}'
+    cat >"$BATS_TEST_TMPDIR/anti.json" <<EOF
+{"kind":"List","apiVersion":"v1","items":[
+{"kind":"Node","apiVersion":"v1","metadata":{"name":"node-a","labels":{"kubernetes.io/hostname":"node-a","zone":"z1"}},"status":{"allocatable":{"cpu":"4","memory":"8Gi","pods":"10"}}},
+{"kind":"Pod","apiVersion":"v1","metadata":{"name":"old","namespace":"default","uid":"u0"},"spec":{"nodeName":"node-a","containers":[{"name":"c","resources":{"requests":{"cpu":"3500m"}}}]},"status":{"phase":"Running"}},
+{"kind":"Pod","apiVersion":"v1","metadata":{"name":"x-1","namespace":"default","uid":"u1","labels":{"app":"x"}},"spec":{$anti,"containers":[{"name":"c",$res}]},"status":{"phase":"Pending"}},
+{"kind":"Pod","apiVersion":"v1","metadata":{"name":"x-2","namespace":"default","uid":"u2","labels":{"app":"x"}},"spec":{$anti,"containers":[{"name":"c",$res}]},"status":{"phase":"Pending"}}
+]}
+EOF
+    for t in 1 2; do
+        run env KUBECTL_PREEMPT_PARALLELISM=$t "$KP" -f "$BATS_TEST_TMPDIR/anti.json" \
+            --add-node node-a -o json
+        assert_success
+        run jq -c '[.pods[] | [.name, .result, .node]]' <<<"$output"
+        assert_output '[["x-1","Fits","node-a-copy-1"],["x-2","Unschedulable",null]]'
+    done
+}
+
 @test "--add-node-file adds the Node objects of a YAML file" {
     need jq
     for mode in queue independent; do

@@ -294,6 +294,7 @@ struct kp_caches {
     size_t ncolumns;
     char *column_key[KP_MAX_COLUMNS];
     const char **column[KP_MAX_COLUMNS];
+    uint64_t *column_h[KP_MAX_COLUMNS];
 };
 
 /*
@@ -305,6 +306,12 @@ struct kp_caches {
  */
 const char *const *kp_cluster_label_column(const struct kp_cluster *cl,
                                            const char *key);
+/*
+ * The twin of key's column: each node's kp_label.h of key (0 where it
+ * lacks it), NULL when the column is.
+ */
+const uint64_t *kp_cluster_label_column_hash(const struct kp_cluster *cl,
+                                             const char *key);
 /*
  * Free the caches above (selcount, image index, label columns) and
  * leave none: for the cluster's release, and for a struct copy of a cluster

@@ -75,6 +75,7 @@ kp_cluster_free_caches(struct kp_cluster *cl)
     cc->index_home = NULL;
     for (i = 0; i < cc->ncolumns; i++) {
         free(cc->column[i]);
+        free(cc->column_h[i]);
         free(cc->column_key[i]);
     }
     free(cc->largest_alloc);

@@ -221,6 +221,33 @@ test_labels__from_json_reads_string_values(void)
     kp_arena_release(&a);
 }
 
+/*
+ * Each decoded label keeps its pair's hash (a null value's too), the one
+ * the topology counters compute; kp_labels_find gives the label itself.
+ */
+static void
+test_labels__from_json_keeps_pair_hashes(void)
+{
+    struct kp_arena a;
+    struct kp_labels l;
+    const struct kp_label *f;
+    size_t i;
+
+    kp_arena_init(&a);
+    l = labels_of(&a, "{\"app\":\"web\",\"tier\":null,\"k8s.io/x\":\"1\"}");
+    CHECK_EQ_INT(l.n, 3);
+    for (i = 0; i < l.n; i++)
+        CHECK(l.items[i].h == kp_label_hash(l.items[i].key,
+                                            l.items[i].value));
+    CHECK(kp_label_hash("app", "web") != kp_label_hash("ap", "pweb"));
+    f = kp_labels_find(&l, "tier");
+    CHECK(f == &l.items[1]);
+    CHECK_EQ_STR(f->value, "");
+    CHECK(kp_labels_find(&l, "missing") == NULL);
+    CHECK(kp_labels_find(NULL, "app") == NULL);
+    kp_arena_release(&a);
+}
+
 /* Absent and null read as no labels; a null value as "" (Go). */
 static void
 test_labels__from_json_absent_is_empty(void)
@@ -1095,6 +1122,7 @@ int
 main(void)
 {
     RUN(test_labels__from_json_reads_string_values);
+    RUN(test_labels__from_json_keeps_pair_hashes);
     RUN(test_labels__from_json_absent_is_empty);
     RUN(test_labels__from_json_rejects_bad_types);
     RUN(test_labels__set_matches);

@@ -152,6 +152,47 @@ test_tpcount__add_hashed_is_add(void)
 }
 
 /*
+ * A map that doubles many times (each entry moved by the hash its slot
+ * keeps) and a clone over it that doubles too: every entry still found,
+ * with its count, and each slot's hash the pair's.
+ */
+static void
+test_tpcount__growing_keeps_every_entry(void)
+{
+    struct kp_tpcount m, c;
+    struct kp_arena ar;
+    char v[600][12];
+    size_t i, seen = 0;
+
+    kp_arena_init(&ar);
+    kp_tpcount_init(&m);
+    for (i = 0; i < 600; i++) {
+        snprintf(v[i], sizeof(v[i]), "node-%zu", i);
+        kp_tpcount_add(&ar, &m, HOST, v[i], (int64_t)i + 1);
+    }
+    CHECK(m.cap >= 1024);
+    kp_tpcount_clone(&c, &m);
+    for (i = 0; i < 600; i += 2)
+        kp_tpcount_add(&ar, &c, HOST, v[i], 1000);
+    CHECK(c.cap >= 512);
+    for (i = 0; i < 600; i++) {
+        CHECK_EQ_INT(kp_tpcount_get(&m, HOST, v[i]), (int64_t)i + 1);
+        CHECK_EQ_INT(kp_tpcount_get(&c, HOST, v[i]),
+                     (int64_t)i + 1 + (i % 2 ? 0 : 1000));
+    }
+    for (i = 0; i < m.cap; i++)
+        if (m.slots[i].key) {
+            seen++;
+            CHECK(m.slots[i].h == kp_tpcount_hash(m.slots[i].key,
+                                                  m.slots[i].value));
+        }
+    CHECK_EQ_INT(seen, 600);
+    CHECK_EQ_INT(m.used, 600);
+    CHECK_EQ_INT(c.used, 600);
+    kp_arena_release(&ar);
+}
+
+/*
  * kp_tpcount_any_label looks up only the node labels of keys the map
  * lists (tpcount.h, keys): a key a clone adds, one spelled in another
  * string, and past KP_TPCOUNT_KEYS keys (none listed: every label).
@@ -161,15 +202,17 @@ test_tpcount__any_label_sees_every_key(void)
 {
     static const char *const extra[] = {"k1", "k2", "k3", "k4", "k5"};
     char rack[] = "example.com/rack";   /* not the literal's pointer */
-    const struct kp_label items[] = {
-        {HOST, "n1"}, {ZONE, "z1"}, {"example.com/rack", "r1"},
-        {"k5", "v"},
+    struct kp_label items[] = {
+        {HOST, "n1", 0}, {ZONE, "z1", 0}, {"example.com/rack", "r1", 0},
+        {"k5", "v", 0},
     };
     const struct kp_labels node = {4, items};
     struct kp_tpcount base, c, wide;
     struct kp_arena ar;
     size_t i;
 
+    for (i = 0; i < 4; i++)
+        items[i].h = kp_label_hash(items[i].key, items[i].value);
     kp_arena_init(&ar);
     kp_tpcount_init(&base);
     kp_tpcount_add(&ar, &base, HOST, "n2", 1);
@@ -198,6 +241,7 @@ main(void)
     RUN(test_tpcount__same_tells_domains_apart);
     RUN(test_tpcount__add_entry_counts_as_add);
     RUN(test_tpcount__add_hashed_is_add);
+    RUN(test_tpcount__growing_keeps_every_entry);
     RUN(test_tpcount__any_label_sees_every_key);
     return check_done();
 }

@@ -6,6 +6,8 @@
  */
 #include "tpcount.h"
 #include "hash.h"
+#include "selfcheck.h"
+#include "shortcut.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -13,14 +15,49 @@
 static uint64_t
 hash_pair(const char *key, const char *value)
 {
-    return kp_hash_str(kp_hash_byte(kp_hash_str(KP_HASH_SEED, key), 0xffu),
-                       value);
+    return kp_label_hash(key, value);
 }
 
-static bool
-same(const struct kp_tpcount_slot *s, const char *key, const char *value)
+/* a hash given by the caller is the pair's (the self-check build) */
+static void
+check_hash(uint64_t h, const char *key, const char *value)
 {
-    return (s->key == key || strcmp(s->key, key) == 0) &&
+#ifdef KP_SELFCHECK
+    if (h != hash_pair(key, value))
+        kp_selfcheck_fail("topology pair (%s=%s): hash %llx given, the "
+                          "pair's is %llx", key, value,
+                          (unsigned long long)h,
+                          (unsigned long long)hash_pair(key, value));
+#else
+    (void)h;
+    (void)key;
+    (void)value;
+#endif
+}
+
+uint64_t
+kp_tpcount_kept_hash(uint64_t kept, const char *key, const char *value)
+{
+    static atomic_int off = -1;
+
+    if (kp_shortcut_off_once(&off, "KP_NO_LABEL_HASH"))
+        return hash_pair(key, value);
+    check_hash(kept, key, value);
+    return kept;
+}
+
+uint64_t
+kp_tpcount_label_hash(const struct kp_label *l)
+{
+    return kp_tpcount_kept_hash(l->h, l->key, l->value);
+}
+
+/* the slot's pair is (key, value), whose hash_pair is h */
+static bool
+same(const struct kp_tpcount_slot *s, uint64_t h, const char *key,
+     const char *value)
+{
+    return s->h == h && (s->key == key || strcmp(s->key, key) == 0) &&
            (s->value == value || strcmp(s->value, value) == 0);
 }
 
@@ -44,7 +81,7 @@ find_h(const struct kp_tpcount *m, uint64_t h, const char *key,
         return NULL;
     j = h & (m->cap - 1);
     while (m->slots[j].key) {
-        if (same(&m->slots[j], key, value))
+        if (same(&m->slots[j], h, key, value))
             return &m->slots[j];
         j = (j + 1) & (m->cap - 1);
     }
@@ -57,25 +94,39 @@ find(const struct kp_tpcount *m, const char *key, const char *value)
     return find_h(m, hash_pair(key, value), key, value);
 }
 
+/* twice the slots, each entry moved to the slot of its kept hash */
 static void
 grow(struct kp_arena *a, struct kp_tpcount *m)
 {
     struct kp_tpcount_slot *old = m->slots;
-    size_t cap = m->cap, i;
+    size_t cap = m->cap, i, j;
 
     m->cap = cap ? cap * 2 : 16;
     m->slots = kp_arena_alloc(a, m->cap * sizeof(*m->slots));
-    for (i = 0; i < cap; i++)
-        if (old[i].key)
-            *find(m, old[i].key, old[i].value) = old[i];
+    for (i = 0; i < cap; i++) {
+        if (!old[i].key)
+            continue;
+        for (j = old[i].h & (m->cap - 1); m->slots[j].key;
+             j = (j + 1) & (m->cap - 1))
+            ;
+        m->slots[j] = old[i];
+    }
 }
 
 int64_t
 kp_tpcount_get(const struct kp_tpcount *m, const char *key,
                const char *value)
 {
-    uint64_t h = hash_pair(key, value);
+    return kp_tpcount_get_hashed(m, key, value, hash_pair(key, value));
+}
+
+int64_t
+kp_tpcount_get_hashed(const struct kp_tpcount *m, const char *key,
+                      const char *value, uint64_t h)
+{
     int64_t n = 0;
+
+    check_hash(h, key, value);
 
     for (; m; m = m->base) {
         const struct kp_tpcount_slot *s = find_h(m, h, key, value);
@@ -146,6 +197,7 @@ kp_tpcount_add_hashed(struct kp_arena *a, struct kp_tpcount *m,
     int64_t old = 0;
     struct kp_tpcount_slot *s;
 
+    check_hash(h, key, value);
     /* one hash for every layer: present anywhere, old the sum */
     if ((m->nslots + 1) * 2 > m->cap)
         grow(a, m);
@@ -165,6 +217,7 @@ kp_tpcount_add_hashed(struct kp_arena *a, struct kp_tpcount *m,
     if (!s->key) {
         s->key = key;
         s->value = value;
+        s->h = h;
         s->n = 0;
         m->nslots++;
         note_key(m, key);
@@ -213,14 +266,15 @@ kp_tpcount_clone(struct kp_tpcount *dst, const struct kp_tpcount *src)
 
 void
 kp_tpcount_each(const struct kp_tpcount *m,
-                void (*fn)(void *arg, const char *value, int64_t n),
+                void (*fn)(void *arg, const char *value, uint64_t h,
+                           int64_t n),
                 void *arg)
 {
     size_t i;
 
     for (i = 0; i < m->cap; i++)
         if (m->slots[i].key)
-            fn(arg, m->slots[i].value, m->slots[i].n);
+            fn(arg, m->slots[i].value, m->slots[i].h, m->slots[i].n);
 }
 
 int64_t
@@ -232,9 +286,12 @@ kp_tpcount_sum_labels(const struct kp_tpcount *m,
 
     if (m->nonzero == 0)
         return 0;
-    for (i = 0; i < node_labels->n; i++)
-        sum += kp_tpcount_get(m, node_labels->items[i].key,
-                              node_labels->items[i].value);
+    for (i = 0; i < node_labels->n; i++) {
+        const struct kp_label *l = &node_labels->items[i];
+
+        sum += kp_tpcount_get_hashed(m, l->key, l->value,
+                                     kp_tpcount_label_hash(l));
+    }
     return sum;
 }
 
@@ -250,12 +307,14 @@ kp_tpcount_any_label(const struct kp_tpcount *m,
      * A label whose key no entry has has no count: with the keys listed,
      * only the labels of those keys are looked up (hashed).
      */
-    for (i = 0; i < node_labels->n; i++)
-        if ((m->nkeys > KP_TPCOUNT_KEYS ||
-             key_listed(m, node_labels->items[i].key)) &&
-            kp_tpcount_get(m, node_labels->items[i].key,
-                           node_labels->items[i].value) > 0)
+    for (i = 0; i < node_labels->n; i++) {
+        const struct kp_label *l = &node_labels->items[i];
+
+        if ((m->nkeys > KP_TPCOUNT_KEYS || key_listed(m, l->key)) &&
+            kp_tpcount_get_hashed(m, l->key, l->value,
+                                  kp_tpcount_label_hash(l)) > 0)
             return true;
+    }
     return false;
 }
 

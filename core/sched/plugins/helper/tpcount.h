@@ -30,6 +30,7 @@
 struct kp_tpcount_slot {
     const char *key;            /* NULL: empty slot */
     const char *value;
+    uint64_t h;                 /* kp_tpcount_hash(key, value) */
     int64_t n;
 };
 
@@ -68,6 +69,18 @@ void kp_tpcount_add_hashed(struct kp_arena *a, struct kp_tpcount *m,
 /* The count, 0 when absent. */
 int64_t kp_tpcount_get(const struct kp_tpcount *m, const char *key,
                        const char *value);
+/* kp_tpcount_get with the pair's kp_tpcount_hash made beforehand */
+int64_t kp_tpcount_get_hashed(const struct kp_tpcount *m, const char *key,
+                              const char *value, uint64_t h);
+/*
+ * kp_tpcount_hash of a label's pair, of any key that is the label's key:
+ * the hash the label keeps (labels.h), or, with KP_NO_LABEL_HASH set,
+ * the pair hashed afresh.
+ */
+uint64_t kp_tpcount_label_hash(const struct kp_label *l);
+/* the same for a hash kept elsewhere (a label column's, framework.h) */
+uint64_t kp_tpcount_kept_hash(uint64_t kept, const char *key,
+                              const char *value);
 /* Whether (key, value) has an entry (a domain, even with count 0). */
 bool kp_tpcount_has(const struct kp_tpcount *m, const char *key,
                     const char *value);
@@ -88,10 +101,12 @@ void kp_tpcount_add_entry(struct kp_tpcount *m, struct kp_tpcount_slot *e,
 void kp_tpcount_clone(struct kp_tpcount *dst, const struct kp_tpcount *src);
 /*
  * Call fn for every entry of a map that is not a clone (PreFilter's
- * critical paths), in slot order.
+ * critical paths), in slot order, with the entry's kp_tpcount_hash (for
+ * kp_tpcount_add_hashed to another map of the same key).
  */
 void kp_tpcount_each(const struct kp_tpcount *m,
-                     void (*fn)(void *arg, const char *value, int64_t n),
+                     void (*fn)(void *arg, const char *value, uint64_t h,
+                                int64_t n),
                      void *arg);
 /*
  * Call fn for every (key, value) of m, a clone's layers included (a pair

@@ -31,6 +31,7 @@ struct inc_term {
     unsigned long made;         /* kp_selcount_made(e) */
     const unsigned char *sel;   /* the merged namespace selection */
     const char *const *col;     /* NULL: read the node's labels */
+    const uint64_t *colh;       /* col's pair hashes */
     struct kp_tpcount *m;
 };
 
@@ -62,7 +63,7 @@ struct rec {
     struct kp_tpcount *m;
     const char *key, *value;
     int64_t delta;
-    uint64_t h;                 /* kp_tpcount_hash (count_one) */
+    uint64_t h;                 /* kp_tpcount_hash(key, value) */
 };
 
 /*
@@ -77,12 +78,13 @@ struct emit {
     size_t n, cap;
 };
 
+/* h: the pair's kp_tpcount_hash (a node label's, kept) */
 static void
 emit_add(struct emit *em, struct kp_tpcount *m, const char *key,
-         const char *value, int64_t delta)
+         const char *value, uint64_t h, int64_t delta)
 {
     if (!em->defer) {
-        kp_tpcount_add(em->a, m, key, value, delta);
+        kp_tpcount_add_hashed(em->a, m, key, value, h, delta);
         return;
     }
     if (em->n == em->cap) {
@@ -97,6 +99,7 @@ emit_add(struct emit *em, struct kp_tpcount *m, const char *key,
     em->r[em->n].m = m;
     em->r[em->n].key = key;
     em->r[em->n].value = value;
+    em->r[em->n].h = h;
     em->r[em->n++].delta = delta;
 }
 
@@ -105,10 +108,35 @@ static void
 update(struct emit *em, struct kp_tpcount *m, const struct kp_node *node,
        const char *key, int64_t delta)
 {
-    const char *v = kp_labels_get(&node->labels, key);
+    const struct kp_label *l = kp_labels_find(&node->labels, key);
 
-    if (v)
-        emit_add(em, m, key, v, delta);
+    if (l)
+        emit_add(em, m, key, l->value, kp_tpcount_label_hash(l), delta);
+}
+
+/*
+ * The node's value of term it's topology key, from the term's column
+ * when it has one, and the pair's hash in *h; NULL: the node lacks it
+ */
+static const char *
+term_value(const struct inc_term *it, const struct kp_node *node,
+           uint64_t *h)
+{
+    const char *key = it->t->topology_key;
+    const struct kp_label *l;
+
+    if (it->col) {
+        const char *v = it->col[node->index];
+
+        if (v)
+            *h = kp_tpcount_kept_hash(it->colh[node->index], key, v);
+        return v;
+    }
+    l = kp_labels_find(&node->labels, key);
+    if (!l)
+        return NULL;
+    *h = kp_tpcount_label_hash(l);
+    return l->value;
 }
 
 /* podMatchesAllAffinityTerms (the incoming pod's terms): false for none. */
@@ -349,6 +377,7 @@ inc_term_set(struct inc_term *it, const struct kp_cycle *c,
     it->e = kp_selcount_term(c->cl, t, sel, c->pod->ns);
     it->made = kp_selcount_made(it->e);
     it->col = kp_cluster_label_column(c->cl, t->topology_key);
+    it->colh = kp_cluster_label_column_hash(c->cl, t->topology_key);
     it->m = m;
 }
 
@@ -383,16 +412,15 @@ inc_terms_node(struct emit *em, const struct inc_term *it, size_t n,
     size_t k;
 
     for (k = 0; k < n; k++) {
-        const char *v = it[k].col ? it[k].col[ni->node->index] :
-                        kp_labels_get(&ni->node->labels,
-                                      it[k].t->topology_key);
+        uint64_t h = 0;
+        const char *v = term_value(&it[k], ni->node, &h);
         int64_t cnt;
 
         if (!v)
             continue;
         cnt = kp_selcount_node(it[k].e, ni);
         if (cnt > 0)
-            emit_add(em, it[k].m, it[k].t->topology_key, v, cnt);
+            emit_add(em, it[k].m, it[k].t->topology_key, v, h, cnt);
     }
 }
 
@@ -453,14 +481,10 @@ count_one(void *ctx, size_t i, struct kp_arena *a)
 {
     const struct count_ctx *cc = ctx;
     struct emit *em = &cc->out[i];
-    size_t j;
 
     em->a = a;
     em->defer = true;
     count_node(cc, i, em);
-    /* hashed here, on the threads: the serial merge only adds */
-    for (j = 0; j < em->n; j++)
-        em->r[j].h = kp_tpcount_hash(em->r[j].key, em->r[j].value);
     return false;
 }
 
@@ -471,13 +495,14 @@ struct domain_add {
     const char *key;
 };
 
+/* (the domain's map and da->m have the same key: the same hash) */
 static void
-domain_add(void *arg, const char *value, int64_t n)
+domain_add(void *arg, const char *value, uint64_t h, int64_t n)
 {
     const struct domain_add *da = arg;
 
     if (n != 0)
-        kp_tpcount_add(da->a, da->m, da->key, value, n);
+        kp_tpcount_add_hashed(da->a, da->m, da->key, value, h, n);
 }
 
 /*
@@ -661,11 +686,12 @@ satisfy_pod_affinity(const struct ipa_state *s, const struct kp_pod *p,
 
     for (i = 0; i < p->naffinity; i++) {
         const char *key = p->affinity[i].topology_key;
-        const char *v = kp_labels_get(&node->labels, key);
+        const struct kp_label *l = kp_labels_find(&node->labels, key);
 
-        if (!v)
+        if (!l)
             return false;
-        if (kp_tpcount_get(&s->affinity, key, v) <= 0)
+        if (kp_tpcount_get_hashed(&s->affinity, key, l->value,
+                                  kp_tpcount_label_hash(l)) <= 0)
             pods_exist = false;
     }
     if (pods_exist)
@@ -685,9 +711,10 @@ satisfy_pod_anti_affinity(const struct ipa_state *s, const struct kp_pod *p,
         return true;
     for (i = 0; i < p->nanti_affinity; i++) {
         const char *key = p->anti_affinity[i].topology_key;
-        const char *v = kp_labels_get(&node->labels, key);
+        const struct kp_label *l = kp_labels_find(&node->labels, key);
 
-        if (v && kp_tpcount_get(&s->anti, key, v) > 0)
+        if (l && kp_tpcount_get_hashed(&s->anti, key, l->value,
+                                       kp_tpcount_label_hash(l)) > 0)
             return false;
     }
     return true;
@@ -865,9 +892,8 @@ remove_gone(struct kp_cycle *c, int idx, const struct gone *g,
         /* affinity term (at most one) first, then anti-affinity terms */
         for (k = 0; k < p->naffinity + p->nanti_affinity; k++) {
             const struct inc_term *it = &s->it[k];
-            const char *v = it->col ? it->col[ni->node->index] :
-                            kp_labels_get(&ni->node->labels,
-                                          it->t->topology_key);
+            uint64_t h = 0;
+            const char *v = term_value(it, ni->node, &h);
             int64_t cnt;
 
             if (!v)
@@ -876,7 +902,7 @@ remove_gone(struct kp_cycle *c, int idx, const struct gone *g,
             /* this state's maps: it->m are those of PreFilter's state */
             if (cnt)
                 emit_add(&em, k < p->naffinity ? &s->affinity : &s->anti,
-                         it->t->topology_key, v, -cnt);
+                         it->t->topology_key, v, h, -cnt);
         }
     } else {
         for (i = 0; i < n; i++) {
@@ -899,8 +925,8 @@ remove_gone(struct kp_cycle *c, int idx, const struct gone *g,
             em.r[nsum++] = em.r[j];
     }
     for (k = 0; k < nsum; k++)
-        kp_tpcount_add(c->scratch, em.r[k].m, em.r[k].key, em.r[k].value,
-                       em.r[k].delta);
+        kp_tpcount_add_hashed(c->scratch, em.r[k].m, em.r[k].key,
+                              em.r[k].value, em.r[k].h, em.r[k].delta);
 }
 
 static void

@@ -36,6 +36,7 @@ struct pts_state {
     struct critical_paths *paths;       /* CriticalPaths, per constraint */
     /* per constraint: the topology key's label column, or NULL */
     const char *const **col;
+    const uint64_t **colh;              /* the columns' pair hashes */
 };
 
 /* Constraint i's topology value of node, NULL when absent. */
@@ -44,6 +45,28 @@ node_value(const struct pts_state *s, size_t i, const struct kp_node *node)
 {
     return s->col[i] ? s->col[i][node->index] :
            kp_labels_get(&node->labels, s->cons[i].topology_key);
+}
+
+/* node_value, and the pair's kp_tpcount_hash in *h when there is one */
+static const char *
+node_pair(const struct pts_state *s, size_t i, const struct kp_node *node,
+          uint64_t *h)
+{
+    const char *key = s->cons[i].topology_key;
+    const struct kp_label *l;
+
+    if (s->col[i]) {
+        const char *v = s->col[i][node->index];
+
+        if (v)
+            *h = kp_tpcount_kept_hash(s->colh[i][node->index], key, v);
+        return v;
+    }
+    l = kp_labels_find(&node->labels, key);
+    if (!l)
+        return NULL;
+    *h = kp_tpcount_label_hash(l);
+    return l->value;
 }
 
 /* criticalPaths.update */
@@ -78,8 +101,9 @@ paths_update(struct critical_paths *p, const char *v, int64_t num)
 }
 
 static void
-paths_visit(void *arg, const char *value, int64_t n)
+paths_visit(void *arg, const char *value, uint64_t h, int64_t n)
 {
+    (void)h;
     paths_update(arg, value, n);
 }
 
@@ -168,11 +192,14 @@ count_cluster(struct kp_cycle *c, struct pts_state *s,
         const struct kp_node *node = c->cl->nodes[i].node;
 
         for (j = 0; j < s->n; j++)
-            if (cc.out[i * s->n + j] != NO_COUNT)
-                kp_tpcount_add(c->scratch, &s->tp[j],
-                               s->cons[j].topology_key,
-                               node_value(s, j, node),
-                               cc.out[i * s->n + j]);
+            if (cc.out[i * s->n + j] != NO_COUNT) {
+                uint64_t h = 0;
+                const char *v = node_pair(s, j, node, &h);
+
+                kp_tpcount_add_hashed(c->scratch, &s->tp[j],
+                                      s->cons[j].topology_key, v, h,
+                                      cc.out[i * s->n + j]);
+            }
     }
 }
 
@@ -212,8 +239,11 @@ pre_filter(struct kp_cycle *c, int idx)
     s->paths = kp_arena_alloc(c->scratch, n * sizeof(*s->paths));
     ent = kp_arena_alloc(c->scratch, n * sizeof(*ent));
     s->col = kp_arena_alloc(c->scratch, n * sizeof(*s->col));
+    s->colh = kp_arena_alloc(c->scratch, n * sizeof(*s->colh));
     for (i = 0; i < n; i++) {
         s->col[i] = kp_cluster_label_column(c->cl, cons[i].topology_key);
+        s->colh[i] = kp_cluster_label_column_hash(c->cl,
+                                                  cons[i].topology_key);
         kp_tpcount_init(&s->tp[i]);
         if (n <= KP_SELCOUNT_HOLD)
             ent[i] = kp_selcount_spread(c->cl, &cons[i].selector,
@@ -243,15 +273,16 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
 
     for (i = 0; s && i < s->n; i++) {
         const struct kp_spread_tsc *t = &s->cons[i];
-        const char *v = node_value(s, i, ni->node);
+        uint64_t h = 0;
+        const char *v = node_pair(s, i, ni->node, &h);
         int64_t self, skew;
 
         if (!v)
             return kp_status_new(KP_UNRESOLVABLE,
                                  KP_REASON_SPREAD_MISSING_LABEL);
         self = kp_selector_matches(&t->selector, &c->pod->labels) ? 1 : 0;
-        skew = kp_tpcount_get(&s->tp[i], t->topology_key, v) + self -
-               min_match_num(s, i);
+        skew = kp_tpcount_get_hashed(&s->tp[i], t->topology_key, v, h) +
+               self - min_match_num(s, i);
         if (skew > t->max_skew)
             return kp_status_new(KP_UNSCHEDULABLE, KP_REASON_SPREAD);
     }
@@ -272,15 +303,20 @@ update_with_pod(struct kp_cycle *c, struct pts_state *s,
         return;
     for (i = 0; i < s->n; i++) {
         const struct kp_spread_tsc *t = &s->cons[i];
-        const char *v;
+        const struct kp_label *l;
+        uint64_t h;
 
         if (!kp_selector_matches(&t->selector, &q->labels) ||
             !kp_spread_match_inclusion(t, c->pod, node))
             continue;
-        v = kp_labels_get(&node->labels, t->topology_key);
-        kp_tpcount_add(c->scratch, &s->tp[i], t->topology_key, v, delta);
-        paths_update(&s->paths[i], v,
-                     kp_tpcount_get(&s->tp[i], t->topology_key, v));
+        /* (the node has every constraint's key: kp_spread_node_has_keys) */
+        l = kp_labels_find(&node->labels, t->topology_key);
+        h = kp_tpcount_label_hash(l);
+        kp_tpcount_add_hashed(c->scratch, &s->tp[i], t->topology_key,
+                              l->value, h, delta);
+        paths_update(&s->paths[i], l->value,
+                     kp_tpcount_get_hashed(&s->tp[i], t->topology_key,
+                                           l->value, h));
     }
 }
 
