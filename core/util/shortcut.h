@@ -47,7 +47,8 @@
  *                            fill_from_index (kp_selcount_entry.pm)
  *   KP_NO_TERM_DOMAINS       core/sched/plugins/helper/term_domains.c
  *                            and selcount.c kp_selcount_domains
- *                            (interpodaffinity/filtering.c count_cluster)
+ *                            (interpodaffinity/filtering.c count_cluster,
+ *                            scoring.c existing_from_domains)
  *   KP_NO_LABEL_HASH         core/sched/plugins/helper/tpcount.c
  *                            kp_tpcount_kept_hash (labels.h kp_label.h)
  */

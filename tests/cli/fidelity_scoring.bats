@@ -345,3 +345,41 @@ web Fits c
 batch Fits c
 OUT
 }
+
+# interpodaffinity/scoring.go processExistingPod: each existing pod whose
+# preferred affinity term matches the incoming pod adds the term's weight
+# at its node's value of the term's key, once per pod.  z1 (node-a): one
+# pod with weight 10 -> 10; z2 (node-c): three pods with weight 5 -> 15.
+# Both nodes carry three pods of equal requests, so only the affinity
+# score differs: web lands on node-c.  Kept per topology domain (the term
+# domains, term_domains.h) or walked node by node (KP_NO_TERM_DOMAINS=1),
+# the same answer; a weight added once per domain would give z2 5 and
+# node-a.
+@test "InterPodAffinity PreScore: an existing pods' preferred term adds its weight once per pod in the domain" {
+    need jq
+    local f="$BATS_TEST_TMPDIR/pref.json" i
+    pod() { # name node weight (0: no affinity)
+        local aff=''
+        [ "$3" -gt 0 ] && aff='"affinity":{"podAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":'$3',"podAffinityTerm":{"labelSelector":{"matchLabels":{"app":"web"}},"topologyKey":"zone"}}]}},'
+        printf '{"kind":"Pod","apiVersion":"v1","metadata":{"name":"%s","namespace":"default","uid":"u-%s","labels":{"app":"db"}},"spec":{%s"nodeName":"%s","containers":[{"name":"c","resources":{"requests":{"cpu":"100m","memory":"100Mi"}}}]},"status":{"phase":"Running"}},\n' "$1" "$1" "$aff" "$2"
+    }
+    {
+        printf '{"kind":"List","apiVersion":"v1","items":[\n'
+        for n in a:z1 c:z2; do
+            printf '{"kind":"Node","apiVersion":"v1","metadata":{"name":"node-%s","labels":{"kubernetes.io/hostname":"node-%s","zone":"%s"}},"status":{"allocatable":{"cpu":"4","memory":"8Gi","pods":"20"}}},\n' "${n%%:*}" "${n%%:*}" "${n#*:}"
+        done
+        pod a-aff node-a 10
+        pod a-1 node-a 0
+        pod a-2 node-a 0
+        for i in 1 2 3; do pod "c-aff-$i" node-c 5; done
+        printf '{"kind":"Pod","apiVersion":"v1","metadata":{"name":"web","namespace":"default","uid":"u-web","labels":{"app":"web"}},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"100m","memory":"100Mi"}}}]},"status":{"phase":"Pending"}}\n]}\n'
+    } >"$f"
+    for sw in 0 1; do
+        for m in queue independent; do
+            run env KP_NO_TERM_DOMAINS=$sw "$KP" -f "$f" --mode "$m" -o json
+            assert_success
+            run jq -r '.pods[] | [.name, .result, .node] | join(" ")' <<<"$output"
+            assert_output "web Fits node-c"
+        done
+    done
+}

@@ -152,7 +152,8 @@ same_without() {
     # pods of the same namespace and labels; a new term's remembered
     # matches filled from the label index's lists (selcount.c); the
     # existing pods' required anti-affinity terms summed per topology
-    # domain as the queue places and removes pods (term_domains.h); the
+    # domain as the queue places and removes pods (term_domains.h), and
+    # the terms PreScore reads of them likewise; the
     # hash of each node label's (key, value) pair kept from when it was
     # read, which the topology counters take (tpcount.h)
     local shape f mode sw t

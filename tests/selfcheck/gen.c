@@ -30,6 +30,7 @@ static const char *const host_ips[] = {"0.0.0.0", "0.0.0.0", "10.0.0.1",
 static const char *const cpus[] = {"100m", "250m", "500m", "500m", "1",
                                    "1500m"};
 static const char *const mems[] = {"64Mi", "256Mi", "512Mi", "1Gi", "2Gi"};
+static const int weights[] = {1, 10, 50, 100};
 
 struct pclass {
     const char *name;
@@ -321,7 +322,10 @@ gen_terms(struct gen *g, cJSON *parent, bool weighted, const char *app)
         if (weighted) {
             cJSON *w = cJSON_CreateObject();
 
-            cJSON_AddNumberToObject(w, "weight", 1 + sc_rng_below(g->r, 100));
+            /* few weights: equal terms of several pods (one interned
+             * term's pods in a domain, term_domains.h) are common */
+            cJSON_AddNumberToObject(w, "weight",
+                                    weights[sc_rng_below(g->r, N(weights))]);
             cJSON_AddItemToObject(w, "podAffinityTerm", term);
             term = w;
         }

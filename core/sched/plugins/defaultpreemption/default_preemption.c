@@ -531,14 +531,6 @@ reprieve_sums(struct victim_node *vn, const struct kp_victim_table *vt,
     return false;
 }
 
-static int
-cmp_size(const void *x, const void *y)
-{
-    size_t a = *(const size_t *)x, b = *(const size_t *)y;
-
-    return (a > b) - (a < b);
-}
-
 /*
  * The potential victims are the tail of the node's table (lowest
  * priority last), already in MoreImportantPod order: no pod is read to
@@ -712,8 +704,7 @@ select_victims(const struct kp_cycle *base, int node,
     struct victim_node vn;
     struct kp_status st;
     size_t *kept;
-    size_t i, npotential = vt->n - first, nnominated;
-    size_t nviolating = 0, nnon_violating = 0;
+    size_t i, j, k, nv, npotential = vt->n - first, nnominated;
     int pass;
 
     /*
@@ -767,10 +758,6 @@ select_victims(const struct kp_cycle *base, int node,
         for (i = 0; i < npotential; i++) {
             if (violating[i] != (pass == 0))
                 continue;
-            if (pass == 0)
-                nviolating++;
-            else
-                nnon_violating++;
             if (reprieve(&vn, vt, first + i))
                 continue;
             kept[out->nvictims++] = i;
@@ -788,12 +775,18 @@ select_victims(const struct kp_cycle *base, int node,
             }
         }
     }
-    /* most important first: the table's order */
-    if (nviolating && nnon_violating)
-        qsort(kept, out->nvictims, sizeof(*kept), cmp_size);
-    for (i = 0; i < out->nvictims; i++) {
-        out->victims[i] = vt->pods[first + kept[i]];
-        out->violating[i] = violating[kept[i]];
+    /*
+     * Most important first: the table's order.  Each pass kept its pods
+     * in that order (kept[0..num_pdb_violations) from the first,
+     * ascending, the rest from the second): the two runs merged.
+     */
+    nv = (size_t)out->num_pdb_violations;
+    for (i = 0, j = nv, k = 0; k < out->nvictims; k++) {
+        size_t x = j >= out->nvictims || (i < nv && kept[i] < kept[j]) ?
+                   kept[i++] : kept[j++];
+
+        out->victims[k] = vt->pods[first + x];
+        out->violating[k] = violating[x];
     }
     return kp_status_ok();
 }

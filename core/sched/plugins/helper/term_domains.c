@@ -10,13 +10,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct id_list {
+    uint32_t *ids;
+    size_t n, cap;
+};
+
 struct kp_term_domains {
     struct kp_arena arena;      /* the maps' slots */
     struct kp_tpcount *m;       /* by term id, cap of them */
     bool *listed;               /* by term id: in ids */
     size_t cap;
-    uint32_t *ids;              /* the ids counted, in the order first met */
-    size_t nids, capids;
+    /* the ids counted, in the order first met: */
+    struct id_list anti;        /* required anti-affinity (PreFilter) */
+    struct id_list scored;      /* the kinds PreScore reads */
 };
 
 /*
@@ -45,7 +51,8 @@ kp_term_domains_free(struct kp_term_domains *d)
     kp_arena_release(&d->arena);
     free(d->m);
     free(d->listed);
-    free(d->ids);
+    free(d->anti.ids);
+    free(d->scored.ids);
     free(d);
 }
 
@@ -66,13 +73,47 @@ reserve(struct kp_term_domains *d, uint32_t id)
     d->cap = cap;
 }
 
+/*
+ * A table's groups (ids, mult; n of them) of the node n added with sign,
+ * each id listed in l when first counted (an id is of one kind: in one
+ * list only)
+ */
+static void
+count_groups(struct kp_cluster *cl, struct kp_term_domains *d,
+             const struct kp_node *n, const uint32_t *ids,
+             const int32_t *mult, size_t ngrp, int sign, struct id_list *l)
+{
+    size_t g;
+
+    for (g = 0; g < ngrp; g++) {
+        uint32_t id = ids[g];
+        const char *key = kp_term_get(cl, id)->t->topology_key;
+        const struct kp_label *lb = kp_labels_find(&n->labels, key);
+
+        /* topologyToMatchedTermCount.update: only where the node has it */
+        if (!lb)
+            continue;
+        reserve(d, id);
+        if (!d->listed[id]) {
+            if (l->n == l->cap) {
+                l->cap = l->cap ? l->cap * 2 : 64;
+                l->ids = kp_xrealloc(l->ids, l->cap * sizeof(*l->ids));
+            }
+            l->ids[l->n++] = id;
+            d->listed[id] = true;
+        }
+        kp_tpcount_add_hashed(&d->arena, &d->m[id], key, lb->value,
+                              kp_tpcount_label_hash(lb),
+                              sign * (int64_t)mult[g]);
+    }
+}
+
 void
 kp_term_domains_table(struct kp_cluster *cl, const struct kp_victim_table *vt,
                       int node, int sign)
 {
     struct kp_term_domains *d;
     const struct kp_node *n = cl->nodes[node].node;
-    size_t g;
 
     if (!vt || !vt->grp_ready)
         return;
@@ -81,26 +122,10 @@ kp_term_domains_table(struct kp_cluster *cl, const struct kp_victim_table *vt,
     d = cl->caches->term_domains;
     if (!d)
         return;
-    for (g = 0; g < vt->nanti_grp; g++) {
-        uint32_t id = vt->anti_grp_id[g];
-        const char *key = kp_term_get(cl, id)->t->topology_key;
-        const char *v = kp_labels_get(&n->labels, key);
-
-        /* topologyToMatchedTermCount.update: only where the node has it */
-        if (!v)
-            continue;
-        reserve(d, id);
-        if (!d->listed[id]) {
-            if (d->nids == d->capids) {
-                d->capids = d->capids ? d->capids * 2 : 64;
-                d->ids = kp_xrealloc(d->ids, d->capids * sizeof(*d->ids));
-            }
-            d->ids[d->nids++] = id;
-            d->listed[id] = true;
-        }
-        kp_tpcount_add(&d->arena, &d->m[id], key, v,
-                       sign * (int64_t)vt->anti_grp_mult[g]);
-    }
+    count_groups(cl, d, n, vt->anti_grp_id, vt->anti_grp_mult, vt->nanti_grp,
+                 sign, &d->anti);
+    count_groups(cl, d, n, vt->grp_id, vt->grp_mult, vt->ngrp, sign,
+                 &d->scored);
 }
 
 const struct kp_term_domains *
@@ -113,8 +138,15 @@ kp_term_domains_of(const struct kp_cluster *cl)
 const uint32_t *
 kp_term_domains_ids(const struct kp_term_domains *d, size_t *n)
 {
-    *n = d->nids;
-    return d->ids;
+    *n = d->anti.n;
+    return d->anti.ids;
+}
+
+const uint32_t *
+kp_term_domains_scored_ids(const struct kp_term_domains *d, size_t *n)
+{
+    *n = d->scored.n;
+    return d->scored.ids;
 }
 
 const struct kp_tpcount *
@@ -147,6 +179,14 @@ kp_term_domains_check(const struct kp_cluster *cl, char *why, size_t whylen)
 
             if (v)
                 kp_tpcount_add(&a, &fresh[id], key, v, vt->anti_grp_mult[g]);
+        }
+        for (g = 0; vt && vt->grp_ready && g < vt->ngrp; g++) {
+            uint32_t id = vt->grp_id[g];
+            const char *key = kp_term_get(cl, id)->t->topology_key;
+            const char *v = kp_labels_get(&cl->nodes[i].node->labels, key);
+
+            if (v)
+                kp_tpcount_add(&a, &fresh[id], key, v, vt->grp_mult[g]);
         }
     }
     for (i = 0; i < nterms && same; i++) {

@@ -13,6 +13,12 @@
  * queue places and removes pods, from the node's table before and after;
  * PreFilter then matches each term once and adds its domains.
  *
+ * The same for the terms PreScore reads of the existing pods (required
+ * affinity, preferred affinity and anti-affinity: the table's grp_*
+ * groups; processExistingPod adds each matching term's weight at the
+ * node's value of its key): PreScore matches each term once and adds
+ * its weight times its domains' pods.
+ *
  * Kept only for a cluster whose every node has a table (not tables_lazy):
  * made as the first table is built (kp_cluster_init_tables builds them
  * all); KP_NO_TERM_DOMAINS=1: none, PreFilter walks the nodes.  Changed by the
@@ -41,11 +47,14 @@ void kp_term_domains_table(struct kp_cluster *cl,
 /* cl's, or NULL: none kept (the caller walks the nodes). */
 const struct kp_term_domains *kp_term_domains_of(const struct kp_cluster *cl);
 /*
- * The term ids that have been counted, *n of them (a term whose pods
- * have all gone has an empty map).
+ * The required anti-affinity term ids that have been counted, *n of them
+ * (a term whose pods have all gone has an empty map).
  */
 const uint32_t *kp_term_domains_ids(const struct kp_term_domains *d,
                                     size_t *n);
+/* The same of the terms PreScore reads (kp_victim_table grp_*) */
+const uint32_t *kp_term_domains_scored_ids(const struct kp_term_domains *d,
+                                           size_t *n);
 /* The domains of term id: (its topology key, value) -> pods. */
 const struct kp_tpcount *kp_term_domains_get(const struct kp_term_domains *d,
                                              uint32_t id);

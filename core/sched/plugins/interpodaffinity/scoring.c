@@ -27,6 +27,7 @@
 #include "tpcount.h"
 #include "selfcheck.h"
 #include "shortcut.h"
+#include "term_domains.h"
 
 #define HARD_POD_AFFINITY_WEIGHT 1
 
@@ -177,6 +178,47 @@ process_existing_pod(struct sc_emit *em, const struct ipa_score_state *st,
  * no, 2 yes; the threads may race to fill an entry in: they find the
  * same answer) and adds its weight times the pods carrying it.
  */
+/*
+ * The weight the existing pods' interned term id adds per pod carrying
+ * it for the incoming pod p (0: nothing, it does not match or its kind
+ * is not weighed): matched once per cycle, kept in memo (0 not yet, 1
+ * no, 2 yes; the threads may race to fill an entry in: they find the
+ * same answer).
+ */
+static int64_t
+group_weight(const struct ipa_score_state *st, const struct kp_cluster *cl,
+             const struct kp_pod *p, uint32_t id,
+             _Atomic unsigned char *memo, const struct kp_term_ref **rp)
+{
+    unsigned char m = atomic_load_explicit(&memo[id], memory_order_relaxed);
+    const struct kp_term_ref *r;
+
+    /* a term known not to match adds nothing, whatever its kind */
+    if (m == 1)
+        return 0;
+    r = kp_term_get(cl, id);
+    *rp = r;
+    if (r->kind == KP_TERM_REQ_AFF && st->hard_weight <= 0)
+        return 0;
+#ifdef KP_SELFCHECK
+    if (m && m != (unsigned char)(1 + kp_existing_term_matches(
+            r->t, r->owner_ns, p, st->ns_labels)))
+        kp_selfcheck_fail("InterPodAffinity PreScore of %s/%s: kept "
+                          "match of term %u differs", p->ns, p->name,
+                          (unsigned)id);
+#endif
+    if (!m) {
+        m = (unsigned char)(1 + kp_existing_term_matches(
+            r->t, r->owner_ns, p, st->ns_labels));
+        atomic_store_explicit(&memo[id], m, memory_order_relaxed);
+    }
+    if (m != 2)
+        return 0;
+    return r->kind == KP_TERM_REQ_AFF ? st->hard_weight :
+           r->kind == KP_TERM_PREF_AFF ? (int64_t)r->t->weight :
+           -(int64_t)r->t->weight;
+}
+
 static void
 existing_groups(struct sc_emit *em, const struct ipa_score_state *st,
                 const struct kp_cluster *cl, const struct kp_pod *p,
@@ -186,36 +228,59 @@ existing_groups(struct sc_emit *em, const struct ipa_score_state *st,
     size_t g;
 
     for (g = 0; g < vt->ngrp; g++) {
-        uint32_t id = vt->grp_id[g];
-        unsigned char m = atomic_load_explicit(&memo[id],
-                                               memory_order_relaxed);
-        const struct kp_term_ref *r;
-        int64_t w;
+        const struct kp_term_ref *r = NULL;
+        int64_t w = group_weight(st, cl, p, vt->grp_id[g], memo, &r);
 
-        /* a term known not to match adds nothing, whatever its kind */
-        if (m == 1)
+        if (w)
+            add_term(em, r->t, node, w * vt->grp_mult[g]);
+    }
+}
+
+/* existing_from_domains's adds of one term's domains, times its weight */
+struct domain_add {
+    struct kp_arena *a;
+    struct kp_tpcount *m;
+    const char *key;
+    int64_t w;
+};
+
+static void
+domain_add(void *arg, const char *value, uint64_t h, int64_t n)
+{
+    const struct domain_add *da = arg;
+
+    if (n != 0)
+        kp_tpcount_add_hashed(da->a, da->m, da->key, value, h, da->w * n);
+}
+
+/*
+ * processExistingPod's part that reads the existing pods' own terms,
+ * from the cluster's term domains (term_domains.h): each term PreScore
+ * reads, matched once, adds its weight times its pods in each domain
+ * (the node pass adds, node by node, the same sums).
+ */
+static void
+existing_from_domains(const struct kp_cycle *c, struct ipa_score_state *st,
+                      const struct kp_term_domains *d,
+                      _Atomic unsigned char *memo)
+{
+    size_t k, n;
+    const uint32_t *ids = kp_term_domains_scored_ids(d, &n);
+
+    for (k = 0; k < n; k++) {
+        const struct kp_tpcount *m = kp_term_domains_get(d, ids[k]);
+        const struct kp_term_ref *r = NULL;
+        struct domain_add da;
+
+        if (m->nonzero == 0)
             continue;
-        r = kp_term_get(cl, id);
-        if (r->kind == KP_TERM_REQ_AFF && st->hard_weight <= 0)
+        da.w = group_weight(st, c->cl, c->pod, ids[k], memo, &r);
+        if (!da.w)
             continue;
-#ifdef KP_SELFCHECK
-        if (m && m != (unsigned char)(1 + kp_existing_term_matches(
-                r->t, r->owner_ns, p, st->ns_labels)))
-            kp_selfcheck_fail("InterPodAffinity PreScore of %s/%s: kept "
-                              "match of term %u differs", p->ns, p->name,
-                              (unsigned)id);
-#endif
-        if (!m) {
-            m = (unsigned char)(1 + kp_existing_term_matches(
-                r->t, r->owner_ns, p, st->ns_labels));
-            atomic_store_explicit(&memo[id], m, memory_order_relaxed);
-        }
-        if (m != 2)
-            continue;
-        w = r->kind == KP_TERM_REQ_AFF ? st->hard_weight :
-            r->kind == KP_TERM_PREF_AFF ? (int64_t)r->t->weight :
-            -(int64_t)r->t->weight;
-        add_term(em, r->t, node, w * vt->grp_mult[g]);
+        da.a = c->scratch;
+        da.m = &st->m;
+        da.key = r->t->topology_key;
+        kp_tpcount_each(m, domain_add, &da);
     }
 }
 
@@ -262,6 +327,7 @@ struct sc_node_ctx {
     const char *const **aff_col;
     const char *const **anti_col;
     _Atomic unsigned char *memo;
+    bool domains;               /* the existing pods' terms counted */
     struct sc_emit *out;        /* by node, the pool's pass */
 };
 
@@ -286,6 +352,9 @@ score_node(const struct sc_node_ctx *nc, size_t i, struct sc_emit *em)
                                     p->npref_anti_affinity, nc->anti_ent,
                                     nc->anti_col, p->ns, ni, -1);
     }
+    /* (the term domains hold every node's existing pods' terms) */
+    if (nc->domains)
+        return;
     if (vt && vt->grp_ready) {
         existing_groups(em, st, c->cl, p, vt, ni->node, nc->memo);
         return;
@@ -362,6 +431,56 @@ kept_memo(const struct kp_cycle *c, size_t nterms)
     return cc->ipa_memo;
 }
 
+/*
+ * The node pass: score_node over every node, into m; on the pool's
+ * threads, each node's additions kept and added in node order after
+ */
+static void
+node_pass(struct sc_node_ctx *nc, struct kp_tpcount *m)
+{
+    const struct kp_cycle *c = nc->c;
+    size_t i, j, n = c->cl->snap->nnodes;
+
+    if (!c->pool || n < KP_PREFILTER_PARALLEL_MIN) {
+        struct sc_emit em = {c->scratch, m, false, NULL, 0, 0};
+
+        for (i = 0; i < n; i++)
+            score_node(nc, i, &em);
+        return;
+    }
+    nc->out = kp_arena_alloc(c->scratch, n * sizeof(*nc->out));
+    kp_pool_run(c->pool, n, 0, score_one, nc, c->scratch);
+    for (i = 0; i < n; i++)
+        for (j = 0; j < nc->out[i].n; j++)
+            kp_tpcount_add(c->scratch, m, nc->out[i].r[j].key,
+                           nc->out[i].r[j].value, nc->out[i].r[j].delta);
+}
+
+#ifdef KP_SELFCHECK
+/*
+ * The self-check build: topologyScore made with the term domains against
+ * the same made by the node pass alone, entry for entry.
+ */
+static void
+check_domains(const struct sc_node_ctx *nc, const struct ipa_score_state *st)
+{
+    struct sc_node_ctx walk = *nc;
+    struct kp_tpcount m;
+    char why[256];
+
+    kp_tpcount_init(&m);
+    walk.domains = false;
+    walk.out = NULL;
+    node_pass(&walk, &m);
+    kp_selfcheck_count();
+    if (!kp_tpcount_same(&st->m, &m, true, why, sizeof(why)))
+        kp_selfcheck_fail("InterPodAffinity PreScore of %s/%s: the term "
+                          "domains' topologyScore differs from the node "
+                          "walk's: %s", nc->c->pod->ns, nc->c->pod->name,
+                          why);
+}
+#endif
+
 static bool
 ipa_pre_score(const struct kp_score_nodes *f, void **state)
 {
@@ -373,6 +492,7 @@ ipa_pre_score(const struct kp_score_nodes *f, void **state)
     const char *const **anti_col = NULL;
     _Atomic unsigned char *memo;
     struct sc_node_ctx nc;
+    const struct kp_term_domains *d;
     const struct kp_pod *p;
     size_t i, j, nterms;
     bool own;
@@ -445,19 +565,17 @@ ipa_pre_score(const struct kp_score_nodes *f, void **state)
     nc.aff_col = aff_col;
     nc.anti_col = anti_col;
     nc.memo = memo;
-    if (!c->pool || snap->nnodes < KP_PREFILTER_PARALLEL_MIN) {
-        struct sc_emit em = {c->scratch, &st->m, false, NULL, 0, 0};
-
-        for (i = 0; i < snap->nnodes; i++)
-            score_node(&nc, i, &em);
-    } else {
-        nc.out = kp_arena_alloc(c->scratch, snap->nnodes * sizeof(*nc.out));
-        kp_pool_run(c->pool, snap->nnodes, 0, score_one, &nc, c->scratch);
-        for (i = 0; i < snap->nnodes; i++)
-            for (j = 0; j < nc.out[i].n; j++)
-                kp_tpcount_add(c->scratch, &st->m, nc.out[i].r[j].key,
-                               nc.out[i].r[j].value, nc.out[i].r[j].delta);
-    }
+    d = kp_term_domains_of(c->cl);
+    nc.domains = d != NULL;
+    if (d)
+        existing_from_domains(c, st, d, memo);
+    /* with the domains, only the pod's own terms are counted by node */
+    if (!d || own)
+        node_pass(&nc, &st->m);
+#ifdef KP_SELFCHECK
+    if (d)
+        check_domains(&nc, st);
+#endif
     score_keys(c, st);
     *state = st;
     return st->m.used > 0;
