@@ -348,6 +348,37 @@ unset_after(struct attempt *at, const struct filter_batch *b, size_t from,
     }
 }
 
+/*
+ * nodes[0..nf), distinct indices below n, in increasing order: by a
+ * pass over a mark per node when they are more than a few of the n (the
+ * walk's order, from where the last pass stopped round to it, is two
+ * increasing runs, the nominated node first), else by qsort
+ */
+static void
+sort_nodes(struct kp_arena *a, int *nodes, size_t nf, size_t n)
+{
+    unsigned char *seen;
+    size_t i, k = 0;
+
+    if (nf < 2)
+        return;
+    if (nf * 16 < n) {
+        qsort(nodes, nf, sizeof(*nodes), cmp_int);
+        return;
+    }
+    seen = kp_arena_alloc(a, n);
+    for (i = 0; i < nf; i++)
+        seen[nodes[i]] = 1;
+    for (i = 0; i < n; i++)
+        if (seen[i])
+            nodes[k++] = (int)i;
+#ifdef KP_SELFCHECK
+    if (k != nf)
+        kp_selfcheck_fail("the filter pass found %zu feasible nodes, %zu "
+                          "of them distinct", nf, k);
+#endif
+}
+
 static void
 find_nodes_that_fit(struct kp_cycle *c, struct attempt *at,
                     size_t *next_start)
@@ -441,7 +472,7 @@ find_nodes_that_fit(struct kp_cycle *c, struct attempt *at,
     *next_start = (*next_start + processed) % n;
     if (nf) {
         /* scoring does not depend on order; ties go to input order */
-        qsort(feasible, nf, sizeof(*feasible), cmp_int);
+        sort_nodes(c->scratch, feasible, nf, n);
         at->fit_node = kp_select_host(c, feasible, nf);
     }
 }

@@ -49,6 +49,8 @@
  *                            and selcount.c kp_selcount_domains
  *                            (interpodaffinity/filtering.c count_cluster,
  *                            scoring.c existing_from_domains)
+ *   KP_NO_TERM_INDEX         core/sched/plugins/helper/term_domains.c
+ *                            kp_term_domains_visit
  *   KP_NO_LABEL_HASH         core/sched/plugins/helper/tpcount.c
  *                            kp_tpcount_kept_hash (labels.h kp_label.h)
  */

@@ -265,6 +265,80 @@ test_selcount__anti_terms_by_domain_follow_the_queue(void)
     row_teardown(&fx);
 }
 
+/*
+ * kp_term_domains_visit: a term is visited for a pod whose labels may
+ * match its selector (by its first In requirement's values, a value
+ * given twice visited once), a term without an In requirement for any
+ * pod, a term whose selector is null for none.
+ */
+static const char *const visit_cluster =
+    T_LIST(T_NODE("n1", L("zone", "z1")) ","
+           T_POD("a1", "n1", L("app", "w"),
+                 T_ANTI(T_TERM(T_SEL(T_EXPR("app", "In",
+                                            Q("a") "," Q("b") "," Q("a"))),
+                               "zone"))) ","
+           T_POD("e1", "n1", L("app", "w"),
+                 T_ANTI(T_TERM(T_EXISTS("tier"), "zone"))) ","
+           T_POD("p", "", L("app", "w"), ""));
+
+struct visits {
+    const struct kp_cluster *cl;
+    int in, exists, other;
+};
+
+static void
+count_visit(void *arg, uint32_t id)
+{
+    struct visits *v = arg;
+    const struct kp_selector *s = &kp_term_get(v->cl, id)->t->selector;
+
+    if (s->nreq == 1 && s->reqs[0].op == KP_OP_IN)
+        v->in++;
+    else if (s->nreq == 1 && s->reqs[0].op == KP_OP_EXISTS)
+        v->exists++;
+    else
+        v->other++;
+}
+
+static void
+test_selcount__terms_visited_by_labels(void)
+{
+    static const struct {
+        const char *labels;
+        int in;
+    } rows[] = {
+        {"{\"app\":\"a\"}", 1},
+        {"{\"app\":\"b\",\"tier\":\"x\"}", 1},
+        {"{\"app\":\"c\"}", 0},
+        {"{\"tier\":\"a\"}", 0},
+        {"{}", 0},
+    };
+    struct row_fixture fx;
+    const struct kp_term_domains *d;
+    size_t i;
+
+    CHECK(row_setup(&fx, visit_cluster, "p"));
+    d = kp_term_domains_of(&fx.cl);
+    CHECK(d != NULL);
+    for (i = 0; d && i < sizeof(rows) / sizeof(rows[0]); i++) {
+        struct kp_arena a;
+        struct kp_labels l;
+        struct kp_error err;
+        struct visits v = {&fx.cl, 0, 0, 0};
+        cJSON *j = cJSON_Parse(rows[i].labels);
+
+        kp_arena_init(&a);
+        CHECK(kp_labels_from_json(&a, j, &l, &err) == 0);
+        kp_term_domains_visit(&fx.cl, d, false, &l, count_visit, &v);
+        CHECK_EQ_INT(v.in, rows[i].in);
+        CHECK_EQ_INT(v.exists, 1);
+        CHECK_EQ_INT(v.other, 0);
+        cJSON_Delete(j);
+        kp_arena_release(&a);
+    }
+    row_teardown(&fx);
+}
+
 /* A label column holds each node's value, NULL where it has none. */
 static void
 test_selcount__label_column(void)
@@ -288,6 +362,7 @@ main(void)
 {
     RUN(test_selcount__workload_shares_entry_and_follows_the_queue);
     RUN(test_selcount__empty_selector_counts_nothing);
+    RUN(test_selcount__terms_visited_by_labels);
     RUN(test_selcount__incoming_term_counts_as_processed_one_by_one);
     RUN(test_selcount__reused_entry_counts_afresh);
     RUN(test_selcount__equal_terms_share_an_id_and_follow_the_queue);

@@ -52,9 +52,19 @@ const struct kp_term_domains *kp_term_domains_of(const struct kp_cluster *cl);
  */
 const uint32_t *kp_term_domains_ids(const struct kp_term_domains *d,
                                     size_t *n);
-/* The same of the terms PreScore reads (kp_victim_table grp_*) */
-const uint32_t *kp_term_domains_scored_ids(const struct kp_term_domains *d,
-                                           size_t *n);
+/*
+ * fn for each counted id of the required anti-affinity terms (scored
+ * false) or of PreScore's (true) whose label selector may match a pod
+ * with labels: the ids listed under one of the labels (by the values of
+ * their selector's first In requirement) and those without an In
+ * requirement; an id not visited does not match.  Each id at most once,
+ * in no set order.  KP_NO_TERM_INDEX=1: every counted id, in the order
+ * first met.
+ */
+void kp_term_domains_visit(const struct kp_cluster *cl,
+                           const struct kp_term_domains *d, bool scored,
+                           const struct kp_labels *labels,
+                           void (*fn)(void *arg, uint32_t id), void *arg);
 /* The domains of term id: (its topology key, value) -> pods. */
 const struct kp_tpcount *kp_term_domains_get(const struct kp_term_domains *d,
                                              uint32_t id);

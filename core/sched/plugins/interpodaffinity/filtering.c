@@ -530,34 +530,47 @@ incoming_from_domains(struct kp_cycle *c, const struct inc_term *it,
     return true;
 }
 
+/* existing_from_domains's pass over the terms */
+struct from_domains {
+    struct kp_cycle *c;
+    struct ipa_state *s;
+    const struct kp_term_domains *d;
+};
+
+static void
+term_from_domains(void *arg, uint32_t id)
+{
+    const struct from_domains *fd = arg;
+    const struct kp_tpcount *m = kp_term_domains_get(fd->d, id);
+    const struct kp_term_ref *r;
+    struct domain_add da;
+
+    if (m->nonzero == 0)
+        return;
+    r = kp_term_get(fd->c->cl, id);
+    if (!existing_term_matches(fd->s, r, id, fd->c->pod))
+        return;
+    da.a = fd->c->scratch;
+    da.m = &fd->s->existing_anti;
+    da.key = r->t->topology_key;
+    kp_tpcount_each(m, domain_add, &da);
+}
+
 /*
  * getExistingAntiAffinityCounts from the cluster's term domains
- * (term_domains.h): each interned required anti-affinity term matched
- * once against the incoming pod, and the domains of those that match
- * added (the node pass's sums, node by node, are the same counts).
+ * (term_domains.h): each interned required anti-affinity term that may
+ * match the incoming pod (by its labels) matched once against it, and
+ * the domains of those that match added (the node pass's sums, node by
+ * node, are the same counts).
  */
 static void
 existing_from_domains(struct kp_cycle *c, struct ipa_state *s,
                       const struct kp_term_domains *d)
 {
-    size_t k, n;
-    const uint32_t *ids = kp_term_domains_ids(d, &n);
+    struct from_domains fd = {c, s, d};
 
-    for (k = 0; k < n; k++) {
-        const struct kp_tpcount *m = kp_term_domains_get(d, ids[k]);
-        const struct kp_term_ref *r;
-        struct domain_add da;
-
-        if (m->nonzero == 0)
-            continue;
-        r = kp_term_get(c->cl, ids[k]);
-        if (!existing_term_matches(s, r, ids[k], c->pod))
-            continue;
-        da.a = c->scratch;
-        da.m = &s->existing_anti;
-        da.key = r->t->topology_key;
-        kp_tpcount_each(m, domain_add, &da);
-    }
+    kp_term_domains_visit(c->cl, d, false, &c->pod->labels,
+                          term_from_domains, &fd);
 }
 
 /*

@@ -253,35 +253,49 @@ domain_add(void *arg, const char *value, uint64_t h, int64_t n)
         kp_tpcount_add_hashed(da->a, da->m, da->key, value, h, da->w * n);
 }
 
+/* existing_from_domains's pass over the terms */
+struct from_domains {
+    const struct kp_cycle *c;
+    struct ipa_score_state *st;
+    const struct kp_term_domains *d;
+    _Atomic unsigned char *memo;
+};
+
+static void
+term_from_domains(void *arg, uint32_t id)
+{
+    const struct from_domains *fd = arg;
+    const struct kp_tpcount *m = kp_term_domains_get(fd->d, id);
+    const struct kp_term_ref *r = NULL;
+    struct domain_add da;
+
+    if (m->nonzero == 0)
+        return;
+    da.w = group_weight(fd->st, fd->c->cl, fd->c->pod, id, fd->memo, &r);
+    if (!da.w)
+        return;
+    da.a = fd->c->scratch;
+    da.m = &fd->st->m;
+    da.key = r->t->topology_key;
+    kp_tpcount_each(m, domain_add, &da);
+}
+
 /*
  * processExistingPod's part that reads the existing pods' own terms,
  * from the cluster's term domains (term_domains.h): each term PreScore
- * reads, matched once, adds its weight times its pods in each domain
- * (the node pass adds, node by node, the same sums).
+ * reads that may match the pod (by its labels), matched once, adds its
+ * weight times its pods in each domain (the node pass adds, node by
+ * node, the same sums).
  */
 static void
 existing_from_domains(const struct kp_cycle *c, struct ipa_score_state *st,
                       const struct kp_term_domains *d,
                       _Atomic unsigned char *memo)
 {
-    size_t k, n;
-    const uint32_t *ids = kp_term_domains_scored_ids(d, &n);
+    struct from_domains fd = {c, st, d, memo};
 
-    for (k = 0; k < n; k++) {
-        const struct kp_tpcount *m = kp_term_domains_get(d, ids[k]);
-        const struct kp_term_ref *r = NULL;
-        struct domain_add da;
-
-        if (m->nonzero == 0)
-            continue;
-        da.w = group_weight(st, c->cl, c->pod, ids[k], memo, &r);
-        if (!da.w)
-            continue;
-        da.a = c->scratch;
-        da.m = &st->m;
-        da.key = r->t->topology_key;
-        kp_tpcount_each(m, domain_add, &da);
-    }
+    kp_term_domains_visit(c->cl, d, true, &c->pod->labels,
+                          term_from_domains, &fd);
 }
 
 /* The distinct topology keys of st->m, and their label columns. */
