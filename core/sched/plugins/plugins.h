@@ -20,6 +20,40 @@ extern const struct kp_plugin kp_plugin_node_resources_fit;
  */
 bool kp_node_resources_fits(const struct kp_cycle *c,
                             const struct kp_node_info *ni);
+/*
+ * kp_node_resources_fits made once for the copies of one NodeInfo (the
+ * same resource slots and allocatable; only the pod count and requested
+ * row change): the pod's requests read, looked up and filtered once.
+ * ok false (a request without a slot, or too many): not made, ask
+ * kp_node_resources_fits.
+ */
+#define KP_FIT_PLAN_MAX 8
+struct kp_fit_plan {
+    bool ok;
+    int64_t pods;               /* allocatable pods */
+    size_t n;
+    int slot[KP_FIT_PLAN_MAX];
+    int64_t want[KP_FIT_PLAN_MAX], alloc[KP_FIT_PLAN_MAX];
+};
+void kp_node_resources_fit_plan(const struct kp_cycle *c,
+                                const struct kp_node_info *ni,
+                                struct kp_fit_plan *plan);
+
+/* kp_node_resources_fits on a copy of the plan's NodeInfo */
+static inline bool
+kp_node_resources_fits_planned(const struct kp_fit_plan *plan,
+                               const struct kp_node_info *ni)
+{
+    size_t i;
+
+    if ((int64_t)ni->npods + 1 > plan->pods)
+        return false;
+    for (i = 0; i < plan->n; i++)
+        if (plan->want[i] > kp_wrap_sub(plan->alloc[i],
+                                        ni->used[plan->slot[i]]))
+            return false;
+    return true;
+}
 extern const struct kp_plugin kp_plugin_volume_restrictions;
 extern const struct kp_plugin kp_plugin_node_volume_limits;
 extern const struct kp_plugin kp_plugin_volume_binding;

@@ -184,6 +184,7 @@ struct victim_node {
     bool sums;
     struct kp_node_info sni, snni;
     const struct kp_cycle *fc;
+    struct kp_fit_plan plan;    /* fc's NodeResourcesFit on sni, snni */
 };
 
 /*
@@ -479,6 +480,7 @@ empty_on_sums(struct victim_node *vn, const struct kp_cycle *base,
     add_row(&vn->sni, &vt->tail_req[first * nres], nres, -1);
     vn->sni.npods = src->npods - (vt->n - first);
     vn->ni = &vn->sni;
+    kp_node_resources_fit_plan(vn->fc, vn->ni, &vn->plan);
     vn->nominated = kp_cycle_count_ge_nominated(base, src) > 0;
     if (vn->nominated) {
         vn->snni = vn->sni;
@@ -518,14 +520,33 @@ account_sums(struct victim_node *vn, const struct kp_victim_table *vt,
         vn->nni->npods = sign > 0 ? vn->nni->npods + 1 : vn->nni->npods - 1;
 }
 
+/* NodeResourcesFit on sni or snni: by the plan when it was made */
+static bool
+fits_sums(const struct victim_node *vn, const struct kp_node_info *ni)
+{
+    bool fits;
+
+    if (!vn->plan.ok)
+        return kp_node_resources_fits(vn->fc, ni);
+    fits = kp_node_resources_fits_planned(&vn->plan, ni);
+#ifdef KP_SELFCHECK
+    kp_selfcheck_count();
+    if (fits != kp_node_resources_fits(vn->fc, ni))
+        kp_selfcheck_fail("fit plan: pod %s/%s on node %s: %s, "
+                          "NodeResourcesFit says otherwise",
+                          vn->fc->pod->ns, vn->fc->pod->name, ni->node->name,
+                          fits ? "fits" : "does not fit");
+#endif
+    return fits;
+}
+
 /* reprieve() on sums: whether the pod still fits, with pods[k] back */
 static bool
 reprieve_sums(struct victim_node *vn, const struct kp_victim_table *vt,
               size_t k)
 {
     account_sums(vn, vt, k, 1);
-    if ((!vn->nominated || kp_node_resources_fits(vn->fc, vn->nni)) &&
-        kp_node_resources_fits(vn->fc, vn->ni))
+    if ((!vn->nominated || fits_sums(vn, vn->nni)) && fits_sums(vn, vn->ni))
         return true;
     account_sums(vn, vt, k, -1);
     return false;

@@ -100,6 +100,41 @@ kp_node_resources_fits(const struct kp_cycle *c, const struct kp_node_info *ni)
     return fits_request(c, ni, NULL, NULL);
 }
 
+void
+kp_node_resources_fit_plan(const struct kp_cycle *c,
+                           const struct kp_node_info *ni,
+                           struct kp_fit_plan *plan)
+{
+    const struct kp_snapshot *snap = c->cl->snap;
+    const struct kp_resvec *req = &c->pod->req;
+    size_t i;
+
+    plan->ok = false;
+    plan->n = 0;
+    plan->pods = kp_ni_alloc(ni, KP_RES_PODS);
+    if (!ni->alloc)
+        return;
+    /* the requests fits_request checks, in its order */
+    for (i = 0; i < req->n; i++) {
+        int id = req->e[i].id, r;
+        int64_t want = req->e[i].value;
+
+        if (id == KP_RES_PODS || want <= 0)
+            continue;
+        if (id >= KP_RES_FIRST_SCALAR && c->profile &&
+            (c->profile->nignored || c->profile->nignored_groups) &&
+            ignored(c->profile, snap->res_names[id]))
+            continue;
+        r = kp_ni_slot(ni, id);
+        if (r < 0 || plan->n == KP_FIT_PLAN_MAX)
+            return;
+        plan->slot[plan->n] = r;
+        plan->want[plan->n] = want;
+        plan->alloc[plan->n++] = ni->alloc[r];
+    }
+    plan->ok = true;
+}
+
 const struct kp_plugin kp_plugin_node_resources_fit = {
     .name = "NodeResourcesFit",
     .filter = filter,
