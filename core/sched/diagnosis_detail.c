@@ -862,7 +862,6 @@ struct blocks_run {
     const struct kp_cluster *cl;
     const struct kp_pod_report *pr;
     struct kp_pool *pool;
-    int nthreads;
     struct pdb_tally *tally;    /* by thread */
     struct pdb_blocks *chunk;   /* by chunk */
 };
@@ -903,8 +902,8 @@ kp_diag_pdb_blocks(const struct kp_cycle *c, const struct kp_pod_report *pr,
         r.cl = cl;
         r.pr = pr;
         r.pool = c->pool;
-        r.nthreads = kp_pool_threads(c->pool);
-        r.tally = kp_xcalloc((size_t)r.nthreads, sizeof(*r.tally));
+        r.tally = kp_xcalloc((size_t)kp_pool_threads(c->pool),
+                             sizeof(*r.tally));
         r.chunk = chunk = kp_xcalloc(nchunks, sizeof(*chunk));
         kp_pool_run(c->pool, nchunks, 1, blocks_chunk, &r, NULL);
         free(r.tally);

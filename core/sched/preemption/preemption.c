@@ -54,7 +54,6 @@ struct dry_batch {
      * run instead of once per node
      */
     struct kp_cycle *wc;
-    int nwc;
     const int *potential;
     size_t n, offset, k;
     bool may_cut;           /* the nodes' outcomes are not recorded */
@@ -130,12 +129,11 @@ dry_run_preemption(struct kp_cycle *c, const int *potential, size_t n,
         kp_arena_alloc_uninit(a, (k + 1) * sizeof(*violating));
     size_t nnon_violating = 0, nviolating = 0, i, done;
     struct dry_batch b;
-    int t;
+    int t, nwc = c->pool ? kp_pool_threads(c->pool) : 1;
 
     b.c = c;
-    b.nwc = c->pool ? kp_pool_threads(c->pool) : 1;
-    b.wc = kp_arena_alloc(a, (size_t)b.nwc * sizeof(*b.wc));
-    for (t = 0; t < b.nwc; t++) {
+    b.wc = kp_arena_alloc(a, (size_t)nwc * sizeof(*b.wc));
+    for (t = 0; t < nwc; t++) {
         b.wc[t] = *c;
         b.wc[t].scratch = c->pool ? kp_pool_arena(c->pool, t) : a;
         b.wc[t].fit_only = true;
