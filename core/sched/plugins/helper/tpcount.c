@@ -52,6 +52,27 @@ kp_tpcount_label_hash(const struct kp_label *l)
     return kp_tpcount_kept_hash(l->h, l->key, l->value);
 }
 
+const char *
+kp_tpcount_node_pair(const char *const *col, const uint64_t *colh,
+                     size_t index, const struct kp_labels *labels,
+                     const char *key, uint64_t *h)
+{
+    const struct kp_label *l;
+
+    if (col) {
+        const char *v = col[index];
+
+        if (v)
+            *h = kp_tpcount_kept_hash(colh[index], key, v);
+        return v;
+    }
+    l = kp_labels_find(labels, key);
+    if (!l)
+        return NULL;
+    *h = kp_tpcount_label_hash(l);
+    return l->value;
+}
+
 /* the slot's pair is (key, value), whose hash_pair is h */
 static bool
 same(const struct kp_tpcount_slot *s, uint64_t h, const char *key,

@@ -81,6 +81,16 @@ uint64_t kp_tpcount_label_hash(const struct kp_label *l);
 /* the same for a hash kept elsewhere (a label column's, framework.h) */
 uint64_t kp_tpcount_kept_hash(uint64_t kept, const char *key,
                               const char *value);
+/*
+ * A node's value of label key (NULL: it has none) and, when it has one,
+ * its pair's hash in *h: from the label column col and its hashes colh
+ * (kp_cluster_label_column, by node index) when there is one, else from
+ * the node's labels
+ */
+const char *kp_tpcount_node_pair(const char *const *col,
+                                 const uint64_t *colh, size_t index,
+                                 const struct kp_labels *labels,
+                                 const char *key, uint64_t *h);
 /* Whether (key, value) has an entry (a domain, even with count 0). */
 bool kp_tpcount_has(const struct kp_tpcount *m, const char *key,
                     const char *value);

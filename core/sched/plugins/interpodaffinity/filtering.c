@@ -122,21 +122,8 @@ static const char *
 term_value(const struct inc_term *it, const struct kp_node *node,
            uint64_t *h)
 {
-    const char *key = it->t->topology_key;
-    const struct kp_label *l;
-
-    if (it->col) {
-        const char *v = it->col[node->index];
-
-        if (v)
-            *h = kp_tpcount_kept_hash(it->colh[node->index], key, v);
-        return v;
-    }
-    l = kp_labels_find(&node->labels, key);
-    if (!l)
-        return NULL;
-    *h = kp_tpcount_label_hash(l);
-    return l->value;
+    return kp_tpcount_node_pair(it->col, it->colh, (size_t)node->index,
+                                &node->labels, it->t->topology_key, h);
 }
 
 /* podMatchesAllAffinityTerms (the incoming pod's terms): false for none. */

@@ -34,6 +34,21 @@ ignored(const struct kp_profile *p, const char *name)
 }
 
 /*
+ * Whether fitsRequest checks the pod's request of resource id, want of
+ * it: not the pod count (checked apart), not a request of none, not a
+ * scalar resource the profile ignores
+ */
+static bool
+request_checked(const struct kp_cycle *c, int id, int64_t want)
+{
+    if (id == KP_RES_PODS || want <= 0)
+        return false;
+    return !(id >= KP_RES_FIRST_SCALAR && c->profile &&
+             (c->profile->nignored || c->profile->nignored_groups) &&
+             ignored(c->profile, c->cl->snap->res_names[id]));
+}
+
+/*
  * fitsRequest on ni: whether the pod fits; with st, every reason it does
  * not (and whether it is Unresolvable), else false at the first.
  */
@@ -58,11 +73,7 @@ fits_request(const struct kp_cycle *c, const struct kp_node_info *ni,
         int64_t want = req->e[i].value;
         int64_t total = kp_ni_alloc(ni, id);
 
-        if (id == KP_RES_PODS || want <= 0)
-            continue;
-        if (id >= KP_RES_FIRST_SCALAR && c->profile &&
-            (c->profile->nignored || c->profile->nignored_groups) &&
-            ignored(c->profile, snap->res_names[id]))
+        if (!request_checked(c, id, want))
             continue;
         if (want > kp_wrap_sub(total, kp_ni_used(ni, id))) {
             if (!st)
@@ -105,7 +116,6 @@ kp_node_resources_fit_plan(const struct kp_cycle *c,
                            const struct kp_node_info *ni,
                            struct kp_fit_plan *plan)
 {
-    const struct kp_snapshot *snap = c->cl->snap;
     const struct kp_resvec *req = &c->pod->req;
     size_t i;
 
@@ -119,11 +129,7 @@ kp_node_resources_fit_plan(const struct kp_cycle *c,
         int id = req->e[i].id, r;
         int64_t want = req->e[i].value;
 
-        if (id == KP_RES_PODS || want <= 0)
-            continue;
-        if (id >= KP_RES_FIRST_SCALAR && c->profile &&
-            (c->profile->nignored || c->profile->nignored_groups) &&
-            ignored(c->profile, snap->res_names[id]))
+        if (!request_checked(c, id, want))
             continue;
         r = kp_ni_slot(ni, id);
         if (r < 0 || plan->n == KP_FIT_PLAN_MAX)

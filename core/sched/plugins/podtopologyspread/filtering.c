@@ -52,21 +52,8 @@ static const char *
 node_pair(const struct pts_state *s, size_t i, const struct kp_node *node,
           uint64_t *h)
 {
-    const char *key = s->cons[i].topology_key;
-    const struct kp_label *l;
-
-    if (s->col[i]) {
-        const char *v = s->col[i][node->index];
-
-        if (v)
-            *h = kp_tpcount_kept_hash(s->colh[i][node->index], key, v);
-        return v;
-    }
-    l = kp_labels_find(&node->labels, key);
-    if (!l)
-        return NULL;
-    *h = kp_tpcount_label_hash(l);
-    return l->value;
+    return kp_tpcount_node_pair(s->col[i], s->colh[i], (size_t)node->index,
+                                &node->labels, s->cons[i].topology_key, h);
 }
 
 /* criticalPaths.update */
