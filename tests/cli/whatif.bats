@@ -270,10 +270,11 @@ kp_jq() {
 }
 
 @test "--add-node: the copy's hostname is its own to pod anti-affinity (its kept label hash renamed too)" {
-    # x-1 and x-2 may not share a host (required anti-affinity on
-    # kubernetes.io/hostname); node-a is full.  x-1 takes node-a-copy-1,
-    # so x-2 has no node: had the copy kept node-a's hostname hash
-    # (labels.h kp_label.h), its label would miss x-1's count there.
+    # x-2 may not share a host with an app=x pod (its own required
+    # anti-affinity on kubernetes.io/hostname); node-a is full.  x-1
+    # takes node-a-copy-1, so x-2 has no node: had the copy kept node-a's
+    # hostname hash (labels.h kp_label.h), its label would miss the count
+    # of x-2's term there (summed by domain, hashed from the strings).
     need jq
     local anti='"affinity":{"podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[{"labelSelector":{"matchLabels":{"app":"x"}},"topologyKey":"kubernetes.io/hostname"}]}}'
     local res='"resources":{"requests":{"cpu":"1"}}'
@@ -281,7 +282,7 @@ kp_jq() {
 {"kind":"List","apiVersion":"v1","items":[
 {"kind":"Node","apiVersion":"v1","metadata":{"name":"node-a","labels":{"kubernetes.io/hostname":"node-a","zone":"z1"}},"status":{"allocatable":{"cpu":"4","memory":"8Gi","pods":"10"}}},
 {"kind":"Pod","apiVersion":"v1","metadata":{"name":"old","namespace":"default","uid":"u0"},"spec":{"nodeName":"node-a","containers":[{"name":"c","resources":{"requests":{"cpu":"3500m"}}}]},"status":{"phase":"Running"}},
-{"kind":"Pod","apiVersion":"v1","metadata":{"name":"x-1","namespace":"default","uid":"u1","labels":{"app":"x"}},"spec":{$anti,"containers":[{"name":"c",$res}]},"status":{"phase":"Pending"}},
+{"kind":"Pod","apiVersion":"v1","metadata":{"name":"x-1","namespace":"default","uid":"u1","labels":{"app":"x"}},"spec":{"containers":[{"name":"c",$res}]},"status":{"phase":"Pending"}},
 {"kind":"Pod","apiVersion":"v1","metadata":{"name":"x-2","namespace":"default","uid":"u2","labels":{"app":"x"}},"spec":{$anti,"containers":[{"name":"c",$res}]},"status":{"phase":"Pending"}}
 ]}
 EOF
