@@ -25,10 +25,11 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* (selectors read labels by key and value: the pair hash is left 0) */
 static const struct kp_label fixed_items[] = {
-    { "app", "web" }, { "tier", "frontend" }, { "version", "10" },
-    { "kubernetes.io/hostname", "node-1" }, { "zone", "-3" },
-    { "empty", "" },
+    { "app", "web", 0 }, { "tier", "frontend", 0 }, { "version", "10", 0 },
+    { "kubernetes.io/hostname", "node-1", 0 }, { "zone", "-3", 0 },
+    { "empty", "", 0 },
 };
 
 static const struct kp_labels fixed_sets[] = {
