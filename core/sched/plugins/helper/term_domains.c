@@ -330,11 +330,28 @@ kp_term_domains_get(const struct kp_term_domains *d, uint32_t id)
     return &d->m[id];
 }
 
+/* node i's groups (ids, mult; n of them) counted afresh into fresh */
+static void
+recount_groups(const struct kp_cluster *cl, size_t i, const uint32_t *ids,
+               const int32_t *mult, size_t n, struct kp_arena *a,
+               struct kp_tpcount *fresh)
+{
+    size_t g;
+
+    for (g = 0; g < n; g++) {
+        const char *key = kp_term_get(cl, ids[g])->t->topology_key;
+        const char *v = kp_labels_get(&cl->nodes[i].node->labels, key);
+
+        if (v)
+            kp_tpcount_add(a, &fresh[ids[g]], key, v, mult[g]);
+    }
+}
+
 bool
 kp_term_domains_check(const struct kp_cluster *cl, char *why, size_t whylen)
 {
     const struct kp_term_domains *d = kp_term_domains_of(cl);
-    size_t nterms = kp_term_count(cl), i, g;
+    size_t nterms = kp_term_count(cl), i;
     struct kp_tpcount *fresh, none;
     struct kp_arena a;
     bool same = true;
@@ -347,22 +364,11 @@ kp_term_domains_check(const struct kp_cluster *cl, char *why, size_t whylen)
     for (i = 0; i < cl->snap->nnodes; i++) {
         const struct kp_victim_table *vt = cl->vt[i];
 
-        for (g = 0; vt && vt->grp_ready && g < vt->nanti_grp; g++) {
-            uint32_t id = vt->anti_grp_id[g];
-            const char *key = kp_term_get(cl, id)->t->topology_key;
-            const char *v = kp_labels_get(&cl->nodes[i].node->labels, key);
-
-            if (v)
-                kp_tpcount_add(&a, &fresh[id], key, v, vt->anti_grp_mult[g]);
-        }
-        for (g = 0; vt && vt->grp_ready && g < vt->ngrp; g++) {
-            uint32_t id = vt->grp_id[g];
-            const char *key = kp_term_get(cl, id)->t->topology_key;
-            const char *v = kp_labels_get(&cl->nodes[i].node->labels, key);
-
-            if (v)
-                kp_tpcount_add(&a, &fresh[id], key, v, vt->grp_mult[g]);
-        }
+        if (!vt || !vt->grp_ready)
+            continue;
+        recount_groups(cl, i, vt->anti_grp_id, vt->anti_grp_mult,
+                       vt->nanti_grp, &a, fresh);
+        recount_groups(cl, i, vt->grp_id, vt->grp_mult, vt->ngrp, &a, fresh);
     }
     for (i = 0; i < nterms && same; i++) {
         char w[256];
