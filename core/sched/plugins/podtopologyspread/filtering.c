@@ -321,6 +321,96 @@ remove_pod(struct kp_cycle *c, int idx, const struct kp_pod *pod,
     update_with_pod(c, c->state[idx], pod, ni->node, -1);
 }
 
+/*
+ * The hooks with the victim table's pods (kp_plugin.add_table_pod and
+ * the others, framework.h): a pod of another namespace than the
+ * incoming pod's counts for no constraint (updateWithPod), and is passed
+ * over on the table's namespace without reading the pod.
+ */
+static bool
+table_same_ns(const struct kp_cycle *c, const struct kp_victim_table *vt,
+              size_t k)
+{
+    /* (ns is in the NodeInfo's order, pods[k] at position pos[k]) */
+    const char *ns = vt->ns[vt->pos[k]];
+
+    return ns == c->pod->ns || strcmp(ns, c->pod->ns) == 0;
+}
+
+static void
+add_table_pod(struct kp_cycle *c, int idx, const struct kp_victim_table *vt,
+              size_t k, const struct kp_node_info *ni)
+{
+    if (c->state[idx] && table_same_ns(c, vt, k))
+        update_with_pod(c, c->state[idx], vt->pods[k], ni->node, 1);
+}
+
+static void
+remove_table_pod(struct kp_cycle *c, int idx,
+                 const struct kp_victim_table *vt, size_t k,
+                 const struct kp_node_info *ni)
+{
+    if (c->state[idx] && table_same_ns(c, vt, k))
+        update_with_pod(c, c->state[idx], vt->pods[k], ni->node, -1);
+}
+
+/*
+ * RemovePod of the table's pods first.. (all of ni) at once: each
+ * constraint's matching pods leave one domain, the node's, so they are
+ * counted, taken off in one addition, and the critical paths updated
+ * once with the domain's final count, which leaves them as one update
+ * per pod would (a count that only falls passes the same thresholds).
+ * The node's labels are read only when a pod matches.
+ */
+#define TABLE_CONS 8
+
+static void
+remove_table_pods(struct kp_cycle *c, int idx,
+                  const struct kp_victim_table *vt, size_t first,
+                  const struct kp_node_info *ni)
+{
+    struct pts_state *s = c->state[idx];
+    int64_t stack[TABLE_CONS], *cnt = stack;
+    const struct kp_node *node = ni->node;
+    bool any = false;
+    size_t i, k;
+
+    if (!s || s->n == 0 || first >= vt->n)
+        return;
+    if (s->n > TABLE_CONS)
+        cnt = kp_arena_alloc_uninit(c->scratch, s->n * sizeof(*cnt));
+    memset(cnt, 0, s->n * sizeof(*cnt));
+    for (k = first; k < vt->n; k++) {
+        const struct kp_labels *labels;
+
+        if (!table_same_ns(c, vt, k))
+            continue;
+        labels = &vt->pods[k]->labels;
+        for (i = 0; i < s->n; i++)
+            if (kp_selector_matches(&s->cons[i].selector, labels)) {
+                cnt[i]++;
+                any = true;
+            }
+    }
+    /* nodeLabelsMatchSpreadConstraints: every constraint's key */
+    for (i = 0; any && i < s->n; i++)
+        any = node_value(s, i, node) != NULL;
+    for (i = 0; any && i < s->n; i++) {
+        const struct kp_spread_tsc *t = &s->cons[i];
+        uint64_t h = 0;
+        const char *v;
+
+        if (cnt[i] == 0 || !kp_spread_match_inclusion(t, c->pod, node))
+            continue;
+        v = node_pair(s, i, node, &h);
+        kp_tpcount_add_hashed(c->scratch, &s->tp[i], t->topology_key, v, h,
+                              -cnt[i]);
+        paths_update(&s->paths[i], v,
+                     kp_tpcount_get_hashed(&s->tp[i], t->topology_key, v,
+                                           h));
+    }
+}
+
 static void *
 clone_state(struct kp_arena *a, const void *state)
 {
@@ -342,6 +432,9 @@ const struct kp_plugin kp_plugin_pod_topology_spread = {
     .filter = filter,
     .add_pod = add_pod,
     .remove_pod = remove_pod,
+    .add_table_pod = add_table_pod,
+    .remove_table_pod = remove_table_pod,
+    .remove_table_pods = remove_table_pods,
     .clone_state = clone_state,
 };
 
