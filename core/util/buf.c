@@ -74,21 +74,35 @@ kp_buf_puts(struct kp_buf *b, const char *s)
     kp_buf_add(b, s, strlen(s));
 }
 
+/*
+ * Formatted straight into the room the buffer has (at least PRINTF_ROOM
+ * bytes made first), measured and formatted again only when it did not
+ * fit: one vsnprintf for most calls instead of two.
+ */
+#define PRINTF_ROOM 128
+
 void
 kp_buf_printf(struct kp_buf *b, const char *fmt, ...)
 {
     va_list ap;
+    size_t room;
     int n;
 
+    reserve(b, PRINTF_ROOM);
+    room = b->cap - b->len;
     va_start(ap, fmt);
-    n = vsnprintf(NULL, 0, fmt, ap);
+    n = vsnprintf(b->data + b->len, room, fmt, ap);
     va_end(ap);
-    if (n <= 0)
+    if (n <= 0) {
+        b->data[b->len] = '\0';
         return;
-    reserve(b, (size_t)n);
-    va_start(ap, fmt);
-    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
+    }
+    if ((size_t)n >= room) {
+        reserve(b, (size_t)n);
+        va_start(ap, fmt);
+        vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
     b->len += (size_t)n;
 }
 

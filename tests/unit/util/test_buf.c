@@ -90,9 +90,51 @@ test_buf__add_buf_with_sink_keeps_the_order(void)
     kp_buf_release(&small);
 }
 
+/*
+ * kp_buf_printf formats into the room the buffer has and again when the
+ * text is longer: every length around the room's end comes out whole,
+ * after what was there, and an empty format adds nothing.
+ */
+static void
+test_buf__printf_at_every_length(void)
+{
+    static char want[6000];
+    size_t n, pre;
+    bool ok = true;
+
+    /* a new buffer holds 4096 bytes: texts end before, at and after */
+    for (pre = 3300; pre < 4096 && ok; pre += 13)
+        for (n = 0; n < 900 && ok; n++) {
+            struct kp_buf b;
+
+            kp_buf_init(&b);
+            fill(&b, 'p', pre);
+            memset(want, 'p', pre);
+            memset(want + pre, 'q', n);
+            want[pre + n] = '\0';
+            kp_buf_printf(&b, "%.*s%s", (int)n,
+                          want + pre, "");
+            ok = b.len == pre + n && b.data && strcmp(b.data, want) == 0;
+            kp_buf_release(&b);
+        }
+    CHECK(ok);
+    {
+        struct kp_buf b;
+
+        kp_buf_init(&b);
+        kp_buf_puts(&b, "a");
+        kp_buf_printf(&b, "%s", "");
+        kp_buf_printf(&b, "%d-%s", 42, "x");
+        CHECK_EQ_STR(b.data, "a42-x");
+        CHECK(b.len == 5);
+        kp_buf_release(&b);
+    }
+}
+
 int
 main(void)
 {
+    RUN(test_buf__printf_at_every_length);
     RUN(test_buf__add_buf_without_sink_copies);
     RUN(test_buf__add_buf_with_sink_keeps_the_order);
     return check_done();
