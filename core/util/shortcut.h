@@ -53,6 +53,8 @@
  *                            kp_term_domains_visit
  *   KP_NO_LABEL_HASH         core/sched/plugins/helper/tpcount.c
  *                            kp_tpcount_kept_hash (labels.h kp_label.h)
+ *   KP_NO_TERM_MEMO          core/sched/plugins/helper/selcount.c
+ *                            kp_term_intern (by the term's address)
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H

@@ -11,6 +11,7 @@
 #include "tpcount.h"
 
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +68,13 @@ struct term_slot {
     uint32_t id;
 };
 
+/* kp_term_intern's answer for one (term, owner namespace, kind) */
+struct memo_slot {
+    const struct kp_affinity_term *t;   /* NULL: free */
+    const char *owner_ns;
+    uint32_t kind, id;
+};
+
 struct kp_selcount {
     struct kp_arena arena;      /* selector copies, keys */
     size_t n;
@@ -77,6 +85,9 @@ struct kp_selcount {
     size_t nterms, capterms;
     struct term_slot *slots;
     size_t capslots;            /* power of two, or 0 */
+    /* the same ids by the term's address (KP_NO_TERM_MEMO=1: none) */
+    struct memo_slot *memo;
+    size_t capmemo, nmemo;      /* capmemo: power of two, or 0 */
 };
 
 void
@@ -100,6 +111,7 @@ kp_selcount_free(struct kp_selcount *sc)
     }
     free(sc->terms);
     free(sc->slots);
+    free(sc->memo);
     kp_arena_release(&sc->arena);
     free(sc);
 }
@@ -687,11 +699,107 @@ slots_grow(struct kp_selcount *sc)
     sc->capslots = cap;
 }
 
+/*
+ * The interned terms by address: a term lives as long as the snapshot
+ * (the interned ref keeps its address too) and never changes, so its
+ * id, once made from its content, is found again from (address, owner
+ * namespace, kind) without writing and hashing its canonical key.  The
+ * victim table of a node whose pods changed interns every term of its
+ * pods again (victim_table.c rebuild_table), on the thread that changes
+ * the cluster, between the pool's runs.
+ */
+static atomic_int term_memo_off = -1;
+
+static size_t
+memo_hash(const struct kp_affinity_term *t, const char *owner_ns,
+          enum kp_term_kind kind, size_t mask)
+{
+    uint64_t h = (uint64_t)(uintptr_t)t * 0x9E3779B97F4A7C15ULL;
+
+    h ^= (uint64_t)(uintptr_t)owner_ns * 0xC2B2AE3D27D4EB4FULL;
+    h ^= (uint64_t)kind * 0x165667B19E3779F9ULL;
+    return (size_t)(h ^ (h >> 29)) & mask;
+}
+
+static struct memo_slot *
+memo_find(struct kp_selcount *sc, const struct kp_affinity_term *t,
+          const char *owner_ns, enum kp_term_kind kind)
+{
+    size_t mask = sc->capmemo - 1, j;
+
+    for (j = memo_hash(t, owner_ns, kind, mask); sc->memo[j].t;
+         j = (j + 1) & mask)
+        if (sc->memo[j].t == t && sc->memo[j].owner_ns == owner_ns &&
+            sc->memo[j].kind == (uint32_t)kind)
+            return &sc->memo[j];
+    return &sc->memo[j];
+}
+
+static void
+memo_put(struct kp_selcount *sc, const struct kp_affinity_term *t,
+         const char *owner_ns, enum kp_term_kind kind, uint32_t id)
+{
+    struct memo_slot *m;
+
+    if ((sc->nmemo + 1) * 2 > sc->capmemo) {
+        struct memo_slot *old = sc->memo;
+        size_t i, cap = sc->capmemo;
+
+        sc->capmemo = cap ? cap * 2 : 256;
+        sc->memo = kp_xcalloc(sc->capmemo, sizeof(*sc->memo));
+        for (i = 0; i < cap; i++)
+            if (old[i].t)
+                *memo_find(sc, old[i].t, old[i].owner_ns,
+                           (enum kp_term_kind)old[i].kind) = old[i];
+        free(old);
+    }
+    m = memo_find(sc, t, owner_ns, kind);
+    if (!m->t) {
+        m->t = t;
+        m->owner_ns = owner_ns;
+        m->kind = (uint32_t)kind;
+        m->id = id;
+        sc->nmemo++;
+    }
+}
+
+static uint32_t term_intern_key(struct kp_selcount *sc,
+                                const struct kp_affinity_term *t,
+                                const char *owner_ns, enum kp_term_kind kind);
+
 uint32_t
 kp_term_intern(const struct kp_cluster *cl, const struct kp_affinity_term *t,
                const char *owner_ns, enum kp_term_kind kind)
 {
     struct kp_selcount *sc = cache_of(cl);
+    uint32_t id;
+
+    if (kp_shortcut_off_once(&term_memo_off, "KP_NO_TERM_MEMO"))
+        return term_intern_key(sc, t, owner_ns, kind);
+    if (sc->capmemo) {
+        const struct memo_slot *m = memo_find(sc, t, owner_ns, kind);
+
+        if (m->t) {
+#ifdef KP_SELFCHECK
+            kp_selfcheck_count();
+            if (m->id != term_intern_key(sc, t, owner_ns, kind))
+                kp_selfcheck_fail("interned term remembered by address: "
+                                  "id %u, its content's differs",
+                                  (unsigned)m->id);
+#endif
+            return m->id;
+        }
+    }
+    id = term_intern_key(sc, t, owner_ns, kind);
+    memo_put(sc, t, owner_ns, kind, id);
+    return id;
+}
+
+/* kp_term_intern by the term's canonical key */
+static uint32_t
+term_intern_key(struct kp_selcount *sc, const struct kp_affinity_term *t,
+                const char *owner_ns, enum kp_term_kind kind)
+{
     struct keybuf kb = {NULL, 0, 0};
     uint64_t h;
     size_t j;
