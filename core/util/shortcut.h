@@ -37,7 +37,9 @@
  *                            kp_cluster_remove_all
  *   KP_NO_KEEP_PARALLEL      core/sched/simulate.c keep_candidates
  *   KP_NO_TABLE_HOOKS        core/sched/framework/cycle_state.c
- *                            (kp_plugin.add_table_pod, ...)
+ *                            (kp_plugin.add_table_pod, ...: the
+ *                            InterPodAffinity and PodTopologySpread
+ *                            filtering.c hooks)
  *   KP_NO_PARALLEL_RENDER    core/report/render.c json_pods_parallel
  *   KP_NO_LARGEST_ALLOC      core/sched/diagnosis.c largest_alloc
  *   KP_NO_DIAG_PARALLEL      core/sched/diagnosis.c make_filters
