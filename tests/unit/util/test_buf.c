@@ -112,8 +112,7 @@ test_buf__printf_at_every_length(void)
             memset(want, 'p', pre);
             memset(want + pre, 'q', n);
             want[pre + n] = '\0';
-            kp_buf_printf(&b, "%.*s%s", (int)n,
-                          want + pre, "");
+            kp_buf_printf(&b, "%.*s", (int)n, want + pre);
             ok = b.len == pre + n && b.data && strcmp(b.data, want) == 0;
             kp_buf_release(&b);
         }

@@ -276,6 +276,23 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
     return kp_status_ok();
 }
 
+/*
+ * delta pods of constraint i on node's domain, and the critical paths
+ * with the domain's new count (the node has the constraint's key)
+ */
+static void
+domain_add(struct kp_cycle *c, struct pts_state *s, size_t i,
+           const struct kp_node *node, int64_t delta)
+{
+    const char *key = s->cons[i].topology_key;
+    const struct kp_label *l = kp_labels_find(&node->labels, key);
+    uint64_t h = kp_tpcount_label_hash(l);
+
+    kp_tpcount_add_hashed(c->scratch, &s->tp[i], key, l->value, h, delta);
+    paths_update(&s->paths[i], l->value,
+                 kp_tpcount_get_hashed(&s->tp[i], key, l->value, h));
+}
+
 /* updateWithPod */
 static void
 update_with_pod(struct kp_cycle *c, struct pts_state *s,
@@ -288,23 +305,10 @@ update_with_pod(struct kp_cycle *c, struct pts_state *s,
     if (!s || (q->ns != c->pod->ns && strcmp(q->ns, c->pod->ns) != 0) ||
         !kp_spread_node_has_keys(node, s->cons, s->n))
         return;
-    for (i = 0; i < s->n; i++) {
-        const struct kp_spread_tsc *t = &s->cons[i];
-        const struct kp_label *l;
-        uint64_t h;
-
-        if (!kp_selector_matches(&t->selector, &q->labels) ||
-            !kp_spread_match_inclusion(t, c->pod, node))
-            continue;
-        /* (the node has every constraint's key: kp_spread_node_has_keys) */
-        l = kp_labels_find(&node->labels, t->topology_key);
-        h = kp_tpcount_label_hash(l);
-        kp_tpcount_add_hashed(c->scratch, &s->tp[i], t->topology_key,
-                              l->value, h, delta);
-        paths_update(&s->paths[i], l->value,
-                     kp_tpcount_get_hashed(&s->tp[i], t->topology_key,
-                                           l->value, h));
-    }
+    for (i = 0; i < s->n; i++)
+        if (kp_selector_matches(&s->cons[i].selector, &q->labels) &&
+            kp_spread_match_inclusion(&s->cons[i], c->pod, node))
+            domain_add(c, s, i, node, delta);
 }
 
 static void
@@ -392,23 +396,11 @@ remove_table_pods(struct kp_cycle *c, int idx,
                 any = true;
             }
     }
-    /* nodeLabelsMatchSpreadConstraints: every constraint's key */
-    for (i = 0; any && i < s->n; i++)
-        any = node_value(s, i, node) != NULL;
-    for (i = 0; any && i < s->n; i++) {
-        const struct kp_spread_tsc *t = &s->cons[i];
-        uint64_t h = 0;
-        const char *v;
-
-        if (cnt[i] == 0 || !kp_spread_match_inclusion(t, c->pod, node))
-            continue;
-        v = node_pair(s, i, node, &h);
-        kp_tpcount_add_hashed(c->scratch, &s->tp[i], t->topology_key, v, h,
-                              -cnt[i]);
-        paths_update(&s->paths[i], v,
-                     kp_tpcount_get_hashed(&s->tp[i], t->topology_key, v,
-                                           h));
-    }
+    if (!any || !kp_spread_node_has_keys(node, s->cons, s->n))
+        return;
+    for (i = 0; i < s->n; i++)
+        if (cnt[i] && kp_spread_match_inclusion(&s->cons[i], c->pod, node))
+            domain_add(c, s, i, node, -cnt[i]);
 }
 
 static void *
