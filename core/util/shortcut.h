@@ -57,6 +57,8 @@
  *                            kp_tpcount_kept_hash (labels.h kp_label.h)
  *   KP_NO_TERM_MEMO          core/sched/plugins/helper/selcount.c
  *                            kp_term_intern (by the term's address)
+ *   KP_NO_STATE_COW          core/sched/framework/cycle_state.c
+ *                            kp_cycle_clone_shared (nominated_copy.c)
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H

@@ -116,6 +116,7 @@ kp_cycle_pre_filter(struct kp_cycle *c)
     size_t i;
 
     c->restricted = false;
+    c->shared = 0;
     c->nallowed = 0;
     c->allowed = NULL;
     c->nrestricting = 0;
@@ -151,10 +152,52 @@ kp_cycle_clone(struct kp_cycle *dst, const struct kp_cycle *src)
     size_t i;
 
     *dst = *src;
+    dst->shared = 0;
     for (i = 0; i < kp_nfilter_plugins; i++)
         if (src->state[i] && kp_filter_plugins[i]->clone_state)
             dst->state[i] = kp_filter_plugins[i]->clone_state(src->scratch,
                                                               src->state[i]);
+}
+
+_Static_assert(KP_MAX_PLUGINS <= 32, "kp_cycle.shared has a bit per plugin");
+
+/* KP_NO_STATE_COW (1 off, 0 on, -1 not read yet) */
+static atomic_int state_cow_off = -1;
+
+void
+kp_cycle_clone_shared(struct kp_cycle *dst, const struct kp_cycle *src)
+{
+    size_t i;
+
+    if (kp_shortcut_off_once(&state_cow_off, "KP_NO_STATE_COW")) {
+        kp_cycle_clone(dst, src);
+        return;
+    }
+    *dst = *src;
+    dst->shared = 0;
+    for (i = 0; i < kp_nfilter_plugins; i++) {
+        const struct kp_plugin *pl = kp_filter_plugins[i];
+
+        if (!src->state[i] || !pl->clone_state)
+            continue;
+        if (pl->add_pod_owns)
+            dst->shared |= (uint32_t)1 << i;
+        else
+            dst->state[i] = pl->clone_state(src->scratch, src->state[i]);
+    }
+}
+
+void *
+kp_cycle_own_state(struct kp_cycle *c, int idx)
+{
+    uint32_t bit = (uint32_t)1 << idx;
+
+    if (c->shared & bit) {
+        c->state[idx] = kp_filter_plugins[idx]->clone_state(c->scratch,
+                                                            c->state[idx]);
+        c->shared &= ~bit;
+    }
+    return c->state[idx];
 }
 
 /* the plugins' PreFilterExtensions AddPod / RemovePod */

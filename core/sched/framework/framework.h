@@ -450,6 +450,12 @@ struct kp_cycle {
      */
     bool restricted;
     /*
+     * bit i: state[i] is still the state of the cycle this one was cloned
+     * from by kp_cycle_clone_shared, to be cloned by kp_cycle_own_state
+     * before the first write (0 after PreFilter and kp_cycle_clone)
+     */
+    uint32_t shared;
+    /*
      * Set by SelectVictimsOnNode, which runs only on potential nodes
      * (Filter status exactly Unschedulable): the plugins marked
      * node_static (their answer depends on the pod and the node, never on
@@ -528,6 +534,11 @@ struct kp_plugin {
                               const struct kp_victim_table *vt, size_t first,
                               const struct kp_node_info *ni);
     void *(*clone_state)(struct kp_arena *a, const void *state);
+    /*
+     * every hook above asks kp_cycle_own_state for the state it writes,
+     * so that kp_cycle_clone_shared may leave it shared until then
+     */
+    bool add_pod_owns;
 };
 
 extern const struct kp_plugin *const kp_filter_plugins[];
@@ -636,6 +647,15 @@ bool kp_cycle_node_allowed(const struct kp_cycle *c,
  * [P Q]" (plugin names sorted), UnschedulableAndUnresolvable. */
 struct kp_status kp_cycle_restricted_status(const struct kp_cycle *c);
 void kp_cycle_clone(struct kp_cycle *dst, const struct kp_cycle *src);
+/*
+ * kp_cycle_clone with copy on write: the states of the plugins marked
+ * add_pod_owns stay src's until their add_pod hook changes them (it asks
+ * kp_cycle_own_state first); src must not change while dst is in use.
+ * KP_NO_STATE_COW=1: kp_cycle_clone.
+ */
+void kp_cycle_clone_shared(struct kp_cycle *dst, const struct kp_cycle *src);
+/* c->state[idx] for writing: cloned first when still shared */
+void *kp_cycle_own_state(struct kp_cycle *c, int idx);
 /* Remove/add a pod on a (cloned) node info and in the cycle state. */
 void kp_cycle_remove_pod(struct kp_cycle *c, struct kp_node_info *ni,
                          const struct kp_pod *p);

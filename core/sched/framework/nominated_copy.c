@@ -113,7 +113,8 @@ build_nominated_copy(const struct kp_cluster *cl, struct kp_nominated_copy *e,
 /*
  * RunFilterPluginsWithNominatedPods with the node's kept copy, made again
  * when its key does not hold.  With no AddPod hook live the copy's cycle
- * is c itself; else c cloned, with the hooks of the pods added run on it
+ * is c itself; else c cloned (its states shared until a hook changes
+ * one: kp_cycle_clone_shared), with the hooks of the pods added run on it
  * in their order (the hooks read the NodeInfo's node only, the same in
  * the copy as it is filled).  Returns false (nothing run) when the copy
  * cannot be used here.
@@ -157,7 +158,8 @@ run_with_kept_copy(const struct kp_cycle *c, const struct kp_node_info *ni,
     }
     kp_arena_mark(c->scratch, &mark);
     if (kp_cycle_hooks_live(c)) {
-        kp_cycle_clone(&tmp, c);
+        /* most of the nominated pods leave the states as they are */
+        kp_cycle_clone_shared(&tmp, c);
         for (i = 0; i < 64; i++)
             if ((e->mask >> i) & 1)
                 add_hooks(&tmp, &e->ni, cl->nominated[node][i]);

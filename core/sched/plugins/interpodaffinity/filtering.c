@@ -259,16 +259,13 @@ existing_anti_groups(struct emit *em, struct ipa_state *s,
 
 /* preFilterState.updateWithPod */
 static void
-update_with_pod(struct kp_arena *a, struct ipa_state *s,
+update_with_pod(struct emit *em, struct ipa_state *s,
                 const struct kp_pod *incoming, const struct kp_pod *q,
                 const struct kp_node *node, int64_t delta)
 {
-    struct emit em = {a, false, NULL, 0, 0};
-
-    update_existing_anti(&em, s, &s->existing_anti, q, incoming, node,
-                         delta);
-    update_affinity(&em, s, &s->affinity, incoming, q, -1, node, delta);
-    update_anti(&em, s, &s->anti, incoming, q, -1, node, delta);
+    update_existing_anti(em, s, &s->existing_anti, q, incoming, node, delta);
+    update_affinity(em, s, &s->affinity, incoming, q, -1, node, delta);
+    update_anti(em, s, &s->anti, incoming, q, -1, node, delta);
 }
 
 /*
@@ -737,21 +734,47 @@ filter(const struct kp_cycle *c, int idx, const struct kp_node_info *ni)
     return kp_status_ok();
 }
 
+/*
+ * update_with_pod with its adds kept, then made in their order on
+ * c->state[idx] made c's own (kp_cycle_own_state), when there are any
+ */
+static void
+hook_pod(struct kp_cycle *c, int idx, const struct kp_pod *pod,
+         const struct kp_node_info *ni, int64_t delta)
+{
+    struct ipa_state *s = c->state[idx], *w;
+    struct emit em = {c->scratch, true, NULL, 0, 0};
+    size_t k;
+
+    if (!s)
+        return;
+    update_with_pod(&em, s, c->pod, pod, ni->node, delta);
+    if (em.n == 0)
+        return;
+    w = kp_cycle_own_state(c, idx);
+    for (k = 0; k < em.n; k++) {
+        const struct rec *r = &em.r[k];
+        struct kp_tpcount *m = r->m == &s->existing_anti ?
+                               &w->existing_anti :
+                               r->m == &s->affinity ? &w->affinity : &w->anti;
+
+        kp_tpcount_add_hashed(c->scratch, m, r->key, r->value, r->h,
+                              r->delta);
+    }
+}
+
 static void
 add_pod(struct kp_cycle *c, int idx, const struct kp_pod *pod,
         const struct kp_node_info *ni)
 {
-    if (c->state[idx])
-        update_with_pod(c->scratch, c->state[idx], c->pod, pod, ni->node, 1);
+    hook_pod(c, idx, pod, ni, 1);
 }
 
 static void
 remove_pod(struct kp_cycle *c, int idx, const struct kp_pod *pod,
            const struct kp_node_info *ni)
 {
-    if (c->state[idx])
-        update_with_pod(c->scratch, c->state[idx], c->pod, pod, ni->node,
-                        -1);
+    hook_pod(c, idx, pod, ni, -1);
 }
 
 /*
@@ -866,7 +889,7 @@ static void
 remove_gone(struct kp_cycle *c, int idx, const struct gone *g,
             const struct kp_node_info *ni)
 {
-    struct ipa_state *s = c->state[idx];
+    struct ipa_state *s = kp_cycle_own_state(c, idx);
     struct emit em = {c->scratch, true, NULL, 0, 0};
     const struct kp_pod *p = c->pod;
     const struct kp_node_info *origin;
@@ -957,8 +980,8 @@ add_table_pod(struct kp_cycle *c, int idx, const struct kp_victim_table *vt,
               size_t k, const struct kp_node_info *ni)
 {
     if (c->state[idx])
-        update_with_table_pod(c->scratch, c->state[idx], c, vt, k, ni->node,
-                              1);
+        update_with_table_pod(c->scratch, kp_cycle_own_state(c, idx), c, vt,
+                              k, ni->node, 1);
 }
 
 static void
@@ -967,8 +990,8 @@ remove_table_pod(struct kp_cycle *c, int idx,
                  const struct kp_node_info *ni)
 {
     if (c->state[idx])
-        update_with_table_pod(c->scratch, c->state[idx], c, vt, k, ni->node,
-                              -1);
+        update_with_table_pod(c->scratch, kp_cycle_own_state(c, idx), c, vt,
+                              k, ni->node, -1);
 }
 
 static void *
@@ -1000,6 +1023,7 @@ const struct kp_plugin kp_plugin_inter_pod_affinity = {
     .remove_table_pod = remove_table_pod,
     .remove_table_pods = remove_table_pods,
     .clone_state = clone_state,
+    .add_pod_owns = true,
 };
 
 /* ---- read-only views for tests (plugin_state.h) ---- */

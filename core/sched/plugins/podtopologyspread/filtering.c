@@ -293,12 +293,16 @@ domain_add(struct kp_cycle *c, struct pts_state *s, size_t i,
                  kp_tpcount_get_hashed(&s->tp[i], key, l->value, h));
 }
 
-/* updateWithPod */
+/*
+ * updateWithPod, on c->state[idx] made c's own (kp_cycle_own_state) only
+ * when a constraint counts q
+ */
 static void
-update_with_pod(struct kp_cycle *c, struct pts_state *s,
-                const struct kp_pod *q, const struct kp_node *node,
-                int64_t delta)
+update_with_pod(struct kp_cycle *c, int idx, const struct kp_pod *q,
+                const struct kp_node *node, int64_t delta)
 {
+    const struct pts_state *s = c->state[idx];
+    struct pts_state *w = NULL;
     size_t i;
 
     /* the same pointer first: namespaces are mostly interned */
@@ -307,22 +311,25 @@ update_with_pod(struct kp_cycle *c, struct pts_state *s,
         return;
     for (i = 0; i < s->n; i++)
         if (kp_selector_matches(&s->cons[i].selector, &q->labels) &&
-            kp_spread_match_inclusion(&s->cons[i], c->pod, node))
-            domain_add(c, s, i, node, delta);
+            kp_spread_match_inclusion(&s->cons[i], c->pod, node)) {
+            if (!w)
+                w = kp_cycle_own_state(c, idx);
+            domain_add(c, w, i, node, delta);
+        }
 }
 
 static void
 add_pod(struct kp_cycle *c, int idx, const struct kp_pod *pod,
         const struct kp_node_info *ni)
 {
-    update_with_pod(c, c->state[idx], pod, ni->node, 1);
+    update_with_pod(c, idx, pod, ni->node, 1);
 }
 
 static void
 remove_pod(struct kp_cycle *c, int idx, const struct kp_pod *pod,
            const struct kp_node_info *ni)
 {
-    update_with_pod(c, c->state[idx], pod, ni->node, -1);
+    update_with_pod(c, idx, pod, ni->node, -1);
 }
 
 /*
@@ -346,7 +353,7 @@ add_table_pod(struct kp_cycle *c, int idx, const struct kp_victim_table *vt,
               size_t k, const struct kp_node_info *ni)
 {
     if (c->state[idx] && table_same_ns(c, vt, k))
-        update_with_pod(c, c->state[idx], vt->pods[k], ni->node, 1);
+        update_with_pod(c, idx, vt->pods[k], ni->node, 1);
 }
 
 static void
@@ -355,7 +362,7 @@ remove_table_pod(struct kp_cycle *c, int idx,
                  const struct kp_node_info *ni)
 {
     if (c->state[idx] && table_same_ns(c, vt, k))
-        update_with_pod(c, c->state[idx], vt->pods[k], ni->node, -1);
+        update_with_pod(c, idx, vt->pods[k], ni->node, -1);
 }
 
 /*
@@ -398,6 +405,7 @@ remove_table_pods(struct kp_cycle *c, int idx,
     }
     if (!any || !kp_spread_node_has_keys(node, s->cons, s->n))
         return;
+    s = kp_cycle_own_state(c, idx);
     for (i = 0; i < s->n; i++)
         if (cnt[i] && kp_spread_match_inclusion(&s->cons[i], c->pod, node))
             domain_add(c, s, i, node, -cnt[i]);
@@ -428,6 +436,7 @@ const struct kp_plugin kp_plugin_pod_topology_spread = {
     .remove_table_pod = remove_table_pod,
     .remove_table_pods = remove_table_pods,
     .clone_state = clone_state,
+    .add_pod_owns = true,
 };
 
 /* ---- read-only views for tests (plugin_state.h) ---- */
