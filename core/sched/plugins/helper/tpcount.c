@@ -326,13 +326,24 @@ kp_tpcount_any_label(const struct kp_tpcount *m,
         return false;
     /*
      * A label whose key no entry has has no count: with the keys listed,
-     * only the labels of those keys are looked up (hashed).
+     * only the node's labels of those keys (one each: a map's keys are
+     * unique) are looked up, found mostly by the interned key's address.
      */
+    if (m->nkeys <= KP_TPCOUNT_KEYS) {
+        for (i = 0; i < m->nkeys; i++) {
+            const struct kp_label *l = kp_labels_find(node_labels,
+                                                      m->keys[i]);
+
+            if (l && kp_tpcount_get_hashed(m, l->key, l->value,
+                                           kp_tpcount_label_hash(l)) > 0)
+                return true;
+        }
+        return false;
+    }
     for (i = 0; i < node_labels->n; i++) {
         const struct kp_label *l = &node_labels->items[i];
 
-        if ((m->nkeys > KP_TPCOUNT_KEYS || key_listed(m, l->key)) &&
-            kp_tpcount_get_hashed(m, l->key, l->value,
+        if (kp_tpcount_get_hashed(m, l->key, l->value,
                                   kp_tpcount_label_hash(l)) > 0)
             return true;
     }

@@ -674,6 +674,22 @@ pre_filter(struct kp_cycle *c, int idx)
 }
 
 /* satisfyPodAffinity, with the "first pod of a series" exception. */
+/*
+ * The node's value of the incoming pod's term k (affinity terms first),
+ * t, from the term's label column when it is counted per node (s->it),
+ * and the pair's hash in *h; NULL: the node lacks its topology key
+ */
+static const char *
+incoming_value(const struct ipa_state *s, size_t k,
+               const struct kp_affinity_term *t, const struct kp_node *node,
+               uint64_t *h)
+{
+    if (s->it)
+        return term_value(&s->it[k], node, h);
+    return kp_tpcount_node_pair(NULL, NULL, 0, &node->labels,
+                                t->topology_key, h);
+}
+
 static bool
 satisfy_pod_affinity(const struct ipa_state *s, const struct kp_pod *p,
                      const struct kp_node *node)
@@ -683,12 +699,12 @@ satisfy_pod_affinity(const struct ipa_state *s, const struct kp_pod *p,
 
     for (i = 0; i < p->naffinity; i++) {
         const char *key = p->affinity[i].topology_key;
-        const struct kp_label *l = kp_labels_find(&node->labels, key);
+        uint64_t h = 0;
+        const char *v = incoming_value(s, i, &p->affinity[i], node, &h);
 
-        if (!l)
+        if (!v)
             return false;
-        if (kp_tpcount_get_hashed(&s->affinity, key, l->value,
-                                  kp_tpcount_label_hash(l)) <= 0)
+        if (kp_tpcount_get_hashed(&s->affinity, key, v, h) <= 0)
             pods_exist = false;
     }
     if (pods_exist)
@@ -708,10 +724,11 @@ satisfy_pod_anti_affinity(const struct ipa_state *s, const struct kp_pod *p,
         return true;
     for (i = 0; i < p->nanti_affinity; i++) {
         const char *key = p->anti_affinity[i].topology_key;
-        const struct kp_label *l = kp_labels_find(&node->labels, key);
+        uint64_t h = 0;
+        const char *v = incoming_value(s, p->naffinity + i,
+                                       &p->anti_affinity[i], node, &h);
 
-        if (l && kp_tpcount_get_hashed(&s->anti, key, l->value,
-                                       kp_tpcount_label_hash(l)) > 0)
+        if (v && kp_tpcount_get_hashed(&s->anti, key, v, h) > 0)
             return false;
     }
     return true;
