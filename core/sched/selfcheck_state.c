@@ -405,7 +405,9 @@ check_table(const struct kp_cluster *cl, int node)
                       (vt->n + 1) * vt->nres * sizeof(*vt->tail_req)) ||
                memcmp(vt->anti, w->anti, vt->nanti * sizeof(*vt->anti)) ||
                memcmp(vt->aff, w->aff, vt->naff * sizeof(*vt->aff)) ||
-               memcmp(vt->ns, w->ns, vt->n * sizeof(*vt->ns))) {
+               memcmp(vt->ns, w->ns, vt->n * sizeof(*vt->ns)) ||
+               memcmp(vt->ns_hash, w->ns_hash,
+                      vt->n * sizeof(*vt->ns_hash))) {
         kp_selfcheck_fail("victim table of %s: differs from one built "
                           "afresh", name);
     }

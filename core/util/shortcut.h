@@ -59,6 +59,11 @@
  *                            kp_term_intern (by the term's address)
  *   KP_NO_STATE_COW          core/sched/framework/cycle_state.c
  *                            kp_cycle_clone_shared (nominated_copy.c)
+ *   KP_NO_NS_HASH            core/sched/framework/cycle_state.c
+ *                            kp_ns_hash_on (kp_victim_table.ns_hash:
+ *                            podtopologyspread/filtering.c
+ *                            table_same_ns, selcount.c
+ *                            kp_selcount_recount)
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "shortcut.h"
+#include "hash.h"
 
 /* ---- cycle ---- */
 
@@ -224,6 +225,20 @@ table_hooks(const struct kp_victim_table *vt)
 {
     return !kp_shortcut_off_once(&table_hooks_off, "KP_NO_TABLE_HOOKS") &&
            vt && vt->anti_off;
+}
+
+uint32_t
+kp_ns_hash(const char *ns)
+{
+    return (uint32_t)kp_hash_str(KP_HASH_SEED, ns);
+}
+
+static atomic_int ns_hash_off = -1;     /* KP_NO_NS_HASH */
+
+bool
+kp_ns_hash_on(void)
+{
+    return !kp_shortcut_off_once(&ns_hash_off, "KP_NO_NS_HASH");
 }
 
 /*

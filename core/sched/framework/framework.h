@@ -373,6 +373,11 @@ struct kp_victim_table {
     int32_t *anti_grp_mult;
     /* each pod's namespace, in the NodeInfo's order */
     const char **ns;
+    /*
+     * and its kp_ns_hash, in the same order: namespaces whose hashes
+     * differ differ (KP_NO_NS_HASH=1: not asked)
+     */
+    uint32_t *ns_hash;
     int64_t *tail_req;          /* (n + 1) x nres */
     /* pods[k]'s index in the snapshot (snap->pods[sidx[k]]), or -1 */
     int32_t *sidx;
@@ -540,6 +545,11 @@ struct kp_plugin {
      */
     bool add_pod_owns;
 };
+
+/* a namespace's hash, kept by the victim tables (kp_victim_table.ns_hash) */
+uint32_t kp_ns_hash(const char *ns);
+/* whether KP_NO_NS_HASH leaves those hashes to be compared */
+bool kp_ns_hash_on(void);
 
 extern const struct kp_plugin *const kp_filter_plugins[];
 extern const size_t kp_nfilter_plugins;

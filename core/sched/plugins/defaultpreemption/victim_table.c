@@ -43,7 +43,7 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
         npdb += ni->pods[k]->npdbs;
     sz = sizeof(*vt) + (n + 1) * nres * sizeof(int64_t) +
          (n + 1) * sizeof(void *) + 2 * (n + 1) * sizeof(int32_t) +
-         4 * (n + 1) * sizeof(uint32_t) + 3 * (npdb + 1) * sizeof(int32_t) +
+         5 * (n + 1) * sizeof(uint32_t) + 3 * (npdb + 1) * sizeof(int32_t) +
          3 * (n + 1) * sizeof(void *);
     mem = a ? kp_arena_alloc(a, sz) : kp_xcalloc(1, sz);
     vt = (struct kp_victim_table *)(void *)mem;
@@ -64,6 +64,8 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
     mem += (n + 1) * sizeof(int32_t);
     vt->pos = (uint32_t *)(void *)mem;
     mem += (n + 1) * sizeof(uint32_t);
+    vt->ns_hash = (uint32_t *)(void *)mem;
+    mem += (n + 1) * sizeof(uint32_t);
     vt->pdb_off = (uint32_t *)(void *)mem;
     mem += (n + 1) * sizeof(uint32_t);
     vt->tail_anti = (uint32_t *)(void *)mem;
@@ -83,6 +85,7 @@ build_table(struct kp_arena *a, const struct kp_snapshot *snap,
         order[k].pod = ni->pods[k];
         order[k].pos = (uint32_t)k;
         vt->ns[k] = ni->pods[k]->ns;
+        vt->ns_hash[k] = kp_ns_hash(vt->ns[k]);
         if (ni->pods[k]->nanti_affinity > 0)
             vt->anti[vt->nanti++] = ni->pods[k];
         if (kp_pod_has_scored_affinity(ni->pods[k]))

@@ -44,6 +44,8 @@ struct kp_selcount_entry {
     /* SC_SPREAD */
     struct kp_selector sel;     /* a copy, in the cache's arena */
     const char *ns;
+    uint32_t ns_hash;           /* kp_ns_hash(ns) */
+    bool ns_hash_on;            /* kp_ns_hash_on() */
     /* SC_TERM */
     const struct kp_affinity_term *term;
     const unsigned char *nssel;
@@ -399,6 +401,8 @@ kp_selcount_spread(const struct kp_cluster *cl, const struct kp_selector *sel,
         e->kind = SC_SPREAD;
         copy_selector(&entries_of(cl)->arena, &e->sel, sel);
         e->ns = kp_arena_strdup(&entries_of(cl)->arena, ns);
+        e->ns_hash = kp_ns_hash(ns);
+        e->ns_hash_on = kp_ns_hash_on();
         e->term = NULL;
         e->nssel = NULL;
         e->owner_ns = NULL;
@@ -541,8 +545,9 @@ kp_selcount_recount(const struct kp_selcount_entry *e,
         for (i = 0; i < ni->npods; i++) {
             const struct kp_pod *q;
 
-            /* the same pointer first: namespaces are mostly interned */
-            if (vt && vt->ns[i] != e->ns && strcmp(vt->ns[i], e->ns) != 0)
+            /* the hash first: most namespaces differ */
+            if (vt && ((e->ns_hash_on && vt->ns_hash[i] != e->ns_hash) ||
+                       strcmp(vt->ns[i], e->ns) != 0))
                 continue;
             q = ni->pods[i];
             if (q->deleting ||

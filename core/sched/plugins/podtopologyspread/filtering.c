@@ -37,6 +37,9 @@ struct pts_state {
     /* per constraint: the topology key's label column, or NULL */
     const char *const **col;
     const uint64_t **colh;              /* the columns' pair hashes */
+    /* the pod's namespace's kp_ns_hash; ns_hash_on: kp_ns_hash_on() */
+    uint32_t ns_hash;
+    bool ns_hash_on;
 };
 
 /* Constraint i's topology value of node, NULL when absent. */
@@ -227,6 +230,8 @@ pre_filter(struct kp_cycle *c, int idx)
     ent = kp_arena_alloc(c->scratch, n * sizeof(*ent));
     s->col = kp_arena_alloc(c->scratch, n * sizeof(*s->col));
     s->colh = kp_arena_alloc(c->scratch, n * sizeof(*s->colh));
+    s->ns_hash = kp_ns_hash(c->pod->ns);
+    s->ns_hash_on = kp_ns_hash_on();
     for (i = 0; i < n; i++) {
         s->col[i] = kp_cluster_label_column(c->cl, cons[i].topology_key);
         s->colh[i] = kp_cluster_label_column_hash(c->cl,
@@ -336,15 +341,20 @@ remove_pod(struct kp_cycle *c, int idx, const struct kp_pod *pod,
  * The hooks with the victim table's pods (kp_plugin.add_table_pod and
  * the others, framework.h): a pod of another namespace than the
  * incoming pod's counts for no constraint (updateWithPod), and is passed
- * over on the table's namespace without reading the pod.
+ * over on the table's namespace without reading the pod: on its hash
+ * first, which differs for most of them.
  */
 static bool
-table_same_ns(const struct kp_cycle *c, const struct kp_victim_table *vt,
-              size_t k)
+table_same_ns(const struct kp_cycle *c, const struct pts_state *s,
+              const struct kp_victim_table *vt, size_t k)
 {
     /* (ns is in the NodeInfo's order, pods[k] at position pos[k]) */
-    const char *ns = vt->ns[vt->pos[k]];
+    uint32_t at = vt->pos[k];
+    const char *ns;
 
+    if (s->ns_hash_on && vt->ns_hash[at] != s->ns_hash)
+        return false;
+    ns = vt->ns[at];
     return ns == c->pod->ns || strcmp(ns, c->pod->ns) == 0;
 }
 
@@ -352,7 +362,7 @@ static void
 add_table_pod(struct kp_cycle *c, int idx, const struct kp_victim_table *vt,
               size_t k, const struct kp_node_info *ni)
 {
-    if (c->state[idx] && table_same_ns(c, vt, k))
+    if (c->state[idx] && table_same_ns(c, c->state[idx], vt, k))
         update_with_pod(c, idx, vt->pods[k], ni->node, 1);
 }
 
@@ -361,7 +371,7 @@ remove_table_pod(struct kp_cycle *c, int idx,
                  const struct kp_victim_table *vt, size_t k,
                  const struct kp_node_info *ni)
 {
-    if (c->state[idx] && table_same_ns(c, vt, k))
+    if (c->state[idx] && table_same_ns(c, c->state[idx], vt, k))
         update_with_pod(c, idx, vt->pods[k], ni->node, -1);
 }
 
@@ -394,7 +404,7 @@ remove_table_pods(struct kp_cycle *c, int idx,
     for (k = first; k < vt->n; k++) {
         const struct kp_labels *labels;
 
-        if (!table_same_ns(c, vt, k))
+        if (!table_same_ns(c, s, vt, k))
             continue;
         labels = &vt->pods[k]->labels;
         for (i = 0; i < s->n; i++)
