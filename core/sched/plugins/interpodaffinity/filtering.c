@@ -673,7 +673,6 @@ pre_filter(struct kp_cycle *c, int idx)
     return kp_status_ok();
 }
 
-/* satisfyPodAffinity, with the "first pod of a series" exception. */
 /*
  * The node's value of the incoming pod's term k (affinity terms first),
  * t, from the term's label column when it is counted per node (s->it),
@@ -690,6 +689,7 @@ incoming_value(const struct ipa_state *s, size_t k,
                                 t->topology_key, h);
 }
 
+/* satisfyPodAffinity, with the "first pod of a series" exception. */
 static bool
 satisfy_pod_affinity(const struct ipa_state *s, const struct kp_pod *p,
                      const struct kp_node *node)
