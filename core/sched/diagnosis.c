@@ -478,31 +478,115 @@ same_taint(const struct kp_taint *a, const struct kp_taint *b)
            strcmp(a->effect, b->effect) == 0;
 }
 
+/* the untolerated taints of a run of nodes, each once, first met first */
+struct taint_part {
+    const struct kp_taint **t;
+    size_t *cnt;
+    size_t n;
+};
+
+/* the nodes in [lo, hi) that failed TaintToleration (plugin), into tp */
+static void
+taint_scan(const struct kp_cluster *cl, const struct kp_pod *p,
+           const struct kp_status *st, const char *plugin, size_t lo,
+           size_t hi, struct taint_part *tp)
+{
+    size_t i, j;
+
+    for (i = lo; i < hi; i++) {
+        const struct kp_taint *u;
+
+        if (!st[i].plugin || (st[i].plugin != plugin &&
+                              strcmp(st[i].plugin, plugin) != 0))
+            continue;
+        u = untolerated(cl->snap->nodes[i], p);
+        if (!u)
+            continue;
+        for (j = 0; j < tp->n && !same_taint(tp->t[j], u); j++)
+            ;
+        if (j == tp->n)
+            tp->t[tp->n++] = u;
+        tp->cnt[j]++;
+    }
+}
+
+struct taint_ctx {
+    const struct kp_cluster *cl;
+    const struct kp_pod *p;
+    const struct kp_status *st;
+    const char *plugin;
+    struct taint_part *part;    /* by chunk */
+};
+
+static bool
+taint_chunk(void *ctx, size_t j, struct kp_arena *a)
+{
+    const struct taint_ctx *tc = ctx;
+
+    (void)a;
+    taint_scan(tc->cl, tc->p, tc->st, tc->plugin, j * DIAG_CHUNK,
+               chunk_end(tc->cl->snap->nnodes, j), &tc->part[j]);
+    return false;
+}
+
+/*
+ * The walk over every node, by chunks on the pool's threads when given
+ * one, the chunks' taints merged in node order: each first met where
+ * one walk meets it first, with the same counts
+ */
+static void
+taint_walk(const struct kp_cluster *cl, const struct kp_pod *p,
+           const struct kp_status *st, const char *plugin,
+           struct kp_pool *pool, struct taint_part *all)
+{
+    size_t n = cl->snap->nnodes, nchunks = (n + DIAG_CHUNK - 1) / DIAG_CHUNK;
+    struct taint_ctx tc = {cl, p, st, plugin, NULL};
+    size_t i, j, k;
+
+    if (!pool || nchunks < 2) {
+        taint_scan(cl, p, st, plugin, 0, n, all);
+        return;
+    }
+    tc.part = kp_xcalloc(nchunks, sizeof(*tc.part));
+    for (j = 0; j < nchunks; j++) {
+        tc.part[j].t = kp_xcalloc(DIAG_CHUNK, sizeof(*tc.part[j].t));
+        tc.part[j].cnt = kp_xcalloc(DIAG_CHUNK, sizeof(size_t));
+    }
+    kp_pool_run(pool, nchunks, 1, taint_chunk, &tc, NULL);
+    for (j = 0; j < nchunks; j++) {
+        const struct taint_part *q = &tc.part[j];
+
+        for (i = 0; i < q->n; i++) {
+            for (k = 0; k < all->n && !same_taint(all->t[k], q->t[i]); k++)
+                ;
+            if (k == all->n)
+                all->t[all->n++] = q->t[i];
+            all->cnt[k] += q->cnt[i];
+        }
+        free(tc.part[j].t);
+        free(tc.part[j].cnt);
+    }
+    free(tc.part);
+}
+
 static void
 taint_detail(const struct kp_cluster *cl, const struct kp_pod *p,
              const struct kp_status *st, const struct group *g,
-             struct kp_buf *js, struct kp_buf *tx)
+             struct kp_pool *pool, struct kp_buf *js, struct kp_buf *tx)
 {
     const struct kp_snapshot *snap = cl->snap;
-    const struct kp_taint **t = kp_xcalloc(snap->nnodes + 1, sizeof(*t));
-    size_t *cnt = kp_xcalloc(snap->nnodes + 1, sizeof(size_t));
-    size_t i, j, n = 0;
+    struct taint_part all;
+    const struct kp_taint **t;
+    size_t *cnt;
+    size_t j, n;
 
-    for (i = 0; i < snap->nnodes; i++) {
-        const struct kp_taint *u;
-
-        if (!st[i].plugin || (st[i].plugin != g->plugin &&
-                              strcmp(st[i].plugin, g->plugin) != 0))
-            continue;
-        u = untolerated(snap->nodes[i], p);
-        if (!u)
-            continue;
-        for (j = 0; j < n && !same_taint(t[j], u); j++)
-            ;
-        if (j == n)
-            t[n++] = u;
-        cnt[j]++;
-    }
+    all.t = kp_xcalloc(snap->nnodes + 1, sizeof(*all.t));
+    all.cnt = kp_xcalloc(snap->nnodes + 1, sizeof(size_t));
+    all.n = 0;
+    taint_walk(cl, p, st, g->plugin, pool, &all);
+    t = all.t;
+    cnt = all.cnt;
+    n = all.n;
     kp_buf_puts(js, ", \"taints\": [");
     for (j = 0; j < n; j++) {
         kp_buf_puts(js, j ? ", {\"key\": " : "{\"key\": ");
@@ -945,7 +1029,7 @@ make_filters(struct kp_diag_pre *d, struct kp_pool *pool)
             resource_detail(cl, c->pod, id, d, gi, pool, &g->js, &g->tx,
                             &tmp);
         else
-            taint_detail(cl, c->pod, st, g, &g->js, &g->tx);
+            taint_detail(cl, c->pod, st, g, pool, &g->js, &g->tx);
         g->made = true;
     }
     kp_buf_release(&tmp);
@@ -961,6 +1045,19 @@ kp_diagnose_filters_on(void *pre, struct kp_pool *pool)
     make_filters(d, pool);
     d->done = true;
     d->on_side = true;
+}
+
+char *
+kp_diagnose_histogram(const struct kp_diag_pre *d, struct kp_arena *a)
+{
+    const char **r = kp_arena_alloc(a, (d->ng + 1) * sizeof(*r));
+    size_t *n = kp_arena_alloc(a, (d->ng + 1) * sizeof(*n)), i;
+
+    for (i = 0; i < d->ng; i++) {
+        r[i] = d->g[i].reason;
+        n[i] = d->g[i].nodes;
+    }
+    return kp_reason_histogram_of(a, r, n, d->ng);
 }
 
 void

@@ -41,6 +41,13 @@ void kp_diagnose_filters(void *d);
  */
 struct kp_pool;
 void kp_diagnose_filters_on(void *d, struct kp_pool *pool);
+/*
+ * After kp_diagnose_filters: kp_reason_histogram of st without an absent
+ * reason, summed from the groups (their counts are the reasons' by
+ * plugin), into a
+ */
+struct kp_arena;
+char *kp_diagnose_histogram(const struct kp_diag_pre *d, struct kp_arena *a);
 void kp_diagnose_finish(struct kp_diag_pre *d, struct kp_arena *ra,
                         struct kp_pod_report *pr,
                         const struct kp_preempt_result *res);

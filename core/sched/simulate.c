@@ -510,11 +510,38 @@ struct ahead {
     const char *hist;
 };
 
+/* KP_NO_HIST_FROM_GROUPS */
+static atomic_int hist_groups_off = -1;
+
 static void
 ahead_on(struct ahead *s, struct kp_pool *pool)
 {
     if (s->hist)
         return;
+    /*
+     * the diagnosis's groups count the reasons as the histogram does
+     * (by plugin too): summed by reason, no second walk over the
+     * statuses (KP_NO_HIST_FROM_GROUPS=1: the walk)
+     */
+    if (s->pre && !kp_shortcut_off_once(&hist_groups_off,
+                                        "KP_NO_HIST_FROM_GROUPS")) {
+        kp_diagnose_filters_on(s->pre, pool);
+        s->hist = kp_diagnose_histogram(s->pre, s->c->scratch);
+#ifdef KP_SELFCHECK
+        {
+            const char *w = kp_reason_histogram(s->c->scratch, s->st,
+                                                s->c->cl->snap->nnodes, NULL);
+
+            kp_selfcheck_count();
+            if (strcmp(w, s->hist) != 0)
+                kp_selfcheck_fail("FitError histogram of %s/%s from the "
+                                  "diagnosis's groups: \"%s\", the "
+                                  "statuses give \"%s\"", s->c->pod->ns,
+                                  s->c->pod->name, s->hist, w);
+        }
+#endif
+        return;
+    }
     s->hist = kp_reason_histogram(s->c->scratch, s->st,
                                   s->c->cl->snap->nnodes, NULL);
     if (s->pre)

@@ -43,7 +43,8 @@
  *   KP_NO_PARALLEL_RENDER    core/report/render.c json_pods_parallel
  *   KP_NO_LARGEST_ALLOC      core/sched/diagnosis.c largest_alloc
  *   KP_NO_DIAG_PARALLEL      core/sched/diagnosis.c make_filters
- *                            (kp_diagnose_filters_on) and
+ *                            (kp_diagnose_filters_on: masks,
+ *                            resource_walk, taint_walk) and
  *                            diagnosis_detail.c kp_diag_pdb_blocks
  *   KP_NO_TERM_PREFILL       core/sched/plugins/helper/selcount.c
  *                            fill_from_index (kp_selcount_entry.pm)
@@ -64,6 +65,8 @@
  *                            podtopologyspread/filtering.c
  *                            table_same_ns, selcount.c
  *                            kp_selcount_recount)
+ *   KP_NO_HIST_FROM_GROUPS   core/sched/simulate.c ahead_on
+ *                            (diagnosis.c kp_diagnose_histogram)
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H

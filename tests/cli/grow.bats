@@ -126,7 +126,8 @@ same_without() {
                 KP_NO_LARGEST_ALLOC=1 KP_NO_DIAG_PARALLEL=1 \
                 KP_NO_TERM_PREFILL=1 KP_NO_TERM_DOMAINS=1 \
                 KP_NO_LABEL_HASH=1 KP_NO_TERM_INDEX=1 KP_NO_TERM_MEMO=1 \
-                KP_NO_STATE_COW=1 KP_NO_NS_HASH=1 "$KP" -f "$f" \
+                KP_NO_STATE_COW=1 KP_NO_NS_HASH=1 \
+                KP_NO_HIST_FROM_GROUPS=1 "$KP" -f "$f" \
                 -o json --explain-nodes --mode "$mode" > "$BATS_TEST_TMPDIR/without"
             cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
                 fail "$(basename "$f") --mode $mode differs"
@@ -405,6 +406,35 @@ same_without() {
         same_without KP_NO_NS_HASH "$BATS_TEST_TMPDIR/$row.json" \
             --explain-nodes
     done
+}
+
+@test "FitError histogram from the diagnosis's groups (issue 31): KP_NO_HIST_FROM_GROUPS=1 gives the same messages and reports" {
+    # simulate.c, ahead_on: when the pod's diagnosis is made (-o json,
+    # yaml, describe), the FitError's "0/N nodes are available: ..." is
+    # summed from the diagnosis's groups of reasons (one per plugin and
+    # reason, counted over the nodes' statuses) instead of a second walk
+    # over the statuses.  Reasons of several plugins, nodes with several
+    # reasons (NodeResourcesFit's one per resource) and untolerated
+    # taints; 300 nodes take the groups' chunks on the pool too.
+    local shape f
+    for shape in nominated default pdb affinity; do
+        bench_cluster "$BATS_TEST_TMPDIR/$shape.json" 300 3000 120 40 \
+            --shape "$shape"
+    done
+    python3 "$GROW" taints 40 > "$BATS_TEST_TMPDIR/taints.json"
+    python3 "$GROW" extres 300 6 1 > "$BATS_TEST_TMPDIR/extres.json"
+    for f in "$BATS_TEST_TMPDIR"/*.json; do
+        same_without KP_NO_HIST_FROM_GROUPS "$f"
+    done
+    "$KP" -f "$BATS_TEST_TMPDIR/nominated.json" -o describe \
+        > "$BATS_TEST_TMPDIR/with.txt"
+    KP_NO_HIST_FROM_GROUPS=1 "$KP" -f "$BATS_TEST_TMPDIR/nominated.json" \
+        -o describe > "$BATS_TEST_TMPDIR/without.txt"
+    cmp "$BATS_TEST_TMPDIR/with.txt" "$BATS_TEST_TMPDIR/without.txt"
+    # messages that sum reasons of several plugins, taints among them
+    "$KP" -f "$BATS_TEST_TMPDIR/nominated.json" -o json > "$BATS_TEST_TMPDIR/r"
+    [ "$(jq '[.pods[] | select(.message // "" | test("nodes are available: [0-9]+ .*, [0-9]+ .*untolerated taint"))] | length' \
+         "$BATS_TEST_TMPDIR/r")" -gt 0 ]
 }
 
 @test "dry run cut (issue 31): KP_NO_DRY_RUN_CUT=1 gives the same reports when PDB-violating candidates are dropped" {

@@ -296,16 +296,70 @@ cmp_str(const void *x, const void *y)
     return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
+/* the reasons met and how often, in the order first met */
+struct tally {
+    const char **reasons;
+    size_t *counts;
+    size_t n, cap;
+};
+
+/* k more of reason (the lists grow as they come) */
+static void
+tally_add(struct kp_arena *a, struct tally *t, const char *reason, size_t k)
+{
+    size_t j;
+
+    /* most reasons are the same static strings: pointers first */
+    for (j = 0; j < t->n; j++)
+        if (t->reasons[j] == reason)
+            break;
+    if (j == t->n)
+        for (j = 0; j < t->n; j++)
+            if (strcmp(t->reasons[j], reason) == 0)
+                break;
+    if (j == t->n) {
+        if (t->n == t->cap) {
+            size_t cap = t->cap ? 2 * t->cap : 16;
+            const char **r = kp_arena_alloc(a, cap * sizeof(*r));
+            size_t *c = kp_arena_alloc(a, cap * sizeof(*c));
+
+            if (t->n) {
+                memcpy(r, t->reasons, t->n * sizeof(*r));
+                memcpy(c, t->counts, t->n * sizeof(*c));
+            }
+            t->reasons = r;
+            t->counts = c;
+            t->cap = cap;
+        }
+        t->reasons[t->n] = reason;
+        t->counts[t->n++] = 0;
+    }
+    t->counts[j] += k;
+}
+
+/* "<n> <reason>, ..." sorted as strings */
+static char *
+tally_text(struct kp_arena *a, const struct tally *t)
+{
+    char **items = kp_arena_alloc(a, (t->n + 1) * sizeof(char *));
+    size_t j;
+
+    for (j = 0; j < t->n; j++) {
+        size_t sz = strlen(t->reasons[j]) + 24;
+
+        items[j] = kp_arena_alloc(a, sz);
+        snprintf(items[j], sz, "%zu %s", t->counts[j], t->reasons[j]);
+    }
+    qsort(items, t->n, sizeof(char *), cmp_str);
+    return kp_arena_join(a, (const char *const *)items, t->n, ", ");
+}
+
 char *
 kp_reason_histogram(struct kp_arena *a, const struct kp_status *st,
                     size_t n, const char *absent_reason)
 {
-    /* distinct reasons are few: the lists grow as they come */
-    size_t cap = 16;
-    const char **reasons = kp_arena_alloc(a, cap * sizeof(char *));
-    size_t *counts = kp_arena_alloc(a, cap * sizeof(size_t));
-    char **items;
-    size_t nr = 0, i, j;
+    struct tally t = {NULL, NULL, 0, 0};
+    size_t i;
     int r;
 
     for (i = 0; i < n; i++) {
@@ -316,43 +370,23 @@ kp_reason_histogram(struct kp_arena *a, const struct kp_status *st,
             const char *reason = nreasons ? kp_status_reason(s, r)
                                           : absent_reason;
 
-            if (!reason)
-                continue;
-            /* most reasons are the same static strings: pointers first */
-            for (j = 0; j < nr; j++)
-                if (reasons[j] == reason)
-                    break;
-            if (j == nr)
-                for (j = 0; j < nr; j++)
-                    if (strcmp(reasons[j], reason) == 0)
-                        break;
-            if (j == nr) {
-                if (nr == cap) {
-                    const char **nreas = kp_arena_alloc(a, 2 * cap *
-                                                        sizeof(char *));
-                    size_t *ncounts = kp_arena_alloc(a, 2 * cap *
-                                                     sizeof(size_t));
-
-                    memcpy(nreas, reasons, cap * sizeof(char *));
-                    memcpy(ncounts, counts, cap * sizeof(size_t));
-                    reasons = nreas;
-                    counts = ncounts;
-                    cap *= 2;
-                }
-                reasons[nr++] = reason;
-            }
-            counts[j]++;
+            if (reason)
+                tally_add(a, &t, reason, 1);
         }
     }
-    items = kp_arena_alloc(a, (nr + 1) * sizeof(char *));
-    for (j = 0; j < nr; j++) {
-        size_t sz = strlen(reasons[j]) + 24;
+    return tally_text(a, &t);
+}
 
-        items[j] = kp_arena_alloc(a, sz);
-        snprintf(items[j], sz, "%zu %s", counts[j], reasons[j]);
-    }
-    qsort(items, nr, sizeof(char *), cmp_str);
-    return kp_arena_join(a, (const char *const *)items, nr, ", ");
+char *
+kp_reason_histogram_of(struct kp_arena *a, const char *const *reasons,
+                       const size_t *counts, size_t n)
+{
+    struct tally t = {NULL, NULL, 0, 0};
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        tally_add(a, &t, reasons[i], counts[i]);
+    return tally_text(a, &t);
 }
 
 /* ---- Preempt ---- */

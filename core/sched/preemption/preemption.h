@@ -73,5 +73,11 @@ void kp_preempt(struct kp_cycle *c, const struct kp_status *statuses,
 /* The histogram form of FitError: "<n> <reason>, ..." sorted as strings. */
 char *kp_reason_histogram(struct kp_arena *a, const struct kp_status *st,
                           size_t n, const char *absent_reason);
+/*
+ * The same from reasons already counted (reasons[i] counts[i] times;
+ * equal strings are summed): "<n> <reason>, ..." sorted as strings
+ */
+char *kp_reason_histogram_of(struct kp_arena *a, const char *const *reasons,
+                             const size_t *counts, size_t n);
 
 #endif
