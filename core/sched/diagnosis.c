@@ -38,6 +38,7 @@
 
 #include "corev1.h"
 #include "diagnosis.h"
+#include "default_preemption.h"
 #include "diagnosis_detail.h"
 #include "plugins.h"
 #include "pool.h"
@@ -813,8 +814,8 @@ preemption_detail(const struct kp_cycle *c, const struct kp_pod_report *pr,
         by[res->nodes[i].outcome]++;
         if (res->nodes[i].outcome == KP_NODE_NO_VICTIMS_HELP &&
             res->dry[i].nreasons &&
-            strcmp(res->dry[i].reasons[0],
-                   "No preemption victims found for incoming pod") == 0)
+            (res->dry[i].reasons[0] == kp_reason_no_victims ||
+             strcmp(res->dry[i].reasons[0], kp_reason_no_victims) == 0))
             novictims++;
     }
     kp_buf_printf(js, "{\"eligible\": true, \"potentialNodes\": %zu, "

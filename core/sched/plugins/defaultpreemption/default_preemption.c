@@ -17,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define REASON_NO_VICTIMS "No preemption victims found for incoming pod"
+const char kp_reason_no_victims[] =
+    "No preemption victims found for incoming pod";
 
 /* ---- PodEligibleToPreemptOthers ---- */
 
@@ -700,7 +701,7 @@ kp_select_victims_on_node(const struct kp_cycle *base, int node,
     bool cut = violating_enough && cut_allowed();
 
     if (npotential == 0)
-        return kp_status_new(KP_UNRESOLVABLE, REASON_NO_VICTIMS);
+        return kp_status_new(KP_UNRESOLVABLE, kp_reason_no_victims);
     st = select_victims(base, node, vt, first,
                         kp_arena_alloc(a, npotential * sizeof(bool)), cut,
                         out);

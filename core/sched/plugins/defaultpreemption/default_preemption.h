@@ -16,6 +16,11 @@
 const char *kp_pod_eligible_to_preempt_others(const struct kp_cycle *c,
                                               const struct kp_status *st);
 /*
+ * SelectVictimsOnNode's status where the node has no lower-priority pod
+ * (its only reason, this array itself: a reader may compare pointers)
+ */
+extern const char kp_reason_no_victims[];
+/*
  * SelectVictimsOnNode on node for c's pod: Success with *out filled (the
  * victims most important first, memory from c->scratch), or the status
  * that says why no victims help there.  With violating_enough (the dry

@@ -126,6 +126,44 @@ term_value(const struct inc_term *it, const struct kp_node *node,
                                 &node->labels, it->t->topology_key, h);
 }
 
+/*
+ * The node's value of the incoming pod's term k (affinity terms first),
+ * t, from the term's label column when it is counted per node (s->it),
+ * and the pair's hash in *h; NULL: the node lacks its topology key
+ */
+static const char *
+incoming_value(const struct ipa_state *s, size_t k,
+               const struct kp_affinity_term *t, const struct kp_node *node,
+               uint64_t *h)
+{
+    if (s->it)
+        return term_value(&s->it[k], node, h);
+    return kp_tpcount_node_pair(NULL, NULL, 0, &node->labels,
+                                t->topology_key, h);
+}
+
+/*
+ * update() of the incoming pod's term k (affinity terms first), t: the
+ * node's value read as Filter reads it (from the term's label column
+ * when it is counted per node)
+ */
+static void
+update_incoming(struct emit *em, const struct ipa_state *s,
+                struct kp_tpcount *m, const struct kp_node *node, size_t k,
+                const struct kp_affinity_term *t, int64_t delta)
+{
+    uint64_t h = 0;
+    const char *v;
+
+    if (!s->it) {
+        update(em, m, node, t->topology_key, delta);
+        return;
+    }
+    v = incoming_value(s, k, t, node, &h);
+    if (v)
+        emit_add(em, m, t->topology_key, v, h, delta);
+}
+
 /* podMatchesAllAffinityTerms (the incoming pod's terms): false for none. */
 static bool
 matches_all_terms(const struct kp_affinity_term *t,
@@ -175,7 +213,7 @@ update_affinity(struct emit *em, const struct ipa_state *s,
                                   incoming->naffinity, incoming->ns, q))
         return;
     for (i = 0; i < incoming->naffinity; i++)
-        update(em, m, node, incoming->affinity[i].topology_key, delta);
+        update_incoming(em, s, m, node, i, &incoming->affinity[i], delta);
 }
 
 /* updateWithAntiAffinityTerms, incoming pod's terms against q. */
@@ -192,8 +230,8 @@ update_anti(struct emit *em, const struct ipa_state *s,
                              &incoming->anti_affinity[i],
                              s->anti_sel ? s->anti_sel[i] : NULL,
                              incoming->ns, q, sidx))
-            update(em, m, node, incoming->anti_affinity[i].topology_key,
-                   delta);
+            update_incoming(em, s, m, node, incoming->naffinity + i,
+                            &incoming->anti_affinity[i], delta);
 }
 
 /* updateWithAntiAffinityTerms, existing pod q's terms against incoming. */
@@ -671,22 +709,6 @@ pre_filter(struct kp_cycle *c, int idx)
         return kp_status_new(KP_SKIP, NULL);
     c->state[idx] = s;
     return kp_status_ok();
-}
-
-/*
- * The node's value of the incoming pod's term k (affinity terms first),
- * t, from the term's label column when it is counted per node (s->it),
- * and the pair's hash in *h; NULL: the node lacks its topology key
- */
-static const char *
-incoming_value(const struct ipa_state *s, size_t k,
-               const struct kp_affinity_term *t, const struct kp_node *node,
-               uint64_t *h)
-{
-    if (s->it)
-        return term_value(&s->it[k], node, h);
-    return kp_tpcount_node_pair(NULL, NULL, 0, &node->labels,
-                                t->topology_key, h);
 }
 
 /* satisfyPodAffinity, with the "first pod of a series" exception. */
