@@ -147,17 +147,34 @@ kp_cycle_pre_filter(struct kp_cycle *c)
     return kp_status_ok();
 }
 
-void
-kp_cycle_clone(struct kp_cycle *dst, const struct kp_cycle *src)
+/*
+ * dst a copy of src with the plugins' states cloned; share: those of
+ * the plugins that own a state before writing it (add_pod_owns) left
+ * shared with src instead, their bits set in dst->shared
+ */
+static void
+clone_states(struct kp_cycle *dst, const struct kp_cycle *src, bool share)
 {
     size_t i;
 
     *dst = *src;
     dst->shared = 0;
-    for (i = 0; i < kp_nfilter_plugins; i++)
-        if (src->state[i] && kp_filter_plugins[i]->clone_state)
-            dst->state[i] = kp_filter_plugins[i]->clone_state(src->scratch,
-                                                              src->state[i]);
+    for (i = 0; i < kp_nfilter_plugins; i++) {
+        const struct kp_plugin *pl = kp_filter_plugins[i];
+
+        if (!src->state[i] || !pl->clone_state)
+            continue;
+        if (share && pl->add_pod_owns)
+            dst->shared |= (uint32_t)1 << i;
+        else
+            dst->state[i] = pl->clone_state(src->scratch, src->state[i]);
+    }
+}
+
+void
+kp_cycle_clone(struct kp_cycle *dst, const struct kp_cycle *src)
+{
+    clone_states(dst, src, false);
 }
 
 _Static_assert(KP_MAX_PLUGINS <= 32, "kp_cycle.shared has a bit per plugin");
@@ -168,24 +185,8 @@ static atomic_int state_cow_off = -1;
 void
 kp_cycle_clone_shared(struct kp_cycle *dst, const struct kp_cycle *src)
 {
-    size_t i;
-
-    if (kp_shortcut_off_once(&state_cow_off, "KP_NO_STATE_COW")) {
-        kp_cycle_clone(dst, src);
-        return;
-    }
-    *dst = *src;
-    dst->shared = 0;
-    for (i = 0; i < kp_nfilter_plugins; i++) {
-        const struct kp_plugin *pl = kp_filter_plugins[i];
-
-        if (!src->state[i] || !pl->clone_state)
-            continue;
-        if (pl->add_pod_owns)
-            dst->shared |= (uint32_t)1 << i;
-        else
-            dst->state[i] = pl->clone_state(src->scratch, src->state[i]);
-    }
+    clone_states(dst, src,
+                 !kp_shortcut_off_once(&state_cow_off, "KP_NO_STATE_COW"));
 }
 
 void *
