@@ -38,6 +38,19 @@ same_without() {
     done
 }
 
+# The four bench shapes (nodes, pods, pending pods, PDBs), the taints
+# file and an extended-resources file of xnodes nodes, in the test's
+# directory: the inputs of the diagnosis's tests
+diag_inputs() {
+    local nodes=$1 pods=$2 pending=$3 pdbs=$4 xnodes=$5 shape
+    for shape in default nominated pdb affinity; do
+        bench_cluster "$BATS_TEST_TMPDIR/$shape.json" "$nodes" "$pods" \
+            "$pending" "$pdbs" --shape "$shape"
+    done
+    python3 "$GROW" taints 40 > "$BATS_TEST_TMPDIR/taints.json"
+    python3 "$GROW" extres "$xnodes" 6 1 > "$BATS_TEST_TMPDIR/extres.json"
+}
+
 @test "taints: 100,000 taints against 100,000 tolerations finish in seconds" {
     python3 "$GROW" taints 100000 > "$BATS_TEST_TMPDIR/t.json"
     run timeout "$(limit 15)" "$KP" -f "$BATS_TEST_TMPDIR/t.json" -o wide --explain-nodes
@@ -239,13 +252,8 @@ same_without() {
     # resource's largest allocatable (first node of ties) kept.
     # Both modes, 1 and 2 threads (the diagnosis is made ahead on 2),
     # -o json (which diagnoses) and -o describe (its text).
-    local shape f t
-    for shape in default nominated pdb affinity; do
-        bench_cluster "$BATS_TEST_TMPDIR/$shape.json" 60 1500 90 30 \
-            --shape "$shape"
-    done
-    python3 "$GROW" taints 40 > "$BATS_TEST_TMPDIR/taints.json"
-    python3 "$GROW" extres 30 6 1 > "$BATS_TEST_TMPDIR/extres.json"
+    local f t
+    diag_inputs 60 1500 90 30 30
     for f in "$BATS_TEST_TMPDIR"/*.json; do
         same_without KP_NO_DIAG_AHEAD "$f"
         same_without KP_NO_TABLE_ONCE "$f"
@@ -416,13 +424,8 @@ same_without() {
     # over the statuses.  Reasons of several plugins, nodes with several
     # reasons (NodeResourcesFit's one per resource) and untolerated
     # taints; 300 nodes take the groups' chunks on the pool too.
-    local shape f
-    for shape in nominated default pdb affinity; do
-        bench_cluster "$BATS_TEST_TMPDIR/$shape.json" 300 3000 120 40 \
-            --shape "$shape"
-    done
-    python3 "$GROW" taints 40 > "$BATS_TEST_TMPDIR/taints.json"
-    python3 "$GROW" extres 300 6 1 > "$BATS_TEST_TMPDIR/extres.json"
+    local f
+    diag_inputs 300 3000 120 40 300
     for f in "$BATS_TEST_TMPDIR"/*.json; do
         same_without KP_NO_HIST_FROM_GROUPS "$f"
     done
