@@ -32,6 +32,7 @@
  */
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,6 +273,26 @@ struct res_part {
     int ba, bf;
 };
 
+/* KP_NO_RES_COLUMN, read once: 1 off, 0 on, -1 not read yet */
+static atomic_int res_column_off = -1;
+
+/*
+ * The slot of resource id in every cluster node's row of res_block
+ * (kp_cluster.res_stride), or -1: read each NodeInfo (the pods' count,
+ * a resource kept sparse, KP_NO_RES_COLUMN=1).  A walk down the rows
+ * reads a line per node or less; through the NodeInfos, the NodeInfo's
+ * line, then its row (issue 31).
+ */
+static int
+column_slot(const struct kp_cluster *cl, int id)
+{
+    if (id == KP_RES_PODS || id < 0 || (size_t)id >= cl->snap->nres ||
+        !cl->res_stride ||
+        kp_shortcut_off_once(&res_column_off, "KP_NO_RES_COLUMN"))
+        return -1;
+    return cl->res_slot ? cl->res_slot[id] : id;
+}
+
 static void
 resource_scan(const struct kp_cluster *cl, const struct kp_pod *p, int id,
               const struct kp_diag_pre *d, size_t gi, bool kept, size_t lo,
@@ -280,16 +301,32 @@ resource_scan(const struct kp_cluster *cl, const struct kp_pod *p, int id,
     const struct kp_status *st = d->st;
     const struct group *g = &d->g[gi];
     const uint64_t bit = gi < MASK_GROUPS ? (uint64_t)1 << gi : 0;
+    const int col = column_slot(cl, id);
+    const size_t stride = cl->res_stride;
+    const int64_t *used = col >= 0 ? &cl->res_block[col] : NULL;
+    const int64_t *alloc = col >= 0 ? used + cl->nres : NULL;
+    const int self = cl->nominated_node_of[p->index];
     size_t i;
 
     r->best_alloc = r->best_free = r->total_free = 0;
     r->ba = r->bf = -1;
+#ifdef KP_SELFCHECK
+    /* the rows against the NodeInfos (what node_alloc and _used read) */
+    for (i = lo; col >= 0 && i < hi; i++) {
+        kp_selfcheck_count();
+        if (alloc[i * stride] != node_alloc(&cl->nodes[i], id) ||
+            used[i * stride] != kp_ni_used(&cl->nodes[i], id))
+            kp_selfcheck_fail("diagnosis of %s/%s: resource %d of node %zu "
+                              "read down res_block differs from its "
+                              "NodeInfo", p->ns, p->name, id, i);
+    }
+#endif
     for (i = lo; i < hi; i++) {
         const struct kp_node_info *ni = &cl->nodes[i];
         int64_t a, f;
 
         if (!kept) {
-            a = node_alloc(ni, id);
+            a = alloc ? alloc[i * stride] : node_alloc(ni, id);
             if (r->ba < 0 || a > r->best_alloc) {
                 r->best_alloc = a;
                 r->ba = (int)i;
@@ -298,8 +335,16 @@ resource_scan(const struct kp_cluster *cl, const struct kp_pod *p, int id,
         if (bit ? !(d->mask[i] & bit) :
             !has_reason(&st[i], g->plugin, g->reason))
             continue;
-        a = node_alloc(ni, id);
-        f = a - node_used(cl, i, p, id);
+        /* node_used's first two answers, read down the rows */
+        if (alloc && cl->nominated_max[i] < p->priority)
+            f = alloc[i * stride] - used[i * stride];
+        else if (alloc && cl->nominated_min &&
+                 cl->nominated_min[i] >= p->priority && self != (int)i)
+            f = alloc[i * stride] -
+                kp_wrap_add(used[i * stride],
+                            cl->nominated_sum[i * cl->nres + (size_t)col]);
+        else
+            f = node_alloc(ni, id) - node_used(cl, i, p, id);
         if (r->bf < 0 || f > r->best_free) {
             r->best_free = f;
             r->bf = (int)i;
@@ -486,13 +531,26 @@ struct taint_part {
     size_t n;
 };
 
+/* taint u counted k more times in tp, appended when first met */
+static void
+taint_add(struct taint_part *tp, const struct kp_taint *u, size_t k)
+{
+    size_t j;
+
+    for (j = 0; j < tp->n && !same_taint(tp->t[j], u); j++)
+        ;
+    if (j == tp->n)
+        tp->t[tp->n++] = u;
+    tp->cnt[j] += k;
+}
+
 /* the nodes in [lo, hi) that failed TaintToleration (plugin), into tp */
 static void
 taint_scan(const struct kp_cluster *cl, const struct kp_pod *p,
            const struct kp_status *st, const char *plugin, size_t lo,
            size_t hi, struct taint_part *tp)
 {
-    size_t i, j;
+    size_t i;
 
     for (i = lo; i < hi; i++) {
         const struct kp_taint *u;
@@ -501,13 +559,8 @@ taint_scan(const struct kp_cluster *cl, const struct kp_pod *p,
                               strcmp(st[i].plugin, plugin) != 0))
             continue;
         u = untolerated(cl->snap->nodes[i], p);
-        if (!u)
-            continue;
-        for (j = 0; j < tp->n && !same_taint(tp->t[j], u); j++)
-            ;
-        if (j == tp->n)
-            tp->t[tp->n++] = u;
-        tp->cnt[j]++;
+        if (u)
+            taint_add(tp, u, 1);
     }
 }
 
@@ -542,7 +595,7 @@ taint_walk(const struct kp_cluster *cl, const struct kp_pod *p,
 {
     size_t n = cl->snap->nnodes, nchunks = (n + DIAG_CHUNK - 1) / DIAG_CHUNK;
     struct taint_ctx tc = {cl, p, st, plugin, NULL};
-    size_t i, j, k;
+    size_t i, j;
 
     if (!pool || nchunks < 2) {
         taint_scan(cl, p, st, plugin, 0, n, all);
@@ -557,13 +610,8 @@ taint_walk(const struct kp_cluster *cl, const struct kp_pod *p,
     for (j = 0; j < nchunks; j++) {
         const struct taint_part *q = &tc.part[j];
 
-        for (i = 0; i < q->n; i++) {
-            for (k = 0; k < all->n && !same_taint(all->t[k], q->t[i]); k++)
-                ;
-            if (k == all->n)
-                all->t[all->n++] = q->t[i];
-            all->cnt[k] += q->cnt[i];
-        }
+        for (i = 0; i < q->n; i++)
+            taint_add(all, q->t[i], q->cnt[i]);
         free(tc.part[j].t);
         free(tc.part[j].cnt);
     }

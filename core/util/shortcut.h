@@ -67,6 +67,8 @@
  *                            kp_selcount_recount)
  *   KP_NO_HIST_FROM_GROUPS   core/sched/simulate.c ahead_on
  *                            (diagnosis.c kp_diagnose_histogram)
+ *   KP_NO_RES_COLUMN         core/sched/diagnosis.c resource_scan
+ *                            (kp_cluster.res_stride)
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H

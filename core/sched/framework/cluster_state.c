@@ -314,6 +314,7 @@ kp_cluster_init_from(struct kp_cluster *cl, const struct kp_snapshot *snap,
         abort();
     }
     memset(cl->res_block, 0, (n ? n : 1) * stride * sizeof(int64_t));
+    cl->res_stride = stride;
     fc.cl = cl;
     fc.stride = stride;
     fc.nonzero_kept = !kp_shortcut_off("KP_NO_NONZERO_SUM");

@@ -213,6 +213,12 @@ struct kp_cluster {
      * a node are one or two adjacent lines (issue 31)
      */
     int64_t *res_block;
+    /*
+     * int64s from one node's pair to the next's: node i's used[slot] is
+     * res_block[i * res_stride + slot], its alloc[slot] nres further
+     * (the diagnosis walks one resource over every node down them)
+     */
+    size_t res_stride;
     /* per node, rebuilt whenever its pods change (kp_victim_table) */
     struct kp_victim_table **vt;
     /* kp_cluster_init_tables without tables: vt[i] NULL, kept so on changes */

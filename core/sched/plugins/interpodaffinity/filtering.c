@@ -159,7 +159,7 @@ update_incoming(struct emit *em, const struct ipa_state *s,
         update(em, m, node, t->topology_key, delta);
         return;
     }
-    v = incoming_value(s, k, t, node, &h);
+    v = term_value(&s->it[k], node, &h);
     if (v)
         emit_add(em, m, t->topology_key, v, h, delta);
 }
