@@ -51,6 +51,23 @@ diag_inputs() {
     python3 "$GROW" extres "$xnodes" 6 1 > "$BATS_TEST_TMPDIR/extres.json"
 }
 
+# diag_inputs of 300 nodes; every file's report with and without switch
+# sw, and the nominated file's -o describe; its -o json left in r
+same_diagnoses_without() {
+    local sw=$1 f
+    diag_inputs 300 3000 120 40 300
+    for f in "$BATS_TEST_TMPDIR"/*.json; do
+        same_without "$sw" "$f"
+    done
+    "$KP" -f "$BATS_TEST_TMPDIR/nominated.json" -o describe \
+        > "$BATS_TEST_TMPDIR/with.txt"
+    env "$sw=1" "$KP" -f "$BATS_TEST_TMPDIR/nominated.json" -o describe \
+        > "$BATS_TEST_TMPDIR/without.txt"
+    cmp "$BATS_TEST_TMPDIR/with.txt" "$BATS_TEST_TMPDIR/without.txt" ||
+        fail "nominated.json -o describe differs with $sw"
+    "$KP" -f "$BATS_TEST_TMPDIR/nominated.json" -o json > "$BATS_TEST_TMPDIR/r"
+}
+
 @test "taints: 100,000 taints against 100,000 tolerations finish in seconds" {
     python3 "$GROW" taints 100000 > "$BATS_TEST_TMPDIR/t.json"
     run timeout "$(limit 15)" "$KP" -f "$BATS_TEST_TMPDIR/t.json" -o wide --explain-nodes
@@ -424,18 +441,8 @@ diag_inputs() {
     # over the statuses.  Reasons of several plugins, nodes with several
     # reasons (NodeResourcesFit's one per resource) and untolerated
     # taints; 300 nodes take the groups' chunks on the pool too.
-    local f
-    diag_inputs 300 3000 120 40 300
-    for f in "$BATS_TEST_TMPDIR"/*.json; do
-        same_without KP_NO_HIST_FROM_GROUPS "$f"
-    done
-    "$KP" -f "$BATS_TEST_TMPDIR/nominated.json" -o describe \
-        > "$BATS_TEST_TMPDIR/with.txt"
-    KP_NO_HIST_FROM_GROUPS=1 "$KP" -f "$BATS_TEST_TMPDIR/nominated.json" \
-        -o describe > "$BATS_TEST_TMPDIR/without.txt"
-    cmp "$BATS_TEST_TMPDIR/with.txt" "$BATS_TEST_TMPDIR/without.txt"
+    same_diagnoses_without KP_NO_HIST_FROM_GROUPS
     # messages that sum reasons of several plugins, taints among them
-    "$KP" -f "$BATS_TEST_TMPDIR/nominated.json" -o json > "$BATS_TEST_TMPDIR/r"
     [ "$(jq '[.pods[] | select(.message // "" | test("nodes are available: [0-9]+ .*, [0-9]+ .*untolerated taint"))] | length' \
          "$BATS_TEST_TMPDIR/r")" -gt 0 ]
 }
@@ -448,18 +455,8 @@ diag_inputs() {
     # a resource kept sparse (extended resources no pending pod asks
     # for: the NodeInfo path), 300 nodes so that the chunks run on the
     # pool; -o describe prints the same figures as text.
-    local f
-    diag_inputs 300 3000 120 40 300
-    for f in "$BATS_TEST_TMPDIR"/*.json; do
-        same_without KP_NO_RES_COLUMN "$f"
-    done
-    "$KP" -f "$BATS_TEST_TMPDIR/nominated.json" -o describe \
-        > "$BATS_TEST_TMPDIR/with.txt"
-    KP_NO_RES_COLUMN=1 "$KP" -f "$BATS_TEST_TMPDIR/nominated.json" \
-        -o describe > "$BATS_TEST_TMPDIR/without.txt"
-    cmp "$BATS_TEST_TMPDIR/with.txt" "$BATS_TEST_TMPDIR/without.txt"
+    same_diagnoses_without KP_NO_RES_COLUMN
     # what is compared has figures of pods that lack resources
-    "$KP" -f "$BATS_TEST_TMPDIR/nominated.json" -o json > "$BATS_TEST_TMPDIR/r"
     [ "$(jq '[.. | objects | select(has("mostFree"))] | length' \
          "$BATS_TEST_TMPDIR/r")" -gt 0 ]
 }
