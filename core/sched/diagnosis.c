@@ -544,31 +544,60 @@ taint_add(struct taint_part *tp, const struct kp_taint *u, size_t k)
     tp->cnt[j] += k;
 }
 
+/*
+ * What a walk for TaintToleration's detail reads: the nodes whose status
+ * is plugin's, found by bits of their masks (TaintToleration's groups:
+ * its statuses always carry a reason) or, bits 0, by their statuses
+ */
+struct taint_in {
+    const struct kp_cluster *cl;
+    const struct kp_pod *p;
+    const struct kp_status *st;
+    const char *plugin;
+    const uint64_t *mask;
+    uint64_t bits;
+    bool once;          /* one walk for all of the plugin's groups */
+};
+
+static bool
+plugin_is(const struct kp_status *st, const char *plugin)
+{
+    return st->plugin && (st->plugin == plugin ||
+                          strcmp(st->plugin, plugin) == 0);
+}
+
 /* the nodes in [lo, hi) that failed TaintToleration (plugin), into tp */
 static void
-taint_scan(const struct kp_cluster *cl, const struct kp_pod *p,
-           const struct kp_status *st, const char *plugin, size_t lo,
-           size_t hi, struct taint_part *tp)
+taint_scan(const struct taint_in *in, size_t lo, size_t hi,
+           struct taint_part *tp)
 {
     size_t i;
 
+#ifdef KP_SELFCHECK
+    /* the masks' bits find the nodes the statuses do */
+    for (i = lo; in->bits && i < hi; i++) {
+        kp_selfcheck_count();
+        if (((in->mask[i] & in->bits) != 0) != plugin_is(&in->st[i],
+                                                          in->plugin))
+            kp_selfcheck_fail("diagnosis of %s/%s: node %zu's mask and "
+                              "status disagree on %s", in->p->ns,
+                              in->p->name, i, in->plugin);
+    }
+#endif
     for (i = lo; i < hi; i++) {
         const struct kp_taint *u;
 
-        if (!st[i].plugin || (st[i].plugin != plugin &&
-                              strcmp(st[i].plugin, plugin) != 0))
+        if (in->bits ? !(in->mask[i] & in->bits) :
+            !plugin_is(&in->st[i], in->plugin))
             continue;
-        u = untolerated(cl->snap->nodes[i], p);
+        u = untolerated(in->cl->snap->nodes[i], in->p);
         if (u)
             taint_add(tp, u, 1);
     }
 }
 
 struct taint_ctx {
-    const struct kp_cluster *cl;
-    const struct kp_pod *p;
-    const struct kp_status *st;
-    const char *plugin;
+    const struct taint_in *in;
     struct taint_part *part;    /* by chunk */
 };
 
@@ -578,8 +607,8 @@ taint_chunk(void *ctx, size_t j, struct kp_arena *a)
     const struct taint_ctx *tc = ctx;
 
     (void)a;
-    taint_scan(tc->cl, tc->p, tc->st, tc->plugin, j * DIAG_CHUNK,
-               chunk_end(tc->cl->snap->nnodes, j), &tc->part[j]);
+    taint_scan(tc->in, j * DIAG_CHUNK, chunk_end(tc->in->cl->snap->nnodes, j),
+               &tc->part[j]);
     return false;
 }
 
@@ -589,16 +618,16 @@ taint_chunk(void *ctx, size_t j, struct kp_arena *a)
  * one walk meets it first, with the same counts
  */
 static void
-taint_walk(const struct kp_cluster *cl, const struct kp_pod *p,
-           const struct kp_status *st, const char *plugin,
-           struct kp_pool *pool, struct taint_part *all)
+taint_walk(const struct taint_in *in, struct kp_pool *pool,
+           struct taint_part *all)
 {
-    size_t n = cl->snap->nnodes, nchunks = (n + DIAG_CHUNK - 1) / DIAG_CHUNK;
-    struct taint_ctx tc = {cl, p, st, plugin, NULL};
+    size_t n = in->cl->snap->nnodes;
+    size_t nchunks = (n + DIAG_CHUNK - 1) / DIAG_CHUNK;
+    struct taint_ctx tc = {in, NULL};
     size_t i, j;
 
     if (!pool || nchunks < 2) {
-        taint_scan(cl, p, st, plugin, 0, n, all);
+        taint_scan(in, 0, n, all);
         return;
     }
     tc.part = kp_xcalloc(nchunks, sizeof(*tc.part));
@@ -619,11 +648,10 @@ taint_walk(const struct kp_cluster *cl, const struct kp_pod *p,
 }
 
 static void
-taint_detail(const struct kp_cluster *cl, const struct kp_pod *p,
-             const struct kp_status *st, const struct group *g,
-             struct kp_pool *pool, struct kp_buf *js, struct kp_buf *tx)
+taint_detail(const struct taint_in *in, struct kp_pool *pool,
+             struct kp_buf *js, struct kp_buf *tx)
 {
-    const struct kp_snapshot *snap = cl->snap;
+    const struct kp_snapshot *snap = in->cl->snap;
     struct taint_part all;
     const struct kp_taint **t;
     size_t *cnt;
@@ -632,7 +660,7 @@ taint_detail(const struct kp_cluster *cl, const struct kp_pod *p,
     all.t = kp_xcalloc(snap->nnodes + 1, sizeof(*all.t));
     all.cnt = kp_xcalloc(snap->nnodes + 1, sizeof(size_t));
     all.n = 0;
-    taint_walk(cl, p, st, g->plugin, pool, &all);
+    taint_walk(in, pool, &all);
     t = all.t;
     cnt = all.cnt;
     n = all.n;
@@ -1044,6 +1072,46 @@ masks_by_chunks(struct kp_diag_pre *d, struct kp_pool *pool)
  * details; the walks over the nodes by chunks on pool's threads when
  * given one (idle: no dry run under way), else on the calling thread
  */
+/* KP_NO_TAINT_MASK, read once: 1 off, 0 on, -1 not read yet */
+static atomic_int taint_mask_off = -1;
+
+/*
+ * What TaintToleration's walk reads (taint_in): the bits of its groups
+ * when they all have one, else 0 (the statuses read).  TaintToleration's
+ * statuses carry one reason each, so a node whose status is the plugin's
+ * has one of its groups' bits (issue 31: the walk read every node's
+ * status, a line each, for its plugin).  The walk reads the plugin's
+ * nodes, not a group's: one walk serves each of its groups (several
+ * before v1.34, one per untolerated taint).  KP_NO_TAINT_MASK=1: the
+ * statuses read, a walk per group.
+ */
+static void
+taint_bits(const struct kp_diag_pre *d, struct taint_in *in)
+{
+    size_t gi;
+
+    in->cl = d->c->cl;
+    in->p = d->c->pod;
+    in->st = d->st;
+    in->plugin = NULL;
+    in->mask = d->mask;
+    in->bits = 0;
+    in->once = false;
+    if (kp_shortcut_off_once(&taint_mask_off, "KP_NO_TAINT_MASK"))
+        return;
+    in->once = true;
+    for (gi = 0; gi < d->ng; gi++) {
+        if (!d->g[gi].plugin ||
+            strcmp(d->g[gi].plugin, "TaintToleration") != 0)
+            continue;
+        if (gi >= MASK_GROUPS) {
+            in->bits = 0;
+            return;
+        }
+        in->bits |= (uint64_t)1 << gi;
+    }
+}
+
 static void
 make_filters(struct kp_diag_pre *d, struct kp_pool *pool)
 {
@@ -1052,6 +1120,8 @@ make_filters(struct kp_diag_pre *d, struct kp_pool *pool)
     const struct kp_status *st = d->st;
     size_t n = cl->snap->nnodes, i, gi;
     struct kp_buf tmp;
+    struct taint_in tin;
+    const struct group *tt = NULL;      /* TaintToleration's, made */
     int k, id;
 
     d->mask = kp_xcalloc(n + 1, sizeof(*d->mask));
@@ -1067,6 +1137,7 @@ make_filters(struct kp_diag_pre *d, struct kp_pool *pool)
                     d->mask[i] |= (uint64_t)1 << gi;
             }
     kp_buf_init(&tmp);
+    taint_bits(d, &tin);
     for (gi = 0; gi < d->ng; gi++) {
         struct group *g = &d->g[gi];
 
@@ -1074,11 +1145,17 @@ make_filters(struct kp_diag_pre *d, struct kp_pool *pool)
             continue;
         kp_buf_init(&g->js);
         kp_buf_init(&g->tx);
-        if (id >= 0)
+        if (id >= 0) {
             resource_detail(cl, c->pod, id, d, gi, pool, &g->js, &g->tx,
                             &tmp);
-        else
-            taint_detail(cl, c->pod, st, g, pool, &g->js, &g->tx);
+        } else if (tt && tin.once) {
+            kp_buf_add_buf(&g->js, &tt->js);
+            kp_buf_add_buf(&g->tx, &tt->tx);
+        } else {
+            tin.plugin = g->plugin;
+            taint_detail(&tin, pool, &g->js, &g->tx);
+            tt = g;
+        }
         g->made = true;
     }
     kp_buf_release(&tmp);

@@ -69,6 +69,7 @@
  *                            (diagnosis.c kp_diagnose_histogram)
  *   KP_NO_RES_COLUMN         core/sched/diagnosis.c resource_scan
  *                            (kp_cluster.res_stride)
+ *   KP_NO_TAINT_MASK         core/sched/diagnosis.c taint_bits
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H

@@ -157,7 +157,8 @@ same_diagnoses_without() {
                 KP_NO_TERM_PREFILL=1 KP_NO_TERM_DOMAINS=1 \
                 KP_NO_LABEL_HASH=1 KP_NO_TERM_INDEX=1 KP_NO_TERM_MEMO=1 \
                 KP_NO_STATE_COW=1 KP_NO_NS_HASH=1 \
-                KP_NO_HIST_FROM_GROUPS=1 KP_NO_RES_COLUMN=1 "$KP" -f "$f" \
+                KP_NO_HIST_FROM_GROUPS=1 KP_NO_RES_COLUMN=1 \
+                KP_NO_TAINT_MASK=1 "$KP" -f "$f" \
                 -o json --explain-nodes --mode "$mode" > "$BATS_TEST_TMPDIR/without"
             cmp "$BATS_TEST_TMPDIR/with" "$BATS_TEST_TMPDIR/without" ||
                 fail "$(basename "$f") --mode $mode differs"
@@ -459,6 +460,39 @@ same_diagnoses_without() {
     # what is compared has figures of pods that lack resources
     [ "$(jq '[.. | objects | select(has("mostFree"))] | length' \
          "$BATS_TEST_TMPDIR/r")" -gt 0 ]
+}
+
+@test "TaintToleration's walk by masks, once per pod (issue 31): KP_NO_TAINT_MASK=1 gives the same diagnoses" {
+    # diagnosis.c, taint_scan: the nodes whose status is
+    # TaintToleration's are found by their masks' bits (the plugin's
+    # groups) instead of by reading every node's status, and one walk
+    # serves each of the plugin's groups (before v1.34 a group per
+    # untolerated taint: gpu, spot and edge here).  600 nodes: the walk
+    # by chunks on the pool too; v1.33 and the default version.
+    local v t
+    python3 "$GROW" taintmix 600 > "$BATS_TEST_TMPDIR/mix.json"
+    same_without KP_NO_TAINT_MASK "$BATS_TEST_TMPDIR/mix.json"
+    same_without KP_NO_TAINT_MASK "$BATS_TEST_TMPDIR/mix.json" \
+        --kube-version 1.33
+    for v in 1.33 1.35; do
+        for t in 1 2; do
+            KUBECTL_PREEMPT_PARALLELISM=$t "$KP" -f "$BATS_TEST_TMPDIR/mix.json" \
+                --kube-version $v -o describe > "$BATS_TEST_TMPDIR/with.txt"
+            KP_NO_TAINT_MASK=1 KUBECTL_PREEMPT_PARALLELISM=$t "$KP" \
+                -f "$BATS_TEST_TMPDIR/mix.json" --kube-version $v \
+                -o describe > "$BATS_TEST_TMPDIR/without.txt"
+            cmp "$BATS_TEST_TMPDIR/with.txt" "$BATS_TEST_TMPDIR/without.txt" ||
+                fail "v$v -o describe, $t thread(s): differs"
+        done
+    done
+    # several TaintToleration groups, each with the taints of every
+    # node the plugin turned down
+    "$KP" -f "$BATS_TEST_TMPDIR/mix.json" --kube-version 1.33 -o json \
+        > "$BATS_TEST_TMPDIR/r"
+    grep -q 'untolerated taint {edge: zone-a}, 150 node(s) had untolerated taint {gpu: present}' \
+        "$BATS_TEST_TMPDIR/r"
+    [ "$(jq '[.. | objects | select(has("taints")) | select(.taints | length == 3)] | length' \
+         "$BATS_TEST_TMPDIR/r")" -gt 1 ]
 }
 
 @test "dry run cut (issue 31): KP_NO_DRY_RUN_CUT=1 gives the same reports when PDB-violating candidates are dropped" {

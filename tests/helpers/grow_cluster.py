@@ -26,6 +26,12 @@
                 (priority 1000, 3500m cpu), every other one asking for 1
                 of the resource of node 7*k (or the shared one), which
                 makes them preempt
+  taintmix N    N nodes of 1 cpu: every fourth untainted, the others
+                carrying one of three NoSchedule/NoExecute taints (gpu,
+                spot, edge: several TaintToleration reasons before v1.34)
+                and, on every other one, a PreferNoSchedule taint first;
+                30 pending pods (cpu 2: no node fits them) tolerating spot
+                alone, and 10 tolerating nothing
 """
 import json
 import sys
@@ -135,10 +141,36 @@ def extres(n, per_node, distinct):
     return items
 
 
+def taintmix(n):
+    kinds = [("gpu", "present", "NoSchedule"), ("spot", "true", "NoExecute"),
+             ("edge", "zone-a", "NoSchedule")]
+    items = []
+    for i in range(n):
+        name = "n%d" % i
+        if i % 4 == 3:
+            items.append(node(name, None, {"cpu": "1", "memory": "8Gi",
+                                           "pods": "110"}))
+            continue
+        k, v, e = kinds[i % 3]
+        ts = [{"key": k, "value": v, "effect": e}]
+        if i % 2:
+            ts.insert(0, {"key": "soft", "value": "x",
+                          "effect": "PreferNoSchedule"})
+        items.append(node(name, ts, {"cpu": "1", "memory": "8Gi",
+                                     "pods": "110"}))
+    for j in range(40):
+        tols = [] if j >= 30 else [{"key": "spot", "operator": "Exists"}]
+        items.append(pod("pending-%d" % j, {
+            "tolerations": tols,
+            "containers": [{"name": "c", "image": "img", "resources": {
+                "requests": {"cpu": "2"}}}]}))
+    return items
+
+
 def main():
     kind, args = sys.argv[1], [int(a) for a in sys.argv[2:]]
     items = {"taints": taints, "ports": ports,
-             "extres": extres}[kind](*args)
+             "extres": extres, "taintmix": taintmix}[kind](*args)
     json.dump({"apiVersion": "v1", "kind": "List", "items": items},
               sys.stdout)
 
