@@ -1067,11 +1067,6 @@ masks_by_chunks(struct kp_diag_pre *d, struct kp_pool *pool)
     return true;
 }
 
-/*
- * The groups, masks and NodeResourcesFit's and TaintToleration's
- * details; the walks over the nodes by chunks on pool's threads when
- * given one (idle: no dry run under way), else on the calling thread
- */
 /* KP_NO_TAINT_MASK, read once: 1 off, 0 on, -1 not read yet */
 static atomic_int taint_mask_off = -1;
 
@@ -1112,6 +1107,11 @@ taint_bits(const struct kp_diag_pre *d, struct taint_in *in)
     }
 }
 
+/*
+ * The groups, masks and NodeResourcesFit's and TaintToleration's
+ * details; the walks over the nodes by chunks on pool's threads when
+ * given one (idle: no dry run under way), else on the calling thread
+ */
 static void
 make_filters(struct kp_diag_pre *d, struct kp_pool *pool)
 {
