@@ -202,6 +202,28 @@ largest_alloc(const struct kp_cluster *cl, int id, int64_t *best, int *node)
 }
 
 /*
+ * node_used's answers that need no walk of the node's nominated pods, u
+ * holding what the node's pods request of the resource (slot: its slot,
+ * or -1; pods: the pods' count): none of them is of p's priority or
+ * higher, or all of them are and p is not among them (the kept sums).
+ * False: walk them (node_used).
+ */
+static inline bool
+node_used_kept(const struct kp_cluster *cl, size_t node,
+               const struct kp_pod *p, int slot, bool pods, int64_t *u)
+{
+    /* one dense array says "none of higher or equal priority" */
+    if (cl->nominated_max[node] < p->priority)
+        return true;
+    if (!cl->nominated_min || cl->nominated_min[node] < p->priority ||
+        cl->nominated_node_of[p->index] == (int)node || (!pods && slot < 0))
+        return false;
+    *u = kp_wrap_add(*u, pods ? (int64_t)cl->nnominated[node] :
+                     cl->nominated_sum[node * cl->nres + (size_t)slot]);
+    return true;
+}
+
+/*
  * What the node's pods request, plus its nominated pods of the same or a
  * higher priority than p, as the Filter counts them
  * (RunFilterPluginsWithNominatedPods, addGENominatedPods).
@@ -211,27 +233,19 @@ node_used(const struct kp_cluster *cl, size_t node, const struct kp_pod *p,
           int id)
 {
     const struct kp_node_info *ni = &cl->nodes[node];
-    int64_t u = id == KP_RES_PODS ? (int64_t)ni->npods : kp_ni_used(ni, id);
+    const bool pods = id == KP_RES_PODS;
+    int64_t u = pods ? (int64_t)ni->npods : kp_ni_used(ni, id);
     int slot = kp_ni_slot(ni, id);
     size_t j;
 
-    /* one dense array says "none of higher or equal priority" */
-    if (cl->nominated_max[node] < p->priority)
+    if (node_used_kept(cl, node, p, slot, pods, &u))
         return u;
-    /* every one of them, p not among them: the kept sums */
-    if (cl->nominated_min && cl->nominated_min[node] >= p->priority &&
-        cl->nominated_node_of[p->index] != (int)node &&
-        (id == KP_RES_PODS || slot >= 0))
-        return kp_wrap_add(u, id == KP_RES_PODS ?
-                              (int64_t)cl->nnominated[node] :
-                              cl->nominated_sum[node * cl->nres +
-                                                (size_t)slot]);
     for (j = 0; j < cl->nnominated[node]; j++) {
         if (cl->nominated[node][j] == p ||
             cl->nominated_prio[node][j] < p->priority)
             continue;
         /* the nominated pods' requests, by slot (framework.h) */
-        u = kp_wrap_add(u, id == KP_RES_PODS ? 1 : slot >= 0 ?
+        u = kp_wrap_add(u, pods ? 1 : slot >= 0 ?
                         cl->nominated_req[node][j * cl->nres + (size_t)slot] :
                         kp_resvec_get(&cl->nominated[node][j]->req, id));
     }
@@ -290,7 +304,7 @@ column_slot(const struct kp_cluster *cl, int id)
         !cl->res_stride ||
         kp_shortcut_off_once(&res_column_off, "KP_NO_RES_COLUMN"))
         return -1;
-    return cl->res_slot ? cl->res_slot[id] : id;
+    return kp_res_slot(cl->res_slot, cl->snap->nres, id);
 }
 
 static void
@@ -305,7 +319,6 @@ resource_scan(const struct kp_cluster *cl, const struct kp_pod *p, int id,
     const size_t stride = cl->res_stride;
     const int64_t *used = col >= 0 ? &cl->res_block[col] : NULL;
     const int64_t *alloc = col >= 0 ? used + cl->nres : NULL;
-    const int self = cl->nominated_node_of[p->index];
     size_t i;
 
     r->best_alloc = r->best_free = r->total_free = 0;
@@ -323,7 +336,7 @@ resource_scan(const struct kp_cluster *cl, const struct kp_pod *p, int id,
 #endif
     for (i = lo; i < hi; i++) {
         const struct kp_node_info *ni = &cl->nodes[i];
-        int64_t a, f;
+        int64_t a, f, u;
 
         if (!kept) {
             a = alloc ? alloc[i * stride] : node_alloc(ni, id);
@@ -335,14 +348,10 @@ resource_scan(const struct kp_cluster *cl, const struct kp_pod *p, int id,
         if (bit ? !(d->mask[i] & bit) :
             !has_reason(&st[i], g->plugin, g->reason))
             continue;
-        /* node_used's first two answers, read down the rows */
-        if (alloc && cl->nominated_max[i] < p->priority)
-            f = alloc[i * stride] - used[i * stride];
-        else if (alloc && cl->nominated_min &&
-                 cl->nominated_min[i] >= p->priority && self != (int)i)
-            f = alloc[i * stride] -
-                kp_wrap_add(used[i * stride],
-                            cl->nominated_sum[i * cl->nres + (size_t)col]);
+        /* node_used's answers without a walk, read down the rows */
+        u = used ? used[i * stride] : 0;
+        if (used && node_used_kept(cl, i, p, col, false, &u))
+            f = alloc[i * stride] - u;
         else
             f = node_alloc(ni, id) - node_used(cl, i, p, id);
         if (r->bf < 0 || f > r->best_free) {

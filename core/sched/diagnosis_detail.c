@@ -216,6 +216,13 @@ spread_one(const struct kp_cycle *c, const struct kp_spread_tsc *cons,
     const struct kp_cluster *cl = c->cl;
     const struct kp_snapshot *snap = cl->snap;
     const struct kp_spread_tsc *t = &cons[k];
+    /*
+     * the pods matching per node: the kept counts PodTopologySpread's
+     * PreFilter read (selcount.h; KP_NO_SELCOUNT=1 counts them here)
+     */
+    struct kp_selcount_entry *e = kp_selcount_spread(cl, &t->selector,
+                                                     c->pod->ns);
+    const char *const *col = kp_cluster_label_column(cl, t->topology_key);
     struct domains d;
     size_t i, nokey = 0, over = 0, shown = 0;
     int64_t min = INT64_MAX, self;
@@ -223,7 +230,8 @@ spread_one(const struct kp_cycle *c, const struct kp_spread_tsc *cons,
     domains_init(&d);
     for (i = 0; i < snap->nnodes; i++) {
         const struct kp_node *node = cl->nodes[i].node;
-        const char *v = kp_labels_get(&node->labels, t->topology_key);
+        const char *v = col ? col[i] :
+                        kp_labels_get(&node->labels, t->topology_key);
 
         if (!v) {
             nokey++;
@@ -233,9 +241,7 @@ spread_one(const struct kp_cycle *c, const struct kp_spread_tsc *cons,
         if (!kp_spread_node_has_keys(node, cons, ncons) ||
             !kp_spread_match_inclusion(t, c->pod, node))
             continue;
-        domains_add(&d, v, kp_spread_count_matching(&cl->nodes[i],
-                                                    &t->selector,
-                                                    c->pod->ns));
+        domains_add(&d, v, kp_selcount_node(e, &cl->nodes[i]));
     }
     for (i = 0; i < d.n; i++)
         if (d.count[i] < min)

@@ -145,6 +145,21 @@ detail() { "$KP" -f "$CLUSTER" -f "$BOUND" --add "$DETAIL" "$@" 2>/dev/null; }
     assert_line --partial 'most free 1 (node-a), 1 free in all'
 }
 
+@test "resources: most free leaves out the pod's own nomination, as the Filter does" {
+    need jq
+    # want-0 nominated to node-a itself, low-0 gone: every pod nominated
+    # there is of want-0's priority or higher, and the Filter adds them
+    # all but want-0 (addGENominatedPods skips the pod by UID):
+    # 4 - 1 - 2 = 1 free, not 4 - 1 - 2 - 2
+    jq '.items |= map(select(.metadata.name != "low-0")
+                      | if .metadata.name == "want-0"
+                        then .status.nominatedNodeName = "node-a" else . end)' \
+        "$ROOT/tests/fixtures/why/nominated-free.json" >"$BATS_TEST_TMPDIR/own.json"
+    run "$KP" -f "$BATS_TEST_TMPDIR/own.json" --mode independent -o json default/want-0
+    assert_equal "$(jq -c '.pods[0] | [.result, (.diagnosis.filters[] | select(.plugin == "NodeResourcesFit") | [.mostFree, .totalFree])]' <<<"$output")" \
+        '["Unschedulable",["1","1"]]'
+}
+
 @test "node affinity: each pod's required terms counted against the nodes, two pods with different terms in one run" {
     need jq
     # one-zone's term matches node-a; two-zones' matches node-a and

@@ -753,13 +753,24 @@ kp_wrap_add(int64_t a, int64_t b)
     return (int64_t)((uint64_t)a + (uint64_t)b);
 }
 
+/*
+ * The slot of resource id under a map of n resource ids (a cluster's
+ * kp_cluster.res_slot, shared by its NodeInfos), or -1: a resource kept
+ * sparse; map NULL: the slot is the id itself
+ */
+static inline int
+kp_res_slot(const int32_t *map, size_t n, int id)
+{
+    if (!map)
+        return id;
+    return id >= 0 && (size_t)id < n ? map[id] : -1;
+}
+
 /* the slot of resource id in ni's used and alloc, or -1 */
 static inline int
 kp_ni_slot(const struct kp_node_info *ni, int id)
 {
-    if (!ni->res_slot)
-        return id;
-    return id >= 0 && (size_t)id < ni->nres_ids ? ni->res_slot[id] : -1;
+    return kp_res_slot(ni->res_slot, ni->nres_ids, id);
 }
 
 /* kp_node_info.nonzero's entries */
