@@ -70,6 +70,8 @@
  *   KP_NO_RES_COLUMN         core/sched/diagnosis.c resource_scan
  *                            (kp_cluster.res_stride)
  *   KP_NO_TAINT_MASK         core/sched/diagnosis.c taint_bits
+ *   KP_NO_ALONE_COPY         core/sched/framework/nominated_copy.c
+ *                            copy_locks
  */
 #ifndef KP_SHORTCUT_H
 #define KP_SHORTCUT_H

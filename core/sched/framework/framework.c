@@ -203,14 +203,16 @@ kp_cycle_with_nominated(const struct kp_cycle *c,
  * What kp_run_filters_with_nominated(c, node) reads first, asked for
  * ahead (a hint: no answer depends on it): the node's requested
  * resources, or those of its kept nominated copy.  The Filter pass walks
- * thousands of nodes a pod, and these lines are rarely in cache.
+ * thousands of nodes a pod, and these lines are rarely in cache.  The
+ * copy only for a cycle that runs alone: in independent mode's passes on
+ * several threads, another pod's may be making it (nominated_copy.c).
  */
 void
 kp_filter_prefetch(const struct kp_cycle *c, int node)
 {
     const struct kp_cluster *cl = c->cl;
 
-    if (cl->nominated_max[node] >= c->pod->priority &&
+    if (cl->nominated_max[node] >= c->pod->priority && c->alone &&
         cl->caches->nominated_copy)
         __builtin_prefetch(cl->caches->nominated_copy[node].ni.used);
     else

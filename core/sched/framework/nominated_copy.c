@@ -14,12 +14,72 @@
  * priority <= hi, the pod not nominated there itself); otherwise it is
  * made again.  A copy another thread is using (busy) is left alone: that
  * pod makes its own in its scratch arena.
+ *
+ * A cycle that runs alone on the cluster (kp_cycle.alone: the queue, one
+ * pod of independent mode) reaches a node's copy from one thread only,
+ * the one its pass gave the node, and the pool's runs order one pass
+ * after another: it takes no busy flag.  The flag's locked write made
+ * the copy's line move between the cores from pod to pod as the nodes'
+ * chunks went to one thread or the other, though the copy itself was
+ * only read (issue 31).  KP_NO_ALONE_COPY=1: every cycle takes the flag.
  */
 #include "framework.h"
 #include "framework_int.h"
 #include "selfcheck.h"
+#include "shortcut.h"
 
 #include <string.h>
+
+#ifndef KP_SELFCHECK
+/* KP_NO_ALONE_COPY, read once: 1 off, 0 on, -1 not read yet */
+static atomic_int alone_copy_off = -1;
+#endif
+
+/*
+ * Whether c takes the copy's busy flag: a cycle that does not run alone,
+ * or KP_NO_ALONE_COPY=1; the self-check build always does, and fails
+ * when a cycle that runs alone finds it taken.
+ */
+static bool
+copy_locks(const struct kp_cycle *c)
+{
+#ifdef KP_SELFCHECK
+    (void)c;
+    return true;
+#else
+    return !c->alone || kp_shortcut_off_once(&alone_copy_off,
+                                             "KP_NO_ALONE_COPY");
+#endif
+}
+
+/* take e for c; false: another thread's (c then makes its own copy) */
+static bool
+copy_take(const struct kp_cycle *c, struct kp_nominated_copy *e, bool lock,
+          int node)
+{
+    (void)node;
+    if (!lock ||
+        !atomic_flag_test_and_set_explicit(&e->busy, memory_order_acquire))
+        return true;
+#ifdef KP_SELFCHECK
+    kp_selfcheck_count();
+    if (c->alone)
+        kp_selfcheck_fail("nominated copy of node %s taken by another thread "
+                          "while %s/%s runs alone",
+                          c->cl->snap->nodes[node]->name, c->pod->ns,
+                          c->pod->name);
+#else
+    (void)c;
+#endif
+    return false;
+}
+
+static void
+copy_give(struct kp_nominated_copy *e, bool lock)
+{
+    if (lock)
+        atomic_flag_clear_explicit(&e->busy, memory_order_release);
+}
 
 /* the mask of the nominated pods c->pod adds to node; false: over 64 */
 static bool
@@ -132,23 +192,24 @@ run_with_kept_copy(const struct kp_cycle *c, const struct kp_node_info *ni,
     uint64_t mask;
     int node = ni->index;
     int64_t prio = c->pod->priority;
-    bool self;
+    bool self, lock;
     size_t i;
 
     if (!cl->caches->nominated_copy || ni != &cl->nodes[node])
         return false;
     self = cl->nominated_node_of[c->pod->index] == node;
     e = &cl->caches->nominated_copy[node];
-    if (atomic_flag_test_and_set_explicit(&e->busy, memory_order_acquire))
+    lock = copy_locks(c);
+    if (!copy_take(c, e, lock, node))
         return false;
     if (!(e->valid && !self && !e->self && e->lo < prio && prio <= e->hi &&
           e->gen == ni->gen && e->ver == cl->nominated_gen[node])) {
         if (!ge_nominated_mask(c, node, &mask)) {
-            atomic_flag_clear_explicit(&e->busy, memory_order_release);
+            copy_give(e, lock);
             return false;
         }
         if (mask == 0) {
-            atomic_flag_clear_explicit(&e->busy, memory_order_release);
+            copy_give(e, lock);
             *out = kp_run_filters(c, ni);
             return true;
         }
@@ -169,7 +230,7 @@ run_with_kept_copy(const struct kp_cycle *c, const struct kp_node_info *ni,
     KP_SELFCHECK_NOMINATED_KEPT(c, ni, &e->ni);
     KP_SELFCHECK_NODE(fc, &e->ni);
     st = kp_run_filters(fc, &e->ni);
-    atomic_flag_clear_explicit(&e->busy, memory_order_release);
+    copy_give(e, lock);
     if (st.code != KP_SUCCESS) {
         *out = st;      /* its reasons may live in the scratch arena */
         return true;
