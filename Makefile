@@ -169,13 +169,15 @@ test: test-deps
 	        '^not ok ' build-fuzz.log) failed" >>build-fuzz.log; \
 	tests/valgrind build/kubectl-preempt >build-valgrind.log 2>&1; s4=$$?; \
 	    sed 's/^/[valgrind] /' build-valgrind.log; \
+	tests/tsan >build-tsan.log 2>&1; s6=$$?; \
+	    sed 's/^/[tsan] /' build-tsan.log; \
 	tests/mutation/run >build-mutation.log 2>&1; s5=$$?; \
 	    grep -E '^(ok|not ok) |^#   ' build-mutation.log | \
 	    sed 's/^/[mutation] /'; \
 	tests/summarize build-test.log build-asan.log build-fuzz.log \
-	    build-valgrind.log build-mutation.log; \
+	    build-valgrind.log build-tsan.log build-mutation.log; \
 	[ $$s1 = 0 ] && [ $$s2 = 0 ] && [ $$s3 = 0 ] && [ $$s4 = 0 ] && \
-	    [ $$s5 = 0 ]
+	    [ $$s5 = 0 ] && [ $$s6 = 0 ]
 
 asan:
 	$(MAKE) test-one BUILD=build-asan CFLAGS="-O1 -g $(SAN)" CC=clang
@@ -218,7 +220,7 @@ clean:
 	rm -rf build build-asan build-fuzz bin dist build-dist build-test.log \
 	    build-selfcheck build-asan-selfcheck \
 	    build-asan.log build-fuzz.log build-valgrind.log \
-	    build-mutation.log
+	    build-tsan build-tsan.log build-mutation.log
 
 include packaging/Makefile.inc
 include bench/Makefile.inc
