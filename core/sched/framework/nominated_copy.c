@@ -15,13 +15,14 @@
  * made again.  A copy another thread is using (busy) is left alone: that
  * pod makes its own in its scratch arena.
  *
- * A cycle that runs alone on the cluster (kp_cycle.alone: the queue, one
- * pod of independent mode) reaches a node's copy from one thread only,
- * the one its pass gave the node, and the pool's runs order one pass
- * after another: it takes no busy flag.  The flag's locked write made
- * the copy's line move between the cores from pod to pod as the nodes'
- * chunks went to one thread or the other, though the copy itself was
- * only read (issue 31).  KP_NO_ALONE_COPY=1: every cycle takes the flag.
+ * A cycle that runs alone on the cluster (kp_cycle.alone: the queue,
+ * independent mode on one thread, one pod's re-run for the fixes)
+ * reaches a node's copy from one thread only, the one its pass gave the
+ * node, and the pool's runs order one pass after another: it takes no
+ * busy flag.  The flag's locked write made the copy's line move between
+ * the cores from pod to pod as the nodes' chunks went to one thread or
+ * the other, though the copy itself was only read (issue 31).
+ * KP_NO_ALONE_COPY=1: every cycle takes the flag.
  */
 #include "framework.h"
 #include "framework_int.h"
