@@ -252,6 +252,14 @@ node_used(const struct kp_cluster *cl, size_t node, const struct kp_pod *p,
     return u;
 }
 
+/* whether node i's status is plugin's */
+static bool
+plugin_is(const struct kp_status *st, const char *plugin)
+{
+    return st->plugin && plugin && (st->plugin == plugin ||
+                                    strcmp(st->plugin, plugin) == 0);
+}
+
 /* whether node i's status carries reason (from plugin) */
 static bool
 has_reason(const struct kp_status *st, const char *plugin,
@@ -259,8 +267,7 @@ has_reason(const struct kp_status *st, const char *plugin,
 {
     int k;
 
-    if (!st->plugin || !plugin ||
-        (st->plugin != plugin && strcmp(st->plugin, plugin) != 0))
+    if (!plugin_is(st, plugin))
         return false;
     for (k = 0; k < st->nreasons; k++) {
         const char *r = kp_status_reason(st, k);
@@ -567,13 +574,6 @@ struct taint_in {
     uint64_t bits;
     bool once;          /* one walk for all of the plugin's groups */
 };
-
-static bool
-plugin_is(const struct kp_status *st, const char *plugin)
-{
-    return st->plugin && (st->plugin == plugin ||
-                          strcmp(st->plugin, plugin) == 0);
-}
 
 /* the nodes in [lo, hi) that failed TaintToleration (plugin), into tp */
 static void
